@@ -1,0 +1,77 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Strict settings for every Swift target, as swift-log does.
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "pushmap",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pushmap", targets: ["PushmapCLI"]),
+        .library(name: "Pushmap", targets: ["Pushmap"]),
+        .library(name: "LuaHost", targets: ["LuaHost"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Lua 5.4 from the system (Debian's liblua5.4-dev, Homebrew's lua), never vendored.
+        .systemLibrary(
+            name: "CLua",
+            path: "Sources/CLua",
+            pkgConfig: "lua5.4",
+            providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
+        ),
+        // Everything Lua may longjmp out of: hooks, allocator, sandbox functions, value pushing.
+        .target(name: "CLuaHost", dependencies: ["CLua"]),
+        .target(name: "PushmapJSON", swiftSettings: strict),
+        .target(
+            name: "LuaHost",
+            dependencies: ["CLua", "CLuaHost", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "Pushmap",
+            dependencies: ["LuaHost", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Lua"],
+            swiftSettings: strict,
+            plugins: ["EmbedScripts"]
+        ),
+        .executableTarget(
+            name: "PushmapCLI",
+            dependencies: [
+                "Pushmap", "PushmapJSON",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // Turns the built-in Lua scripts into Swift source, so they travel inside the binary.
+        .executableTarget(name: "EmbedScriptsTool", swiftSettings: strict),
+        .plugin(name: "EmbedScripts", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
+
+        .testTarget(name: "PushmapJSONTests", dependencies: ["PushmapJSON"], swiftSettings: strict),
+        .testTarget(
+            name: "LuaHostTests",
+            dependencies: ["LuaHost", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PushmapTests",
+            dependencies: ["Pushmap", "PushmapJSON", "LuaHost", .product(name: "Logging", package: "swift-log")],
+            exclude: ["Fixtures"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PushmapCLITests",
+            dependencies: ["PushmapJSON"],
+            swiftSettings: strict
+        ),
+    ]
+)

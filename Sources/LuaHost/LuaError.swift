@@ -1,0 +1,123 @@
+/// A failure of the Lua host: a script that does not compile, raises, runs over a limit, or gives
+/// or receives a value that cannot cross the boundary.
+///
+/// Its description reads like Lua's own messages, `templates/basic.lua:42: attempt to index a nil
+/// value (field 'carousel')`, and ``snippet(in:)`` shows the offending line.
+public struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong. An open set of kinds, compared by name.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public var description: String { name }
+
+        /// The script does not compile.
+        public static let syntax = Kind(name: "syntax")
+        /// The script raised an error while running.
+        public static let runtime = Kind(name: "runtime")
+        /// The script ran past its instruction budget.
+        public static let instructionLimit = Kind(name: "instruction limit")
+        /// The script wanted more memory than the state may hold.
+        public static let memoryLimit = Kind(name: "memory limit")
+        /// A value could not be converted between Swift and Lua.
+        public static let badValue = Kind(name: "bad value")
+    }
+
+    public var kind: Kind
+    /// The script's name as its chunk was named (`templates/basic.lua`), when known.
+    public var script: String?
+    /// The line in the script, when known.
+    public var line: Int?
+    /// The message without the location.
+    public var message: String
+    /// Lua's stack traceback, when one could be taken.
+    public var traceback: String?
+
+    public init(kind: Kind, script: String? = nil, line: Int? = nil, message: String, traceback: String? = nil) {
+        self.kind = kind
+        self.script = script
+        self.line = line
+        self.message = message
+        self.traceback = traceback
+    }
+
+    /// `script:line: message`, or as much of it as is known.
+    public var description: String {
+        switch (script, line) {
+        case let (script?, line?): "\(script):\(line): \(message)"
+        case let (script?, nil): "\(script): \(message)"
+        default: message
+        }
+    }
+
+    /// The offending line of `source` with a marker under it, for a reader's terminal.
+    public func snippet(in source: String) -> String? {
+        guard let line, line > 0 else { return nil }
+        var number = 1
+        for text in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            if number == line {
+                let trimmed = text.prefix(160)
+                let indent = trimmed.prefix { $0 == " " || $0 == "\t" }
+                let width = max(1, trimmed.count - indent.count)
+                return "\(line) | \(trimmed)\n\(String(repeating: " ", count: String(line).count)) | \(indent)\(String(repeating: "^", count: width))"
+            }
+            number += 1
+        }
+        return nil
+    }
+}
+
+extension LuaError {
+    /// Splits a Lua message `chunk:line: text` into its parts; `chunks` maps Lua's shortened
+    /// names (`...ates/basic.lua`) back to the full ones.
+    init(kind: Kind, luaMessage: String, chunks: [String]) {
+        var text = luaMessage
+        var traceback: String?
+        let marker = Array("\nstack traceback:\n".utf8)
+        let bytes = Array(text.utf8)
+        if bytes.count >= marker.count,
+           let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }) {
+            traceback = String(decoding: bytes[(start + marker.count)...], as: UTF8.self)
+            text = String(decoding: bytes[..<start], as: UTF8.self)
+        }
+        var script: String?
+        var line: Int?
+        if let (name, number, rest) = Self.location(in: text) {
+            script = Self.fullName(name, chunks: chunks)
+            line = number
+            text = rest
+        }
+        self.init(kind: kind, script: script, line: line, message: text, traceback: traceback)
+    }
+
+    private static func location(in text: String) -> (String, Int, String)? {
+        // The first ":<digits>: " is the end of the location Lua prefixes.
+        let utf8 = Array(text.utf8)
+        var i = 0
+        while i < utf8.count {
+            if utf8[i] == UInt8(ascii: ":") {
+                var j = i + 1
+                var number = 0
+                while j < utf8.count, utf8[j] >= 0x30, utf8[j] <= 0x39, number < 100_000_000 {
+                    number = number * 10 + Int(utf8[j] - 0x30)
+                    j += 1
+                }
+                if j > i + 1, j + 1 < utf8.count, utf8[j] == UInt8(ascii: ":"), utf8[j + 1] == UInt8(ascii: " "), i > 0 {
+                    let name = String(decoding: utf8[0..<i], as: UTF8.self)
+                    let rest = String(decoding: utf8[(j + 2)...], as: UTF8.self)
+                    if name.contains("\n") { return nil }
+                    return (name, number, rest)
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func fullName(_ name: String, chunks: [String]) -> String {
+        if name.hasPrefix("[string ") { return name }
+        if name.hasPrefix("...") {
+            let tail = name.dropFirst(3)
+            if let full = chunks.last(where: { $0.hasSuffix(tail) }) { return full }
+        }
+        return name
+    }
+}

@@ -1,0 +1,37 @@
+/// Limits that bound what a script may do in one call, so that any script returns in time and
+/// the process survives.
+///
+/// The defaults suit mapping scripts: a mapping takes a few thousand instructions and a few
+/// kilobytes, far below these figures, while an endless loop stops within milliseconds.
+public struct LuaLimits: Sendable, Hashable {
+    /// Lua VM instructions per call. Once spent, every further instruction raises again, so a
+    /// script cannot swallow the limit with `pcall`.
+    public var instructions: Int
+    /// Bytes the whole state may hold (scripts, their data and the values of a call).
+    public var memoryBytes: Int
+    /// Largest string `string.rep` may build: C functions run without the instruction count.
+    public var maxStringBytes: Int
+    /// Largest subject the pattern functions (`find`, `match`, `gmatch`, `gsub`) accept.
+    public var maxPatternSubjectBytes: Int
+    /// A pattern with `q` repetition items is refused on a subject of `n` bytes when
+    /// `(n + 1) ^ (q + 1)` exceeds this: it bounds the matcher's backtracking.
+    public var patternCost: Double
+    /// Deepest nesting of values passed in or returned.
+    public var maxValueDepth: Int
+
+    public init(
+        instructions: Int = 2_000_000,
+        memoryBytes: Int = 32 << 20,
+        maxStringBytes: Int = 1 << 20,
+        maxPatternSubjectBytes: Int = 1 << 20,
+        patternCost: Double = 1e8,
+        maxValueDepth: Int = 64
+    ) {
+        self.instructions = instructions
+        self.memoryBytes = memoryBytes
+        self.maxStringBytes = maxStringBytes
+        self.maxPatternSubjectBytes = maxPatternSubjectBytes
+        self.patternCost = patternCost
+        self.maxValueDepth = maxValueDepth
+    }
+}

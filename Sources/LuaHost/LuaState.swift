@@ -1,0 +1,275 @@
+internal import CLua
+internal import CLuaHost
+public import Logging
+public import PushmapJSON
+
+/// One sandboxed Lua 5.4 state: base, string, table, math and utf8 only, with an instruction
+/// budget per call, a memory cap, capped `string.rep` and pattern functions, and JSON-like values
+/// in and out.
+///
+/// A state is not thread-safe: use it from one thread at a time (``LuaStatePool`` lends states
+/// out). Scripts are compiled once with ``load(_:name:)`` and called many times through their
+/// ``LuaReference``.
+public final class LuaState {
+    /// The limits every call runs under.
+    public let limits: LuaLimits
+    let host: OpaquePointer
+    let state: OpaquePointer
+    private let logger: Logger
+    /// Names of the loaded chunks, to restore names Lua shortened in messages.
+    private var chunkNames: [String] = []
+    private var tape: LuaValueTape
+    /// Holds `json()`'s output between the Swift encoder and the C function that pushes it.
+    private var encoded: UnsafeMutablePointer<UInt8>
+    private var encodedCapacity: Int
+
+    /// Creates a state.
+    /// - Parameters:
+    ///   - limits: the limits of every call.
+    ///   - library: the global table that receives the value helpers `null`, `array`, `object`,
+    ///     `isarray`, `isobject` and `json`.
+    ///   - logger: where `print` and `warn` from scripts go.
+    public init(limits: LuaLimits = LuaLimits(), library: String = "json", logger: Logger) throws(LuaError) {
+        self.limits = limits
+        self.logger = logger
+        self.tape = LuaValueTape(maxDepth: limits.maxValueDepth)
+        self.encodedCapacity = 1024
+        self.encoded = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+        var cLimits = pmh_limits(
+            memory_bytes: limits.memoryBytes > 0 ? limits.memoryBytes : 0,
+            instructions: Int64(max(0, limits.instructions)),
+            max_string_bytes: limits.maxStringBytes > 0 ? limits.maxStringBytes : 0,
+            max_pattern_subject: limits.maxPatternSubjectBytes > 0 ? limits.maxPatternSubjectBytes : 0,
+            pattern_cost: limits.patternCost,
+            max_depth: Int32(clamping: limits.maxValueDepth)
+        )
+        var message = [CChar](repeating: 0, count: 256)
+        let made = withUnsafeMutablePointer(to: &cLimits) { pointer in
+            pmh_open(pointer, library, nil, nil, &message, message.count)
+        }
+        guard let made else {
+            encoded.deallocate()
+            let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            throw LuaError(kind: .memoryLimit, message: text)
+        }
+        host = made
+        state = pmh_state(made)
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        pmh_set_log(made, luaHostLog, context)
+        pmh_set_encoder(made, luaHostEncode, context)
+    }
+
+    deinit {
+        pmh_close(host)
+        encoded.deallocate()
+    }
+
+    /// Bytes the state holds now.
+    public var memoryInUse: Int { pmh_memory_in_use(host) }
+
+    /// The most bytes the state has held.
+    public var memoryPeak: Int { pmh_memory_peak(host) }
+
+    /// Runs a full garbage collection.
+    public func collectGarbage() { pmh_collect(host) }
+
+    /// Makes globals and library tables read-only. Run once, after the trusted preludes: from
+    /// then on a script cannot change what another script sees.
+    public func seal() throws(LuaError) {
+        guard pmh_seal(host) == PMH_OK else {
+            throw LuaError(kind: .memoryLimit, message: "cannot seal the globals: out of memory")
+        }
+    }
+
+    /// Compiles `source` (text only; binary chunks are refused) into a function.
+    /// - Parameter name: the script's name in messages, such as `templates/basic.lua`.
+    public func load(_ source: String, name: String) throws(LuaError) -> LuaReference {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        var source = source
+        let status = source.withUTF8 { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { chars in
+                pmh_load(host, chars.baseAddress, chars.count, "@" + name)
+            }
+        }
+        if !chunkNames.contains(name) { chunkNames.append(name) }
+        guard status == PMH_OK else {
+            throw error(code: status, chunkName: name)
+        }
+        return try keepTop()
+    }
+
+    /// Calls `function` with `arguments` and converts its first `resultCount` results to JSON.
+    public func call(_ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int = 1) throws(LuaError) -> [JSONValue] {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: resultCount)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        var results: [JSONValue] = []
+        results.reserveCapacity(resultCount)
+        for position in 0..<Int32(resultCount) {
+            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
+            results.append(try reader.read(at: top + 1 + position, root: root))
+        }
+        return results
+    }
+
+    /// Calls `function` and keeps its first result in the state, for values that are not JSON
+    /// (a table of functions, say).
+    public func callForReference(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> LuaReference {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: 1)
+        return try keepTop()
+    }
+
+    /// The field `key` of the table `table` refers to, kept in the state (nil when absent).
+    public func field(_ key: String, of table: LuaReference) throws(LuaError) -> LuaReference? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        pmh_getref(state, table.id)
+        pmh_rawgetfield(host, -1, key)
+        if lua_type(state, -1) == LUA_TNIL { return nil }
+        return try keepTop()
+    }
+
+    /// The line where the function `function` refers to was defined, when it is a Lua function.
+    public func definitionLine(of function: LuaReference) -> Int? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        pmh_getref(state, function.id)
+        let line = pmh_function_line(host, -1)
+        return line > 0 ? Int(line) : nil
+    }
+
+    /// Lets the state forget a value.
+    public func release(_ reference: LuaReference) {
+        pmh_unref(host, reference.id)
+    }
+
+    // MARK: internals
+
+    private func invoke(_ function: LuaReference, _ arguments: [LuaArgument], resultCount: Int) throws(LuaError) {
+        guard lua_checkstack(state, Int32(arguments.count) + 8) != 0 else {
+            throw LuaError(kind: .memoryLimit, message: "too many arguments")
+        }
+        pmh_getref(state, function.id)
+        tape.removeAll()
+        for argument in arguments {
+            switch argument {
+            case .value(let value):
+                try tape.append(value)
+            case .reference(let reference):
+                try flushTape()
+                pmh_getref(state, reference.id)
+            }
+        }
+        try flushTape()
+        let code = pmh_call(host, Int32(arguments.count), Int32(resultCount))
+        guard code == PMH_OK else { throw error(code: code, chunkName: nil) }
+    }
+
+    private func flushTape() throws(LuaError) {
+        guard tape.count > 0 else { return }
+        let count = tape.count
+        let status = tape.bytes.withUnsafeBufferPointer { bytes in
+            pmh_push_tape(host, bytes.baseAddress, bytes.count, count)
+        }
+        tape.removeAll()
+        guard status == PMH_OK else {
+            if status == PMH_ERR_MEMORY {
+                throw LuaError(kind: .memoryLimit, message: "memory limit of \(limits.memoryBytes) bytes exceeded while passing the input")
+            }
+            throw LuaError(kind: .badValue, message: topMessage() ?? "cannot pass the input")
+        }
+    }
+
+    private func keepTop() throws(LuaError) -> LuaReference {
+        let id = pmh_ref(host)
+        guard id != LUA_NOREF, id != LUA_REFNIL else {
+            throw LuaError(kind: .memoryLimit, message: "memory limit of \(limits.memoryBytes) bytes exceeded")
+        }
+        return LuaReference(id: id)
+    }
+
+    private func topMessage() -> String? {
+        guard lua_type(state, -1) == LUA_TSTRING else { return nil }
+        var length = 0
+        guard let bytes = pmh_tolstring(state, -1, &length) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+    }
+
+    private func error(code: Int32, chunkName: String?) -> LuaError {
+        let text = topMessage()
+        switch Int(code) {
+        case PMH_ERR_SYNTAX:
+            return LuaError(kind: .syntax, luaMessage: text ?? "syntax error", chunks: chunkNames)
+        case PMH_ERR_INSTRUCTIONS:
+            var error = LuaError(kind: .instructionLimit, luaMessage: text ?? "", chunks: chunkNames)
+            error.message = "instruction limit of \(limits.instructions) exceeded"
+            return error
+        case PMH_ERR_MEMORY:
+            return LuaError(kind: .memoryLimit, script: chunkName, message: "memory limit of \(limits.memoryBytes) bytes exceeded")
+        case PMH_ERR_HANDLER:
+            return LuaError(kind: .runtime, message: "error while handling an error: " + (text ?? "unknown"))
+        default:
+            return LuaError(kind: .runtime, luaMessage: text ?? "unknown error", chunks: chunkNames)
+        }
+    }
+
+    // MARK: callbacks from C
+
+    fileprivate func log(level: Int32, text: String) {
+        if level == 0 {
+            logger.info("\(text)", metadata: ["source": "lua.print"])
+        } else {
+            logger.warning("\(text)", metadata: ["source": "lua.warn"])
+        }
+    }
+
+    fileprivate func encode(
+        _ luaState: OpaquePointer,
+        _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>,
+        _ length: UnsafeMutablePointer<Int>
+    ) -> Int32 {
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        let bytes: [UInt8]
+        var failed: Int32 = 0
+        do {
+            let value = try reader.read(at: 1, root: "argument")
+            bytes = JSONWriter(style: .compact).write(value)
+        } catch {
+            bytes = Array("json: \(error.message)".utf8)
+            failed = -1
+        }
+        if bytes.count > encodedCapacity {
+            encoded.deallocate()
+            encodedCapacity = max(bytes.count, encodedCapacity * 2)
+            encoded = UnsafeMutablePointer<UInt8>.allocate(capacity: encodedCapacity)
+        }
+        bytes.withUnsafeBufferPointer { source in
+            if let base = source.baseAddress { encoded.update(from: base, count: source.count) }
+        }
+        out.pointee = UnsafeRawPointer(encoded).assumingMemoryBound(to: CChar.self)
+        length.pointee = bytes.count
+        return failed
+    }
+}
+
+private func luaHostLog(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ text: UnsafePointer<CChar>?, _ length: Int) {
+    guard let context, let text else { return }
+    let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
+    let message = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
+    state.log(level: level, text: message)
+}
+
+private func luaHostEncode(
+    _ context: UnsafeMutableRawPointer?,
+    _ luaState: OpaquePointer?,
+    _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>?,
+    _ length: UnsafeMutablePointer<Int>?
+) -> Int32 {
+    guard let context, let luaState, let out, let length else { return -1 }
+    let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
+    return state.encode(luaState, out, length)
+}

@@ -1,0 +1,57 @@
+internal import Synchronization
+
+/// Lends out objects that own a Lua state (a ``LuaState`` or a wrapper holding one and its
+/// references), so that no state is used by two threads at once.
+///
+/// A borrower takes an idle element or makes a new one; on return the element goes back to the
+/// idle list, which keeps at most `capacity` of them. It never blocks: the number of elements
+/// alive follows the number of concurrent borrowers.
+public final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
+    // @unchecked: elements are not Sendable, but each is handed to one borrower at a time and
+    // moves between threads only through the lock.
+    private let idle = Mutex<[Element]>([])
+    private let make: @Sendable () throws -> Element
+    /// How many idle elements are kept.
+    public let capacity: Int
+
+    /// - Parameters:
+    ///   - capacity: idle elements kept for reuse (the cores, typically).
+    ///   - make: creates a new element when none is idle.
+    public init(capacity: Int, make: @escaping @Sendable () throws -> Element) {
+        self.capacity = max(1, capacity)
+        self.make = make
+    }
+
+    /// Runs `body` with an element no one else is using.
+    public func withElement<Result>(_ body: (Element) throws -> Result) throws -> Result {
+        let element = try take()
+        defer { give(element) }
+        return try body(element)
+    }
+
+    /// Drops every idle element, so the next borrowers make new ones.
+    public func drain() {
+        idle.withLock { $0.removeAll() }
+    }
+
+    private func take() throws -> Element {
+        let reused: Element? = idle.withLock { elements in
+            elements.popLast().map { UncheckedBox($0) }
+        }?.value
+        if let reused { return reused }
+        return try make()
+    }
+
+    private func give(_ element: Element) {
+        let box = UncheckedBox(element)
+        idle.withLock { elements in
+            if elements.count < capacity { elements.append(box.value) }
+        }
+    }
+}
+
+/// Carries a non-Sendable element across the lock's boundary; see LuaStatePool.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,145 @@
+internal import CLua
+internal import CLuaHost
+internal import PushmapJSON
+
+/// Reads Lua values into JSON values using only Lua API functions that never raise: no
+/// conversion in place, no allocation but stack growth, which `lua_checkstack` reports.
+struct LuaValueReader {
+    let host: OpaquePointer
+    let state: OpaquePointer
+    let maxDepth: Int
+    private var path: [LuaPathComponent] = []
+    private var open: [UnsafeRawPointer] = []
+    private var root = "$"
+
+    init(host: OpaquePointer, maxDepth: Int) {
+        self.host = host
+        self.state = pmh_state(host)
+        self.maxDepth = maxDepth
+    }
+
+    /// Converts the value at `index`; `root` names it in error messages.
+    mutating func read(at index: Int32, root: String = "$") throws(LuaError) -> JSONValue {
+        path.removeAll(keepingCapacity: true)
+        open.removeAll(keepingCapacity: true)
+        self.root = root
+        return try value(at: lua_absindex(state, index))
+    }
+
+    /// An error naming where the reader stands.
+    private func failure(_ text: (String) -> String) -> LuaError {
+        LuaError(kind: .badValue, message: text(LuaPathComponent.render(path, root: root)))
+    }
+
+    private mutating func value(at index: Int32) throws(LuaError) -> JSONValue {
+        switch lua_type(state, index) {
+        case LUA_TNIL:
+            return .null
+        case LUA_TBOOLEAN:
+            return .bool(lua_toboolean(state, index) != 0)
+        case LUA_TNUMBER:
+            if pmh_isinteger(state, index) != 0 {
+                return .integer(Int64(pmh_tointeger(state, index)))
+            }
+            let number = pmh_tonumber(state, index)
+            guard number.isFinite else { throw failure { at in "\(number) at \(at) is not a JSON number" } }
+            return .double(number)
+        case LUA_TSTRING:
+            return .string(try string(at: index))
+        case LUA_TTABLE:
+            return try table(at: index)
+        case LUA_TLIGHTUSERDATA where pmh_is_null(host, index) != 0:
+            return .null
+        default:
+            let type = String(cString: lua_typename(state, lua_type(state, index)))
+            throw failure { at in "a \(type) value at \(at) cannot be converted to JSON" }
+        }
+    }
+
+    private func string(at index: Int32) throws(LuaError) -> String {
+        var length = 0
+        guard let bytes = pmh_tolstring(state, index, &length) else { return "" }
+        let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
+        guard let text = String(validating: buffer, as: UTF8.self) else {
+            throw failure { at in "the string at \(at) is not valid UTF-8" }
+        }
+        return text
+    }
+
+    private mutating func table(at index: Int32) throws(LuaError) -> JSONValue {
+        guard path.count < maxDepth else { throw failure { at in "value nested deeper than \(maxDepth) levels at \(at)" } }
+        guard lua_checkstack(state, 4) != 0 else { throw failure { at in "value nested too deeply at \(at)" } }
+        guard let identity = lua_topointer(state, index) else { throw failure { at in "unreadable table at \(at)" } }
+        if open.contains(identity) { throw failure { at in "the table at \(at) contains itself (a cycle)" } }
+        open.append(identity)
+        defer { open.removeLast() }
+
+        let mark = pmh_mark(host, index)
+        // One pass: string keys are read as an object on the way; integer keys are counted and
+        // read in order afterwards.
+        var members: [(String, JSONValue)] = []
+        var integerKeys = 0
+        var largestKey: lua_Integer = 0
+        lua_pushnil(state)
+        while lua_next(state, index) != 0 {
+            let keyType = lua_type(state, -2)
+            if keyType == LUA_TSTRING, integerKeys == 0 {
+                let key = try string(at: -2)
+                path.append(.key(key))
+                let item = try value(at: lua_absindex(state, -1))
+                path.removeLast()
+                members.append((key, item))
+            } else if keyType == LUA_TNUMBER, pmh_isinteger(state, -2) != 0, members.isEmpty {
+                let key = pmh_tointeger(state, -2)
+                guard key >= 1 else {
+                    pmh_pop(state, 2)
+                    throw failure { at in "the table at \(at) has the key \(key): an array's keys are 1...n" }
+                }
+                integerKeys += 1
+                largestKey = max(largestKey, key)
+            } else {
+                let described = describeKey(at: -2)
+                pmh_pop(state, 2)
+                if keyType == LUA_TSTRING || keyType == LUA_TNUMBER {
+                    throw failure { at in "the table at \(at) mixes array and object keys (key \(described))" }
+                }
+                throw failure { at in "the table at \(at) has a key of type \(described): object keys must be strings" }
+            }
+            pmh_pop(state, 1)
+        }
+        if integerKeys > 0 {
+            guard mark != 2 else { throw failure { at in "the table at \(at) is marked as an object but has array keys" } }
+            guard largestKey == lua_Integer(integerKeys) else {
+                throw failure { at in "the array at \(at) has holes: \(integerKeys) items but a largest key of \(largestKey)" }
+            }
+            var items: [JSONValue] = []
+            items.reserveCapacity(integerKeys)
+            for position in 1...integerKeys {
+                lua_rawgeti(state, index, lua_Integer(position))
+                path.append(.index(position - 1))
+                let item = try value(at: lua_absindex(state, -1))
+                path.removeLast()
+                pmh_pop(state, 1)
+                items.append(item)
+            }
+            return .array(items)
+        }
+        if members.isEmpty {
+            return mark == 1 ? .array([]) : .object(JSONObject())
+        }
+        guard mark != 1 else { throw failure { at in "the table at \(at) is marked as an array but has string keys" } }
+        return .object(JSONObject(members))
+    }
+
+    private func describeKey(at index: Int32) -> String {
+        switch lua_type(state, index) {
+        case LUA_TSTRING:
+            return (try? string(at: index)).map { "'\($0)'" } ?? "(string)"
+        case LUA_TNUMBER:
+            if pmh_isinteger(state, index) != 0 { return String(pmh_tointeger(state, index)) }
+            return String(pmh_tonumber(state, index))
+        default:
+            return String(cString: lua_typename(state, lua_type(state, index)))
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import LuaHost
+import PushmapJSON
+import Testing
+
+@Suite("Errors")
+struct ErrorTests {
+    @Test("a syntax error names the script and line")
+    func syntaxError() throws {
+        let state = try makeState()
+        let error = luaError { _ = try state.load("local x = 1\nlocal y = = 2\n", name: "templates/basic.lua") }
+        #expect(error?.kind == .syntax)
+        #expect(error?.script == "templates/basic.lua")
+        #expect(error?.line == 2)
+        #expect(error?.description.hasPrefix("templates/basic.lua:2: unexpected symbol near '='") == true)
+    }
+
+    @Test("a runtime error reads like Lua's, with a traceback")
+    func runtimeError() throws {
+        let state = try makeState()
+        let source = "local intent = {}\n\nreturn intent.carousel.items"
+        let error = luaError { _ = try evaluate(state, source, name: "templates/basic.lua") }
+        #expect(error?.kind == .runtime)
+        #expect(error?.description == "templates/basic.lua:3: attempt to index a nil value (field 'carousel')")
+        #expect(error?.traceback?.contains("templates/basic.lua:3") == true)
+        #expect(error?.snippet(in: source) == "3 | return intent.carousel.items\n  | " + String(repeating: "^", count: 28))
+    }
+
+    @Test("a long script name is restored from Lua's shortened form")
+    func longNames() throws {
+        let state = try makeState()
+        let name = "/a/very/long/directory/name/that/lua/would/cut/short/templates/custom-template.lua"
+        let error = luaError { _ = try evaluate(state, "error('boom')", name: name) }
+        #expect(error?.script == name)
+        #expect(error?.line == 1)
+        #expect(error?.message == "boom")
+    }
+
+    @Test("an error object that is not a string is described by its type, without running its code")
+    func nonStringErrorObject() throws {
+        let state = try makeState()
+        let source = "error(setmetatable({}, {__tostring = function() while true do end end}))"
+        let error = luaError { _ = try evaluate(state, source) }
+        #expect(error?.kind == .runtime)
+        #expect(error?.message == "(error object is a table value)")
+    }
+
+    @Test("an error with level 0 carries no location")
+    func noLocation() throws {
+        let state = try makeState()
+        let error = luaError { _ = try evaluate(state, "error('plain message', 0)") }
+        #expect(error?.script == nil)
+        #expect(error?.description == "plain message")
+    }
+
+    @Test("an instruction-limit error names the line where the script was stopped")
+    func instructionLimitLine() throws {
+        let state = try makeState()
+        let error = luaError { _ = try evaluate(state, "local a = 1\nlocal b = 2\nwhile true do a = a + b end", name: "spin.lua") }
+        #expect(error?.description == "spin.lua:3: instruction limit of 200000 exceeded")
+    }
+
+    @Test("a memory-limit error says so, with no traceback")
+    func memoryLimitError() throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
+        let error = luaError { _ = try evaluate(state, "local t = {} while true do t[#t + 1] = ('x'):rep(1000) .. #t end") }
+        #expect(error?.kind == .memoryLimit)
+        #expect(error?.traceback == nil)
+    }
+
+    @Test("a bad value names where it was found")
+    func badValueError() throws {
+        let state = try makeState()
+        let error = luaError { _ = try evaluate(state, "return {message = {data = {x = print}}}") }
+        #expect(error?.kind == .badValue)
+        #expect(error?.message == "a function value at $.message.data.x cannot be converted to JSON")
+    }
+}

@@ -1,0 +1,151 @@
+import LuaHost
+import PushmapJSON
+import Testing
+
+@Suite("The limits")
+struct LimitTests {
+    @Test("stop an infinite loop at the instruction budget")
+    func stopsInfiniteLoop() throws {
+        let state = try makeState()
+        let error = luaError { _ = try evaluate(state, "local n = 0\nwhile true do n = n + 1 end", name: "loop.lua") }
+        #expect(error?.kind == .instructionLimit)
+        #expect(error?.script == "loop.lua")
+        #expect(error?.line == 2)
+        #expect(error?.message == "instruction limit of 200000 exceeded")
+        #expect(try stillWorks(state))
+    }
+
+    @Test("stop an infinite loop that catches the limit with pcall")
+    func stopsLoopInsidePcall() throws {
+        let state = try makeState()
+        let source = """
+        while true do
+          pcall(function() while true do end end)
+        end
+        """
+        let error = luaError { _ = try evaluate(state, source) }
+        #expect(error?.kind == .instructionLimit)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("fail a script that swallows the limit and returns normally")
+    func trustsTheHostFlag() throws {
+        let state = try makeState()
+        let source = """
+        local ok = pcall(function() while true do end end)
+        return "survived"
+        """
+        let error = luaError { _ = try evaluate(state, source) }
+        #expect(error?.kind == .instructionLimit)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("refuse a 1 GiB string.rep before building it")
+    func capsStringRep() throws {
+        let state = try makeState()
+        let error = luaError { _ = try evaluate(state, "return string.rep('x', 1 << 30)", name: "rep.lua") }
+        #expect(error?.kind == .runtime)
+        #expect(error?.line == 1)
+        #expect(error?.message.contains("exceeds the limit of 1048576 bytes") == true)
+        let method = luaError { _ = try evaluate(state, "return ('x'):rep(1 << 30)") }
+        #expect(method?.message.contains("exceeds the limit") == true)
+        // Empty pieces repeated forever would loop in C.
+        #expect(try evaluate(state, "return #string.rep('', 1 << 50)") == .integer(0))
+        #expect(try stillWorks(state))
+    }
+
+    @Test("stop a table that grows without end at the memory cap")
+    func capsMemory() throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 4 << 20))
+        let error = luaError { _ = try evaluate(state, "local t = {} local i = 0 while true do i = i + 1 t[i] = {i} end") }
+        #expect(error?.kind == .memoryLimit)
+        #expect(error?.message == "memory limit of 4194304 bytes exceeded")
+        #expect(try stillWorks(state))
+        #expect(state.memoryInUse < 1 << 20)
+    }
+
+    @Test("stop strings that double without end at the memory cap")
+    func capsStringGrowth() throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 4 << 20))
+        let error = luaError { _ = try evaluate(state, "local s = 'x' while true do s = s .. s end") }
+        #expect(error?.kind == .memoryLimit)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("refuse a pattern-matching bomb before matching")
+    func capsPatterns() throws {
+        let state = try makeState()
+        let source = "local s = string.rep('a', 5000) return s:find('.-.-.-.-.-b')"
+        let error = luaError { _ = try evaluate(state, source, name: "bomb.lua") }
+        #expect(error?.kind == .runtime)
+        #expect(error?.script == "bomb.lua")
+        #expect(error?.message.contains("may take too long") == true)
+        // gsub and gmatch are guarded as well; plain find is not a pattern.
+        #expect(luaError { _ = try evaluate(state, "return (string.rep('a', 5000)):gsub('(.-)(.-)(.-)b', '')") } != nil)
+        #expect(try evaluate(state, "return (string.rep('a', 5000)):find('.-.-b', 1, true)") == .null)
+        // Ordinary patterns on ordinary strings still work.
+        #expect(try evaluate(state, "return (('  hello  '):gsub('^%s+', ''):gsub('%s+$', ''))") == .string("hello"))
+        #expect(try stillWorks(state))
+    }
+
+    @Test("refuse pattern subjects over the cap")
+    func capsPatternSubjects() throws {
+        let state = try makeState(LuaLimits(instructions: 200_000, memoryBytes: 8 << 20, maxPatternSubjectBytes: 1000))
+        let error = luaError { _ = try evaluate(state, "return (string.rep('a', 2000)):find('b')") }
+        #expect(error?.message.contains("a subject of 2000 bytes exceeds the limit of 1000 bytes") == true)
+    }
+
+    @Test("stop unbounded recursion")
+    func stopsRecursion() throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 64 << 20))
+        let error = luaError { _ = try evaluate(state, "local function f(n) return 1 + f(n + 1) end return f(1)", name: "deep.lua") }
+        #expect(error?.kind == .runtime || error?.kind == .memoryLimit)
+        #expect(error?.message.contains("stack overflow") == true || error?.kind == .memoryLimit)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("stop a huge table.move, which runs in C")
+    func capsTableMove() throws {
+        let state = try makeState()
+        let error = luaError { _ = try evaluate(state, "table.move({}, 1, 1 << 40, 1)") }
+        #expect(error?.message.contains("table.move") == true)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("refuse input nested deeper than the cap")
+    func capsInputDepth() throws {
+        let state = try makeState(LuaLimits(maxValueDepth: 8))
+        var value: JSONValue = .integer(1)
+        for _ in 0..<10 { value = .array([value]) }
+        let error = luaError { _ = try evaluate(state, "return 1", [value]) }
+        #expect(error?.kind == .badValue)
+        #expect(error?.message.contains("nested deeper than 8 levels") == true)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("refuse output nested deeper than the cap")
+    func capsOutputDepth() throws {
+        let state = try makeState(LuaLimits(maxValueDepth: 8))
+        let error = luaError { _ = try evaluate(state, "local t = 1 for i = 1, 20 do t = {t} end return t") }
+        #expect(error?.kind == .badValue)
+        #expect(error?.message.contains("nested deeper than 8 levels") == true)
+        #expect(try stillWorks(state))
+    }
+
+    @Test("leave the state usable after every kind of failure in a row")
+    func survivesEveryFailure() throws {
+        let state = try makeState()
+        let failures = [
+            "while true do end",
+            "return string.rep('x', 1 << 30)",
+            "local t = {} for i = 1, 1e9 do t[i] = i end",
+            "error({})",
+            "return function() end",
+            "local t = {} t.self = t return t",
+        ]
+        for source in failures {
+            #expect(luaError { _ = try evaluate(state, source) } != nil)
+            #expect(try stillWorks(state))
+        }
+    }
+}
