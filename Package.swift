@@ -52,6 +52,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // How a service embeds the library; built by CI with everything else.
+        .executableTarget(
+            name: "pushmap-embedding-example",
+            dependencies: ["Pushmap", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            path: "Examples/EmbeddingService",
+            swiftSettings: strict
+        ),
+        // The per-call figures of scripts/bench.
+        .executableTarget(
+            name: "pushmap-bench",
+            dependencies: ["Pushmap", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            path: "Sources/PushmapBench",
+            swiftSettings: strict
+        ),
         // Turns the built-in Lua scripts into Swift source, so they travel inside the binary.
         .executableTarget(name: "EmbedScriptsTool", swiftSettings: strict),
         .plugin(name: "EmbedScripts", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),

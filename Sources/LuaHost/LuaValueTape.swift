@@ -1,5 +1,5 @@
 internal import CLuaHost
-public import PushmapJSON
+internal import PushmapJSON
 
 /// JSON values flattened into the byte form the C side pushes in protected mode (pushing may
 /// raise, which must happen in C, never across a Swift frame). Numbers in native byte order.

@@ -1,0 +1,268 @@
+internal import PushmapJSON
+
+/// What Android's code does with the FCM data map: the notificationbuilder library for templates
+/// (`adb_template_type` present), the messaging SDK for plain payloads. Errors where the phone
+/// drops the notification or loses part of it, warnings where it quietly degrades.
+struct AndroidClientChecks {
+    let now: Int64
+
+    static let actionTypes: Set<String> = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
+    static let displayPriorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
+    static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
+    static let carouselLayouts: Set<String> = ["default", "filmstrip"]
+    /// Android's text guidelines: a one-line title, a description of a few lines.
+    static let maxTitleCharacters = 35
+    static let maxBodyCharacters = 110
+    /// Android shows at most this many action buttons, remind later included.
+    static let maxButtons = 3
+    static let minCarouselItems = 3
+
+    func run(_ keys: CustomKeys, into report: inout CheckReport) {
+        let template = keys.string("adb_template_type")
+        if let template { checkRequired(template, keys, &report) }
+        checkLink(keys, template: template, &report)
+        checkActions(keys, &report)
+        checkRemindLater(keys, &report)
+        checkColours(keys, &report)
+        checkDisplayKeys(keys, &report)
+        checkTextLengths(keys, &report)
+        switch template {
+        case "car": checkCarousel(keys, &report)
+        case "timer": checkTimer(keys, &report)
+        default: break
+        }
+    }
+
+    // MARK: - Every template
+
+    private func checkRequired(_ template: String, _ keys: CustomKeys, _ report: inout CheckReport) {
+        // The icon template has no title or body of its own; every other type throws without them.
+        let required = template == "icon" ? ["adb_version"] : ["adb_version", "adb_title", "adb_body"]
+        for key in required where !keys.contains(key) {
+            report.error(
+                keys.location(key), "android-required-key",
+                "\(key) is required by Android's \(template) template code: without it the notification is not shown")
+        }
+    }
+
+    private func checkLink(_ keys: CustomKeys, template: String?, _ report: inout CheckReport) {
+        if let type = keys.string("adb_a_type"), !Self.actionTypes.contains(type) {
+            let effect = template == nil
+                ? "the messaging SDK does not act on it, so a tap only opens the app"
+                : "Android's template code throws and the notification is not shown"
+            report.error(
+                keys.location("adb_a_type"), "android-link-type",
+                "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS or OPENAPP: \(effect)")
+        }
+        if keys.string("adb_uri") != nil, !keys.contains("adb_a_type") {
+            report.warning(
+                keys.location("adb_uri"), "android-link-without-type",
+                "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
+        }
+        if keys.contains("adb_media"), !keys.contains("adb_image") {
+            report.warning(
+                keys.location("adb_media"), "android-image-key",
+                "Android reads the image from adb_image; adb_media is iOS's key and shows no image here")
+        }
+    }
+
+    private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
+        guard let text = keys.string("adb_act") else { return }
+        let location = keys.location("adb_act")
+        guard let actions = (try? JSONParser.parse(Array(text.utf8)))?.arrayValue else {
+            report.error(
+                location, "android-actions-json",
+                "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
+            return
+        }
+        let remindLater = keys.contains("adb_rem_txt")
+        let allowed = remindLater ? Self.maxButtons - 1 : Self.maxButtons
+        if actions.count > allowed {
+            let reason = remindLater
+                ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit"
+                : "Android shows at most \(allowed)"
+            report.error(location, "android-action-count", "adb_act has \(actions.count) actions and \(reason): the rest are lost")
+        }
+        for (index, action) in actions.enumerated() {
+            checkAction(action, at: location.index(index), number: index, &report)
+        }
+    }
+
+    private func checkAction(_ action: JSONValue, at location: CheckLocation, number: Int, _ report: inout CheckReport) {
+        guard let object = action.objectValue else {
+            report.error(location, "android-action-incomplete", "action \(number) is not an object {label, uri, type}: Android skips it")
+            return
+        }
+        let label = object["label"]?.stringValue ?? ""
+        if label.isEmpty {
+            report.error(location, "android-action-incomplete", "action \(number) has no label: Android skips the button")
+        }
+        guard let typeValue = object["type"] else {
+            report.error(location, "android-action-incomplete", "action \(number) has no type: Android skips the button")
+            return
+        }
+        let typeLocation = location.member("type", intentKey: IntentOrigin.buttonFields["type"])
+        guard let type = typeValue.stringValue, Self.actionTypes.contains(type) else {
+            let shown = typeValue.stringValue.map(ValueFormat.quoted) ?? ValueFormat.withArticle(typeValue.typeName)
+            report.error(
+                typeLocation, "android-action-type",
+                "action \(number) has type \(shown), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
+            return
+        }
+        let uri = object["uri"]?.stringValue ?? ""
+        if (type == "WEBURL" || type == "DEEPLINK"), uri.isEmpty {
+            report.warning(location, "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
+        }
+    }
+
+    private func checkRemindLater(_ keys: CustomKeys, _ report: inout CheckReport) {
+        // adb_rem_sec wins when it is positive; then adb_rem_ts is not used.
+        if let seconds = keys.string("adb_rem_sec").flatMap(ValueFormat.integer), seconds > 0 { return }
+        guard let at = keys.string("adb_rem_ts").flatMap(ValueFormat.integer), at <= now else { return }
+        report.warning(
+            keys.location("adb_rem_ts"), "android-remind-later-past",
+            "adb_rem_ts \(at) is at or before now (\(now)): tapping remind later cancels the notification instead of scheduling it again")
+    }
+
+    private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
+        for key in keys.keys where key.hasPrefix("adb_clr_") {
+            guard let colour = keys.string(key), !ValueFormat.isHexColour(colour) else { continue }
+            report.error(
+                keys.location(key), "android-color",
+                "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour")
+        }
+    }
+
+    private func checkDisplayKeys(_ keys: CustomKeys, _ report: inout CheckReport) {
+        if let count = keys.string("adb_n_count"), ValueFormat.integer(count) == nil {
+            report.warning(
+                keys.location("adb_n_count"), "android-badge-count",
+                "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
+        }
+        if let sticky = keys.string("adb_sticky"), !["true", "false"].contains(sticky.lowercased()) {
+            report.warning(
+                keys.location("adb_sticky"), "android-sticky",
+                "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
+        }
+        if let priority = keys.string("adb_n_priority"), !Self.displayPriorities.contains(priority) {
+            report.warning(
+                keys.location("adb_n_priority"), "android-display-priority",
+                "adb_n_priority \(ValueFormat.quoted(priority)) is not PRIORITY_DEFAULT, _MIN, _LOW, _HIGH or _MAX: Android uses PRIORITY_DEFAULT")
+        }
+        if let visibility = keys.string("adb_n_visibility"), !Self.visibilities.contains(visibility) {
+            report.warning(
+                keys.location("adb_n_visibility"), "android-visibility",
+                "adb_n_visibility \(ValueFormat.quoted(visibility)) is not PRIVATE, PUBLIC or SECRET: Android uses PRIVATE")
+        }
+    }
+
+    private func checkTextLengths(_ keys: CustomKeys, _ report: inout CheckReport) {
+        let limits = [("adb_title", Self.maxTitleCharacters), ("adb_body", Self.maxBodyCharacters), ("adb_body_ex", Self.maxBodyCharacters)]
+        for (key, limit) in limits {
+            guard let text = keys.string(key) else { continue }
+            let count = text.count
+            guard count > limit else { continue }
+            report.warning(
+                keys.location(key), "android-text-length",
+                "\(key) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
+        }
+    }
+
+    // MARK: - Carousel
+
+    private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
+        if let layout = keys.string("adb_car_layout") {
+            if !Self.carouselLayouts.contains(layout) {
+                report.error(
+                    keys.location("adb_car_layout"), "android-carousel-layout",
+                    "adb_car_layout \(ValueFormat.quoted(layout)) is not default or filmstrip: Android's carousel code builds no carousel from it")
+            }
+        } else if !keys.contains("adb_car_layout") {
+            report.error(
+                keys.location("adb_car_layout"), "android-carousel-layout-missing",
+                "adb_car_layout is required by Android's carousel code (the docs say optional): without it the notification is not shown")
+        }
+
+        let itemsLocation = keys.location("adb_items")
+        guard keys.contains("adb_items") else {
+            report.error(
+                itemsLocation, "android-carousel-items-count",
+                "a carousel needs adb_items with at least \(Self.minCarouselItems) images: without them Android falls back to a basic notification")
+            return
+        }
+        // A non-string value is already an FCM error; Android never sees it.
+        guard let text = keys.string("adb_items") else { return }
+        guard let items = (try? JSONParser.parse(Array(text.utf8)))?.arrayValue else {
+            report.error(
+                itemsLocation, "android-carousel-items-json",
+                "adb_items is not a JSON-encoded array of {img, txt, uri}: Android reads no items and falls back to a basic notification")
+            return
+        }
+
+        // Android stops reading at the first item without an image: that item and all after it are lost.
+        var usable: [JSONObject] = []
+        for (index, item) in items.enumerated() {
+            guard let object = item.objectValue, let image = object["img"]?.stringValue, !image.isEmpty else {
+                let later = index + 1 < items.count ? " and the \(items.count - index - 1) after it are" : " is"
+                report.error(
+                    itemsLocation.index(index), "android-carousel-item-image",
+                    "carousel item \(index) has no img: Android stops reading the items there, so it\(later) lost")
+                break
+            }
+            usable.append(object)
+        }
+        if usable.count < Self.minCarouselItems {
+            report.error(
+                itemsLocation, "android-carousel-items-count",
+                "the carousel has \(usable.count) item(s) with images; Android needs at least \(Self.minCarouselItems) and otherwise falls back to a basic notification")
+        }
+        if keys.string("adb_car_mode") == "auto" {
+            for (index, item) in usable.enumerated() where (item["uri"]?.stringValue ?? "").isEmpty {
+                report.warning(
+                    itemsLocation.index(index), "android-carousel-item-uri",
+                    "carousel item \(index) has no uri: in an auto carousel Android does not fall back to adb_uri, so tapping it opens nothing")
+            }
+        }
+    }
+
+    // MARK: - Timer
+
+    private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
+        if !keys.contains("adb_title_alt") {
+            report.error(
+                keys.location("adb_title_alt"), "android-timer-alternate-title",
+                "adb_title_alt is required by Android's timer code: without it the notification is not shown")
+        }
+        let durationLocation = keys.location("adb_tmr_dur")
+        guard keys.contains("adb_tmr_dur") || keys.contains("adb_tmr_end") else {
+            report.error(
+                CheckLocation(payload: durationLocation.payload, intent: "$.timer"), "android-timer-missing",
+                "a timer needs adb_tmr_dur or adb_tmr_end: without either Android treats it as expired and drops it")
+            return
+        }
+        var duration: Int64?
+        if let text = keys.string("adb_tmr_dur") {
+            duration = ValueFormat.integer(text).flatMap { $0 > 0 ? $0 : nil }
+            if duration == nil {
+                report.error(
+                    durationLocation, "android-timer-value",
+                    "adb_tmr_dur \(ValueFormat.quoted(text)) is not a positive whole number of seconds: Android cannot count down from it")
+            }
+        }
+        var end: Int64?
+        if let text = keys.string("adb_tmr_end") {
+            end = ValueFormat.integer(text)
+            if end == nil {
+                report.error(
+                    keys.location("adb_tmr_end"), "android-timer-value",
+                    "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in whole seconds: Android cannot count down to it")
+            }
+        }
+        // adb_tmr_dur wins; only an end time alone can already be past.
+        if duration == nil, let end, end <= now {
+            report.warning(
+                keys.location("adb_tmr_end"), "android-timer-expired",
+                "adb_tmr_end \(end) is at or before now (\(now)): Android drops the notification on arrival unless one with the same adb_tag is showing")
+        }
+    }
+}

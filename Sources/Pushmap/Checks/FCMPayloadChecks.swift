@@ -1,0 +1,126 @@
+internal import PushmapJSON
+
+/// Google's limits on an FCM HTTP v1 message: what FCM refuses before any phone sees it.
+struct FCMPayloadChecks {
+    /// FCM's limit on a message's payload.
+    static let maxBytes = 4096
+    /// FCM keeps a message at most 28 days.
+    static let maxTTLSeconds: Int64 = 2_419_200
+    static let targets = ["token", "topic", "condition"]
+    static let deliveryPriorities: Set<String> = ["NORMAL", "HIGH"]
+
+    /// Checks the message and returns its data map for the Android rules, or nil when there is
+    /// no message to read one from.
+    func run(_ payload: JSONValue, into report: inout CheckReport) -> CustomKeys? {
+        guard let root = payload.objectValue else {
+            report.error(
+                CheckLocation(payload: "$"), "fcm-message-object",
+                "an FCM payload is a JSON object holding `message`, not \(article(payload.typeName)): FCM refuses it")
+            return nil
+        }
+        let messageLocation = CheckLocation(payload: "$.message")
+        guard let message = root["message"]?.objectValue else {
+            let found = root["message"].map { "it is \(article($0.typeName))" } ?? "it is missing"
+            report.error(messageLocation, "fcm-message-object", "an FCM payload needs an object `message` (\(found)): FCM refuses it")
+            return nil
+        }
+
+        var keys = CustomKeys(base: "$.message.data")
+        if let data = message["data"] {
+            collect(data, base: "$.message.data", into: &keys, report: &report)
+        }
+        checkTargets(message, &report)
+        if let androidValue = message["android"] {
+            if let android = androidValue.objectValue {
+                checkAndroidConfig(android, &report)
+                // android.data is the same map as data; FCM reads both.
+                if let data = android["data"] {
+                    collect(data, base: "$.message.android.data", into: &keys, report: &report)
+                }
+            } else {
+                report.error(
+                    messageLocation.member("android"), "fcm-android-object",
+                    "message.android must be an object, not \(article(androidValue.typeName)): FCM refuses the message")
+            }
+        }
+
+        let size = JSONWriter(style: .compact, sortKeys: true).write(.object(message)).count
+        if size > Self.maxBytes {
+            report.error(
+                CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
+                "the message is \(size) bytes written compactly; FCM refuses messages over \(Self.maxBytes) bytes")
+        }
+        return keys
+    }
+
+    /// Adds a data map's entries, checking that each is a string under a key FCM accepts.
+    private func collect(_ value: JSONValue, base: String, into keys: inout CustomKeys, report: inout CheckReport) {
+        guard let data = value.objectValue else {
+            report.error(
+                CheckLocation(payload: base), "fcm-data-map",
+                "FCM data must be an object of string values, not \(article(value.typeName)): FCM refuses the message")
+            return
+        }
+        for (key, member) in data {
+            let location = IntentOrigin.customKeyLocation(base: base, key: key)
+            keys.add(key, member, at: location)
+            if member.stringValue == nil {
+                report.error(
+                    location, "fcm-data-string",
+                    "FCM data values must be strings; \(key) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
+            }
+            if isReserved(key) {
+                report.error(
+                    location, "fcm-reserved-key",
+                    "FCM refuses the data key \(key): from, message_type and keys starting google. or gcm. are reserved")
+            }
+        }
+    }
+
+    private func isReserved(_ key: String) -> Bool {
+        key == "from" || key == "message_type" || key.hasPrefix("google.") || key.hasPrefix("gcm.")
+    }
+
+    private func checkTargets(_ message: JSONObject, _ report: inout CheckReport) {
+        let present = Self.targets.filter { message[$0] != nil }
+        guard present.count > 1 else { return }
+        report.error(
+            CheckLocation(payload: "$.message", intent: "$.target"), "fcm-one-target",
+            "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")
+    }
+
+    private func checkAndroidConfig(_ android: JSONObject, _ report: inout CheckReport) {
+        if let priority = android["priority"], !(priority.stringValue.map(Self.deliveryPriorities.contains) ?? false) {
+            report.error(
+                location("priority"), "fcm-delivery-priority",
+                "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(shown(priority)): FCM refuses the message (the display priority is adb_n_priority)")
+        }
+        if let ttl = android["ttl"] {
+            let duration = ttl.stringValue.flatMap(ValueFormat.duration)
+            if let duration {
+                if duration.seconds > Self.maxTTLSeconds || (duration.seconds == Self.maxTTLSeconds && duration.fraction) {
+                    report.error(
+                        location("ttl"), "fcm-ttl",
+                        "android.ttl \(shown(ttl)) is over 28 days (2419200s): FCM refuses the message")
+                }
+            } else {
+                report.error(
+                    location("ttl"), "fcm-ttl",
+                    "android.ttl must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(shown(ttl)): FCM refuses the message")
+            }
+        }
+    }
+
+    private func location(_ key: String) -> CheckLocation {
+        IntentOrigin.location(base: "$.message.android", key: key, table: IntentOrigin.androidKeys)
+    }
+
+    /// A value as a message shows it: strings quoted, anything else by its type.
+    private func shown(_ value: JSONValue) -> String {
+        value.stringValue.map(ValueFormat.quoted) ?? article(value.typeName)
+    }
+
+    private func article(_ typeName: String) -> String {
+        ValueFormat.withArticle(typeName)
+    }
+}

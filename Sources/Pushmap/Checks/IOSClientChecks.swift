@@ -1,0 +1,212 @@
+internal import PushmapJSON
+
+/// What iOS's code does with an APNS payload: AEPNotificationContent for the basic, car and timer
+/// templates, the messaging SDK for media and plain payloads. Errors where the phone shows the
+/// fallback (title and body only) or loses the content, warnings where it degrades.
+struct IOSClientChecks {
+    let now: Int64
+
+    static let templates: Set<String> = ["basic", "car", "timer"]
+    /// The category the app registers for the templates' content extension.
+    static let templateCategory = "AEPNotification"
+    /// Keys the client reads as something other than a string.
+    static let nonStringKeys: Set<String> = ["adb_items", "adb_act"]
+    static let mediaKeys = ["adb_media", "adb_media_alt"]
+
+    func run(_ parts: APNSPayloadChecks.Parts, into report: inout CheckReport) {
+        let keys = parts.keys
+        let aps = parts.aps
+        checkStringValues(keys, &report)
+        let template = keys.string("adb_template_type")
+        if let template {
+            if Self.templates.contains(template) {
+                checkTemplate(template, aps, &report)
+            } else {
+                report.warning(
+                    keys.location("adb_template_type"), "ios-template-type",
+                    "iOS renders only the basic, car and timer templates: \(ValueFormat.quoted(template)) shows the fallback (title and body only)")
+            }
+        } else {
+            checkPlain(keys, aps, &report)
+        }
+        switch template {
+        case "car": checkCarousel(keys, &report)
+        case "timer": checkTimer(keys, &report)
+        default: break
+        }
+        checkMedia(keys, &report)
+        checkColours(keys, &report)
+        checkTextLengths(keys, aps, timer: template == "timer", &report)
+    }
+
+    private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
+        for key in keys.keys where key.hasPrefix("adb_") && !Self.nonStringKeys.contains(key) {
+            guard let value = keys.value(key), value.stringValue == nil else { continue }
+            report.error(
+                keys.location(key), "ios-string-value",
+                "\(key) is \(ValueFormat.withArticle(value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
+        }
+    }
+
+    private func checkTemplate(_ template: String, _ aps: JSONObject, _ report: inout CheckReport) {
+        let category = aps["category"]?.stringValue
+        if category != Self.templateCategory {
+            let found = category.map { "is \(ValueFormat.quoted($0))" } ?? "is missing"
+            report.error(
+                APNSPayloadChecks.location("category"), "ios-template-category",
+                "aps.category \(found) but templates need \"\(Self.templateCategory)\": iOS does not run the template's content extension and shows the fallback")
+        }
+        if !isOne(aps["mutable-content"]) {
+            report.error(
+                APNSPayloadChecks.location("mutable-content"), "ios-template-mutable-content",
+                "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
+        }
+        let alert = aps["alert"]?.objectValue
+        for field in ["title", "body"] where alert?[field]?.stringValue == nil {
+            report.error(
+                IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys), "ios-template-alert",
+                "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
+        }
+    }
+
+    private func checkPlain(_ keys: CustomKeys, _ aps: JSONObject, _ report: inout CheckReport) {
+        if keys.contains("adb_media"), !isOne(aps["mutable-content"]) {
+            report.warning(
+                keys.location("adb_media"), "ios-media-without-mutable-content",
+                "adb_media needs aps.mutable-content 1: without it the service extension does not run and the image is not attached")
+        }
+        if isOne(aps["content-available"]), aps["alert"] == nil {
+            for key in ["sound", "badge"] where aps[key] != nil {
+                report.warning(
+                    APNSPayloadChecks.location(key), "ios-silent-push-alerts",
+                    "a background push (content-available without alert) sets aps.\(key): background pushes should not alert; send a visible notification or drop it")
+            }
+        }
+    }
+
+    private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
+        let location = keys.location("adb_items")
+        guard let items = keys.value("adb_items")?.arrayValue else {
+            let found = keys.value("adb_items").map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
+            report.error(location, "ios-carousel-items", "adb_items \(found): iOS's carousel needs a real array of {img, txt, uri} and shows the fallback")
+            return
+        }
+        var missing: [Int] = []
+        for (index, item) in items.enumerated() {
+            guard let image = item["img"]?.stringValue, !image.isEmpty else {
+                missing.append(index)
+                continue
+            }
+            if !ValueFormat.isHTTPS(image) {
+                report.warning(
+                    location.index(index).member("img", intentKey: IntentOrigin.carouselItemFields["img"]), "ios-media-https",
+                    "carousel item \(index)'s img \(ValueFormat.quoted(image)) is not https: iOS downloads only https images, so the item shows none")
+            }
+        }
+        if missing.count == items.count {
+            report.error(location, "ios-carousel-no-image", "no carousel item has an img: iOS has nothing to show and shows the fallback")
+            return
+        }
+        for index in missing {
+            report.warning(location.index(index), "ios-carousel-item-image", "carousel item \(index) has no img: iOS drops it and keeps the others")
+        }
+    }
+
+    private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
+        if keys.string("adb_title_alt") == nil {
+            report.error(
+                keys.location("adb_title_alt"), "ios-timer-alternate-title",
+                "adb_title_alt is required by iOS's timer code (the docs say optional): without it iOS shows the fallback")
+        }
+        let durationText = keys.string("adb_tmr_dur")
+        let endText = keys.string("adb_tmr_end")
+        guard durationText != nil || endText != nil else {
+            let location = keys.location("adb_tmr_dur")
+            report.error(
+                CheckLocation(payload: location.payload, intent: "$.timer"), "ios-timer-missing",
+                "a timer needs adb_tmr_dur or adb_tmr_end as a string of seconds: without either iOS shows the fallback")
+            return
+        }
+        var duration: Int64?
+        if let durationText {
+            duration = ValueFormat.integer(durationText).flatMap { $0 > 0 ? $0 : nil }
+            if duration == nil {
+                report.error(
+                    keys.location("adb_tmr_dur"), "ios-timer-value",
+                    "adb_tmr_dur \(ValueFormat.quoted(durationText)) is not a positive whole number of seconds: iOS cannot count down from it")
+            }
+        }
+        var end: Int64?
+        if let endText {
+            end = ValueFormat.integer(endText)
+            if end == nil {
+                report.error(
+                    keys.location("adb_tmr_end"), "ios-timer-value",
+                    "adb_tmr_end \(ValueFormat.quoted(endText)) is not an epoch time in whole seconds: iOS cannot count down to it")
+            }
+        }
+        if duration == nil, let end, end <= now {
+            report.warning(
+                keys.location("adb_tmr_end"), "ios-timer-expired",
+                "adb_tmr_end \(end) is at or before now (\(now)): iOS shows the alternate (expired) content at once")
+        }
+    }
+
+    private func checkMedia(_ keys: CustomKeys, _ report: inout CheckReport) {
+        for key in Self.mediaKeys {
+            guard let url = keys.string(key), !ValueFormat.isHTTPS(url) else { continue }
+            report.warning(
+                keys.location(key), "ios-media-https",
+                "\(key) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
+        }
+        if keys.contains("adb_image"), !keys.contains("adb_media") {
+            report.warning(
+                keys.location("adb_image"), "ios-image-key",
+                "iOS reads the image from adb_media; adb_image is Android's key and shows no image here")
+        }
+    }
+
+    private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
+        for key in keys.keys where key.hasPrefix("adb_clr_") {
+            guard let colour = keys.string(key) else { continue }
+            let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
+            guard !ValueFormat.isHexColour(digits) else { continue }
+            report.error(
+                keys.location(key), "ios-color",
+                "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or RRGGBBAA, # allowed): iOS ignores the colour and uses the system one")
+        }
+    }
+
+    private func checkTextLengths(_ keys: CustomKeys, _ aps: JSONObject, timer: Bool, _ report: inout CheckReport) {
+        // The template guidelines: a timer leaves less room for text.
+        let titleLimit = timer ? 50 : 70
+        let bodyLimit = timer ? 450 : 600
+        let alertBase = "$.aps.alert"
+        var texts: [(name: String, text: String, location: CheckLocation, limit: Int)] = []
+        if let alert = aps["alert"] {
+            if let body = alert.stringValue {
+                texts.append(("aps.alert", body, CheckLocation(payload: "$.aps.alert", intent: "$.body"), bodyLimit))
+            }
+            for (field, limit) in [("title", titleLimit), ("body", bodyLimit)] {
+                if let text = alert[field]?.stringValue {
+                    texts.append(("aps.alert.\(field)", text, IntentOrigin.location(base: alertBase, key: field, table: IntentOrigin.alertKeys), limit))
+                }
+            }
+        }
+        for (key, limit) in [("adb_title_ex", titleLimit), ("adb_body_ex", bodyLimit)] {
+            if let text = keys.string(key) { texts.append((key, text, keys.location(key), limit)) }
+        }
+        for entry in texts {
+            let count = entry.text.count
+            guard count > entry.limit else { continue }
+            report.warning(
+                entry.location, "ios-text-length",
+                "\(entry.name) is \(count) characters; iOS's guideline is \(entry.limit)\(timer ? " for a timer" : ""): longer text is cut off")
+        }
+    }
+
+    private func isOne(_ value: JSONValue?) -> Bool {
+        if case .integer(1)? = value { return true }
+        return false
+    }
+}

@@ -1,0 +1,43 @@
+public import PushmapJSON
+
+/// Checks a payload against the push service's limits and against what Adobe's mobile SDKs do
+/// with each key, so that a payload that would be refused, dropped or shown as a fallback is
+/// caught before it is sent.
+///
+/// Findings are errors where the service refuses the payload or the phone drops the notification
+/// or shows its fallback, warnings where the notification still shows but degrades.
+public struct PayloadChecker: Sendable {
+    /// Epoch seconds that "already past" is measured against (timer ends, remind-later times).
+    public let now: Int64
+    /// Whether findings are placed at the intent path a key comes from (translating) rather than
+    /// at the payload path (validating an existing payload).
+    public let intentPaths: Bool
+
+    /// - Parameters:
+    ///   - now: epoch seconds for "already past".
+    ///   - intentPaths: report at the intent path a key comes from (`$.title`) when known, else at
+    ///     the payload path (`$.message.data.adb_title`).
+    public init(now: Int64, intentPaths: Bool) {
+        self.now = now
+        self.intentPaths = intentPaths
+    }
+
+    /// The findings about `payload` written for `platform`, in payload order within each group of
+    /// rules. A platform with no rules here gives none.
+    public func check(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
+        var report = CheckReport(platform: platform, intentPaths: intentPaths)
+        switch platform {
+        case .fcm:
+            if let keys = FCMPayloadChecks().run(payload, into: &report) {
+                AndroidClientChecks(now: now).run(keys, into: &report)
+            }
+        case .apns:
+            if let parts = APNSPayloadChecks().run(payload, into: &report) {
+                IOSClientChecks(now: now).run(parts, into: &report)
+            }
+        default:
+            break
+        }
+        return report.diagnostics
+    }
+}

@@ -1,0 +1,87 @@
+/// Small text tests the checks share, written by hand to keep Foundation out of the library.
+enum ValueFormat {
+    /// 6 or 8 hex digits and nothing else.
+    static func isHexColour(_ text: String) -> Bool {
+        let bytes = text.utf8
+        guard bytes.count == 6 || bytes.count == 8 else { return false }
+        return bytes.allSatisfy(isHexDigit)
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
+        default: false
+        }
+    }
+
+    static func isDigit(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+    }
+
+    /// The value of a decimal integer string with an optional sign, as Java's `Long.parseLong`
+    /// reads it; nil when it is not one or does not fit in 64 bits.
+    static func integer(_ text: String) -> Int64? {
+        var bytes = Substring(text).utf8[...]
+        var negative = false
+        if let first = bytes.first, first == UInt8(ascii: "-") || first == UInt8(ascii: "+") {
+            negative = first == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        guard !bytes.isEmpty else { return nil }
+        var value: Int64 = 0
+        for byte in bytes {
+            guard isDigit(byte) else { return nil }
+            let digit = Int64(byte - UInt8(ascii: "0"))
+            let (times, overflowA) = value.multipliedReportingOverflow(by: 10)
+            let (sum, overflowB) = negative ? times.subtractingReportingOverflow(digit) : times.addingReportingOverflow(digit)
+            guard !overflowA, !overflowB else { return nil }
+            value = sum
+        }
+        return value
+    }
+
+    /// A protobuf duration as FCM reads `android.ttl`: digits, an optional fraction of up to 9
+    /// digits, then `s`. Gives the whole seconds and whether a non-zero fraction follows.
+    static func duration(_ text: String) -> (seconds: Int64, fraction: Bool)? {
+        let bytes = Array(text.utf8)
+        guard bytes.last == UInt8(ascii: "s") else { return nil }
+        let number = bytes.dropLast()
+        let parts = number.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(isDigit) else { return nil }
+        var fraction = false
+        if parts.count == 2 {
+            let digits = parts[1]
+            guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(isDigit) else { return nil }
+            fraction = digits.contains { $0 != UInt8(ascii: "0") }
+        }
+        guard let seconds = integer(String(decoding: whole, as: UTF8.self)) else { return nil }
+        return (seconds, fraction)
+    }
+
+    /// Whether a URL's scheme is https, in any case.
+    static func isHTTPS(_ text: String) -> Bool {
+        let prefix = Array("https://".utf8)
+        let bytes = Array(text.utf8.prefix(prefix.count))
+        guard bytes.count == prefix.count else { return false }
+        return zip(bytes, prefix).allSatisfy { lowered($0) == $1 }
+    }
+
+    private static func lowered(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
+    }
+
+    /// A string quoted for a message, shortened so that a finding stays on one line.
+    static func quoted(_ text: String) -> String {
+        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+        return "\"" + String(shown.map { $0.isNewline ? " " : $0 }) + "\""
+    }
+
+    /// "an integer", "a string": a JSON type name for a message.
+    static func withArticle(_ typeName: String) -> String {
+        switch typeName.first {
+        case "a", "e", "i", "o", "u": "an " + typeName
+        case "n" where typeName == "null": "null"
+        default: "a " + typeName
+        }
+    }
+}

@@ -1,0 +1,59 @@
+/// One finding about an intent or a payload: its severity, where it comes from, the rule it
+/// applies and a one-line reason.
+public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
+    /// How bad a finding is. An error stops the translation; a warning is reported beside the payload.
+    public struct Severity: Hashable, Sendable, Comparable, CustomStringConvertible {
+        public let name: String
+        let rank: Int
+        public static let warning = Severity(name: "warning", rank: 0)
+        public static let error = Severity(name: "error", rank: 1)
+        public var description: String { name }
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+    }
+
+    public var severity: Severity
+    /// The JSON path the finding comes from: in the intent when translating (`$.carousel.items[1]`),
+    /// in the payload when validating one.
+    public var path: String
+    /// A short, stable name of the rule, such as `unknown-field` or `fcm-data-string`.
+    public var rule: String
+    /// One line saying what is wrong and, where it helps, what the phone does about it.
+    public var message: String
+    /// The platform whose payload or client the finding concerns, if only one.
+    public var platform: Platform?
+    /// Where in the payload the finding lies, when it differs from `path`.
+    public var payloadPath: String?
+
+    public init(
+        _ severity: Severity, path: String, rule: String, message: String,
+        platform: Platform? = nil, payloadPath: String? = nil
+    ) {
+        self.severity = severity
+        self.path = path
+        self.rule = rule
+        self.message = message
+        self.platform = platform
+        self.payloadPath = payloadPath
+    }
+
+    public static func error(_ path: String, _ rule: String, _ message: String, platform: Platform? = nil, payloadPath: String? = nil) -> Diagnostic {
+        Diagnostic(.error, path: path, rule: rule, message: message, platform: platform, payloadPath: payloadPath)
+    }
+
+    public static func warning(_ path: String, _ rule: String, _ message: String, platform: Platform? = nil, payloadPath: String? = nil) -> Diagnostic {
+        Diagnostic(.warning, path: path, rule: rule, message: message, platform: platform, payloadPath: payloadPath)
+    }
+
+    /// `error: $.title: message [rule]`, with the platform and payload location when known.
+    public var description: String {
+        var text = "\(severity): \(path): \(message) [\(rule)"
+        if let platform { text += ", \(platform)" }
+        if let payloadPath, payloadPath != path { text += " at \(payloadPath)" }
+        return text + "]"
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// Whether any finding is an error.
+    public var hasErrors: Bool { contains { $0.severity == .error } }
+}

@@ -1,0 +1,50 @@
+/// One field of the intent: its name, its shape, and a line for editors and error messages.
+public struct IntentField: Sendable, Hashable {
+    public var name: String
+    public var shape: IntentShape
+    public var required: Bool
+    public var summary: String
+
+    public init(_ name: String, _ shape: IntentShape, required: Bool = false, _ summary: String) {
+        self.name = name
+        self.shape = shape
+        self.required = required
+        self.summary = summary
+    }
+}
+
+/// What values a field accepts.
+public indirect enum IntentShape: Sendable, Hashable {
+    case string
+    case integer(minimum: Int64? = nil, maximum: Int64? = nil)
+    case number(minimum: Double? = nil, maximum: Double? = nil)
+    case boolean
+    /// One of fixed strings.
+    case choice([String])
+    /// A template's name: a built-in one or a script's.
+    case template
+    case object(IntentObject)
+    case array(IntentShape, maxItems: Int? = nil)
+    /// An object with keys of the sender's choice and values of `IntentShape` (nil: any JSON).
+    case map(IntentShape?)
+    case anything
+}
+
+/// The fields of an object, and which of them exclude each other.
+public struct IntentObject: Sendable, Hashable {
+    public var fields: [IntentField]
+    /// Groups of fields of which at most one may be given.
+    public var exclusive: [[String]]
+    /// Groups of fields of which exactly one must be given.
+    public var oneRequired: [[String]]
+
+    public init(_ fields: [IntentField], exclusive: [[String]] = [], oneRequired: [[String]] = []) {
+        self.fields = fields
+        self.exclusive = exclusive
+        self.oneRequired = oneRequired
+    }
+
+    public func field(named name: String) -> IntentField? {
+        fields.first { $0.name == name }
+    }
+}

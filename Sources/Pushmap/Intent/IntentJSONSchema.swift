@@ -1,0 +1,73 @@
+public import PushmapJSON
+
+/// Writes ``IntentSchema`` as a JSON Schema (draft 2020-12) that editors use for completion and
+/// checking. The file in the repository, `schema/intent.schema.json`, is this output.
+public enum IntentJSONSchema {
+    /// The schema, naming `templates` as the known template names.
+    public static func make(templates: [String]) -> JSONValue {
+        var root = object(IntentSchema.root, templates: templates)
+        root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+        root["$id"] = "https://github.com/pushmap/pushmap/schema/intent.schema.json"
+        root["title"] = "pushmap intent"
+        root["description"] = "One platform-neutral notification, translated by pushmap into FCM and APNS payloads."
+        return .object(root)
+    }
+
+    private static func object(_ shape: IntentObject, templates: [String]) -> JSONObject {
+        var properties = JSONObject()
+        for field in shape.fields {
+            var property = schema(for: field.shape, templates: templates)
+            property["description"] = .string(field.summary)
+            properties[field.name] = .object(property)
+        }
+        var result: JSONObject = ["type": "object", "additionalProperties": false]
+        result["properties"] = .object(properties)
+        let required = shape.fields.filter(\.required).map { JSONValue.string($0.name) }
+        if !required.isEmpty { result["required"] = .array(required) }
+        var all: [JSONValue] = []
+        for group in shape.exclusive {
+            all.append(["not": ["required": .array(group.map { .string($0) })]])
+        }
+        for group in shape.oneRequired {
+            all.append(["anyOf": .array(group.map { ["required": [.string($0)]] })])
+        }
+        if !all.isEmpty { result["allOf"] = .array(all) }
+        return result
+    }
+
+    private static func schema(for shape: IntentShape, templates: [String]) -> JSONObject {
+        switch shape {
+        case .string:
+            return ["type": "string"]
+        case .boolean:
+            return ["type": "boolean"]
+        case .anything:
+            return [:]
+        case .integer(let minimum, let maximum):
+            var result: JSONObject = ["type": "integer"]
+            if let minimum { result["minimum"] = .integer(minimum) }
+            if let maximum { result["maximum"] = .integer(maximum) }
+            return result
+        case .number(let minimum, let maximum):
+            var result: JSONObject = ["type": "number"]
+            if let minimum { result["minimum"] = .double(minimum) }
+            if let maximum { result["maximum"] = .double(maximum) }
+            return result
+        case .choice(let choices):
+            return ["type": "string", "enum": .array(choices.map { .string($0) })]
+        case .template:
+            // Known names for completion; any string, since a script may add a template.
+            return ["type": "string", "anyOf": [["enum": .array(templates.sorted().map { .string($0) })], ["type": "string"]]]
+        case .object(let object):
+            return Self.object(object, templates: templates)
+        case .array(let item, let maxItems):
+            var result: JSONObject = ["type": "array", "items": .object(schema(for: item, templates: templates))]
+            if let maxItems { result["maxItems"] = .integer(Int64(maxItems)) }
+            return result
+        case .map(let item):
+            var result: JSONObject = ["type": "object"]
+            if let item { result["additionalProperties"] = .object(schema(for: item, templates: templates)) }
+            return result
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/// The intent's contract: every field pushmap knows, in one place. Validation, the JSON Schema
+/// for editors (`schema/intent.schema.json`) and the documentation all come from this table.
+public enum IntentSchema {
+    /// Link and button action types that Adobe's clients read.
+    public static let actionTypes = ["WEBURL", "DEEPLINK", "OPENAPP", "DISMISS"]
+
+    static let text = IntentShape.string
+
+    /// The top-level object. Templates may add fields of their own (see the script contract).
+    public static let root = IntentObject([
+        IntentField("$schema", .string, "The JSON Schema this file follows, for editors; ignored by pushmap."),
+        IntentField("template", .template, "plain (default), basic, carousel, timer, or a custom script's name."),
+        IntentField("version", .string, "Payload version for templates (adb_version); default \"1\"."),
+        IntentField("title", text, "Notification title."),
+        IntentField("body", text, "Notification body, when collapsed."),
+        IntentField("subtitle", text, "Subtitle (iOS)."),
+        IntentField("expandedTitle", text, "Title when expanded (iOS templates)."),
+        IntentField("expandedBody", text, "Body when expanded."),
+        IntentField("image", text, "Image URL (https for iOS)."),
+        IntentField("link", .object(IntentObject([
+            IntentField("uri", text, "What a tap opens: a web URL or a deep link."),
+            IntentField("type", .choice(actionTypes), "WEBURL, DEEPLINK, OPENAPP or DISMISS; inferred from the uri's scheme when absent."),
+        ])), "What tapping the notification does."),
+        IntentField("buttons", .array(.object(IntentObject([
+            IntentField("label", text, required: true, "Button text."),
+            IntentField("uri", text, "What the button opens."),
+            IntentField("type", .choice(actionTypes), "Action type; inferred from the uri when absent (OPENAPP without a uri)."),
+            IntentField("id", text, "Action id (aid) for iOS plain notifications."),
+        ])), maxItems: 3), "Up to 3 action buttons (2 with remindLater)."),
+        IntentField("sound", text, "Sound name, without extension on Android."),
+        IntentField("badge", .integer(minimum: 0), "Badge count."),
+        IntentField("colors", .object(IntentObject([
+            IntentField("title", text, "Title colour, RRGGBB or RRGGBBAA (a leading # is allowed)."),
+            IntentField("body", text, "Body colour."),
+            IntentField("background", text, "Background colour."),
+            IntentField("icon", text, "Small icon colour (Android)."),
+            IntentField("timer", text, "Timer text colour (timer template)."),
+        ])), "Template colours."),
+        IntentField("remindLater", .object(IntentObject([
+            IntentField("label", text, required: true, "The remind-later button's label."),
+            IntentField("at", .integer(minimum: 0), "Deliver again at this epoch time, in seconds."),
+            IntentField("after", .integer(minimum: 1), "Deliver again after this many seconds."),
+        ], exclusive: [["at", "after"]], oneRequired: [["at", "after"]])), "Remind-later button (basic, Android)."),
+        IntentField("carousel", .object(IntentObject([
+            IntentField("mode", .choice(["auto", "manual"]), "auto advances by itself; manual lets the user swipe."),
+            IntentField("layout", .choice(["default", "filmstrip"]), "Android layout; default \"default\"."),
+            IntentField("items", .array(.object(IntentObject([
+                IntentField("image", text, required: true, "Item image URL."),
+                IntentField("text", text, "Caption."),
+                IntentField("uri", text, "What tapping the item opens."),
+            ])), maxItems: 5), "Three to five items."),
+        ])), "Carousel content (carousel template)."),
+        IntentField("timer", .object(IntentObject([
+            IntentField("duration", .integer(minimum: 1), "Seconds to count down from delivery."),
+            IntentField("endsAt", .integer(minimum: 0), "Epoch time, in seconds, the countdown ends at."),
+        ], exclusive: [["duration", "endsAt"]], oneRequired: [["duration", "endsAt"]])), "Countdown (timer template)."),
+        IntentField("expired", .object(IntentObject([
+            IntentField("title", text, "Title once the timer has run out."),
+            IntentField("body", text, "Body once the timer has run out."),
+            IntentField("expandedBody", text, "Expanded body once the timer has run out (Android)."),
+            IntentField("image", text, "Image once the timer has run out."),
+        ])), "What a timer notification shows after it expires."),
+        IntentField("android", .object(IntentObject([
+            IntentField("channel", text, "Notification channel id."),
+            IntentField("icon", text, "Small icon drawable name."),
+            IntentField("smallIcon", text, "Small icon drawable name (wins over icon)."),
+            IntentField("largeIcon", text, "Large icon URL or drawable name."),
+            IntentField("priority", .choice(["min", "low", "default", "high", "max"]), "Display priority."),
+            IntentField("visibility", .choice(["private", "public", "secret"]), "Lock-screen visibility."),
+            IntentField("tag", text, "Replaces a shown notification with the same tag."),
+            IntentField("sticky", .boolean, "Keep the notification after a tap."),
+            IntentField("ticker", text, "Text for accessibility services."),
+            IntentField("collapseKey", text, "FCM collapse key."),
+            IntentField("delivery", .choice(["normal", "high"]), "FCM delivery priority."),
+            IntentField("ttl", .integer(minimum: 0, maximum: 2_419_200), "Seconds FCM keeps the message, at most 28 days."),
+        ])), "Android-only settings."),
+        IntentField("ios", .object(IntentObject([
+            IntentField("threadId", text, "Groups related notifications."),
+            IntentField("category", text, "Notification category (plain only; templates use AEPNotification)."),
+            IntentField("contentAvailable", .boolean, "Wake the app in the background."),
+            IntentField("mutableContent", .boolean, "Let the service extension modify the notification."),
+            IntentField("interruptionLevel", .choice(["passive", "active", "time-sensitive", "critical"]), "Interruption level."),
+            IntentField("relevanceScore", .number(minimum: 0, maximum: 1), "Relevance in the notification summary, 0 to 1."),
+            IntentField("targetContentId", text, "The window or content to bring forward."),
+        ])), "iOS-only settings."),
+        IntentField("target", .object(IntentObject([
+            IntentField("token", text, "A device's registration token."),
+            IntentField("topic", text, "A topic name."),
+            IntentField("condition", text, "A condition over topics."),
+        ], exclusive: [["token", "topic", "condition"]], oneRequired: [["token", "topic", "condition"]])), "Where FCM sends the message; not part of an APNS payload."),
+        IntentField("data", .map(nil), "Custom keys: FCM data values as strings (others JSON-encoded); APNS keys beside aps, types kept."),
+    ])
+
+    /// The root with a template's own fields added.
+    static func root(adding extra: [IntentField]) -> IntentObject {
+        guard !extra.isEmpty else { return root }
+        var object = root
+        object.fields += extra.filter { field in !root.fields.contains { $0.name == field.name } }
+        return object
+    }
+}

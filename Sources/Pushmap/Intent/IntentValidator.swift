@@ -1,0 +1,125 @@
+internal import PushmapJSON
+
+/// Checks an intent against ``IntentSchema`` (plus its template's own fields) and says what is
+/// wrong, each finding at its JSON path, with a did-you-mean where a name is close to a known one.
+struct IntentValidator {
+    /// Known template names, for `template` and its did-you-mean.
+    let templates: [String]
+
+    /// The findings for `intent` whose template declares `extraFields`.
+    func validate(_ intent: JSONValue, extraFields: [IntentField]) -> [Diagnostic] {
+        var findings: [Diagnostic] = []
+        guard case .object = intent else {
+            findings.append(.error("$", "wrong-type", "an intent is a JSON object, got \(intent.typeName)"))
+            return findings
+        }
+        check(intent, .object(IntentSchema.root(adding: extraFields)), path: JSONPath.root, into: &findings)
+        return findings
+    }
+
+    private func check(_ value: JSONValue, _ shape: IntentShape, path: JSONPath, into findings: inout [Diagnostic]) {
+        switch shape {
+        case .anything:
+            return
+        case .string:
+            guard case .string = value else { return wrongType(value, "a string", path, &findings) }
+        case .boolean:
+            guard case .bool = value else { return wrongType(value, "true or false", path, &findings) }
+        case .integer(let minimum, let maximum):
+            guard case .integer(let number) = value else {
+                if case .double(let number) = value, number.rounded() == number {
+                    findings.append(.error(path.description, "wrong-type", "expected an integer, got \(number): write it without a fraction"))
+                    return
+                }
+                return wrongType(value, "an integer", path, &findings)
+            }
+            if let minimum, number < minimum {
+                findings.append(.error(path.description, "out-of-range", "\(number) is below the minimum of \(minimum)"))
+            }
+            if let maximum, number > maximum {
+                findings.append(.error(path.description, "out-of-range", "\(number) is above the maximum of \(maximum)"))
+            }
+        case .number(let minimum, let maximum):
+            guard let number = value.doubleValue, value.isNumber else { return wrongType(value, "a number", path, &findings) }
+            if let minimum, number < minimum {
+                findings.append(.error(path.description, "out-of-range", "\(number) is below the minimum of \(minimum)"))
+            }
+            if let maximum, number > maximum {
+                findings.append(.error(path.description, "out-of-range", "\(number) is above the maximum of \(maximum)"))
+            }
+        case .choice(let choices):
+            guard case .string(let text) = value else { return wrongType(value, "a string", path, &findings) }
+            if !choices.contains(text) {
+                var message = "'\(text)' is not one of \(choices.joined(separator: ", "))"
+                if let near = Suggestion.nearest(to: text, among: choices) { message += "; did you mean '\(near)'?" }
+                findings.append(.error(path.description, "bad-value", message))
+            }
+        case .template:
+            guard case .string(let text) = value else { return wrongType(value, "a string", path, &findings) }
+            if !templates.contains(text) {
+                var message = "unknown template '\(text)'"
+                if let near = Suggestion.nearest(to: text, among: templates) { message += "; did you mean '\(near)'?" }
+                message += " (known: \(templates.sorted().joined(separator: ", ")))"
+                findings.append(.error(path.description, "unknown-template", message))
+            }
+        case .array(let item, let maxItems):
+            guard case .array(let items) = value else { return wrongType(value, "an array", path, &findings) }
+            if let maxItems, items.count > maxItems {
+                findings.append(.error(path.description, "too-many-items", "\(items.count) items, at most \(maxItems) allowed"))
+            }
+            for (index, element) in items.enumerated() {
+                check(element, item, path: path.appending(index), into: &findings)
+            }
+        case .map(let item):
+            guard case .object(let object) = value else { return wrongType(value, "an object", path, &findings) }
+            if let item {
+                for (key, element) in object { check(element, item, path: path.appending(key), into: &findings) }
+            }
+        case .object(let shape):
+            guard case .object(let object) = value else { return wrongType(value, "an object", path, &findings) }
+            checkObject(object, shape, path: path, into: &findings)
+        }
+    }
+
+    private func checkObject(_ object: JSONObject, _ shape: IntentObject, path: JSONPath, into findings: inout [Diagnostic]) {
+        for (key, element) in object {
+            if let field = shape.field(named: key) {
+                check(element, field.shape, path: path.appending(key), into: &findings)
+            } else {
+                var message = "unknown field '\(key)' at \(path)"
+                let names = shape.fields.map(\.name).filter { $0 != "$schema" }
+                if let near = Suggestion.nearest(to: key, among: names) { message += "; did you mean '\(near)'?" }
+                findings.append(.error(path.appending(key).description, "unknown-field", message))
+            }
+        }
+        for field in shape.fields where field.required && object[field.name] == nil {
+            findings.append(.error(path.description, "missing-field", "missing required field '\(field.name)'"))
+        }
+        for group in shape.exclusive {
+            let given = group.filter { object[$0] != nil }
+            if given.count > 1 {
+                findings.append(.error(path.description, "exclusive-fields", "give only one of \(quoted(group)), not \(quoted(given))"))
+            }
+        }
+        for group in shape.oneRequired where !group.contains(where: { object[$0] != nil }) {
+            findings.append(.error(path.description, "missing-field", "needs one of \(quoted(group))"))
+        }
+    }
+
+    private func quoted(_ names: [String]) -> String {
+        names.map { "'\($0)'" }.joined(separator: names.count == 2 ? " and " : ", ")
+    }
+
+    private func wrongType(_ value: JSONValue, _ expected: String, _ path: JSONPath, _ findings: inout [Diagnostic]) {
+        findings.append(.error(path.description, "wrong-type", "expected \(expected), got \(value.typeName)"))
+    }
+}
+
+extension JSONValue {
+    var isNumber: Bool {
+        switch self {
+        case .integer, .double: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,340 @@
+-- prelude.lua: the pushmap host API, written in Lua on top of the host's primitives.
+--
+-- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
+-- made the global table `pushmap` with the primitives null, array, object, isarray, isobject and
+-- json. This chunk adds the public API that template scripts use (version, color, androidColor,
+-- get, linktype, warn, error, map, builtin) and returns the host-only functions (register, run),
+-- which no script can reach. Its state (the registered templates, the diagnostics of the current
+-- run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
+-- The contract and the API are described in docs/script-contract.md.
+
+local pushmap = pushmap
+
+local null, array, object = pushmap.null, pushmap.array, pushmap.object
+local type, error, tostring, pairs, next = type, error, tostring, pairs, next
+local mathtype = math.type
+local byte, sub, upper, lower, match, format = string.byte, string.sub, string.upper, string.lower, string.match, string.format
+local sort, concat = table.sort, table.concat
+
+local VERSION = 1
+local PLATFORMS = { fcm = true, apns = true }
+local PLATFORM_ORDER = { "fcm", "apns" }
+-- The layer label of the scripts that ship inside pushmap ("built-in" from the Swift host).
+local BUILTIN_LAYERS = { builtin = true, ["built-in"] = true }
+local FIELD_TYPES = { string = true, integer = true, number = true, boolean = true, object = true, array = true }
+local CONTRACT_KEYS = { name = true, api = true, platforms = true, fields = true, fcm = true, apns = true }
+
+-- A value in a message: strings quoted, numbers and booleans as written, other values by type.
+local function describe(value)
+  local kind = type(value)
+  if kind == "string" then return format("%q", value) end
+  if kind == "number" or kind == "boolean" then return tostring(value) end
+  if value == null then return "null" end
+  return kind
+end
+
+-- Raises for a non-string argument; `level` 3 (the default) blames the caller of the API function.
+local function checkString(who, what, value, level)
+  if type(value) ~= "string" then
+    error(format("%s: %s must be a string, got %s", who, what, type(value)), level or 3)
+  end
+end
+
+pushmap.version = VERSION
+
+-- Colours ------------------------------------------------------------------------------------
+
+-- "#ff8800" -> "FF8800". No validation here: the payload checks do that.
+local function color(s)
+  checkString("pushmap.color", "the colour", s)
+  if byte(s, 1) == 35 then s = sub(s, 2) end -- '#'
+  return upper(s)
+end
+pushmap.color = color
+
+-- Intent colours are RRGGBB or RRGGBBAA (alpha last); Android reads 8 digits as AARRGGBB.
+function pushmap.androidColor(s)
+  checkString("pushmap.androidColor", "the colour", s)
+  if byte(s, 1) == 35 then s = sub(s, 2) end
+  s = upper(s)
+  if #s == 8 then s = sub(s, 7, 8) .. sub(s, 1, 6) end
+  return s
+end
+
+-- Links ----------------------------------------------------------------------------------------
+
+function pushmap.linktype(uri)
+  checkString("pushmap.linktype", "the uri", uri)
+  local scheme = match(uri, "^(%a[%w+.-]*):")
+  if scheme then
+    scheme = lower(scheme)
+    if scheme == "http" or scheme == "https" then return "WEBURL" end
+  end
+  return "DEEPLINK"
+end
+
+-- pushmap.get ----------------------------------------------------------------------------------
+
+-- Parsed paths by text: scripts use a handful of constant paths, so parse each once.
+local pathCache, pathCacheSize = {}, 0
+local PATH_CACHE_LIMIT = 512
+
+local function badPath(path, why)
+  error(format("pushmap.get: bad path %q: %s", path, why), 4)
+end
+
+-- "a.b[2].c" -> { "a", "b", 2, "c" }
+local function parsePath(path)
+  local steps = pathCache[path]
+  if steps then return steps end
+  steps = {}
+  local n, pos, len = 0, 1, #path
+  while pos <= len do
+    if byte(path, pos) == 91 then -- '['
+      local digits, after = match(path, "^%[(%d+)%]()", pos)
+      if not digits then badPath(path, "expected [n] with n a whole number") end
+      local index = math.tointeger(tonumber(digits))
+      if index == nil or index < 1 then badPath(path, "indexes are 1-based ([1] is the first item)") end
+      n = n + 1
+      steps[n] = index
+      pos = after
+    else
+      if n > 0 then
+        if byte(path, pos) ~= 46 then badPath(path, "expected '.' or '[' after a step") end -- '.'
+        pos = pos + 1
+      end
+      local key, after = match(path, "^([^%.%[%]]+)()", pos)
+      if not key then badPath(path, "expected a field name") end
+      n = n + 1
+      steps[n] = key
+      pos = after
+    end
+  end
+  if n == 0 then badPath(path, "the path is empty") end
+  if pathCacheSize < PATH_CACHE_LIMIT then
+    pathCache[path] = steps
+    pathCacheSize = pathCacheSize + 1
+  end
+  return steps
+end
+
+-- The value at a dotted path with 1-based [n] indexes, or `default` when a step is missing, is
+-- not a table, or is JSON null.
+function pushmap.get(t, path, default)
+  checkString("pushmap.get", "the path", path)
+  local steps = parsePath(path)
+  local value = t
+  for i = 1, #steps do
+    if type(value) ~= "table" then return default end
+    value = value[steps[i]]
+    if value == nil or value == null then return default end
+  end
+  return value
+end
+
+-- Diagnostics ----------------------------------------------------------------------------------
+
+local diagnostics = array({})   -- of the current run; a fresh list at each run
+local diagnosticCount = 0
+local runPlatform = nil         -- the platform whose payload the current run is making
+
+local function record(severity, who, path, message)
+  if type(path) ~= "string" or byte(path, 1) ~= 36 then -- '$'
+    error(format("%s: the path must be a JSON path starting with '$' (like \"$.link.uri\"), got %s", who, describe(path)), 3)
+  end
+  checkString(who, "the message", message, 4)
+  diagnosticCount = diagnosticCount + 1
+  diagnostics[diagnosticCount] = { severity = severity, path = path, message = message, platform = runPlatform }
+end
+
+function pushmap.warn(path, message)
+  record("warning", "pushmap.warn", path, message)
+end
+
+function pushmap.error(path, message)
+  record("error", "pushmap.error", path, message)
+end
+
+-- Templates ------------------------------------------------------------------------------------
+
+-- name -> { name, path, layer, fcm = function, apns = function, platforms = "fcm, apns" }
+local winners = {}   -- the last registered layer of each name: what pushmap.map runs
+local builtins = {}  -- the built-in layer: what pushmap.builtin runs
+local active = {}    -- entries whose mapping is running, to catch a template that calls itself
+local running = nil  -- the entry whose mapping is running, to name its file in errors
+
+-- Calls an entry's mapping for `platform`. Errors name the file of the mapping that called
+-- pushmap.map or pushmap.builtin (not a line: `return pushmap.builtin(...)` is a tail call, which
+-- leaves no frame to point at), or no file for the host's run.
+local function call(entry, name, platform, intent, ctx, who)
+  local caller = running
+  local where = caller and (caller.path .. ": ") or ""
+  if entry == nil then
+    error(format("%s%s: no template named %s", where, who, describe(name)), 0)
+  end
+  local mapping = entry[platform]
+  if mapping == nil then
+    if not PLATFORMS[platform] then
+      error(format("%s%s: the platform must be \"fcm\" or \"apns\", got %s", where, who, describe(platform)), 0)
+    end
+    error(format("%s%s: template '%s' (%s) has no %s mapping (its platforms: %s)", where, who, entry.name, entry.path, platform, entry.platformList), 0)
+  end
+  if active[entry] then
+    error(format("%s%s: template '%s' calls itself; to build on the built-in template use pushmap.builtin", where, who, entry.name), 0)
+  end
+  active[entry] = true
+  running = entry
+  local payload = mapping(intent, ctx)
+  running = caller
+  active[entry] = nil
+  if type(payload) ~= "table" then
+    error(format("%s: the %s mapping returned %s, expected a table", entry.path, platform,
+      payload == nil and "nothing" or "a " .. type(payload)), 0)
+  end
+  return payload
+end
+
+-- The ctx a nested call gets: the caller's, or a copy naming the other platform.
+local function ctxFor(who, ctx, platform)
+  if type(ctx) ~= "table" then
+    error(format("%s%s: pass the ctx your mapping received as the 4th argument, got %s",
+      running and (running.path .. ": ") or "", who, describe(ctx)), 0)
+  end
+  if ctx.platform == platform or not PLATFORMS[platform] then return ctx end
+  local copy = {}
+  for key, value in pairs(ctx) do copy[key] = value end
+  copy.platform = platform
+  return copy
+end
+
+function pushmap.map(name, platform, intent, ctx)
+  ctx = ctxFor("pushmap.map", ctx, platform)
+  return call(winners[name], name, platform, intent, ctx, "pushmap.map")
+end
+
+function pushmap.builtin(name, platform, intent, ctx)
+  ctx = ctxFor("pushmap.builtin", ctx, platform)
+  return call(builtins[name], name, platform, intent, ctx, "pushmap.builtin")
+end
+
+-- Host-only: register ----------------------------------------------------------------------------
+
+local function sortedKeys(t)
+  local keys, n = {}, 0
+  for key in pairs(t) do
+    n = n + 1
+    keys[n] = key
+  end
+  sort(keys, function(a, b)
+    if type(a) == type(b) and (type(a) == "string" or type(a) == "number") then return a < b end
+    return type(a) < type(b)
+  end)
+  return keys
+end
+
+-- Checks a template table against the contract (version 1). Returns the entry to store and its
+-- description, or raises "path:line: template contract: ...".
+local function register(layer, name, path, template, returnLine)
+  local where = tostring(path) .. (returnLine and (":" .. tostring(returnLine)) or "")
+  local function broken(what, ...)
+    error(where .. ": template contract: " .. format(what, ...), 0)
+  end
+  local file = match(tostring(path), "([^/\\]+)$") or tostring(path)
+
+  if type(template) ~= "table" then
+    broken("the script must return a table (name, api, platforms, and a mapping per platform), got %s", type(template))
+  end
+  local unknown = {}
+  local keys = sortedKeys(template)
+  for i = 1, #keys do
+    if not CONTRACT_KEYS[keys[i]] then unknown[#unknown + 1] = describe(keys[i]) end
+  end
+  if #unknown > 0 then
+    broken("unknown key%s %s (the keys are name, api, platforms, fields, fcm, apns)", #unknown > 1 and "s" or "", concat(unknown, ", "))
+  end
+
+  local tname = template.name
+  if tname == nil then broken("'name' is missing (expected %q, the file name without .lua)", name) end
+  if type(tname) ~= "string" then broken("'name' must be a string, got %s", type(tname)) end
+  if tname ~= name then broken("'name' is %q but the file is %s", tname, file) end
+
+  local api = template.api
+  if api == nil then broken("'api' is missing (the host API version the script needs: %d)", VERSION) end
+  if mathtype(api) ~= "integer" then broken("'api' must be an integer, got %s", describe(api)) end
+  if api < 1 then broken("'api' must be 1 or more, got %d", api) end
+  if api > VERSION then broken("'api' is %d but this pushmap provides API version %d", api, VERSION) end
+
+  local platforms = template.platforms
+  local expected = "'platforms' must be a list of \"fcm\" and/or \"apns\", got "
+  if type(platforms) ~= "table" then broken("%s%s", expected, type(platforms)) end
+  local count = 0
+  for _ in pairs(platforms) do count = count + 1 end
+  if count == 0 then broken("%san empty list", expected) end
+  if count ~= #platforms then broken("%sa table that is not a list", expected) end
+  local listed, list = {}, {}
+  for i = 1, count do
+    local platform = platforms[i]
+    if not PLATFORMS[platform] then broken("%s%s at index %d", expected, describe(platform), i) end
+    if listed[platform] then broken("%s%q twice", expected, platform) end
+    listed[platform] = true
+    list[i] = platform
+  end
+
+  local entry = { name = name, path = tostring(path), layer = layer, platformList = concat(list, ", ") }
+  for i = 1, #PLATFORM_ORDER do
+    local platform = PLATFORM_ORDER[i]
+    local mapping = template[platform]
+    if listed[platform] then
+      if type(mapping) ~= "function" then
+        broken("'%s' must be a function(intent, ctx) returning the payload (\"%s\" is in 'platforms'), got %s", platform, platform, describe(mapping))
+      end
+      entry[platform] = mapping
+    elseif mapping ~= nil then
+      broken("'%s' is given but \"%s\" is not in 'platforms'", platform, platform)
+    end
+  end
+
+  local fields = template.fields
+  local described = {}
+  if fields ~= nil then
+    if type(fields) ~= "table" then broken("'fields' must be a table of field name = type, got %s", type(fields)) end
+    local names = sortedKeys(fields)
+    for i = 1, #names do
+      local field = names[i]
+      if type(field) ~= "string" or not match(field, "^[%a_][%w_]*$") then
+        broken("'fields' must map field names to types (fields = { coupon = \"string\" }), got the key %s", describe(field))
+      end
+      local kind = fields[field]
+      if not FIELD_TYPES[kind] then
+        broken("field '%s' has the type %s, expected one of \"string\", \"integer\", \"number\", \"boolean\", \"object\", \"array\"", field, describe(kind))
+      end
+      described[field] = kind
+    end
+  end
+
+  winners[name] = entry
+  if BUILTIN_LAYERS[layer] then builtins[name] = entry end
+  return { name = name, api = api, platforms = array(list), fields = object(described) }
+end
+
+-- Host-only: run -------------------------------------------------------------------------------
+
+-- Runs template `name` for each platform in `platforms`. Returns the payloads by platform and the
+-- diagnostics the mappings recorded ({severity, path, message, platform}).
+local function run(name, platforms, intent, now)
+  diagnostics, diagnosticCount = array({}), 0
+  if next(active) ~= nil then active = {} end -- left over by a run that raised
+  running = nil
+  local entry = winners[name]
+  local results = {}
+  for i = 1, #platforms do
+    local platform = platforms[i]
+    runPlatform = platform
+    local ctx = { platform = platform, template = name, now = now, api = VERSION }
+    results[platform] = call(entry, name, platform, intent, ctx, "pushmap")
+  end
+  runPlatform = nil
+  return results, diagnostics
+end
+
+return { register = register, run = run }

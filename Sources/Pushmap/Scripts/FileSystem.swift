@@ -1,0 +1,118 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Musl)
+internal import Musl
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// The few file operations pushmap needs, over POSIX: Foundation is slow to load, and a
+/// command-line run should start in milliseconds.
+public enum FileSystem {
+    /// Why a file could not be read, in words for a one-line message.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        public let path: String
+        public let reason: String
+        public var description: String { "\(path): \(reason)" }
+
+        public init(path: String, reason: String) {
+            self.path = path
+            self.reason = reason
+        }
+    }
+
+    /// The whole content of the file at `path`, refusing folders and anything over `limit` bytes.
+    public static func readFile(_ path: String, limit: Int = 1 << 30) throws(Failure) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: reason(errno)) }
+        defer { close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: reason(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(path: path, reason: "is a directory, not a file") }
+        return try readAll(descriptor, path: path, limit: limit, sizeHint: Int(info.st_size))
+    }
+
+    /// Everything from an open descriptor (standard input, a pipe) up to `limit` bytes.
+    public static func readAll(_ descriptor: Int32, path: String, limit: Int = 1 << 30, sizeHint: Int = 0) throws(Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(max(4096, min(sizeHint + 1, limit + 1)))
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress, buffer.count)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: reason(errno))
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { throw Failure(path: path, reason: "larger than the limit of \(limit) bytes") }
+        }
+        return bytes
+    }
+
+    /// Whether `path` names a folder.
+    public static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Whether something exists at `path`.
+    public static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0
+    }
+
+    /// The names in the folder at `path`, sorted, without "." and "..".
+    public static func list(_ path: String) throws(Failure) -> [String] {
+        guard let folder = opendir(path) else { throw Failure(path: path, reason: reason(errno)) }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted()
+    }
+
+    /// Writes `bytes` to `path`, replacing it.
+    public static func writeFile(_ bytes: [UInt8], to path: String) throws(Failure) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw Failure(path: path, reason: reason(errno)) }
+        defer { close(descriptor) }
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Failure(path: path, reason: reason(errno))
+            }
+            offset += written
+        }
+    }
+
+    /// Makes the folder `path` and its parents.
+    public static func makeDirectory(_ path: String) throws(Failure) {
+        var current = path.hasPrefix("/") ? "" : "."
+        for part in path.split(separator: "/") {
+            current += "/" + part
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw Failure(path: current, reason: reason(errno)) }
+        }
+        guard isDirectory(path) else { throw Failure(path: path, reason: "exists and is not a directory") }
+    }
+
+    static func reason(_ code: Int32) -> String {
+        switch code {
+        case ENOENT: "no such file or directory"
+        case EACCES: "permission denied"
+        case EISDIR: "is a directory, not a file"
+        case ENOTDIR: "a part of the path is not a directory"
+        default: String(cString: strerror(code))
+        }
+    }
+}

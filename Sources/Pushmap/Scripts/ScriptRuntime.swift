@@ -1,0 +1,126 @@
+internal import Logging
+internal import LuaHost
+internal import PushmapJSON
+
+/// One Lua state with the host API and every template loaded: the unit the translator's pool
+/// lends out. Not thread-safe.
+final class ScriptRuntime {
+    let state: LuaState
+    private let run: LuaReference
+    private(set) var templates: [String: TemplateInfo] = [:]
+
+    /// Host API version the prelude provides.
+    static let api = 1
+
+    init(scripts: TemplateScripts, limits: LuaLimits, logger: Logger) throws(ScriptError) {
+        do {
+            state = try LuaState(limits: limits, library: "pushmap", logger: logger)
+            let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua")
+            let host = try state.callForReference(prelude)
+            guard let register = try state.field("register", of: host), let run = try state.field("run", of: host) else {
+                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
+            }
+            self.run = run
+            // Sealed before any template runs: no script can change what another one sees.
+            try state.seal()
+            var seen: Set<String> = []
+            for script in scripts.scripts {
+                let info = try load(script, register: register)
+                templates[script.name] = TemplateInfo(
+                    name: script.name, api: info.api, platforms: info.platforms, fields: info.fields,
+                    path: script.path, layer: script.layer, overrides: seen.contains(script.name)
+                )
+                seen.insert(script.name)
+            }
+        } catch let failure as ScriptError {
+            throw failure
+        } catch let error as LuaError {
+            throw ScriptError(error, script: nil)
+        } catch {
+            throw ScriptError(LuaError(kind: .runtime, message: "\(error)"), script: nil)
+        }
+    }
+
+    private func load(_ script: TemplateScript, register: LuaReference) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField]) {
+        do {
+            let chunk = try state.load(script.source, name: script.path)
+            let table = try state.callForReference(chunk)
+            state.release(chunk)
+            let description = try state.call(register, [
+                .value(.string(script.layer)), .value(.string(script.name)), .value(.string(script.path)),
+                .reference(table), .value(.integer(Int64(Self.returnLine(of: script.source)))),
+            ])[0]
+            return try Self.contract(description, script: script)
+        } catch let error as LuaError {
+            throw ScriptError(error, script: script)
+        } catch let failure as ScriptError {
+            throw failure
+        } catch {
+            throw ScriptError(LuaError(kind: .runtime, message: "\(error)"), script: script)
+        }
+    }
+
+    /// Reads the description `register` returned.
+    private static func contract(_ value: JSONValue, script: TemplateScript) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField]) {
+        let line = returnLine(of: script.source)
+        func broken(_ what: String) -> ScriptError {
+            ScriptError(LuaError(kind: .runtime, script: script.path, line: line, message: "template contract: \(what)"), script: script, contract: true)
+        }
+        let api = Int(value["api"]?.integerValue ?? 1)
+        let platforms = (value["platforms"]?.arrayValue ?? []).compactMap(\.stringValue).map(Platform.init)
+        var fields: [IntentField] = []
+        for (name, type) in value["fields"]?.objectValue ?? JSONObject() {
+            let shape: IntentShape
+            switch type.stringValue {
+            case "string": shape = .string
+            case "integer": shape = .integer()
+            case "number": shape = .number()
+            case "boolean": shape = .boolean
+            case "object": shape = .map(nil)
+            case "array": shape = .array(.anything)
+            default: throw broken("field '\(name)' has the type \(type), expected one of string, integer, number, boolean, object, array")
+            }
+            if IntentSchema.root.field(named: name) != nil {
+                throw broken("field '\(name)' is already a common intent field")
+            }
+            fields.append(IntentField(name, shape, "Declared by \(script.path)."))
+        }
+        return (api, platforms, fields.sorted { $0.name < $1.name })
+    }
+
+    /// The line of the script's last top-level `return`, where its contract table starts: the
+    /// line named in contract errors.
+    static func returnLine(of source: String) -> Int {
+        var line = 1
+        var found = 1
+        for text in source.split(separator: "\n", omittingEmptySubsequences: false) {
+            if text.hasPrefix("return") { found = line }
+            line += 1
+        }
+        return found
+    }
+
+    /// Runs template `name` for `platforms`; the payloads by platform and the script's findings.
+    func translate(_ intent: JSONValue, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
+        let results = try state.call(run, [
+            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), .value(intent), .value(.integer(now)),
+        ], resultCount: 2)
+        var payloads: [Platform: JSONValue] = [:]
+        for platform in platforms {
+            if let payload = results[0][platform.name] { payloads[platform] = payload }
+        }
+        var diagnostics: [Diagnostic] = []
+        for item in results[1].arrayValue ?? [] {
+            let severity: Diagnostic.Severity = item["severity"]?.stringValue == "error" ? .error : .warning
+            diagnostics.append(Diagnostic(
+                severity,
+                path: item["path"]?.stringValue ?? "$",
+                rule: item["rule"]?.stringValue ?? "script",
+                message: item["message"]?.stringValue ?? "",
+                platform: item["platform"]?.stringValue.map(Platform.init)
+            ))
+        }
+        return (payloads, diagnostics)
+    }
+}
+

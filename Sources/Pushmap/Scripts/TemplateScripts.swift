@@ -1,0 +1,66 @@
+/// The template scripts a translator runs, in layers: the built-in scripts first, then each
+/// added folder or string, later layers replacing earlier templates of the same name.
+public struct TemplateScripts: Sendable, Hashable {
+    /// Every script in load order; a later one with the same name wins.
+    public private(set) var scripts: [TemplateScript]
+
+    public init(scripts: [TemplateScript] = []) {
+        self.scripts = scripts
+    }
+
+    /// The scripts that ship inside pushmap: plain, basic, carousel and timer.
+    public static var builtin: TemplateScripts {
+        TemplateScripts(scripts: BuiltinFiles.templates)
+    }
+
+    /// Adds every `NAME.lua` in `folder` as a layer.
+    public mutating func addDirectory(_ folder: String) throws(FileSystem.Failure) {
+        guard FileSystem.isDirectory(folder) else {
+            throw FileSystem.Failure(path: folder, reason: FileSystem.exists(folder) ? "is not a directory" : "no such directory")
+        }
+        let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        for file in try FileSystem.list(folder) where file.hasSuffix(".lua") {
+            let path = base + "/" + file
+            let bytes = try FileSystem.readFile(path, limit: 1 << 20)
+            guard let source = String(validating: bytes, as: UTF8.self) else {
+                throw FileSystem.Failure(path: path, reason: "is not valid UTF-8")
+            }
+            scripts.append(TemplateScript(name: String(file.dropLast(4)), path: path, layer: base, source: source))
+        }
+    }
+
+    /// Adds one script given as a string, as its own layer.
+    public mutating func add(name: String, source: String, path: String? = nil, layer: String = "inline") {
+        scripts.append(TemplateScript(name: name, path: path ?? "\(layer)/\(name).lua", layer: layer, source: source))
+    }
+
+    /// The winning script of each template, by name.
+    public var winners: [String: TemplateScript] {
+        var result: [String: TemplateScript] = [:]
+        for script in scripts { result[script.name] = script }
+        return result
+    }
+}
+
+/// The files embedded by the EmbedScripts plugin, sorted into their roles.
+enum BuiltinFiles {
+    static let preludePath = "Sources/Pushmap/Lua/prelude.lua"
+
+    static var prelude: String {
+        BuiltinScripts.files.first { $0.path == preludePath }?.source ?? ""
+    }
+
+    static var templates: [TemplateScript] {
+        BuiltinScripts.files.compactMap { file in
+            guard file.path.hasPrefix("templates/"), file.path.hasSuffix(".lua") else { return nil }
+            let name = String(file.path.dropFirst("templates/".count).dropLast(4))
+            guard !name.contains("/") else { return nil }
+            return TemplateScript(name: name, path: file.path, layer: TemplateScript.builtinLayer, source: file.source)
+        }
+    }
+
+    /// Fixtures that ship beside the built-in templates: `templates/NAME.test/CASE.json`.
+    static var fixtures: [(path: String, source: String)] {
+        BuiltinScripts.files.filter { $0.path.hasPrefix("templates/") && $0.path.hasSuffix(".json") }
+    }
+}

@@ -1,0 +1,54 @@
+public import PushmapJSON
+
+/// A translated intent: a payload per platform asked for, and the warnings found on the way.
+public struct Translation: Sendable, Hashable {
+    /// The template that made the payloads.
+    public var template: String
+    /// The payload of each platform asked for.
+    public var payloads: [Platform: JSONValue]
+    /// Warnings (a translation with errors is a ``TranslationError`` instead).
+    public var diagnostics: [Diagnostic]
+
+    /// The payload for `platform` as JSON text: keys sorted, so the same intent always gives the
+    /// same bytes. Empty when the platform was not asked for.
+    public func bytes(for platform: Platform, style: JSONWriter.Style = .pretty) -> [UInt8] {
+        guard let payload = payloads[platform] else { return [] }
+        return JSONWriter(style: style).write(payload)
+    }
+}
+
+/// Why an intent was not translated. ``exitCode`` is what the command line exits with.
+public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What failed, compared by name.
+    public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        public var description: String { name }
+        /// The input is not JSON, or not a valid intent.
+        public static let invalidIntent = Kind(name: "invalid intent")
+        /// A payload failed a platform or client check.
+        public static let failedCheck = Kind(name: "failed check")
+        /// The mapping script failed.
+        public static let scriptFailed = Kind(name: "script failed")
+    }
+
+    public var kind: Kind
+    /// Every finding, errors and warnings.
+    public var diagnostics: [Diagnostic]
+    /// The script's failure, for ``Kind/scriptFailed``.
+    public var scriptError: ScriptError?
+
+    public init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
+        self.kind = kind
+        self.diagnostics = diagnostics
+        self.scriptError = scriptError
+    }
+
+    /// 1 for an invalid intent or a failed check, 2 for a failed script.
+    public var exitCode: Int32 { kind == .scriptFailed ? 2 : 1 }
+
+    public var description: String {
+        if let scriptError { return "\(kind): \(scriptError)" }
+        let errors = diagnostics.filter { $0.severity == .error }
+        return "\(kind): " + (errors.first.map(\.description) ?? "no details")
+    }
+}

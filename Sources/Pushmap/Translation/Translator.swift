@@ -1,0 +1,209 @@
+public import Logging
+internal import LuaHost
+public import PushmapJSON
+internal import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Turns intents into FCM and APNS payloads through the template scripts.
+///
+/// Build one translator and share it: it is `Sendable`, and behind it a pool of Lua states (one
+/// per concurrent caller, as many idle as there are cores) runs the scripts. Every payload is
+/// checked against the platform's rules and what Adobe's phone code does with it.
+///
+/// ```swift
+/// let translator = try Translator(logger: logger)
+/// let translation = try translator.translate(intentBytes, platforms: [.fcm, .apns])
+/// let fcmBody = translation.bytes(for: .fcm, style: .compact)
+/// ```
+public final class Translator: Sendable {
+    /// How a translator runs its scripts.
+    public struct Options: Sendable {
+        /// Per-call limits of every script.
+        public var limits: ScriptLimits
+        /// Lua states kept idle for reuse; the cores by default.
+        public var idleStates: Int
+        /// The time scripts see as `ctx.now` and checks compare against, in epoch seconds.
+        public var clock: @Sendable () -> Int64
+        /// Largest intent accepted, in bytes.
+        public var maxIntentBytes: Int
+        /// Deepest nesting accepted in an intent.
+        public var maxIntentDepth: Int
+
+        public init(
+            limits: ScriptLimits = ScriptLimits(),
+            idleStates: Int = Translator.cores,
+            clock: @escaping @Sendable () -> Int64 = Translator.systemClock,
+            maxIntentBytes: Int = 1 << 20,
+            maxIntentDepth: Int = 32
+        ) {
+            self.limits = limits
+            self.idleStates = idleStates
+            self.clock = clock
+            self.maxIntentBytes = maxIntentBytes
+            self.maxIntentDepth = maxIntentDepth
+        }
+    }
+
+    /// The scripts in force and the states that run them; replaced whole by a reload.
+    final class Generation: Sendable {
+        let scripts: TemplateScripts
+        let templates: [String: TemplateInfo]
+        let pool: LuaStatePool<ScriptRuntime>
+        let validator: IntentValidator
+
+        init(scripts: TemplateScripts, options: Options, logger: Logger) throws(ScriptError) {
+            let limits = options.limits.lua
+            // The first state is made now, so broken scripts fail here and not on first use.
+            let first = try ScriptRuntime(scripts: scripts, limits: limits, logger: logger)
+            self.scripts = scripts
+            self.templates = first.templates
+            self.validator = IntentValidator(templates: Array(first.templates.keys))
+            let seed = UncheckedRuntime(first)
+            pool = LuaStatePool(capacity: options.idleStates) {
+                if let runtime = seed.take() { return runtime }
+                return try ScriptRuntime(scripts: scripts, limits: limits, logger: logger)
+            }
+        }
+    }
+
+    public let options: Options
+    private let logger: Logger
+    private let current: Mutex<Generation>
+
+    /// Builds a translator over `scripts` (the built-in ones by default).
+    /// - Throws: ``ScriptError`` when a script does not compile or breaks the template contract.
+    public init(scripts: TemplateScripts = .builtin, options: Options = Options(), logger: Logger) throws(ScriptError) {
+        self.options = options
+        self.logger = logger
+        current = Mutex(try Generation(scripts: scripts, options: options, logger: logger))
+    }
+
+    private var generation: Generation { current.withLock { $0 } }
+
+    /// The templates in force, by name.
+    public var templates: [String: TemplateInfo] { generation.templates }
+
+    /// The scripts in force.
+    public var scripts: TemplateScripts { generation.scripts }
+
+    /// Replaces the scripts, for a service that picks up new mappings without a restart. When
+    /// the new scripts fail to load, the old ones stay in force and the error says why.
+    public func reload(_ scripts: TemplateScripts) throws(ScriptError) {
+        let next = try Generation(scripts: scripts, options: options, logger: logger)
+        current.withLock { $0 = next }
+        logger.info("reloaded template scripts", metadata: ["templates": "\(next.templates.keys.sorted())"])
+    }
+
+    /// Translates an intent given as JSON text.
+    public func translate(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
+        try translateText(intent, platforms: platforms)
+    }
+
+    private func translateText(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(intent, limits: JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes))
+        } catch {
+            let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
+            throw TranslationError(kind: .invalidIntent, diagnostics: [diagnostic])
+        }
+        return try translate(value, platforms: platforms)
+    }
+
+    /// Translates an intent given as a JSON value.
+    /// - Parameter now: the time the scripts and checks see, in epoch seconds; the clock's by default.
+    public func translate(_ intent: JSONValue, platforms: [Platform], now: Int64? = nil) throws(TranslationError) -> Translation {
+        let generation = self.generation
+        let name = intent["template"]?.stringValue ?? "plain"
+        let template = generation.templates[name]
+        var diagnostics = generation.validator.validate(intent, extraFields: template?.fields ?? [])
+        if let template {
+            for platform in platforms where !template.platforms.contains(platform) {
+                diagnostics.append(.error("$.template", "unsupported-platform",
+                    "the \(name) template has no \(platform) mapping (it supports \(template.platforms.map(\.name).joined(separator: ", ")))",
+                    platform: platform))
+            }
+        }
+        if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
+
+        let now = now ?? options.clock()
+        let result: (payloads: [Platform: JSONValue], diagnostics: [Diagnostic])
+        do {
+            result = try generation.pool.withElement { runtime in
+                try runtime.translate(intent, template: name, platforms: platforms, now: now)
+            }
+        } catch let error as LuaError {
+            let scriptError = ScriptError(error, script: template.map { generation.scripts.winners[$0.name] } ?? nil)
+            throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
+        } catch let error as ScriptError {
+            throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: error)
+        } catch {
+            throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: ScriptError(kind: .runtime, script: nil, line: nil, message: "\(error)"))
+        }
+        diagnostics += result.diagnostics
+        if result.diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
+
+        let checker = PayloadChecker(now: now, intentPaths: true)
+        for platform in platforms {
+            guard let payload = result.payloads[platform] else {
+                let scriptError = ScriptError(kind: .badValue, script: template?.path, line: nil, message: "the \(platform) mapping returned no payload")
+                throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
+            }
+            diagnostics += checker.check(payload, platform: platform)
+        }
+        if diagnostics.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: diagnostics) }
+        return Translation(template: name, payloads: result.payloads, diagnostics: diagnostics)
+    }
+
+    /// Translates on the caller's task; the work is microseconds of CPU, so it runs inline.
+    public func translate(_ intent: [UInt8], platforms: [Platform]) async throws(TranslationError) -> Translation {
+        try translateText(intent, platforms: platforms)
+    }
+
+    /// Checks an existing payload (hand-written, or from another tool) against the platform and
+    /// client rules, with no intent and no script.
+    public func validate(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
+        PayloadChecker(now: options.clock(), intentPaths: false).check(payload, platform: platform)
+    }
+
+    /// Bytes one Lua state holds with every script loaded, after a full collection.
+    public func stateMemory() -> Int {
+        (try? generation.pool.withElement { runtime in
+            runtime.state.collectGarbage()
+            return runtime.state.memoryInUse
+        }) ?? 0
+    }
+
+    /// The number of cores, the default size of the idle pool.
+    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// Seconds since the epoch, from the system clock.
+    public static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
+}
+
+/// Hands the first runtime, made while loading, to the pool's first borrower.
+private final class UncheckedRuntime: @unchecked Sendable {
+    // @unchecked: the runtime is taken once, under the lock, and then belongs to one borrower.
+    private let lock = Mutex(())
+    private var runtime: ScriptRuntime?
+
+    init(_ runtime: ScriptRuntime) { self.runtime = runtime }
+
+    func take() -> ScriptRuntime? {
+        lock.withLock { _ in
+            let taken = runtime
+            runtime = nil
+            return UncheckedBox(taken)
+        }.value
+    }
+}
+
+/// Moves a value out of a lock's closure; see UncheckedRuntime.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,90 @@
+import Logging
+import Pushmap
+import PushmapJSON
+
+/// `pushmap-bench [ITERATIONS]`: the per-call figures of scripts/bench, on one core.
+@main
+struct PushmapBench {
+    /// A 1.2 KB basic intent with 25 payload keys, like the one the targets were set with.
+    static let intent = #"""
+    {"template":"basic","version":"1","title":"game request","body":"shall we play a game?",
+     "expandedBody":"Bob wants to play a game of chess with you. Click 'accept' to start!",
+     "image":"https://pictureofchess.com/board.png","sound":"bingBong","badge":1,
+     "link":{"uri":"https://chess.com/games","type":"WEBURL"},
+     "buttons":[{"label":"accept","uri":"https://chess.com/games/552","type":"DEEPLINK"},{"label":"decline","type":"OPENAPP"}],
+     "colors":{"title":"AABBCC","body":"00EE00","background":"000000","icon":"123456"},
+     "remindLater":{"label":"Remind me","at":1893456000},
+     "android":{"channel":"a3b80ef","smallIcon":"ic_knight","largeIcon":"https://pictureofchess.com/logo.png",
+       "priority":"low","tag":"24","sticky":true,"ticker":"Play a game?","collapseKey":"new message"},
+     "target":{"token":"bk3RNwTe3H0:CI2k_HHwgIpoDKCIZvvDMExUdFQ3P1vNpZ_3PYrb3ahPkXcHXQ0bU4lJBTzIQw4gnkvCZ6K6cRNBgtxQRfyp1MEuN2gGFIPmpfVuLMXuKPOy28PTUmgm61pY0fpTIY7ls18yWp7mWRYbvELXE8NcIHDqmCFc0gSFrRPqw"},
+     "data":{"game_id":"552","opponent":"bob","campaign":"winter-chess-2026","rating":1480,"ranked":true}}
+    """#
+
+    static func main() throws {
+        let iterations = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
+        let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
+        let translator = try Translator(options: Translator.Options(idleStates: 1), logger: logger)
+        let bytes = Array(intent.utf8)
+        let both: [Platform] = [.fcm, .apns]
+        let writer = JSONWriter(style: .compact)
+        let value = try JSONParser.parse(bytes)
+        let sample = try translator.translate(bytes, platforms: both)
+        let fcmKeys = sample.payloads[.fcm]?["message"]?["data"]?.objectValue?.count ?? 0
+
+        print("intent: \(bytes.count) bytes; FCM data keys: \(fcmKeys); FCM message \(sample.bytes(for: .fcm, style: .compact).count) bytes")
+        report("parse intent (hand-written parser)", iterations) { _ = try? JSONParser.parse(bytes) }
+        report("write FCM message (sorted, compact)", iterations) { _ = writer.write(sample.payloads[.fcm] ?? .null) }
+        report("translate, one platform (fcm), parse to bytes", iterations) {
+            if let t = try? translator.translate(bytes, platforms: [.fcm]) { _ = t.bytes(for: .fcm, style: .compact) }
+        }
+        let lua = report("translate, both platforms, parse to bytes", iterations) {
+            if let t = try? translator.translate(bytes, platforms: both) {
+                _ = t.bytes(for: .fcm, style: .compact)
+                _ = t.bytes(for: .apns, style: .compact)
+            }
+        }
+        let checker = PayloadChecker(now: 1_704_067_200, intentPaths: true)
+        let reference = report("reference: hand-written Swift basic mapping, both platforms, with checks", iterations) {
+            if let intent = try? JSONParser.parse(bytes) {
+                let fcm = ReferenceMapping.fcm(intent)
+                let apns = ReferenceMapping.apns(intent)
+                _ = checker.check(fcm, platform: .fcm)
+                _ = checker.check(apns, platform: .apns)
+                _ = writer.write(fcm)
+                _ = writer.write(apns)
+            }
+        }
+        print("ratio lua/reference: \(format(lua / reference))x")
+        report("checks alone, both payloads", iterations) {
+            _ = checker.check(sample.payloads[.fcm] ?? .null, platform: .fcm)
+            _ = checker.check(sample.payloads[.apns] ?? .null, platform: .apns)
+        }
+        _ = value
+        print("memory of one Lua state with the built-in scripts: \(translator.stateMemory()) bytes")
+    }
+
+    /// Runs `body` in samples of 50 and prints the median and 90th percentile per call, in µs.
+    @discardableResult
+    static func report(_ name: String, _ iterations: Int, _ body: () -> Void) -> Double {
+        let clock = ContinuousClock()
+        for _ in 0..<min(2000, iterations / 10) { body() }  // warm up
+        let batch = 50
+        var samples: [Double] = []
+        for _ in 0..<max(1, iterations / batch) {
+            let started = clock.now
+            for _ in 0..<batch { body() }
+            let elapsed = clock.now - started
+            samples.append(Double(elapsed.components.attoseconds) / 1e12 / Double(batch) + Double(elapsed.components.seconds) * 1e6 / Double(batch))
+        }
+        samples.sort()
+        let median = samples[samples.count / 2]
+        let p90 = samples[samples.count * 9 / 10]
+        print("\(name): median \(format(median)) µs, p90 \(format(p90)) µs")
+        return median
+    }
+
+    static func format(_ value: Double) -> String {
+        let scaled = (value * 100).rounded() / 100
+        return String(scaled)
+    }
+}

@@ -1,0 +1,20 @@
+internal import ArgumentParser
+internal import Pushmap
+internal import PushmapJSON
+
+/// `pushmap schema`: the intent's JSON Schema, as in schema/intent.schema.json.
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the intent's JSON Schema (the file schema/intent.schema.json)."
+    )
+
+    @OptionGroup var scriptOptions: ScriptOptions
+
+    func run() throws {
+        let translator = try scriptOptions.translator(format: .human)
+        var output = JSONWriter(style: .pretty).write(IntentJSONSchema.make(templates: Array(translator.templates.keys)))
+        output.append(0x0A)
+        try? StandardStream.output.write(output)
+    }
+}

@@ -1,0 +1,54 @@
+internal import ArgumentParser
+internal import Pushmap
+internal import PushmapJSON
+
+/// `pushmap templates`: each template, its platforms and the file it comes from.
+struct TemplatesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "templates",
+        abstract: "List the templates in force, their platforms and where each comes from."
+    )
+
+    @OptionGroup var scriptOptions: ScriptOptions
+
+    @Option(name: .long, help: "A table for people, or JSON.")
+    var format: OutputFormat = .human
+
+    func run() throws {
+        let translator = try scriptOptions.translator(format: format)
+        let templates = translator.templates.values.sorted { $0.name < $1.name }
+        switch format {
+        case .human:
+            let width = max(8, templates.map(\.name.count).max() ?? 0)
+            var text = "template".padding(width) + "  platforms  source\n"
+            for template in templates {
+                let platforms = template.platforms.map(\.name).joined(separator: ",")
+                var source = template.layer == TemplateScript.builtinLayer ? "built-in (\(template.path))" : template.path
+                if template.overrides { source += ", overrides the built-in" }
+                if !template.fields.isEmpty { source += "; adds fields " + template.fields.map(\.name).joined(separator: ", ") }
+                text += template.name.padding(width) + "  " + platforms.padding(9) + "  " + source + "\n"
+            }
+            try? StandardStream.output.write(text)
+        case .json:
+            let items: [JSONValue] = templates.map { template in
+                .object([
+                    "name": .string(template.name),
+                    "platforms": .array(template.platforms.map { .string($0.name) }),
+                    "source": .string(template.layer == TemplateScript.builtinLayer ? "built-in" : template.layer),
+                    "path": .string(template.path),
+                    "overrides": .bool(template.overrides),
+                    "fields": .array(template.fields.map { .string($0.name) }),
+                ])
+            }
+            var output = JSONWriter(style: .pretty).write(.array(items))
+            output.append(0x0A)
+            try? StandardStream.output.write(output)
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

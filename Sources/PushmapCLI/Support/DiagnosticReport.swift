@@ -1,0 +1,53 @@
+internal import Pushmap
+internal import PushmapJSON
+
+/// Writes diagnostics and script errors for people (one line each) or as one JSON line.
+struct DiagnosticReport {
+    let format: OutputFormat
+    /// The input's name, the first thing each human line says.
+    let file: String
+
+    /// One line per finding, `FILE: error: $.path: message [rule, platform]`.
+    func lines(_ diagnostics: [Diagnostic], scriptError: ScriptError? = nil) -> [String] {
+        var lines = diagnostics.map { "\(file): \($0)" }
+        if let scriptError {
+            lines.append("\(file): script error: \(scriptError) [\(scriptError.kind)]")
+        }
+        return lines
+    }
+
+    /// The same findings as a JSON object.
+    func json(_ diagnostics: [Diagnostic], scriptError: ScriptError? = nil) -> JSONValue {
+        var object: JSONObject = ["file": .string(file), "diagnostics": .array(diagnostics.map(Self.json))]
+        if let scriptError { object["scriptError"] = Self.json(scriptError) }
+        return .object(object)
+    }
+
+    /// Writes the findings to standard error in the chosen format.
+    func emit(_ diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
+        guard !diagnostics.isEmpty || scriptError != nil else { return }
+        switch format {
+        case .human:
+            for line in lines(diagnostics, scriptError: scriptError) { StandardStream.note(line) }
+        case .json:
+            StandardStream.note(String(decoding: JSONWriter(style: .compact).write(json(diagnostics, scriptError: scriptError)), as: UTF8.self))
+        }
+    }
+
+    static func json(_ diagnostic: Diagnostic) -> JSONValue {
+        var object: JSONObject = [
+            "severity": .string(diagnostic.severity.name), "path": .string(diagnostic.path),
+            "rule": .string(diagnostic.rule), "message": .string(diagnostic.message),
+        ]
+        if let platform = diagnostic.platform { object["platform"] = .string(platform.name) }
+        if let payloadPath = diagnostic.payloadPath { object["payloadPath"] = .string(payloadPath) }
+        return .object(object)
+    }
+
+    static func json(_ error: ScriptError) -> JSONValue {
+        var object: JSONObject = ["kind": .string(error.kind.name), "message": .string(error.message)]
+        if let script = error.script { object["script"] = .string(script) }
+        if let line = error.line { object["line"] = .integer(Int64(line)) }
+        return .object(object)
+    }
+}

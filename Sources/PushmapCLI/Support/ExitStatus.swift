@@ -1,0 +1,11 @@
+internal import ArgumentParser
+
+/// The exit statuses pushmap documents.
+enum ExitStatus {
+    /// Translated or valid; warnings allowed.
+    static let success = ExitCode(0)
+    /// Invalid input (not JSON, not a valid intent, unreadable file) or a failed check.
+    static let invalid = ExitCode(1)
+    /// A mapping script failed: syntax, runtime error, limit, contract.
+    static let scriptFailed = ExitCode(2)
+}

@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Reads newline-separated lines from a file descriptor in big blocks, with a cap on a line's
+/// length: a longer line is skipped as it streams past (its length is still reported), so memory
+/// stays flat whatever the input.
+struct LineReader {
+    /// One input line: its bytes (without the newline or a trailing CR), or its length when it
+    /// was too long to keep.
+    struct Line {
+        var number: Int
+        var bytes: [UInt8]
+        var overlongLength: Int?
+    }
+
+    private let descriptor: Int32
+    private let maxLineBytes: Int
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var finished = false
+    private(set) var lineNumber = 0
+
+    init(descriptor: Int32, maxLineBytes: Int, blockSize: Int = 1 << 20) {
+        self.descriptor = descriptor
+        self.maxLineBytes = maxLineBytes
+        buffer = [UInt8](repeating: 0, count: max(blockSize, 4096))
+    }
+
+    /// The next line, or nil at the end of the input. Throws the errno text of a failed read.
+    mutating func next() throws(ReadFailure) -> Line? {
+        var overlong = 0  // bytes of the current line already skipped
+        while true {
+            if let newline = firstNewline() {
+                let length = newline - start
+                lineNumber += 1
+                defer { start = newline + 1 }
+                if overlong > 0 || length > maxLineBytes {
+                    return Line(number: lineNumber, bytes: [], overlongLength: overlong + length)
+                }
+                var bytes = Array(buffer[start..<newline])
+                if bytes.last == 0x0D { bytes.removeLast() }
+                return Line(number: lineNumber, bytes: bytes, overlongLength: nil)
+            }
+            if finished {
+                guard end > start || overlong > 0 else { return nil }
+                lineNumber += 1
+                let length = end - start
+                defer { start = end }
+                if overlong > 0 || length > maxLineBytes {
+                    return Line(number: lineNumber, bytes: [], overlongLength: overlong + length)
+                }
+                var bytes = Array(buffer[start..<end])
+                if bytes.last == 0x0D { bytes.removeLast() }
+                return Line(number: lineNumber, bytes: bytes, overlongLength: nil)
+            }
+            // No newline in what is buffered: drop an overlong line's bytes, or make room.
+            if end - start > maxLineBytes {
+                overlong += end - start
+                start = 0
+                end = 0
+            } else if start > 0 {
+                buffer.withUnsafeMutableBufferPointer { pointer in
+                    guard let base = pointer.baseAddress else { return }
+                    memmove(base, base + start, end - start)
+                }
+                end -= start
+                start = 0
+            }
+            if end == buffer.count {
+                // A kept line may need up to maxLineBytes plus a block.
+                buffer.append(contentsOf: [UInt8](repeating: 0, count: buffer.count))
+            }
+            try fill()
+        }
+    }
+
+    private func firstNewline() -> Int? {
+        guard end > start else { return nil }
+        return buffer.withUnsafeBufferPointer { pointer -> Int? in
+            guard let base = pointer.baseAddress, let found = memchr(base + start, 0x0A, end - start) else { return nil }
+            return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    private mutating func fill() throws(ReadFailure) {
+        let capacity = buffer.count - end
+        let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+            guard let base = pointer.baseAddress else { return 0 }
+            while true {
+                let read = systemRead(descriptor, base + end, capacity)
+                if read < 0, errno == EINTR { continue }
+                return read
+            }
+        }
+        if count < 0 { throw ReadFailure(reason: String(cString: strerror(errno))) }
+        if count == 0 { finished = true }
+        end += max(0, count)
+    }
+
+    struct ReadFailure: Error {
+        var reason: String
+    }
+}
+
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}

@@ -1,0 +1,45 @@
+internal import ArgumentParser
+internal import Logging
+internal import Pushmap
+
+/// Options shared by every command that runs scripts.
+struct ScriptOptions: ParsableArguments {
+    @Option(name: .customLong("scripts"), help: ArgumentHelp(
+        "A folder of NAME.lua template scripts that replace or add templates; repeat it to add layers, later ones winning.",
+        valueName: "dir"))
+    var directories: [String] = []
+
+    @Flag(name: .long, help: "Show what scripts print, and reloads.")
+    var verbose = false
+
+    /// The logger scripts' print() and warn() go to: standard error.
+    var logger: Logger {
+        var logger = Logger(label: "pushmap", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = verbose ? .info : .warning
+        return logger
+    }
+
+    /// The built-in scripts with the folders layered on top.
+    func scripts() throws(FileSystem.Failure) -> TemplateScripts {
+        var scripts = TemplateScripts.builtin
+        for directory in directories { try scripts.addDirectory(directory) }
+        return scripts
+    }
+
+    /// A translator over those scripts; on failure the reason is printed and the exit status set.
+    func translator(format: OutputFormat) throws -> Translator {
+        let scripts: TemplateScripts
+        do {
+            scripts = try self.scripts()
+        } catch {
+            StandardStream.note("pushmap: \(error)")
+            throw ExitStatus.invalid
+        }
+        do {
+            return try Translator(scripts: scripts, logger: logger)
+        } catch {
+            DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
+            throw ExitStatus.scriptFailed
+        }
+    }
+}

@@ -1,0 +1,51 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// Writes to standard output or standard error through the file descriptor, with no buffering
+/// beyond what callers collect: batch output is assembled in blocks and written whole.
+struct StandardStream {
+    let descriptor: Int32
+
+    static let output = StandardStream(descriptor: 1)
+    static let error = StandardStream(descriptor: 2)
+
+    /// Raised when the reader has gone away (EPIPE): the run ends quietly.
+    struct Closed: Error {}
+
+    func write(_ bytes: [UInt8]) throws(Closed) {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw Closed()
+            }
+            offset += written
+        }
+    }
+
+    func write(_ text: String) throws(Closed) {
+        try write(Array(text.utf8))
+    }
+
+    /// Writes a line to standard error, ignoring a closed stream: diagnostics must never crash.
+    static func note(_ text: String) {
+        try? StandardStream.error.write(text + "\n")
+    }
+
+    var isTerminal: Bool { isatty(descriptor) == 1 }
+
+    /// Makes a closed pipe an EPIPE error rather than a fatal signal.
+    static func ignoreBrokenPipes() {
+        signal(SIGPIPE, SIG_IGN)
+    }
+}
+
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+    write(descriptor, buffer, count)
+}

@@ -1,0 +1,618 @@
+/// A strict RFC 8259 parser from UTF-8 bytes to ``JSONValue``.
+///
+/// It rejects comments, trailing commas, leading zeros, NaN and Infinity, single quotes,
+/// raw control characters in strings, lone surrogates, invalid UTF-8, a byte order mark,
+/// duplicate keys and anything after the value. Nesting is handled with an explicit stack,
+/// so hostile input meets ``Limits/maxDepth`` rather than the end of the thread's stack.
+public enum JSONParser: Sendable {
+    /// Bounds on what the parser accepts, so untrusted input costs bounded time and memory.
+    public struct Limits: Sendable, Hashable {
+        /// The most arrays and objects that may be open at once; 0 allows only scalars.
+        public var maxDepth: Int
+        /// The largest input, in bytes.
+        public var maxBytes: Int
+        /// The longest string (key or value), in UTF-8 bytes after unescaping.
+        public var maxStringBytes: Int
+
+        /// Limits with defaults of 64 levels, 64 MiB of input and 1 MiB per string.
+        public init(maxDepth: Int = 64, maxBytes: Int = 64 << 20, maxStringBytes: Int = 1 << 20) {
+            self.maxDepth = maxDepth
+            self.maxBytes = maxBytes
+            self.maxStringBytes = maxStringBytes
+        }
+    }
+
+    /// Parses one JSON text held in an array of UTF-8 bytes.
+    public static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+        try bytes.withUnsafeBufferPointer { parseResult($0, limits) }.get()
+    }
+
+    /// Parses one JSON text held in a `String`.
+    public static func parse(_ text: String, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+        var text = text
+        return try text.withUTF8 { parseResult($0, limits) }.get()
+    }
+
+    /// Parses one JSON text from raw memory holding UTF-8 bytes.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+        try bytes.withMemoryRebound(to: UInt8.self) { parseResult($0, limits) }.get()
+    }
+
+    /// Parses one JSON text from a buffer of UTF-8 bytes.
+    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+        try parseResult(bytes, limits).get()
+    }
+
+    /// Parses one JSON text from any collection of UTF-8 bytes, such as an `ArraySlice`.
+    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+        if let result = bytes.withContiguousStorageIfAvailable({ parseResult($0, limits) }) {
+            return try result.get()
+        }
+        return try parse(Array(bytes), limits: limits)
+    }
+
+    /// The closures of `withUnsafeBufferPointer` and friends are not typed-throws everywhere,
+    /// so the error travels out as a `Result`.
+    private static func parseResult(_ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits) -> Result<JSONValue, JSONParseError> {
+        guard let base = bytes.baseAddress, bytes.count > 0 else {
+            return .failure(JSONParseError(offset: 0, line: 1, column: 1, path: .root, reason: "empty input"))
+        }
+        var engine = Engine(bytes: bytes, base: UnsafeRawPointer(base), limits: limits)
+        do {
+            return .success(try engine.run())
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+extension JSONParser {
+    /// One open array or object. Its values (and keys) sit at the ends of the engine's
+    /// shared stacks, from `valueStart` (and `keyStart`) on, until it closes.
+    private struct Frame {
+        var isObject: Bool
+        var valueStart: Int
+        var keyStart: Int
+        /// One bit per key hash: a key whose bit is clear is new without looking further.
+        var bloom: UInt64
+        /// The object's keys as a set, once it has too many for the filter and a linear check.
+        var seen: Set<ByteKey>?
+    }
+
+    /// The parsing state. Containers collect their children on two flat stacks and become
+    /// exactly-sized arrays once, when they close.
+    private struct Engine {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let base: UnsafeRawPointer
+        let end: Int
+        let limits: Limits
+        var pos = 0
+        var values: [JSONValue] = []
+        var keys: [String] = []
+        var frames: [Frame] = []
+        /// Reused buffer for strings with escapes.
+        var scratch: [UInt8] = []
+
+        /// Objects with more keys than this check duplicates with a set; below it a 64-bit
+        /// filter settles most keys at once and a linear search the rest.
+        static let linearKeyLimit = 48
+
+        init(bytes: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: Limits) {
+            self.bytes = bytes
+            self.base = base
+            self.end = bytes.count
+            self.limits = limits
+            // Room for a typical payload up front, instead of growing from one element.
+            if end > 64 {
+                values.reserveCapacity(32)
+                keys.reserveCapacity(32)
+                frames.reserveCapacity(8)
+            }
+        }
+
+        // MARK: Structure
+
+        mutating func run() throws(JSONParseError) -> JSONValue {
+            guard end <= limits.maxBytes else {
+                throw fail("input larger than \(limits.maxBytes) bytes", at: Swift.max(0, limits.maxBytes))
+            }
+            if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+                throw fail("byte order mark not allowed", at: 0)
+            }
+            skipWhitespace()
+            guard pos < end else { throw fail("empty input", at: pos) }
+
+            var value: JSONValue
+            parsing: while true {
+                // Read one value, or open a container and go round for its first child.
+                skipWhitespace()
+                guard pos < end else { throw fail("unexpected end of input", at: pos) }
+                switch bytes[pos] {
+                case UInt8(ascii: "\""):
+                    value = .string(try parseString())
+                case UInt8(ascii: "{"):
+                    try open(isObject: true)
+                    skipWhitespace()
+                    if pos < end && bytes[pos] == UInt8(ascii: "}") {
+                        pos += 1
+                        frames.removeLast()
+                        value = .object(JSONObject())
+                    } else {
+                        try parseKey()
+                        continue parsing
+                    }
+                case UInt8(ascii: "["):
+                    try open(isObject: false)
+                    skipWhitespace()
+                    if pos < end && bytes[pos] == UInt8(ascii: "]") {
+                        pos += 1
+                        frames.removeLast()
+                        value = .array([])
+                    } else {
+                        continue parsing
+                    }
+                case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    value = try parseNumber()
+                case UInt8(ascii: "t"):
+                    try literal("true")
+                    value = .bool(true)
+                case UInt8(ascii: "f"):
+                    try literal("false")
+                    value = .bool(false)
+                case UInt8(ascii: "n"):
+                    try literal("null")
+                    value = .null
+                default:
+                    throw unexpectedValue()
+                }
+
+                // Hand the value to its container; close containers as long as they end here.
+                while true {
+                    guard !frames.isEmpty else {
+                        skipWhitespace()
+                        if pos < end { throw unexpected { "unexpected \($0) after the JSON value" } }
+                        return value
+                    }
+                    values.append(value)
+                    let isObject = frames[frames.count - 1].isObject
+                    skipWhitespace()
+                    guard pos < end else { throw fail("unexpected end of input", at: pos, afterValue: true) }
+                    let byte = bytes[pos]
+                    if byte == UInt8(ascii: ",") {
+                        pos += 1
+                        if isObject {
+                            skipWhitespace()
+                            try parseKey()
+                        }
+                        continue parsing
+                    }
+                    if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+                        pos += 1
+                        value = close()
+                        continue
+                    }
+                    throw isObject
+                        ? unexpected(afterValue: true) { "expected ',' or '}' after object member but found \($0)" }
+                        : unexpected(afterValue: true) { "expected ',' or ']' after array element but found \($0)" }
+                }
+            }
+        }
+
+        /// Pushes a container whose opening bracket is at `pos`.
+        private mutating func open(isObject: Bool) throws(JSONParseError) {
+            guard frames.count < limits.maxDepth else {
+                throw fail("nesting deeper than \(limits.maxDepth) levels", at: pos)
+            }
+            frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count, bloom: 0, seen: nil))
+            pos += 1
+        }
+
+        /// Pops the innermost container and builds its value from the stacks.
+        private mutating func close() -> JSONValue {
+            let frame = frames.removeLast()
+            let valueCount = values.count - frame.valueStart
+            if frame.isObject {
+                var members: [JSONObject.Member] = []
+                members.reserveCapacity(valueCount)
+                for i in 0..<valueCount {
+                    members.append((key: keys[frame.keyStart + i], value: values[frame.valueStart + i]))
+                }
+                keys.removeLast(valueCount)
+                values.removeLast(valueCount)
+                return .object(JSONObject(members: members))
+            }
+            let elements = Array(values[frame.valueStart...])
+            values.removeLast(valueCount)
+            return .array(elements)
+        }
+
+        /// Reads `"key" :` inside an object, rejecting a key the object already has.
+        private mutating func parseKey() throws(JSONParseError) {
+            guard pos < end else { throw fail("unexpected end of input", at: pos) }
+            guard bytes[pos] == UInt8(ascii: "\"") else {
+                if bytes[pos] == UInt8(ascii: "}") { throw fail("trailing comma not allowed", at: pos) }
+                if bytes[pos] == UInt8(ascii: "'") { throw fail("single quotes not allowed", at: pos) }
+                throw unexpected { "expected string key but found \($0)" }
+            }
+            let keyOffset = pos
+            let key = try parseString()
+            let top = frames.count - 1
+            let start = frames[top].keyStart
+            var duplicate = false
+            if keys.count - start < Self.linearKeyLimit {
+                let bit: UInt64 = 1 << (Self.keyHash(key) & 63)
+                if frames[top].bloom & bit != 0 {
+                    for i in start..<keys.count where UTF8Bytes.equal(keys[i], key) {
+                        duplicate = true
+                        break
+                    }
+                }
+                frames[top].bloom |= bit
+            } else {
+                if frames[top].seen == nil {
+                    frames[top].seen = Set(keys[start...].map(ByteKey.init(string:)))
+                }
+                duplicate = frames[top].seen?.insert(ByteKey(string: key)).inserted == false
+            }
+            keys.append(key)
+            if duplicate { throw fail("duplicate key '\(Self.shortened(key))'", at: keyOffset) }
+            skipWhitespace()
+            guard pos < end, bytes[pos] == UInt8(ascii: ":") else {
+                if pos < end && bytes[pos] == UInt8(ascii: "/") { throw fail("comments not allowed", at: pos) }
+                throw fail("expected ':' after object key", at: pos)
+            }
+            pos += 1
+        }
+
+        /// A cheap hash (FNV-1a) for the duplicate-key filter.
+        @inline(__always)
+        private static func keyHash(_ key: String) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+            for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+            return hash ^ hash >> 32
+        }
+
+        @inline(__always)
+        private mutating func skipWhitespace() {
+            while pos < end {
+                let byte = bytes[pos]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                pos += 1
+            }
+        }
+
+        private mutating func literal(_ word: StaticString) throws(JSONParseError) {
+            let length = word.utf8CodeUnitCount
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
+            guard pos + length <= end, UnsafeBufferPointer(rebasing: bytes[pos..<(pos + length)]).elementsEqual(expected) else {
+                throw fail("expected '\(word)'", at: pos)
+            }
+            pos += length
+        }
+
+        // MARK: Strings
+
+        /// Reads a string whose opening quote is at `pos`.
+        private mutating func parseString() throws(JSONParseError) -> String {
+            pos += 1
+            let start = pos
+            var high: UInt64 = 0
+            pos = scan(from: pos, high: &high)
+            guard pos < end else { throw fail("unterminated string", at: end) }
+            let byte = bytes[pos]
+            if byte == UInt8(ascii: "\"") {
+                // The common case: no escapes, so the input bytes are the string.
+                guard pos - start <= limits.maxStringBytes else {
+                    throw fail("string longer than \(limits.maxStringBytes) bytes", at: start - 1)
+                }
+                let run = UnsafeBufferPointer(rebasing: bytes[start..<pos])
+                let string: String
+                // `String(validating:)` is generic and unspecialised, several times slower here.
+                if high & 0x8080_8080_8080_8080 != 0, let offset = UTF8Validation.firstInvalid(bytes, from: start, to: pos, skippingEscapes: false) {
+                    throw invalidUTF8(at: offset)
+                }
+                string = String(decoding: run, as: UTF8.self)
+                pos += 1
+                return string
+            }
+            if byte != UInt8(ascii: "\\") { throw controlCharacter(byte) }
+            return try parseEscapedString(start: start, high: high)
+        }
+
+        /// The slow path, from the first backslash on: unescape into `scratch`.
+        private mutating func parseEscapedString(start: Int, high: UInt64) throws(JSONParseError) -> String {
+            scratch.removeAll(keepingCapacity: true)
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<pos]))
+            var high = high
+            while true {
+                // `pos` is at a backslash.
+                try unescape()
+                let runStart = pos
+                pos = scan(from: pos, high: &high)
+                scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<pos]))
+                guard scratch.count <= limits.maxStringBytes else {
+                    throw fail("string longer than \(limits.maxStringBytes) bytes", at: start - 1)
+                }
+                guard pos < end else { throw fail("unterminated string", at: end) }
+                let byte = bytes[pos]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte != UInt8(ascii: "\\") { throw controlCharacter(byte) }
+            }
+            // Escapes only ever add whole sequences, so checking the raw input is enough.
+            if high & 0x8080_8080_8080_8080 != 0, let offset = UTF8Validation.firstInvalid(bytes, from: start, to: pos, skippingEscapes: true) {
+                throw invalidUTF8(at: offset)
+            }
+            pos += 1
+            return String(decoding: scratch, as: UTF8.self)
+        }
+
+        /// Decodes the escape at `pos` onto `scratch`.
+        private mutating func unescape() throws(JSONParseError) {
+            let escape = pos
+            pos += 1
+            guard pos < end else { throw fail("unterminated string", at: end) }
+            let byte = bytes[pos]
+            pos += 1
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try hex4(escape: escape)
+                if scalar >= 0xDC00 && scalar <= 0xDFFF {
+                    throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
+                }
+                if scalar >= 0xD800 && scalar <= 0xDBFF {
+                    // A high surrogate must be followed at once by an escaped low one.
+                    guard pos + 1 < end, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
+                        throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
+                    }
+                    let second = pos
+                    pos += 2
+                    let low = try hex4(escape: second)
+                    guard low >= 0xDC00 && low <= 0xDFFF else {
+                        throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
+                    }
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                }
+                appendUTF8(scalar)
+            default:
+                // Quote the escape only when it is printable, so the message stays one clean line.
+                let shown = byte >= 0x21 && byte <= 0x7E ? text(escape, 2) : "\\ followed by byte 0x\(Self.hex(byte))"
+                throw fail("invalid escape \(shown) in string", at: escape)
+            }
+        }
+
+        /// Reads the four hex digits at `pos` of the `\u` escape starting at `escape`.
+        private mutating func hex4(escape: Int) throws(JSONParseError) -> UInt32 {
+            guard pos + 4 <= end else { throw fail("invalid \\u escape, expected 4 hex digits", at: escape) }
+            var value: UInt32 = 0
+            for i in pos..<(pos + 4) {
+                let byte = bytes[i]
+                let digit: UInt8
+                switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+                default: throw fail("invalid \\u escape, expected 4 hex digits", at: escape)
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            pos += 4
+            return value
+        }
+
+        private mutating func appendUTF8(_ scalar: UInt32) {
+            switch scalar {
+            case 0..<0x80:
+                scratch.append(UInt8(truncatingIfNeeded: scalar))
+            case 0x80..<0x800:
+                scratch.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
+                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+            case 0x800..<0x10000:
+                scratch.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
+                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+            default:
+                scratch.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
+                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
+                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
+                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
+            }
+        }
+
+        /// The offset of the first `"`, `\` or control byte at or after `from` (or `end`),
+        /// eight bytes at a time; ORs the bytes passed over into `high` to spot non-ASCII.
+        @inline(__always)
+        private func scan(from: Int, high: inout UInt64) -> Int {
+            var i = from
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let tops: UInt64 = 0x8080_8080_8080_8080
+            while i + 8 <= end {
+                let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let control = (word &- ones &* 0x20) & ~word & tops
+                let q = word ^ (ones &* 0x22)
+                let quote = (q &- ones) & ~q & tops
+                let b = word ^ (ones &* 0x5C)
+                let backslash = (b &- ones) & ~b & tops
+                if control | quote | backslash != 0 { break }
+                high |= word
+                i += 8
+            }
+            while i < end {
+                let byte = bytes[i]
+                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+                high |= UInt64(byte)
+                i += 1
+            }
+            return i
+        }
+
+        // MARK: Numbers
+
+        /// Reads a number starting at `pos`: an integer when it has no fraction or exponent and
+        /// fits in Int64, else a correctly rounded Double.
+        private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+            let start = pos
+            let negative = bytes[pos] == UInt8(ascii: "-")
+            if negative { pos += 1 }
+            guard pos < end, isDigit(bytes[pos]) else {
+                if pos < end && bytes[pos] == UInt8(ascii: "I") && startsWith("Infinity", at: pos) {
+                    throw fail("Infinity not allowed", at: start)
+                }
+                throw fail("expected digit after '-'", at: pos)
+            }
+            // Up to 19 digits fit in UInt64 whatever they are; more go to the slow path.
+            var mantissa: UInt64 = 0
+            var digits = 0
+            if bytes[pos] == UInt8(ascii: "0") {
+                pos += 1
+                if pos < end && isDigit(bytes[pos]) { throw fail("leading zeros not allowed", at: pos - 1) }
+            } else {
+                while pos < end && isDigit(bytes[pos]) {
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[pos] &- UInt8(ascii: "0"))
+                    digits += 1
+                    pos += 1
+                }
+            }
+            var fractionDigits = 0
+            var exponent = 0
+            var isInteger = true
+            if pos < end && bytes[pos] == UInt8(ascii: ".") {
+                isInteger = false
+                pos += 1
+                guard pos < end, isDigit(bytes[pos]) else { throw fail("expected digit after '.'", at: pos) }
+                while pos < end && isDigit(bytes[pos]) {
+                    // Leading zeros of the fraction add nothing to the mantissa's size.
+                    if mantissa != 0 || bytes[pos] != UInt8(ascii: "0") { digits += 1 }
+                    mantissa = mantissa &* 10 &+ UInt64(bytes[pos] &- UInt8(ascii: "0"))
+                    fractionDigits += 1
+                    pos += 1
+                }
+            }
+            if pos < end && (bytes[pos] | 0x20) == UInt8(ascii: "e") {
+                isInteger = false
+                pos += 1
+                var exponentNegative = false
+                if pos < end && (bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-")) {
+                    exponentNegative = bytes[pos] == UInt8(ascii: "-")
+                    pos += 1
+                }
+                guard pos < end, isDigit(bytes[pos]) else { throw fail("expected digit in exponent", at: pos) }
+                while pos < end && isDigit(bytes[pos]) {
+                    // Saturate: anything this large is out of range or zero anyway.
+                    if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[pos] &- UInt8(ascii: "0")) }
+                    pos += 1
+                }
+                if exponentNegative { exponent = -exponent }
+            }
+
+            if isInteger && digits <= 19 {
+                if negative {
+                    if mantissa <= UInt64(Int64.max) + 1 { return .integer(Int64(truncatingIfNeeded: 0 &- mantissa)) }
+                } else if mantissa <= UInt64(Int64.max) {
+                    return .integer(Int64(mantissa))
+                }
+            }
+            // Exact operands and one rounding: Clinger's fast path is correctly rounded.
+            let power = exponent - fractionDigits
+            if digits <= 19 && mantissa <= 1 << 53 && power >= -22 && power <= 22 {
+                let magnitude = Double(mantissa)
+                let scaled = power < 0 ? magnitude / Self.powersOfTen[-power] : magnitude * Self.powersOfTen[power]
+                return .double(negative ? -scaled : scaled)
+            }
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+            guard let double = Double(text), double.isFinite else { throw fail("number out of range", at: start) }
+            return .double(double)
+        }
+
+        /// 10^0 to 10^22, all exactly representable.
+        private static let powersOfTen: [Double] = (0...22).map { exponent in
+            var value = 1.0
+            for _ in 0..<exponent { value *= 10 }
+            return value
+        }
+
+        @inline(__always)
+        private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
+
+        private func startsWith(_ word: String, at offset: Int) -> Bool {
+            let utf8 = word.utf8
+            guard offset + utf8.count <= end else { return false }
+            return UnsafeBufferPointer(rebasing: bytes[offset..<(offset + utf8.count)]).elementsEqual(utf8)
+        }
+
+        // MARK: Errors
+
+        /// An error at `offset`, with the path worked out from the open containers. With
+        /// `afterValue`, the innermost container's last child is named, not the next one.
+        @inline(never)
+        private func fail(_ reason: String, at offset: Int, afterValue: Bool = false) -> JSONParseError {
+            var components: [JSONPath.Component] = []
+            for (index, frame) in frames.enumerated() {
+                let isTop = index == frames.count - 1
+                let valueEnd = isTop ? values.count : frames[index + 1].valueStart
+                let keyEnd = isTop ? keys.count : frames[index + 1].keyStart
+                let valueCount = valueEnd - frame.valueStart
+                let keyCount = keyEnd - frame.keyStart
+                if frame.isObject {
+                    // A key without its value yet is the member being read.
+                    if keyCount > valueCount || (isTop && afterValue && keyCount > 0) {
+                        components.append(.key(keys[keyEnd - 1]))
+                    }
+                } else {
+                    components.append(.index(isTop && afterValue ? valueCount - 1 : valueCount))
+                }
+            }
+            return JSONParseError(offset: offset, in: bytes, path: JSONPath(components), reason: reason)
+        }
+
+        /// An error for the byte at `pos` where a value should start.
+        private func unexpectedValue() -> JSONParseError {
+            switch bytes[pos] {
+            case UInt8(ascii: "'"): return fail("single quotes not allowed", at: pos)
+            case UInt8(ascii: "+"): return fail("leading '+' not allowed", at: pos)
+            case UInt8(ascii: "N") where startsWith("NaN", at: pos): return fail("NaN not allowed", at: pos)
+            case UInt8(ascii: "I") where startsWith("Infinity", at: pos): return fail("Infinity not allowed", at: pos)
+            case UInt8(ascii: "]") where frames.last?.isObject == false: return fail("trailing comma not allowed", at: pos)
+            default: return unexpected { "expected a value but found \($0)" }
+            }
+        }
+
+        /// An error naming the byte at `pos` through `phrase`, or one about comments when it is `/`.
+        private func unexpected(afterValue: Bool = false, _ phrase: (String) -> String) -> JSONParseError {
+            let byte = bytes[pos]
+            if byte == UInt8(ascii: "/") { return fail("comments not allowed", at: pos, afterValue: afterValue) }
+            let shown = byte >= 0x21 && byte <= 0x7E ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(Self.hex(byte))"
+            return fail(phrase(shown), at: pos, afterValue: afterValue)
+        }
+
+        private func controlCharacter(_ byte: UInt8) -> JSONParseError {
+            fail("unescaped control character U+00\(Self.hex(byte)) in string", at: pos)
+        }
+
+        private func invalidUTF8(at offset: Int) -> JSONParseError {
+            fail("invalid UTF-8 byte 0x\(Self.hex(bytes[offset])) in string", at: offset)
+        }
+
+        /// Up to `count` input bytes from `offset`, for quoting in messages.
+        private func text(_ offset: Int, _ count: Int) -> String {
+            String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<Swift.min(end, offset + count)]), as: UTF8.self)
+        }
+
+        private static func hex(_ byte: UInt8) -> String {
+            let digits = Array("0123456789ABCDEF".utf8)
+            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
+        }
+
+        /// A key as quoted in a message: at most 40 characters, control characters as `?`.
+        private static func shortened(_ key: String) -> String {
+            var shown = String(String.UnicodeScalarView(key.unicodeScalars.prefix(40).map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+            if key.unicodeScalars.count > 40 { shown += "..." }
+            return shown
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Where a value sits inside a JSON document, written like `$.buttons[1].label`.
+///
+/// Keys that look like identifiers (`[A-Za-z_][A-Za-z0-9_]*`) use the dot form; any
+/// other key uses the bracket form with the key JSON-quoted, as in `$["key with space"]`.
+public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+    /// One step down from a container.
+    public enum Component: Sendable, Hashable {
+        /// A member of an object.
+        case key(String)
+        /// An element of an array.
+        case index(Int)
+    }
+
+    /// The steps from the root, outermost first.
+    public var components: [Component]
+
+    /// A path made of these steps.
+    public init(_ components: [Component] = []) { self.components = components }
+
+    /// The document itself: `$`.
+    public static let root = JSONPath()
+
+    /// This path followed by an object member.
+    public func appending(_ key: String) -> JSONPath {
+        var path = self
+        path.components.append(.key(key))
+        return path
+    }
+
+    /// This path followed by an array element.
+    public func appending(_ index: Int) -> JSONPath {
+        var path = self
+        path.components.append(.index(index))
+        return path
+    }
+
+    /// The path as text, such as `$`, `$.a[0]` or `$["b c"]`.
+    public var description: String {
+        var text = "$"
+        for component in components {
+            switch component {
+            case .key(let key):
+                if Self.isIdentifier(key) {
+                    text += "."
+                    text += key
+                } else {
+                    var quoted: [UInt8] = []
+                    JSONWriter.escapeJSONString(key, into: &quoted)
+                    text += "["
+                    text += String(decoding: quoted, as: UTF8.self)
+                    text += "]"
+                }
+            case .index(let index):
+                text += "[\(index)]"
+            }
+        }
+        return text
+    }
+
+    /// Whether `key` can use the dot form.
+    static func isIdentifier(_ key: String) -> Bool {
+        var first = true
+        for byte in key.utf8 {
+            let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            let digit = byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+            guard letter || byte == UInt8(ascii: "_") || (digit && !first) else { return false }
+            first = false
+        }
+        return !first
+    }
+}

@@ -1,0 +1,227 @@
+/// Turns a ``JSONValue`` into UTF-8 JSON text.
+///
+/// Output is deterministic: keys are sorted by their UTF-8 bytes unless told otherwise,
+/// and numbers have one spelling. Only `"`, `\` and U+0000–U+001F are escaped; `/` and
+/// non-ASCII characters are written as they are. Writing recurses once per nesting level,
+/// which is harmless for anything the parser's depth limit lets through.
+public struct JSONWriter: Sendable {
+    /// The layout of the text.
+    public enum Style: Sendable, Hashable {
+        /// Two-space indentation, one member or element per line, `": "` after keys,
+        /// `[]` and `{}` for empty containers and no trailing newline.
+        case pretty
+        /// No whitespace at all.
+        case compact
+    }
+
+    /// The layout.
+    public var style: Style
+    /// Whether object members are written in key byte order rather than their own.
+    public var sortKeys: Bool
+
+    /// A writer with this layout; keys are sorted unless `sortKeys` is false.
+    public init(style: Style, sortKeys: Bool = true) {
+        self.style = style
+        self.sortKeys = sortKeys
+    }
+
+    /// The value as JSON text.
+    public func write(_ value: JSONValue) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1024)
+        write(value, into: &out)
+        return out
+    }
+
+    /// Appends the value's JSON text to `out`.
+    public func write(_ value: JSONValue, into out: inout [UInt8]) {
+        emit(value, indent: 0, into: &out)
+    }
+
+    /// The value as JSON text in a `String`.
+    public func string(_ value: JSONValue) -> String {
+        String(decoding: write(value), as: UTF8.self)
+    }
+
+    /// Appends `s` as a quoted JSON string literal, escaping only what JSON requires.
+    public static func escapeJSONString(_ s: String, into out: inout [UInt8]) {
+        // Native strings lend their bytes directly; any other kind is made contiguous once.
+        let done: Void? = s.utf8.withContiguousStorageIfAvailable { escape($0, into: &out) }
+        if done == nil {
+            var s = s
+            s.withUTF8 { escape($0, into: &out) }
+        }
+    }
+
+    // MARK: - Values
+
+    private func emit(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+        switch value {
+        case .null:
+            out.append(contentsOf: Self.nullBytes)
+        case .bool(let bool):
+            out.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
+        case .integer(let integer):
+            Self.writeInteger(integer, into: &out)
+        case .double(let double):
+            Self.writeDouble(double, into: &out)
+        case .string(let string):
+            Self.escapeJSONString(string, into: &out)
+        case .array(let array):
+            emitArray(array, indent: indent, into: &out)
+        case .object(let object):
+            emitObject(object, indent: indent, into: &out)
+        }
+    }
+
+    private func emitArray(_ array: [JSONValue], indent: Int, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        guard !array.isEmpty else {
+            out.append(UInt8(ascii: "]"))
+            return
+        }
+        let pretty = style == .pretty
+        for (i, element) in array.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { Self.newline(indent + 1, into: &out) }
+            emit(element, indent: indent + 1, into: &out)
+        }
+        if pretty { Self.newline(indent, into: &out) }
+        out.append(UInt8(ascii: "]"))
+    }
+
+    private func emitObject(_ object: JSONObject, indent: Int, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        let members = object.members
+        guard !members.isEmpty else {
+            out.append(UInt8(ascii: "}"))
+            return
+        }
+        let pretty = style == .pretty
+        // Payloads written back are often sorted already; skip the sort then.
+        var order: [Int]? = nil
+        if sortKeys {
+            for i in members.indices.dropFirst() where !UTF8Bytes.less(members[i - 1].key, members[i].key) {
+                order = JSONObject.sortedIndices(members)
+                break
+            }
+        }
+        for n in members.indices {
+            let member = members[order?[n] ?? n]
+            if n > 0 { out.append(UInt8(ascii: ",")) }
+            if pretty { Self.newline(indent + 1, into: &out) }
+            Self.escapeJSONString(member.key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            if pretty { out.append(UInt8(ascii: " ")) }
+            emit(member.value, indent: indent + 1, into: &out)
+        }
+        if pretty { Self.newline(indent, into: &out) }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    private static func newline(_ indent: Int, into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\n"))
+        for _ in 0..<indent {
+            out.append(UInt8(ascii: " "))
+            out.append(UInt8(ascii: " "))
+        }
+    }
+
+    // MARK: - Scalars
+
+    private static let nullBytes: [UInt8] = Array("null".utf8)
+    private static let trueBytes: [UInt8] = Array("true".utf8)
+    private static let falseBytes: [UInt8] = Array("false".utf8)
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Decimal digits without going through `String`.
+    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        // The magnitude as UInt64 also covers Int64.min.
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, no allocation
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { scratch in
+            repeat {
+                count += 1
+                scratch[24 - count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
+                magnitude /= 10
+            } while magnitude > 0
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(24 - count)...]))
+        }
+    }
+
+    /// The shortest text that reads back as the same Double, with a `.` or an exponent
+    /// so it reads back as a double, not an integer. NaN and infinities, which a parsed
+    /// value never holds, become `null`.
+    static func writeDouble(_ value: Double, into out: inout [UInt8]) {
+        guard value.isFinite else {
+            out.append(contentsOf: nullBytes)
+            return
+        }
+        // Swift's description is the shortest round-trip form: "3.0", "1e-07", "5e+20",
+        // "-0.0", all valid JSON numbers.
+        let text = value.description
+        var floaty = false
+        for byte in text.utf8 {
+            out.append(byte)
+            if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { floaty = true }
+        }
+        if !floaty {
+            out.append(UInt8(ascii: "."))
+            out.append(UInt8(ascii: "0"))
+        }
+    }
+
+    /// Copies runs that need no escaping in bulk, escaping the bytes in between.
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
+        // No reserveCapacity here: growing by exact amounts would defeat the array's doubling.
+        out.append(UInt8(ascii: "\""))
+        var runStart = 0
+        var i = 0
+        let n = bytes.count
+        let raw = UnsafeRawPointer(bytes.baseAddress)
+        while i < n {
+            // Eight bytes at a time while none is a quote, a backslash or a control character.
+            if let raw {
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let tops: UInt64 = 0x8080_8080_8080_8080
+                while i + 8 <= n {
+                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let control = (word &- ones &* 0x20) & ~word & tops
+                    let q = word ^ (ones &* 0x22)
+                    let b = word ^ (ones &* 0x5C)
+                    if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
+                    i += 8
+                }
+                if i >= n { break }
+            }
+            let byte = bytes[i]
+            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+                i &+= 1
+                continue
+            }
+            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
+            out.append(UInt8(ascii: "\\"))
+            switch byte {
+            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
+            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(UInt8(ascii: "f"))
+            default:
+                out.append(UInt8(ascii: "u"))
+                out.append(UInt8(ascii: "0"))
+                out.append(UInt8(ascii: "0"))
+                out.append(hexDigits[Int(byte >> 4)])
+                out.append(hexDigits[Int(byte & 0xF)])
+            }
+            i &+= 1
+            runStart = i
+        }
+        if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
+        out.append(UInt8(ascii: "\""))
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import Testing
+
+@Suite("pushmap validate, templates, scripts, schema")
+struct OtherCommandTests {
+    @Test("validate accepts every seed payload", arguments: SeedPayloads.names)
+    func validatesSeeds(name: String) throws {
+        let platform = name.contains("-fcm") ? "fcm" : "apns"
+        let path = SeedPayloads.folder.appendingPathComponent("\(name).json").path
+        let result = try CommandRunner.run(["validate", "--platform", platform, path])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("valid \(platform) payload: 0 errors"))
+    }
+
+    @Test("validate rejects a broken payload with its path and rule, exit 1")
+    func validateRejects() throws {
+        let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}, "badge": "3", "custom": 1}}"#
+        let result = try CommandRunner.run(["validate", "--platform", "apns", "-"], input: Data(payload.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("$.aps.badge"))
+        #expect(result.stdout.contains("$.aps.custom"))
+        #expect(result.stdout.contains("invalid apns payload"))
+    }
+
+    @Test("validate writes JSON with --format json")
+    func validateJSON() throws {
+        let payload = #"{"message": {"data": {"adb_title": 1}}}"#
+        let result = try CommandRunner.run(["validate", "--platform", "fcm", "--format", "json", "-"], input: Data(payload.utf8))
+        #expect(result.status == 1)
+        let object = try #require(CommandRunner.json(result.stdout) as? [String: Any])
+        #expect(object["valid"] as? Bool == false)
+    }
+
+    @Test("validate needs a platform")
+    func validateNeedsPlatform() throws {
+        let result = try CommandRunner.run(["validate", "-"], input: Data("{}".utf8))
+        #expect(result.status == 64)
+    }
+
+    @Test("templates lists the built-ins and where an override comes from")
+    func templates() throws {
+        let plain = try CommandRunner.run(["templates"])
+        #expect(plain.status == 0)
+        #expect(plain.stdout.contains("basic"))
+        #expect(plain.stdout.contains("built-in (templates/basic.lua)"))
+        let folder = try temporaryFolder()
+        try "return pushmap.builtin and { name = 'basic', api = 1, platforms = {'fcm'}, fcm = function(i, c) return pushmap.builtin('basic', 'fcm', i, c) end }"
+            .write(to: folder.appendingPathComponent("basic.lua"), atomically: true, encoding: .utf8)
+        let layered = try CommandRunner.run(["templates", "--scripts", folder.path, "--format", "json"])
+        #expect(layered.status == 0, "\(layered.stderr)")
+        let items = try #require(CommandRunner.json(layered.stdout) as? [[String: Any]])
+        let basic = try #require(items.first { $0["name"] as? String == "basic" })
+        #expect(basic["path"] as? String == folder.appendingPathComponent("basic.lua").path)
+        #expect(basic["overrides"] as? Bool == true)
+    }
+
+    @Test("scripts export writes the built-ins, and scripts check passes on them")
+    func exportAndCheck() throws {
+        let folder = try temporaryFolder().appendingPathComponent("mappings")
+        let export = try CommandRunner.run(["scripts", "export", folder.path])
+        #expect(export.status == 0, "\(export.stderr)")
+        for name in ["plain", "basic", "carousel", "timer"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("\(name).lua").path))
+        }
+        let again = try CommandRunner.run(["scripts", "export", folder.path])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("already exists"))
+        let check = try CommandRunner.run(["scripts", "check", folder.path])
+        #expect(check.status == 0, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("PASS "))
+        #expect(!check.stdout.contains("FAIL "))
+    }
+
+    @Test("scripts check runs the repository's own fixtures")
+    func checksBuiltins() throws {
+        let result = try CommandRunner.run(["scripts", "check", "templates"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains(" 0 failed"))
+    }
+
+    @Test("scripts check shows a failing fixture with its difference, exit 1")
+    func failingFixture() throws {
+        let folder = try temporaryFolder()
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("plain.test"), withIntermediateDirectories: true)
+        let fixture = #"{"intent": {"title": "A", "body": "B"}, "apns": {"aps": {"alert": {"title": "Z", "body": "B"}}}}"#
+        try fixture.write(to: folder.appendingPathComponent("plain.test/wrong.json"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["scripts", "check", folder.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FAIL \(folder.path)/plain.test/wrong.json"))
+        #expect(result.stdout.contains(#"apns: $.aps.alert.title: expected "Z", got "A""#))
+    }
+
+    @Test("schema prints the file in schema/intent.schema.json")
+    func schema() throws {
+        let result = try CommandRunner.run(["schema"])
+        #expect(result.status == 0)
+        let file = try String(contentsOf: CommandRunner.root.appendingPathComponent("schema/intent.schema.json"), encoding: .utf8)
+        #expect(result.stdout == file)
+    }
+
+    @Test("generates shell completions")
+    func completions() throws {
+        let result = try CommandRunner.run(["--generate-completion-script", "bash"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("translate"))
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// The seed payloads in ../shared/seed-payloads, compared as their README defines equal.
+enum SeedPayloads {
+    static let folder = CommandRunner.root.appendingPathComponent("../shared/seed-payloads").standardizedFileURL
+
+    static var names: [String] {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    }
+
+    /// Equal as JSON values, FCM's android.data merged into data, JSON-encoded strings decoded.
+    static func normalized(_ value: Any) -> Any {
+        guard var object = value as? [String: Any] else { return value }
+        if var message = object["message"] as? [String: Any] {
+            var data = message["data"] as? [String: Any] ?? [:]
+            if var android = message["android"] as? [String: Any], let inner = android["data"] as? [String: Any] {
+                data.merge(inner) { first, _ in first }
+                android["data"] = nil
+                message["android"] = android
+            }
+            for key in ["adb_act", "adb_items"] {
+                if let text = data[key] as? String, let decoded = try? JSONSerialization.jsonObject(with: Data(text.utf8)) {
+                    data[key] = decoded
+                }
+            }
+            message["data"] = data
+            object["message"] = message
+        }
+        return object
+    }
+
+    static func equal(_ actual: String, _ expected: Data) -> Bool {
+        guard let left = try? JSONSerialization.jsonObject(with: Data(actual.utf8)),
+              let right = try? JSONSerialization.jsonObject(with: expected) else { return false }
+        return (normalized(left) as? NSObject)?.isEqual(normalized(right)) == true
+    }
+}
+
+@Suite("pushmap translate")
+struct TranslateCommandTests {
+    @Test("turns each seed example intent into its seed payload", arguments: SeedPayloads.names)
+    func seeds(name: String) throws {
+        let platform = name.contains("-fcm") ? "fcm" : "apns"
+        let result = try CommandRunner.run(["translate", "--platform", platform, "examples/seeds/\(name).json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = try Data(contentsOf: SeedPayloads.folder.appendingPathComponent("\(name).json"))
+        #expect(SeedPayloads.equal(result.stdout, expected), "\(result.stdout)")
+        #expect(!result.stderr.contains("error"))
+    }
+
+    @Test("finds all nine seed payloads")
+    func nineSeeds() {
+        #expect(SeedPayloads.names.count == 9)
+    }
+
+    @Test("writes both platforms as one object, pretty, keys sorted, the same bytes every run")
+    func both() throws {
+        let first = try CommandRunner.run(["translate", "examples/seeds/basic-fcm.json"])
+        #expect(first.status == 0)
+        let object = try #require(CommandRunner.json(first.stdout) as? [String: Any])
+        #expect(Set(object.keys) == ["fcm", "apns"])
+        #expect(first.stdout.hasPrefix("{\n  \"apns\": {\n"))
+        let second = try CommandRunner.run(["translate", "examples/seeds/basic-fcm.json"])
+        #expect(first.stdoutBytes == second.stdoutBytes)
+    }
+
+    @Test("writes compact JSON on request")
+    func compact() throws {
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--compact", "examples/seeds/plain-fcm.json"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("{\"message\":{"))
+        #expect(result.stdout.split(separator: "\n").count == 1)
+    }
+
+    @Test("reads the intent from standard input")
+    func standardInput() throws {
+        let intent = Data(#"{"title": "Hi", "body": "There"}"#.utf8)
+        let result = try CommandRunner.run(["translate", "--platform", "apns", "-"], input: intent)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\"title\": \"Hi\""))
+    }
+
+    @Test("names an unknown field with its path and a did-you-mean, exit 1")
+    func unknownField() throws {
+        let result = try CommandRunner.run(["translate", "-"], input: Data(#"{"tittle": "Hi", "body": "x"}"#.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr == "<stdin>: error: $.tittle: unknown field 'tittle' at $; did you mean 'title'? [unknown-field]\n")
+    }
+
+    @Test("reports malformed JSON with line, column and path, exit 1")
+    func malformed() throws {
+        let result = try CommandRunner.run(["translate", "-"], input: Data("{\n  \"title\": \"x\",\n  \"body\": }".utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("<stdin>: error: $.body: 3:11:"))
+        #expect(result.stderr.contains("[json-syntax]"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
+    @Test("gives one clear line for bad files and bad bytes, exit 1", arguments: [
+        ("missing", ["translate", "no/such/file.json"], Data(), "no/such/file.json: no such file or directory"),
+        ("directory", ["translate", "examples"], Data(), "examples: is a directory, not a file"),
+        ("empty", ["translate", "-"], Data(), "<stdin>: empty input: expected a JSON object"),
+        ("utf8", ["translate", "-"], Data([0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]), "invalid UTF-8"),
+        ("nested", ["translate", "-"], Data((String(repeating: "[", count: 100_000)).utf8), "nested"),
+        ("huge", ["translate", "-"], Data(("{\"title\":\"" + String(repeating: "x", count: 2_000_000) + "\"}").utf8), "limit"),
+        ("array", ["translate", "-"], Data("[1, 2]".utf8), "an intent is a JSON object, got array"),
+    ])
+    func badInput(name: String, arguments: [String], input: Data, expected: String) throws {
+        let result = try CommandRunner.run(arguments, input: input)
+        #expect(result.status == 1, "\(name): \(result.stderr)")
+        #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(name): \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    @Test("fails a check with exit 1 and the intent path")
+    func failedCheck() throws {
+        let intent = ##"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "#12345"}}"##
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "-"], input: Data(intent.utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("error: $.colors.title:"))
+    }
+
+    @Test("reports a failing script with its file and line, exit 2")
+    func scriptFailure() throws {
+        let folder = try temporaryFolder()
+        try "return {\n  name = 'basic', api = 1, platforms = {'fcm'},\n  fcm = function(intent, ctx)\n    return intent.carousel.items\n  end,\n}\n"
+            .write(to: folder.appendingPathComponent("basic.lua"), atomically: true, encoding: .utf8)
+        let intent = #"{"template": "basic", "title": "t", "body": "b"}"#
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(intent.utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("\(folder.path)/basic.lua:4: attempt to index a nil value (field 'carousel')"))
+    }
+
+    @Test("reports a script that does not compile, exit 2")
+    func syntaxError() throws {
+        let folder = try temporaryFolder()
+        try "return {\n  name = = 'x'\n}\n".write(to: folder.appendingPathComponent("broken.lua"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["translate", "--scripts", folder.path, "-"], input: Data(#"{"title":"t"}"#.utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("broken.lua:2: unexpected symbol near '='"))
+    }
+
+    @Test("writes diagnostics as JSON with --format json")
+    func jsonDiagnostics() throws {
+        let result = try CommandRunner.run(["translate", "--format", "json", "-"], input: Data(#"{"badge": -1}"#.utf8))
+        #expect(result.status == 1)
+        let object = try #require(CommandRunner.json(result.stderr) as? [String: Any])
+        let diagnostics = try #require(object["diagnostics"] as? [[String: Any]])
+        #expect(diagnostics.first?["path"] as? String == "$.badge")
+        #expect(diagnostics.first?["rule"] as? String == "out-of-range")
+    }
+
+    @Test("answers a usage error with ArgumentParser's status 64")
+    func usageError() throws {
+        let result = try CommandRunner.run(["translate", "--platform", "web"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--platform"))
+    }
+
+    @Test("works when the binary is copied anywhere on its own")
+    func copiedBinary() throws {
+        let folder = try temporaryFolder()
+        let copy = folder.appendingPathComponent("pushmap")
+        try FileManager.default.copyItem(at: CommandRunner.binary, to: copy)
+        let process = Process()
+        process.executableURL = copy
+        process.arguments = ["templates"]
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        for name in ["plain", "basic", "carousel", "timer"] { #expect(text.contains(name)) }
+    }
+}
+
+/// A new empty folder under the system's temporary folder.
+func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-test-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}

@@ -1,0 +1,105 @@
+import PushmapJSON
+import Testing
+
+@Suite("JSONWriter")
+struct JSONWriterTests {
+    private func text(_ value: JSONValue, _ style: JSONWriter.Style = .compact, sortKeys: Bool = true) -> String {
+        JSONWriter(style: style, sortKeys: sortKeys).string(value)
+    }
+
+    @Test("pretty output matches the documented layout byte for byte")
+    func prettySample() {
+        let value: JSONValue = ["b": [:], "a": [1, 2.5]]
+        let expected = """
+            {
+              "a": [
+                1,
+                2.5
+              ],
+              "b": {}
+            }
+            """
+        #expect(JSONWriter(style: .pretty).write(value) == Array(expected.utf8))
+    }
+
+    @Test("pretty output nests, keeps empty containers short and adds no newline")
+    func prettyNested() {
+        let value: JSONValue = ["list": [[], ["k": nil], [[true]]], "s": "x"]
+        let expected = """
+            {
+              "list": [
+                [],
+                {
+                  "k": null
+                },
+                [
+                  [
+                    true
+                  ]
+                ]
+              ],
+              "s": "x"
+            }
+            """
+        #expect(text(value, .pretty) == expected)
+        #expect(text(1, .pretty) == "1")
+        #expect(text([], .pretty) == "[]")
+        #expect(text([:], .pretty) == "{}")
+    }
+
+    @Test("compact output has no whitespace")
+    func compact() {
+        let value: JSONValue = ["b": [1, "two", nil, false], "a": ["x": 1.5]]
+        #expect(text(value) == #"{"a":{"x":1.5},"b":[1,"two",null,false]}"#)
+    }
+
+    @Test("keys are sorted by UTF-8 bytes by default and kept in order on request")
+    func keySorting() {
+        let value = JSONValue.object(JSONObject([("b", 1), ("a", 2), ("B", 3), ("\u{E9}", 4), ("aa", 5), ("", 6)]))
+        #expect(text(value) == #"{"":6,"B":3,"a":2,"aa":5,"b":1,"é":4}"#)
+        #expect(text(value, sortKeys: false) == #"{"b":1,"a":2,"B":3,"é":4,"aa":5,"":6}"#)
+    }
+
+    @Test("only quotes, backslashes and control characters are escaped")
+    func escaping() {
+        var all = ""
+        for code in 0..<0x20 { all.unicodeScalars.append(Unicode.Scalar(UInt8(code))) }
+        let expected = #""\u0000\u0001\u0002\u0003\u0004\u0005\u0006\u0007\b\t\n\u000b\f\r\u000e\u000f"#
+            + #"\u0010\u0011\u0012\u0013\u0014\u0015\u0016\u0017\u0018\u0019\u001a\u001b\u001c\u001d\u001e\u001f""#
+        #expect(text(.string(all)) == expected)
+        #expect(text("a/b \"q\" \\ \u{7F} é € 😀") == "\"a/b \\\"q\\\" \\\\ \u{7F} é € 😀\"")
+        var bytes: [UInt8] = []
+        JSONWriter.escapeJSONString("long text without anything to escape, then \"one\"", into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #""long text without anything to escape, then \"one\"""#)
+    }
+
+    @Test("integers are decimal, extremes included")
+    func integers() {
+        #expect(text([0, -1, 42, .integer(Int64.max), .integer(Int64.min)]) == "[0,-1,42,9223372036854775807,-9223372036854775808]")
+    }
+
+    @Test("doubles are shortest round-trip text and always look like doubles")
+    func doubles() throws {
+        let cases: [(Double, String)] = [
+            (3.0, "3.0"), (0.5, "0.5"), (-0.0, "-0.0"), (1e-7, "1e-07"), (5e20, "5e+20"), (1e16, "1e+16"),
+            (0.1 + 0.2, "0.30000000000000004"), (.leastNonzeroMagnitude, "5e-324"), (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (100.0, "100.0"), (123456789.125, "123456789.125"),
+        ]
+        for (double, expected) in cases {
+            #expect(text(.double(double)) == expected)
+            #expect(try JSONParser.parse(expected) == .double(double))
+        }
+    }
+
+    @Test("NaN and infinities, which parsing never yields, are written as null")
+    func nonFinite() {
+        #expect(text([.double(.nan), .double(.infinity), .double(-.infinity)]) == "[null,null,null]")
+    }
+
+    @Test("write(into:) appends to what is there")
+    func appends() {
+        var bytes = Array("x=".utf8)
+        JSONWriter(style: .compact).write(["a": 1], into: &bytes)
+        #expect(String(decoding: bytes, as: UTF8.self) == #"x={"a":1}"#)
+    }
+}

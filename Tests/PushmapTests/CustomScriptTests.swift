@@ -1,0 +1,109 @@
+import PushmapJSON
+@testable import Pushmap
+import Testing
+
+@Suite("Custom scripts")
+struct CustomScriptTests {
+    static let renameSound = """
+    -- A team's basic: the built-in basic, with adb_sound renamed.
+    return {
+      name = "basic",
+      api = 1,
+      platforms = { "fcm", "apns" },
+      fcm = function(intent, ctx)
+        local payload = pushmap.builtin("basic", "fcm", intent, ctx)
+        local data = payload.message.data
+        data.adb_snd, data.adb_sound = data.adb_sound, nil
+        return payload
+      end,
+      apns = function(intent, ctx) return pushmap.builtin("basic", "apns", intent, ctx) end,
+    }
+    """
+
+    static let promo = """
+    return {
+      name = "promo",
+      api = 1,
+      platforms = { "fcm" },
+      fields = { coupon = "string" },
+      fcm = function(intent, ctx)
+        return { message = { data = { promo_title = intent.title, promo_coupon = intent.coupon } } }
+      end,
+    }
+    """
+
+    let intent = #"{"template": "basic", "title": "Hi", "body": "There", "sound": "ding"}"#
+
+    @Test("an override renames a key, composed on the built-in without copying it")
+    func renameThroughOverride() throws {
+        let translator = try Translator(scripts: scripts(["basic": Self.renameSound]), logger: quietLogger)
+        let translation = try translator.translate(Array(intent.utf8), platforms: [.fcm, .apns])
+        #expect(data(translation.payloads[.fcm])?["adb_snd"] == .string("ding"))
+        #expect(data(translation.payloads[.fcm])?["adb_sound"] == nil)
+        #expect(data(translation.payloads[.fcm])?["adb_title"] == .string("Hi"))
+        #expect(translation.payloads[.apns]?["aps"]?["sound"] == .string("ding"))
+        #expect(translator.templates["basic"]?.overrides == true)
+        #expect(translator.templates["basic"]?.layer == "custom")
+    }
+
+    @Test("a new template is added by one script, with its own checked fields")
+    func newTemplate() throws {
+        let translator = try Translator(scripts: scripts(["promo": Self.promo]), logger: quietLogger)
+        let translation = try translator.translate(Array(#"{"template": "promo", "title": "Sale", "coupon": "X1"}"#.utf8), platforms: [.fcm])
+        #expect(data(translation.payloads[.fcm]) == .object(["promo_title": "Sale", "promo_coupon": "X1"]))
+        let typo = translationError { _ = try translator.translate(Array(#"{"template": "promo", "copuon": "X1"}"#.utf8), platforms: [.fcm]) }
+        #expect(typo?.diagnostics.first?.message == "unknown field 'copuon' at $; did you mean 'coupon'?")
+        let wrongPlatform = translationError { _ = try translator.translate(Array(#"{"template": "promo"}"#.utf8), platforms: [.apns]) }
+        #expect(wrongPlatform?.diagnostics.first?.rule == "unsupported-platform")
+        // The field belongs to promo only.
+        let elsewhere = translationError { _ = try translator.translate(Array(#"{"coupon": "X1"}"#.utf8), platforms: [.fcm]) }
+        #expect(elsewhere?.diagnostics.first?.rule == "unknown-field")
+    }
+
+    @Test("a script that breaks the contract is reported with its file and line", arguments: [
+        ("return {\n  name = 'other', api = 1, platforms = {'fcm'}, fcm = function() return {} end }", "'name'"),
+        ("local x = 1\nreturn {\n  name = 'bad', api = 1, platforms = 'fcm', fcm = function() return {} end }", "'platforms'"),
+        ("return { name = 'bad', api = 1, platforms = {'fcm'} }", "fcm"),
+        ("return { name = 'bad', api = 99, platforms = {'fcm'}, fcm = function() return {} end }", "api"),
+        ("return 42", "table"),
+    ])
+    func contractErrors(source: String, mentions: String) throws {
+        do {
+            _ = try Translator(scripts: scripts(["bad": source]), logger: quietLogger)
+            Issue.record("expected a contract error")
+        } catch {
+            #expect(error.kind == .contract || error.kind == .runtime)
+            #expect(error.script == "custom/bad.lua")
+            #expect(error.line == ScriptRuntime.returnLine(of: source))
+            #expect(error.message.contains(mentions), "\(error)")
+        }
+    }
+
+    @Test("a reload that fails keeps the previous scripts and says why")
+    func failedReload() throws {
+        let translator = try Translator(scripts: scripts(["promo": Self.promo]), logger: quietLogger)
+        let broken = scripts(["promo": "return {"])
+        do {
+            try translator.reload(broken)
+            Issue.record("expected the reload to fail")
+        } catch {
+            #expect(error.kind == .syntax)
+            #expect(error.description.hasPrefix("custom/promo.lua:1:"))
+        }
+        let translation = try translator.translate(Array(#"{"template": "promo", "title": "Still", "coupon": "ok"}"#.utf8), platforms: [.fcm])
+        #expect(data(translation.payloads[.fcm])?["promo_title"] == .string("Still"))
+        // A good reload takes effect.
+        try translator.reload(.builtin)
+        #expect(translator.templates["promo"] == nil)
+    }
+
+    @Test("a failing mapping is a script error with file and line, distinct from an invalid intent")
+    func runtimeFailure() throws {
+        let source = "return { name = 'boom', api = 1, platforms = {'fcm'},\n  fcm = function(intent)\n    return intent.carousel.items\n  end }"
+        let translator = try Translator(scripts: scripts(["boom": source]), logger: quietLogger)
+        let error = translationError { _ = try translator.translate(Array(#"{"template": "boom"}"#.utf8), platforms: [.fcm]) }
+        #expect(error?.kind == .scriptFailed)
+        #expect(error?.exitCode == 2)
+        #expect(error?.scriptError?.description == "custom/boom.lua:3: attempt to index a nil value (field 'carousel')")
+    }
+}

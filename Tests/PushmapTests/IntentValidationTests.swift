@@ -1,0 +1,86 @@
+import Foundation
+import PushmapJSON
+@testable import Pushmap
+import Testing
+
+@Suite("Intent validation")
+struct IntentValidationTests {
+    let validator = IntentValidator(templates: ["plain", "basic", "carousel", "timer"])
+
+    func findings(_ text: String) throws -> [Diagnostic] {
+        validator.validate(try json(text), extraFields: [])
+    }
+
+    @Test("names an unknown field with its path and a did-you-mean")
+    func unknownField() throws {
+        let found = try findings(#"{"tittle": "x"}"#)
+        #expect(found == [.error("$.tittle", "unknown-field", "unknown field 'tittle' at $; did you mean 'title'?")])
+        let nested = try findings(#"{"link": {"url": "https://x"}}"#)
+        #expect(nested.first?.path == "$.link.url")
+        #expect(nested.first?.message == "unknown field 'url' at $.link; did you mean 'uri'?")
+        let far = try findings(#"{"zzzzzz": 1}"#)
+        #expect(far.first?.message == "unknown field 'zzzzzz' at $")
+    }
+
+    @Test("names wrong types with what was expected and what came")
+    func wrongTypes() throws {
+        #expect(try findings(#"{"title": 5}"#) == [.error("$.title", "wrong-type", "expected a string, got integer")])
+        #expect(try findings(#"{"badge": "3"}"#).first?.message == "expected an integer, got string")
+        #expect(try findings(#"{"badge": 3.0}"#).first?.message == "expected an integer, got 3.0: write it without a fraction")
+        #expect(try findings(#"{"android": {"sticky": "yes"}}"#).first?.path == "$.android.sticky")
+        #expect(try findings(#"{"buttons": {}}"#).first?.message == "expected an array, got object")
+        #expect(try findings(#"{"buttons": [{"label": 1}]}"#).first?.path == "$.buttons[0].label")
+        #expect(try findings("[]").first?.message == "an intent is a JSON object, got array")
+    }
+
+    @Test("refuses bad choices with a did-you-mean that ignores case")
+    func badChoices() throws {
+        let found = try findings(#"{"link": {"uri": "x", "type": "weburl"}}"#)
+        #expect(found == [.error("$.link.type", "bad-value", "'weburl' is not one of WEBURL, DEEPLINK, OPENAPP, DISMISS; did you mean 'WEBURL'?")])
+        #expect(try findings(#"{"android": {"delivery": "urgent"}}"#).first?.rule == "bad-value")
+    }
+
+    @Test("refuses an unknown template with a did-you-mean")
+    func unknownTemplate() throws {
+        let found = try findings(#"{"template": "basci"}"#)
+        #expect(found.first?.message == "unknown template 'basci'; did you mean 'basic'? (known: basic, carousel, plain, timer)")
+        #expect(found.first?.path == "$.template")
+    }
+
+    @Test("asks for required fields and exactly one of exclusive fields")
+    func requiredAndExclusive() throws {
+        #expect(try findings(#"{"buttons": [{"uri": "x"}]}"#) == [.error("$.buttons[0]", "missing-field", "missing required field 'label'")])
+        #expect(try findings(#"{"timer": {"duration": 5, "endsAt": 9}}"#).first?.message == "give only one of 'duration' and 'endsAt', not 'duration' and 'endsAt'")
+        #expect(try findings(#"{"timer": {}}"#).first?.message == "needs one of 'duration' and 'endsAt'")
+        #expect(try findings(#"{"target": {"token": "a", "topic": "b"}}"#).first?.rule == "exclusive-fields")
+    }
+
+    @Test("checks ranges")
+    func ranges() throws {
+        #expect(try findings(#"{"badge": -1}"#).first?.message == "-1 is below the minimum of 0")
+        #expect(try findings(#"{"ios": {"relevanceScore": 1.5}}"#).first?.message == "1.5 is above the maximum of 1.0")
+        #expect(try findings(#"{"android": {"ttl": 9999999}}"#).first?.rule == "out-of-range")
+        #expect(try findings(#"{"buttons": [{"label":"a"},{"label":"b"},{"label":"c"},{"label":"d"}]}"#).first?.rule == "too-many-items")
+    }
+
+    @Test("accepts a template's own fields only for that template")
+    func extraFields() throws {
+        let extra = [IntentField("coupon", .string, "test")]
+        #expect(validator.validate(try json(#"{"coupon": "X1"}"#), extraFields: extra).isEmpty)
+        #expect(validator.validate(try json(#"{"coupon": 1}"#), extraFields: extra).first?.rule == "wrong-type")
+        #expect(try findings(#"{"coupon": "X1"}"#).first?.rule == "unknown-field")
+    }
+
+    @Test("accepts every example intent", arguments: ["basic-apns-sneakers", "basic-apns", "basic-fcm", "carousel-apns", "carousel-fcm", "plain-apns", "plain-fcm", "timer-apns", "timer-fcm"])
+    func examples(name: String) throws {
+        let bytes = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent("examples/seeds/\(name).json")))
+        #expect(validator.validate(try JSONParser.parse(bytes), extraFields: []) == [])
+    }
+
+    @Test("publishes the schema file that the code describes")
+    func schemaFile() throws {
+        let file = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent("schema/intent.schema.json")))
+        let made = IntentJSONSchema.make(templates: ["plain", "basic", "carousel", "timer"])
+        #expect(try JSONParser.parse(file) == made, "regenerate with: scripts/pushmap schema > schema/intent.schema.json")
+    }
+}

@@ -1,0 +1,105 @@
+-- basic: Adobe's basic push template (adb_template_type "basic"): title, body, expanded text,
+-- image, link, buttons, colours, icons and, on Android, a remind-later button.
+-- Built on the plain payload (pushmap.builtin("plain", ...)), to which it adds the template keys;
+-- carousel and timer are built on this one.
+
+local pushmap = pushmap
+local builtin, warn = pushmap.builtin, pushmap.warn
+local color, androidColor = pushmap.color, pushmap.androidColor
+local format = string.format
+
+local NONE = {} -- stands for an absent object; never written to
+
+-- Built-in templates built on basic that show neither buttons nor a remind-later button (they
+-- remove basic's adb_act and adb_rem_* keys; basic reports it for them).
+local NO_ACTIONS = { carousel = true, timer = true }
+
+local IOS_BUTTONS = "buttons are not shown by iOS push templates (actions come from the app's notification categories)"
+
+local function fcm(intent, ctx)
+  local payload = builtin("plain", "fcm", intent, ctx)
+  local data = payload.message.data
+  data.adb_template_type = "basic"
+  data.adb_version = intent.version or "1"
+  data.adb_body_ex = intent.expandedBody
+
+  local android = intent.android or NONE
+  data.adb_small_icon = android.smallIcon
+  data.adb_large_icon = android.largeIcon
+  data.adb_tag = android.tag
+  if android.sticky ~= nil then data.adb_sticky = android.sticky and "true" or "false" end
+  data.adb_ticker = android.ticker
+
+  local colors = intent.colors
+  if colors ~= nil then
+    data.adb_clr_title = colors.title and androidColor(colors.title)
+    data.adb_clr_body = colors.body and androidColor(colors.body)
+    data.adb_clr_bg = colors.background and androidColor(colors.background)
+    data.adb_clr_icon = colors.icon and androidColor(colors.icon)
+  end
+
+  local remind = intent.remindLater
+  if remind ~= nil then
+    data.adb_rem_txt = remind.label
+    if remind.at ~= nil then data.adb_rem_ts = format("%d", remind.at) end
+    if remind.after ~= nil then data.adb_rem_sec = format("%d", remind.after) end
+  end
+
+  -- Diagnostics concern the template being run: carousel and timer remove these keys again.
+  local template = ctx.template
+  if NO_ACTIONS[template] then
+    if data.adb_act ~= nil then warn("$.buttons", "buttons are ignored by the " .. template .. " template") end
+    if remind ~= nil then warn("$.remindLater", "remindLater is ignored by the " .. template .. " template") end
+  elseif remind ~= nil then
+    if remind.at ~= nil and ctx.now ~= nil and remind.at <= ctx.now then
+      warn("$.remindLater.at", "the remind-later time is already past: tapping the button cancels the notification instead of bringing it back")
+    end
+    local buttons = intent.buttons
+    if buttons ~= nil and #buttons > 2 then
+      warn("$.buttons", "with remindLater, Android shows at most 2 buttons")
+    end
+  end
+  return payload
+end
+
+local function apns(intent, ctx)
+  local payload = builtin("plain", "apns", intent, ctx)
+  -- Templates carry the link's uri only, and no actions.
+  payload.adb_a_type = nil
+  if payload.adb_act ~= nil then
+    payload.adb_act = nil
+    warn("$.buttons", IOS_BUTTONS)
+  end
+
+  local aps = payload.aps
+  local ios = intent.ios or NONE
+  if ios.category ~= nil then
+    warn("$.ios.category", "ios.category is ignored by push templates: their category is always \"AEPNotification\"")
+  end
+  if ios.mutableContent == false then
+    warn("$.ios.mutableContent", "ios.mutableContent is ignored by push templates: they always set mutable-content")
+  end
+  aps.category = "AEPNotification"
+  aps["mutable-content"] = 1
+
+  payload.adb_template_type = "basic"
+  payload.adb_version = intent.version or "1"
+  payload.adb_title_ex = intent.expandedTitle
+  payload.adb_body_ex = intent.expandedBody
+
+  local colors = intent.colors
+  if colors ~= nil then
+    payload.adb_clr_title = colors.title and color(colors.title)
+    payload.adb_clr_body = colors.body and color(colors.body)
+    payload.adb_clr_bg = colors.background and color(colors.background)
+  end
+  return payload
+end
+
+return {
+  name = "basic",
+  api = 1,
+  platforms = { "fcm", "apns" },
+  fcm = fcm,
+  apns = apns,
+}

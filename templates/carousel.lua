@@ -1,0 +1,94 @@
+-- carousel: Adobe's carousel push template (adb_template_type "car"): three to five images with
+-- captions and links. Built on basic (pushmap.builtin("basic", ...)); the items replace the
+-- single image, and the buttons and remind-later button are left out.
+
+local pushmap = pushmap
+local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
+local array, json = pushmap.array, pushmap.json
+local format = string.format
+
+local NONE = {} -- stands for an absent object; never written to
+
+local function itemPath(i, field)
+  return format("$.carousel.items[%d].%s", i - 1, field)
+end
+
+-- The items as {img, txt, uri}, and their count. `auto`: the items are for Android's auto mode,
+-- which opens nothing for an item without a uri, so such an item gets `linkUri` (with a warning).
+local function items(carousel, auto, linkUri)
+  local given = carousel.items or NONE
+  local list = {}
+  for i = 1, #given do
+    local item = given[i]
+    local uri = item.uri
+    if uri == nil and auto then
+      if linkUri ~= nil then
+        uri = linkUri
+        warn(itemPath(i, "uri"), "an auto carousel item without a uri opens nothing on Android: link.uri is used")
+      else
+        warn(itemPath(i, "uri"), "an auto carousel item without a uri opens nothing on Android: give it a uri, or give the intent a link.uri")
+      end
+    end
+    list[i] = { img = item.image, txt = item.text, uri = uri }
+  end
+  if #given == 0 and carousel ~= NONE then -- (NONE: carouselOf reported the missing carousel)
+    fail("$.carousel.items", "a carousel needs items (three to five images)")
+  end
+  return array(list), #given
+end
+
+-- The intent's carousel, or an error when it has none.
+local function carouselOf(intent)
+  local carousel = intent.carousel
+  if carousel == nil then
+    fail("$.carousel", "the carousel template needs a carousel with three to five items")
+    return NONE
+  end
+  return carousel
+end
+
+local function dropImage(payload, key, intent)
+  if intent.image ~= nil then
+    payload[key] = nil
+    warn("$.image", "image is ignored by the carousel template (its items carry the images)")
+  end
+end
+
+local function fcm(intent, ctx)
+  local payload = builtin("basic", "fcm", intent, ctx)
+  local data = payload.message.data
+  data.adb_template_type = "car"
+  dropImage(data, "adb_image", intent)
+  -- No buttons or remind-later button (basic reports them as ignored).
+  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
+
+  local carousel = carouselOf(intent)
+  local mode = carousel.mode
+  data.adb_car_mode = mode
+  data.adb_car_layout = carousel.layout or "default" -- Android does not show a carousel without it
+  local list, count = items(carousel, mode == "auto", (intent.link or NONE).uri)
+  if count > 0 and count < 3 then
+    warn("$.carousel.items", "Android shows a carousel of three images or more; with fewer it shows a basic notification")
+  end
+  data.adb_items = json(list)
+  return payload
+end
+
+local function apns(intent, ctx)
+  local payload = builtin("basic", "apns", intent, ctx)
+  payload.adb_template_type = "car"
+  dropImage(payload, "adb_media", intent)
+
+  local carousel = carouselOf(intent)
+  payload.adb_car_mode = carousel.mode
+  payload.adb_items = items(carousel, false)
+  return payload
+end
+
+return {
+  name = "carousel",
+  api = 1,
+  platforms = { "fcm", "apns" },
+  fcm = fcm,
+  apns = apns,
+}

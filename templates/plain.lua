@@ -1,0 +1,228 @@
+-- plain: the generic push notification, no adb_template_type. Android's messaging SDK and the
+-- iOS app read it as is (Adobe's "payload keys" page). It is also the base of every built-in
+-- template: basic starts from this payload and carousel and timer start from basic's, so the
+-- keys common to all (title, body, sound, badge, link, channel, target, custom data...) are
+-- written here, once. Its payload does not depend on who calls it; only its diagnostics do:
+-- they concern the template being run (ctx.template).
+
+local pushmap = pushmap
+local warn, fail = pushmap.warn, pushmap.error
+local json, linktype = pushmap.json, pushmap.linktype
+local format, find, match = string.format, string.find, string.match
+local sort = table.sort
+local pairs, type = pairs, type
+
+local NONE = {} -- stands for an absent object; never written to
+
+local PRIORITY = { min = "PRIORITY_MIN", low = "PRIORITY_LOW", default = "PRIORITY_DEFAULT", high = "PRIORITY_HIGH", max = "PRIORITY_MAX" }
+local VISIBILITY = { private = "PRIVATE", public = "PUBLIC", secret = "SECRET" }
+local DELIVERY = { normal = "NORMAL", high = "HIGH" }
+
+-- Fields that belong to one template. Given to another built-in template they are an error;
+-- a field of basic is also accepted by the templates built on basic (which may ignore it).
+local OWNED = { "remindLater", "carousel", "timer", "expired" }
+local OWNER = { remindLater = "basic", carousel = "carousel", timer = "timer", expired = "timer" }
+local BUILT_ON_BASIC = { basic = true, carousel = true, timer = true }
+
+-- Intent fields a plain notification leaves out, by platform.
+local IGNORED = {
+  -- The messaging SDK reads only the generic keys.
+  fcm = { "version", "expandedBody", "colors" },
+  -- Only the template extension (category AEPNotification) reads these.
+  apns = { "version", "expandedTitle", "expandedBody", "colors" },
+}
+local ANDROID_IGNORED = { "smallIcon", "largeIcon", "tag", "sticky", "ticker" } -- on FCM
+local IGNORED_BY = { fcm = "Android", apns = "iOS" }
+
+local function ignored(field, platform)
+  warn("$." .. field, "'" .. field .. "' is ignored by plain notifications on " .. IGNORED_BY[platform] .. " (only push templates read it)")
+end
+
+local function checkFields(intent, ctx)
+  local template = ctx.template
+  if template == "plain" then
+    local platform = ctx.platform
+    local fields = IGNORED[platform]
+    for i = 1, #fields do
+      if intent[fields[i]] ~= nil then ignored(fields[i], platform) end
+    end
+    local android = intent.android
+    if android ~= nil and platform == "fcm" then
+      for i = 1, #ANDROID_IGNORED do
+        if android[ANDROID_IGNORED[i]] ~= nil then ignored("android." .. ANDROID_IGNORED[i], platform) end
+      end
+    end
+  elseif not BUILT_ON_BASIC[template] then
+    return -- a custom template decides for itself
+  end
+  for i = 1, #OWNED do
+    local field = OWNED[i]
+    local owner = OWNER[field]
+    if intent[field] ~= nil and owner ~= template and not (owner == "basic" and BUILT_ON_BASIC[template]) then
+      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, owner, template))
+    end
+  end
+end
+
+-- The action type of the link (button nil) or of buttons[button]: its own type, else one from
+-- its uri, else `fallback`.
+local function actionType(action, fallback, button)
+  local kind, uri = action.type, action.uri
+  if kind == nil then
+    if uri ~= nil then return linktype(uri) end
+    return fallback
+  end
+  if uri == nil and (kind == "WEBURL" or kind == "DEEPLINK") then
+    local path = button and format("$.buttons[%d].uri", button - 1) or "$.link.uri"
+    warn(path, "a " .. kind .. " action needs a uri: without one the tap opens nothing")
+  end
+  return kind
+end
+
+-- JSON path of a data key: $.data.key, or $.data["odd key"].
+local function dataPath(key)
+  if match(key, "^[%a_][%w_]*$") then return "$.data." .. key end
+  return format("$.data[%q]", key)
+end
+
+-- Why a custom data key cannot be used, or nil: the SDK's namespace (adb_*) and the APNS
+-- dictionary (aps) belong to the mapping, and FCM reserves a few keys of its own.
+local function refused(key, fcm)
+  if find(key, "^adb_") or key == "aps" then return "collides with the keys pushmap writes (adb_*, aps)" end
+  if fcm and (key == "from" or key == "message_type" or find(key, "^google%.") or find(key, "^gcm%.")) then
+    return "is reserved by FCM"
+  end
+  return nil
+end
+
+-- Copies the intent's custom data into `into`, refused keys aside (an error each). `fcm`: FCM
+-- data values are strings, so other JSON values are JSON-encoded.
+local function copyData(data, into, fcm)
+  if data == nil then return end
+  local bad
+  for key, value in pairs(data) do
+    if refused(key, fcm) then
+      bad = bad or {}
+      bad[#bad + 1] = key
+    elseif fcm and type(value) ~= "string" then
+      into[key] = json(value)
+    else
+      into[key] = value
+    end
+  end
+  if bad then
+    sort(bad) -- diagnostics in a stable order
+    for i = 1, #bad do
+      local key = bad[i]
+      fail(dataPath(key), format("data key '%s' %s", key, refused(key, fcm)))
+    end
+  end
+end
+
+local function fcm(intent, ctx)
+  checkFields(intent, ctx)
+  local data = {}
+  local message = { data = data }
+
+  data.adb_title = intent.title
+  data.adb_body = intent.body
+  data.adb_sound = intent.sound
+  if intent.badge ~= nil then data.adb_n_count = format("%d", intent.badge) end
+  data.adb_image = intent.image
+
+  local link = intent.link
+  if link ~= nil then
+    data.adb_uri = link.uri
+    data.adb_a_type = actionType(link, nil, nil)
+  end
+
+  local buttons = intent.buttons
+  if buttons ~= nil and #buttons > 0 then
+    local actions = {}
+    for i = 1, #buttons do
+      local button = buttons[i]
+      actions[i] = { label = button.label, uri = button.uri, type = actionType(button, "OPENAPP", i) }
+    end
+    data.adb_act = json(actions)
+  end
+
+  local android = intent.android
+  if android ~= nil then
+    data.adb_channel_id = android.channel
+    data.adb_icon = android.icon
+    data.adb_n_priority = PRIORITY[android.priority]
+    data.adb_n_visibility = VISIBILITY[android.visibility]
+    local ttl = android.ttl
+    if android.collapseKey ~= nil or android.delivery ~= nil or ttl ~= nil then
+      message.android = {
+        collapse_key = android.collapseKey,
+        priority = DELIVERY[android.delivery],
+        ttl = ttl and format("%ds", ttl),
+      }
+    end
+  end
+
+  local target = intent.target
+  if target ~= nil then
+    message.token, message.topic, message.condition = target.token, target.topic, target.condition
+  end
+
+  copyData(intent.data, data, true)
+  return { message = message }
+end
+
+local function apns(intent, ctx)
+  checkFields(intent, ctx)
+  local ios = intent.ios or NONE
+  local aps = {}
+  local payload = { aps = aps }
+
+  local title, body = intent.title, intent.body
+  if ios.contentAvailable and title == nil and body == nil then
+    -- A silent (background) push: no alert at all.
+    if intent.subtitle ~= nil then
+      warn("$.subtitle", "a silent push (ios.contentAvailable without title or body) shows no alert: the subtitle is not sent")
+    end
+  elseif title ~= nil or body ~= nil or intent.subtitle ~= nil then
+    aps.alert = { title = title, subtitle = intent.subtitle, body = body }
+  end
+
+  aps.sound = intent.sound
+  aps.badge = intent.badge
+  aps["thread-id"] = ios.threadId
+  aps.category = ios.category
+  if ios.contentAvailable then aps["content-available"] = 1 end
+  -- With an image, the service extension must run to attach it.
+  if ios.mutableContent or intent.image ~= nil then aps["mutable-content"] = 1 end
+  aps["interruption-level"] = ios.interruptionLevel
+  aps["relevance-score"] = ios.relevanceScore
+  aps["target-content-id"] = ios.targetContentId
+
+  payload.adb_media = intent.image
+  local link = intent.link
+  if link ~= nil then
+    payload.adb_uri = link.uri
+    payload.adb_a_type = actionType(link, nil, nil)
+  end
+
+  local buttons = intent.buttons
+  if buttons ~= nil and #buttons > 0 then
+    local actions = {}
+    for i = 1, #buttons do
+      local button = buttons[i]
+      actions[i] = { aid = button.id, label = button.label, uri = button.uri, type = actionType(button, "OPENAPP", i) }
+    end
+    payload.adb_act = actions
+  end
+
+  copyData(intent.data, payload, false)
+  return payload
+end
+
+return {
+  name = "plain",
+  api = 1,
+  platforms = { "fcm", "apns" },
+  fcm = fcm,
+  apns = apns,
+}
