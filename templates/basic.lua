@@ -51,9 +51,6 @@ local function fcm(intent, ctx)
     if data.adb_act ~= nil then warn("$.buttons", "buttons are ignored by the " .. template .. " template") end
     if remind ~= nil then warn("$.remindLater", "remindLater is ignored by the " .. template .. " template") end
   elseif remind ~= nil then
-    if remind.at ~= nil and ctx.now ~= nil and remind.at <= ctx.now then
-      warn("$.remindLater.at", "the remind-later time is already past: tapping the button cancels the notification instead of bringing it back")
-    end
     local buttons = intent.buttons
     if buttons ~= nil and #buttons > 2 then
       warn("$.buttons", "with remindLater, Android shows at most 2 buttons")

@@ -9,11 +9,6 @@ local format = string.format
 
 local NONE = {} -- stands for an absent object; never written to
 
-local ALREADY_ENDED = {
-  fcm = "the timer has already ended: Android drops the notification, unless one with the same android.tag is showing",
-  apns = "the timer has already ended: iOS shows only the expired content",
-}
-
 -- The keys both platforms share, written into `into` (FCM's data map or the APNS payload);
 -- `paint` is the platform's colour function. Returns the intent's `expired` object.
 local function timerKeys(into, intent, ctx, paint)
@@ -27,10 +22,8 @@ local function timerKeys(into, intent, ctx, paint)
   if timer.duration ~= nil then into.adb_tmr_dur = format("%d", timer.duration) end
   local endsAt = timer.endsAt
   if endsAt ~= nil then
+    -- An end already past is the payload checks' warning, for every script alike.
     into.adb_tmr_end = format("%d", endsAt)
-    if ctx.now ~= nil and endsAt <= ctx.now then
-      warn("$.timer.endsAt", ALREADY_ENDED[ctx.platform])
-    end
   end
 
   local expired = intent.expired or NONE
