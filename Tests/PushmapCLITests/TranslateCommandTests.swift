@@ -104,7 +104,7 @@ struct TranslateCommandTests {
         ("directory", ["translate", "examples"], Data(), "examples: is a directory, not a file"),
         ("empty", ["translate", "-"], Data(), "<stdin>: empty input: expected a JSON object"),
         ("utf8", ["translate", "-"], Data([0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]), "invalid UTF-8"),
-        ("nested", ["translate", "-"], Data((String(repeating: "[", count: 100_000)).utf8), "nested"),
+        ("nested", ["translate", "-"], Data((String(repeating: "[", count: 100_000)).utf8), "nesting deeper than 32 levels"),
         ("huge", ["translate", "-"], Data(("{\"title\":\"" + String(repeating: "x", count: 2_000_000) + "\"}").utf8), "limit"),
         ("array", ["translate", "-"], Data("[1, 2]".utf8), "an intent is a JSON object, got array"),
     ])
