@@ -79,7 +79,6 @@ let package = Package(
         .testTarget(
             name: "PushmapTests",
             dependencies: ["Pushmap", "PushmapJSON", "LuaHost", .product(name: "Logging", package: "swift-log")],
-            exclude: ["Fixtures"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -82,7 +82,7 @@ struct BatchCommandTests {
         let line = Self.mixed[0] + "\n"
         try Data(String(repeating: line, count: 200_000).utf8).write(to: inputFile)
         let errorFile = folder.appendingPathComponent("err")
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let process = Process()
         process.executableURL = CommandRunner.binary
         process.arguments = ["batch", inputFile.path]

@@ -35,7 +35,7 @@ struct CommandRunner {
         let inputFile = scratch.appendingPathComponent("stdin")
         let errorFile = scratch.appendingPathComponent("stderr")
         try (input ?? Data()).write(to: inputFile)
-        FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
 
         let process = Process()
         process.executableURL = binary
