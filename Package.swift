@@ -62,7 +62,7 @@ let package = Package(
         // The per-call figures of scripts/bench.
         .executableTarget(
             name: "pushmap-bench",
-            dependencies: ["Pushmap", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Pushmap", "PushmapJSON", "LuaHost", .product(name: "Logging", package: "swift-log")],
             path: "Sources/PushmapBench",
             swiftSettings: strict
         ),

@@ -1,4 +1,5 @@
 import Logging
+import LuaHost
 import Pushmap
 import PushmapJSON
 
@@ -60,6 +61,21 @@ struct PushmapBench {
             _ = checker.check(sample.payloads[.apns] ?? .null, platform: .apns)
         }
         _ = value
+        // The Lua host alone: a 25-field table in, a mapping over it, a 25-field table out.
+        let state = try LuaState(logger: logger)
+        let mapping = try state.load("""
+            local t = ...
+            return { a1 = t.f1, a2 = t.f2, a3 = t.f3, a4 = t.f4, a5 = t.f5, a6 = t.f6, a7 = t.f7, a8 = t.f8,
+              a9 = t.f9, a10 = t.f10, a11 = t.f11, a12 = t.f12, a13 = t.f13, a14 = t.f14, a15 = t.f15,
+              a16 = t.f16, a17 = t.f17, a18 = t.f18, a19 = t.f19, a20 = t.f20, a21 = t.f21, a22 = t.f22,
+              a23 = t.f23, a24 = t.f24, a25 = t.f25 }
+            """, name: "bench.lua")
+        let fields = JSONValue.object(JSONObject((1...25).map { ("f\($0)", JSONValue.string("value number \($0)")) }))
+        report("lua host: 25-field table in, mapping call, 25-field table out", iterations) {
+            _ = try? state.call(mapping, [.value(fields)])
+        }
+        let empty = try state.load("return 1", name: "empty.lua")
+        report("lua host: empty call", iterations) { _ = try? state.call(empty) }
         print("memory of one Lua state with the built-in scripts: \(translator.stateMemory()) bytes")
     }
 
