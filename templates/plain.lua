@@ -119,6 +119,20 @@ local function copyData(data, into, fcm)
   end
 end
 
+-- The buttons as adb_act entries (nil when there are none); iOS also carries each button's id as aid.
+local function buttonActions(buttons, withId)
+  if buttons == nil or #buttons == 0 then return nil end
+  local actions = {}
+  for i = 1, #buttons do
+    local button = buttons[i]
+    actions[i] = {
+      aid = withId and button.id or nil, label = button.label, uri = button.uri,
+      type = actionType(button, "OPENAPP", i),
+    }
+  end
+  return actions
+end
+
 local function fcm(intent, ctx)
   checkFields(intent, ctx)
   local data = {}
@@ -136,15 +150,8 @@ local function fcm(intent, ctx)
     data.adb_a_type = actionType(link, nil, nil)
   end
 
-  local buttons = intent.buttons
-  if buttons ~= nil and #buttons > 0 then
-    local actions = {}
-    for i = 1, #buttons do
-      local button = buttons[i]
-      actions[i] = { label = button.label, uri = button.uri, type = actionType(button, "OPENAPP", i) }
-    end
-    data.adb_act = json(actions)
-  end
+  local actions = buttonActions(intent.buttons, false)
+  if actions ~= nil then data.adb_act = json(actions) end
 
   local android = intent.android
   if android ~= nil then
@@ -205,15 +212,7 @@ local function apns(intent, ctx)
     payload.adb_a_type = actionType(link, nil, nil)
   end
 
-  local buttons = intent.buttons
-  if buttons ~= nil and #buttons > 0 then
-    local actions = {}
-    for i = 1, #buttons do
-      local button = buttons[i]
-      actions[i] = { aid = button.id, label = button.label, uri = button.uri, type = actionType(button, "OPENAPP", i) }
-    end
-    payload.adb_act = actions
-  end
+  payload.adb_act = buttonActions(intent.buttons, true)
 
   copyData(intent.data, payload, false)
   return payload

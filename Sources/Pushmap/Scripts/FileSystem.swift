@@ -83,6 +83,11 @@ public enum FileSystem {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw Failure(path: path, reason: reason(errno)) }
         defer { close(descriptor) }
+        try writeAll(bytes, to: descriptor, path: path)
+    }
+
+    /// Writes all of `bytes` to an open descriptor, going on after short writes and interrupts.
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in

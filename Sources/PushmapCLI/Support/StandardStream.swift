@@ -1,3 +1,4 @@
+internal import Pushmap
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -16,16 +17,10 @@ struct StandardStream {
     struct Closed: Error {}
 
     func write(_ bytes: [UInt8]) throws(Closed) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                systemWrite(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw Closed()
-            }
-            offset += written
+        do {
+            try FileSystem.writeAll(bytes, to: descriptor, path: "<stdout>")
+        } catch {
+            throw Closed()
         }
     }
 
@@ -44,8 +39,4 @@ struct StandardStream {
     static func ignoreBrokenPipes() {
         signal(SIGPIPE, SIG_IGN)
     }
-}
-
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
-    write(descriptor, buffer, count)
 }
