@@ -60,7 +60,7 @@ struct LuaValueReader {
         var length = 0
         guard let bytes = pmh_tolstring(state, index, &length) else { return "" }
         let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
-        guard let text = String(validating: buffer, as: UTF8.self) else {
+        guard let text = UTF8Text.string(buffer) else {
             throw failure { at in "the string at \(at) is not valid UTF-8" }
         }
         return text

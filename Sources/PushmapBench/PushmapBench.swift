@@ -23,6 +23,8 @@ struct PushmapBench {
 
     static func main() throws {
         let iterations = CommandLine.arguments.dropFirst().first.flatMap { Int($0) } ?? 20_000
+        // A second argument runs only the figures whose name contains it, for a profiler.
+        only = CommandLine.arguments.dropFirst(2).first
         let logger = Logger(label: "bench", factory: { _ in SwiftLogNoOpLogHandler() })
         let translator = try Translator(options: Translator.Options(idleStates: 1), logger: logger)
         let bytes = Array(intent.utf8)
@@ -80,8 +82,11 @@ struct PushmapBench {
     }
 
     /// Runs `body` in samples of 50 and prints the median and 90th percentile per call, in µs.
+    nonisolated(unsafe) static var only: String?
+
     @discardableResult
     static func report(_ name: String, _ iterations: Int, _ body: () -> Void) -> Double {
+        if let only, !name.contains(only) { return 1 }
         let clock = ContinuousClock()
         for _ in 0..<min(2000, iterations / 10) { body() }  // warm up
         let batch = 50

@@ -105,9 +105,27 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Indices of `members` in key byte order, ties kept in their original order.
     static func sortedIndices(_ members: [Member]) -> [Int] {
-        members.indices.sorted { i, j in
-            let order = UTF8Bytes.compare(members[i].key, members[j].key)
-            return order < 0 || (order == 0 && i < j)
+        // Each key's first 16 bytes as two big-endian words compare like the bytes themselves,
+        // so most comparisons are two integer compares; only keys that share 16 bytes (or
+        // differ by trailing NULs) fall back to comparing the strings.
+        var order = [(high: UInt64, low: UInt64, index: Int)]()
+        order.reserveCapacity(members.count)
+        for (index, member) in members.enumerated() {
+            var key = member.key
+            let (high, low) = key.withUTF8 { bytes -> (UInt64, UInt64) in
+                var high: UInt64 = 0, low: UInt64 = 0
+                for i in 0..<8 { high = high << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
+                for i in 8..<16 { low = low << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
+                return (high, low)
+            }
+            order.append((high, low, index))
         }
+        order.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            let ordered = UTF8Bytes.compare(members[a.index].key, members[b.index].key)
+            return ordered < 0 || (ordered == 0 && a.index < b.index)
+        }
+        return order.map(\.index)
     }
 }

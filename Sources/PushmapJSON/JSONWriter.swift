@@ -27,15 +27,16 @@ public struct JSONWriter: Sendable {
 
     /// The value as JSON text.
     public func write(_ value: JSONValue) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(1024)
-        write(value, into: &out)
-        return out
+        var out = OutputBuffer(capacity: 1024)
+        emit(value, indent: 0, into: &out)
+        return out.finish()
     }
 
     /// Appends the value's JSON text to `out`.
     public func write(_ value: JSONValue, into out: inout [UInt8]) {
-        emit(value, indent: 0, into: &out)
+        var buffer = OutputBuffer(capacity: 1024)
+        emit(value, indent: 0, into: &buffer)
+        buffer.append(to: &out)
     }
 
     /// The value as JSON text in a `String`.
@@ -45,28 +46,75 @@ public struct JSONWriter: Sendable {
 
     /// Appends `s` as a quoted JSON string literal, escaping only what JSON requires.
     public static func escapeJSONString(_ s: String, into out: inout [UInt8]) {
-        // Native strings lend their bytes directly; any other kind is made contiguous once.
-        let done: Void? = s.utf8.withContiguousStorageIfAvailable { escape($0, into: &out) }
-        if done == nil {
-            var s = s
-            s.withUTF8 { escape($0, into: &out) }
+        var buffer = OutputBuffer(capacity: s.utf8.count + 16)
+        escape(s, into: &buffer)
+        buffer.append(to: &out)
+    }
+
+    /// The length in bytes of the value written compactly, computed without writing it: key
+    /// order does not change the length, so nothing is sorted and nothing is allocated.
+    public static func compactByteCount(_ value: JSONValue) -> Int {
+        switch value {
+        case .null: return 4
+        case .bool(let bool): return bool ? 4 : 5
+        case .integer(let integer):
+            var count = integer < 0 ? 2 : 1
+            var magnitude = integer.magnitude / 10
+            while magnitude > 0 {
+                count += 1
+                magnitude /= 10
+            }
+            return count
+        case .double(let double):
+            var out = OutputBuffer(capacity: 32)
+            writeDouble(double, into: &out)
+            return out.count
+        case .string(let string):
+            return escapedByteCount(string)
+        case .array(let array):
+            var count = 2 + max(0, array.count - 1)
+            for element in array { count += compactByteCount(element) }
+            return count
+        case .object(let object):
+            var count = 2 + max(0, object.count - 1)
+            for member in object.members {
+                count += escapedByteCount(member.key) + 1 + compactByteCount(member.value)
+            }
+            return count
+        }
+    }
+
+    /// The length of `s` as a quoted, escaped JSON string.
+    static func escapedByteCount(_ s: String) -> Int {
+        var s = s
+        return s.withUTF8 { bytes in
+            var count = bytes.count + 2
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), 0x08, 0x0C:
+                    count += 1
+                default:
+                    count += 5
+                }
+            }
+            return count
         }
     }
 
     // MARK: - Values
 
-    private func emit(_ value: JSONValue, indent: Int, into out: inout [UInt8]) {
+    private func emit(_ value: JSONValue, indent: Int, into out: inout OutputBuffer) {
         switch value {
         case .null:
-            out.append(contentsOf: Self.nullBytes)
+            out.append(ascii: "null")
         case .bool(let bool):
-            out.append(contentsOf: bool ? Self.trueBytes : Self.falseBytes)
+            out.append(ascii: bool ? "true" : "false")
         case .integer(let integer):
             Self.writeInteger(integer, into: &out)
         case .double(let double):
             Self.writeDouble(double, into: &out)
         case .string(let string):
-            Self.escapeJSONString(string, into: &out)
+            Self.escape(string, into: &out)
         case .array(let array):
             emitArray(array, indent: indent, into: &out)
         case .object(let object):
@@ -74,7 +122,7 @@ public struct JSONWriter: Sendable {
         }
     }
 
-    private func emitArray(_ array: [JSONValue], indent: Int, into out: inout [UInt8]) {
+    private func emitArray(_ array: [JSONValue], indent: Int, into out: inout OutputBuffer) {
         out.append(UInt8(ascii: "["))
         guard !array.isEmpty else {
             out.append(UInt8(ascii: "]"))
@@ -90,7 +138,7 @@ public struct JSONWriter: Sendable {
         out.append(UInt8(ascii: "]"))
     }
 
-    private func emitObject(_ object: JSONObject, indent: Int, into out: inout [UInt8]) {
+    private func emitObject(_ object: JSONObject, indent: Int, into out: inout OutputBuffer) {
         out.append(UInt8(ascii: "{"))
         let members = object.members
         guard !members.isEmpty else {
@@ -110,7 +158,7 @@ public struct JSONWriter: Sendable {
             let member = members[order?[n] ?? n]
             if n > 0 { out.append(UInt8(ascii: ",")) }
             if pretty { Self.newline(indent + 1, into: &out) }
-            Self.escapeJSONString(member.key, into: &out)
+            Self.escape(member.key, into: &out)
             out.append(UInt8(ascii: ":"))
             if pretty { out.append(UInt8(ascii: " ")) }
             emit(member.value, indent: indent + 1, into: &out)
@@ -119,7 +167,7 @@ public struct JSONWriter: Sendable {
         out.append(UInt8(ascii: "}"))
     }
 
-    private static func newline(_ indent: Int, into out: inout [UInt8]) {
+    private static func newline(_ indent: Int, into out: inout OutputBuffer) {
         out.append(UInt8(ascii: "\n"))
         for _ in 0..<indent {
             out.append(UInt8(ascii: " "))
@@ -129,13 +177,10 @@ public struct JSONWriter: Sendable {
 
     // MARK: - Scalars
 
-    private static let nullBytes: [UInt8] = Array("null".utf8)
-    private static let trueBytes: [UInt8] = Array("true".utf8)
-    private static let falseBytes: [UInt8] = Array("false".utf8)
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+    private static let hexDigits: StaticString = "0123456789abcdef"
 
     /// Decimal digits without going through `String`.
-    static func writeInteger(_ value: Int64, into out: inout [UInt8]) {
+    static func writeInteger(_ value: Int64, into out: inout OutputBuffer) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude as UInt64 also covers Int64.min.
         var magnitude = value.magnitude
@@ -147,16 +192,18 @@ public struct JSONWriter: Sendable {
                 scratch[24 - count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
                 magnitude /= 10
             } while magnitude > 0
-            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[(24 - count)...]))
+            if let base = scratch.baseAddress {
+                out.append(base.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count)
+            }
         }
     }
 
     /// The shortest text that reads back as the same Double, with a `.` or an exponent
     /// so it reads back as a double, not an integer. NaN and infinities, which a parsed
     /// value never holds, become `null`.
-    static func writeDouble(_ value: Double, into out: inout [UInt8]) {
+    static func writeDouble(_ value: Double, into out: inout OutputBuffer) {
         guard value.isFinite else {
-            out.append(contentsOf: nullBytes)
+            out.append(ascii: "null")
             return
         }
         // Swift's description is the shortest round-trip form: "3.0", "1e-07", "5e+20",
@@ -173,55 +220,67 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// Appends `s` quoted and escaped.
+    @inline(__always)
+    static func escape(_ s: String, into out: inout OutputBuffer) {
+        var s = s
+        s.withUTF8 { escape($0, into: &out) }
+    }
+
     /// Copies runs that need no escaping in bulk, escaping the bytes in between.
-    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) {
-        // No reserveCapacity here: growing by exact amounts would defeat the array's doubling.
-        out.append(UInt8(ascii: "\""))
+    private static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout OutputBuffer) {
+        let n = bytes.count
+        // Room for the worst case (every byte as \u00XX) once, so the loop never checks.
+        out.reserve(n &* 6 &+ 2)
+        out.appendUnchecked(UInt8(ascii: "\""))
+        guard let base = bytes.baseAddress else {
+            out.appendUnchecked(UInt8(ascii: "\""))
+            return
+        }
         var runStart = 0
         var i = 0
-        let n = bytes.count
-        let raw = UnsafeRawPointer(bytes.baseAddress)
+        let raw = UnsafeRawPointer(base)
         while i < n {
             // Eight bytes at a time while none is a quote, a backslash or a control character.
-            if let raw {
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let tops: UInt64 = 0x8080_8080_8080_8080
-                while i + 8 <= n {
-                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    let control = (word &- ones &* 0x20) & ~word & tops
-                    let q = word ^ (ones &* 0x22)
-                    let b = word ^ (ones &* 0x5C)
-                    if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
-                    i += 8
-                }
-                if i >= n { break }
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let tops: UInt64 = 0x8080_8080_8080_8080
+            while i &+ 8 <= n {
+                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let control = (word &- ones &* 0x20) & ~word & tops
+                let q = word ^ (ones &* 0x22)
+                let b = word ^ (ones &* 0x5C)
+                if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
+                i &+= 8
             }
-            let byte = bytes[i]
+            if i >= n { break }
+            let byte = base[i]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
                 i &+= 1
                 continue
             }
-            if runStart < i { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i])) }
-            out.append(UInt8(ascii: "\\"))
+            if runStart < i { out.appendUnchecked(base + runStart, count: i &- runStart) }
+            out.appendUnchecked(UInt8(ascii: "\\"))
             switch byte {
-            case UInt8(ascii: "\""): out.append(UInt8(ascii: "\""))
-            case UInt8(ascii: "\\"): out.append(UInt8(ascii: "\\"))
-            case UInt8(ascii: "\n"): out.append(UInt8(ascii: "n"))
-            case UInt8(ascii: "\r"): out.append(UInt8(ascii: "r"))
-            case UInt8(ascii: "\t"): out.append(UInt8(ascii: "t"))
-            case 0x08: out.append(UInt8(ascii: "b"))
-            case 0x0C: out.append(UInt8(ascii: "f"))
+            case UInt8(ascii: "\""): out.appendUnchecked(UInt8(ascii: "\""))
+            case UInt8(ascii: "\\"): out.appendUnchecked(UInt8(ascii: "\\"))
+            case UInt8(ascii: "\n"): out.appendUnchecked(UInt8(ascii: "n"))
+            case UInt8(ascii: "\r"): out.appendUnchecked(UInt8(ascii: "r"))
+            case UInt8(ascii: "\t"): out.appendUnchecked(UInt8(ascii: "t"))
+            case 0x08: out.appendUnchecked(UInt8(ascii: "b"))
+            case 0x0C: out.appendUnchecked(UInt8(ascii: "f"))
             default:
-                out.append(UInt8(ascii: "u"))
-                out.append(UInt8(ascii: "0"))
-                out.append(UInt8(ascii: "0"))
-                out.append(hexDigits[Int(byte >> 4)])
-                out.append(hexDigits[Int(byte & 0xF)])
+                hexDigits.withUTF8Buffer { hex in
+                    out.appendUnchecked(UInt8(ascii: "u"))
+                    out.appendUnchecked(UInt8(ascii: "0"))
+                    out.appendUnchecked(UInt8(ascii: "0"))
+                    out.appendUnchecked(hex[Int(byte >> 4)])
+                    out.appendUnchecked(hex[Int(byte & 0xF)])
+                }
             }
             i &+= 1
             runStart = i
         }
-        if runStart < n { out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<n])) }
-        out.append(UInt8(ascii: "\""))
+        if runStart < n { out.appendUnchecked(base + runStart, count: n &- runStart) }
+        out.appendUnchecked(UInt8(ascii: "\""))
     }
 }

@@ -102,4 +102,34 @@ struct JSONWriterTests {
         JSONWriter(style: .compact).write(["a": 1], into: &bytes)
         #expect(String(decoding: bytes, as: UTF8.self) == #"x={"a":1}"#)
     }
+
+    @Test("keys that share their first 16 bytes, or differ only by NULs, still sort by all their bytes")
+    func longSharedPrefixes() {
+        let keys = ["adb_clr_title_long_b", "adb_clr_title_long_a", "adb_clr_title_lon", "adb_clr_title_long", "a\u{0}", "a", "a\u{0}\u{0}", "adb_clr_body"]
+        let value = JSONValue.object(JSONObject(keys.map { ($0, JSONValue.null) }))
+        let expected = keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        guard case .object(let parsed)? = try? JSONParser.parse(JSONWriter(style: .compact).write(value)) else {
+            Issue.record("the output does not parse back")
+            return
+        }
+        #expect(parsed.keys == expected)
+    }
+
+    @Test("members with equal keys keep their order when sorted")
+    func equalKeysKeepOrder() {
+        var object = JSONObject()
+        object.append(key: "k", value: 2)
+        object.append(key: "a", value: 0)
+        object.append(key: "k", value: 1)
+        #expect(text(.object(object)) == #"{"a":0,"k":2,"k":1}"#)
+    }
+
+    @Test("compactByteCount is the length of the compact text, for a thousand random values")
+    func compactByteCount() {
+        var random = RandomJSON(seed: 0xC0FFEE)
+        for _ in 0..<1000 {
+            let value = random.value()
+            #expect(JSONWriter.compactByteCount(value) == JSONWriter(style: .compact).write(value).count)
+        }
+    }
 }

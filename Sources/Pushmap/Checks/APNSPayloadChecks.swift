@@ -36,11 +36,12 @@ struct APNSPayloadChecks {
             return nil
         }
         var keys = CustomKeys(base: "$")
+        keys.reserve(root.count)
         for (key, value) in root where key != "aps" {
-            keys.add(key, value, at: IntentOrigin.customKeyLocation(base: "$", key: key))
+            keys.add(key, value, in: "$")
         }
         checkAps(aps, &report)
-        let size = JSONWriter(style: .compact, sortKeys: true).write(payload).count
+        let size = JSONWriter.compactByteCount(payload)
         if size > Self.maxBytes {
             report.error(
                 CheckLocation.root, "apns-size",

@@ -125,7 +125,7 @@ struct AndroidClientChecks {
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where key.hasPrefix("adb_clr_") {
+        for key in keys.keys where ValueFormat.starts(key, with: "adb_clr_") {
             guard let colour = keys.string(key), !ValueFormat.isHexColour(colour) else { continue }
             report.error(
                 keys.location(key), "android-color",
@@ -159,9 +159,7 @@ struct AndroidClientChecks {
     private func checkTextLengths(_ keys: CustomKeys, _ report: inout CheckReport) {
         let limits = [("adb_title", Self.maxTitleCharacters), ("adb_body", Self.maxBodyCharacters), ("adb_body_ex", Self.maxBodyCharacters)]
         for (key, limit) in limits {
-            guard let text = keys.string(key) else { continue }
-            let count = text.count
-            guard count > limit else { continue }
+            guard let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) else { continue }
             report.warning(
                 keys.location(key), "android-text-length",
                 "\(key) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")

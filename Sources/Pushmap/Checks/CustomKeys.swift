@@ -3,10 +3,11 @@ internal import PushmapJSON
 /// The custom keys of a payload with where each sits: FCM's data map (`message.data` and
 /// `message.android.data` together) or the APNS keys beside `aps`.
 struct CustomKeys {
-    /// One key's value and location.
+    /// One key's value and the payload object it sits in; its location is built only when a
+    /// finding needs it, since most keys never get one.
     struct Entry {
         var value: JSONValue
-        var location: CheckLocation
+        var base: String
     }
 
     /// Where a key the payload lacks would go, for "missing" findings.
@@ -19,10 +20,16 @@ struct CustomKeys {
         self.base = base
     }
 
-    /// Adds a key; a later entry for the same key wins, as `android.data` does over `data`.
-    mutating func add(_ key: String, _ value: JSONValue, at location: CheckLocation) {
-        if entries[key] == nil { keys.append(key) }
-        entries[key] = Entry(value: value, location: location)
+    /// Makes room for `count` keys at once.
+    mutating func reserve(_ count: Int) {
+        keys.reserveCapacity(count)
+        entries.reserveCapacity(count)
+    }
+
+    /// Adds a key found in the object at payload path `base`; a later entry for the same key
+    /// wins, as `android.data` does over `data`.
+    mutating func add(_ key: String, _ value: JSONValue, in base: String) {
+        if entries.updateValue(Entry(value: value, base: base), forKey: key) == nil { keys.append(key) }
     }
 
     func value(_ key: String) -> JSONValue? { entries[key]?.value }
@@ -34,6 +41,6 @@ struct CustomKeys {
 
     /// Where the key is, or where it would go when absent.
     func location(_ key: String) -> CheckLocation {
-        entries[key]?.location ?? IntentOrigin.customKeyLocation(base: base, key: key)
+        IntentOrigin.customKeyLocation(base: entries[key]?.base ?? base, key: key)
     }
 }

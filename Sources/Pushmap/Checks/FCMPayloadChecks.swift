@@ -44,7 +44,7 @@ struct FCMPayloadChecks {
             }
         }
 
-        let size = JSONWriter(style: .compact, sortKeys: true).write(.object(message)).count
+        let size = JSONWriter.compactByteCount(.object(message))
         if size > Self.maxBytes {
             report.error(
                 CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
@@ -61,24 +61,24 @@ struct FCMPayloadChecks {
                 "FCM data must be an object of string values, not \(article(value.typeName)): FCM refuses the message")
             return
         }
+        keys.reserve(data.count)
         for (key, member) in data {
-            let location = IntentOrigin.customKeyLocation(base: base, key: key)
-            keys.add(key, member, at: location)
+            keys.add(key, member, in: base)
             if member.stringValue == nil {
                 report.error(
-                    location, "fcm-data-string",
+                    IntentOrigin.customKeyLocation(base: base, key: key), "fcm-data-string",
                     "FCM data values must be strings; \(key) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
             }
             if isReserved(key) {
                 report.error(
-                    location, "fcm-reserved-key",
+                    IntentOrigin.customKeyLocation(base: base, key: key), "fcm-reserved-key",
                     "FCM refuses the data key \(key): from, message_type and keys starting google. or gcm. are reserved")
             }
         }
     }
 
     private func isReserved(_ key: String) -> Bool {
-        key == "from" || key == "message_type" || key.hasPrefix("google.") || key.hasPrefix("gcm.")
+        key == "from" || key == "message_type" || ValueFormat.starts(key, with: "google.") || ValueFormat.starts(key, with: "gcm.")
     }
 
     private func checkTargets(_ message: JSONObject, _ report: inout CheckReport) {

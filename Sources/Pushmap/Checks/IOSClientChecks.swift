@@ -40,7 +40,7 @@ struct IOSClientChecks {
     }
 
     private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where key.hasPrefix("adb_") && !Self.nonStringKeys.contains(key) {
+        for key in keys.keys where ValueFormat.starts(key, with: "adb_") && !Self.nonStringKeys.contains(key) {
             guard let value = keys.value(key), value.stringValue == nil else { continue }
             report.error(
                 keys.location(key), "ios-string-value",
@@ -167,7 +167,7 @@ struct IOSClientChecks {
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where key.hasPrefix("adb_clr_") {
+        for key in keys.keys where ValueFormat.starts(key, with: "adb_clr_") {
             guard let colour = keys.string(key) else { continue }
             let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
             guard !ValueFormat.isHexColour(digits) else { continue }
@@ -181,27 +181,25 @@ struct IOSClientChecks {
         // The template guidelines: a timer leaves less room for text.
         let titleLimit = timer ? 50 : 70
         let bodyLimit = timer ? 450 : 600
-        let alertBase = "$.aps.alert"
-        var texts: [(name: String, text: String, location: CheckLocation, limit: Int)] = []
+        func warn(_ name: String, _ count: Int, _ limit: Int, _ location: CheckLocation) {
+            report.warning(
+                location, "ios-text-length",
+                "\(name) is \(count) characters; iOS's guideline is \(limit)\(timer ? " for a timer" : ""): longer text is cut off")
+        }
         if let alert = aps["alert"] {
-            if let body = alert.stringValue {
-                texts.append(("aps.alert", body, CheckLocation(payload: "$.aps.alert", intent: "$.body"), bodyLimit))
+            if let body = alert.stringValue, let count = ValueFormat.characterCount(body, over: bodyLimit) {
+                warn("aps.alert", count, bodyLimit, CheckLocation(payload: "$.aps.alert", intent: "$.body"))
             }
             for (field, limit) in [("title", titleLimit), ("body", bodyLimit)] {
-                if let text = alert[field]?.stringValue {
-                    texts.append(("aps.alert.\(field)", text, IntentOrigin.location(base: alertBase, key: field, table: IntentOrigin.alertKeys), limit))
+                if let text = alert[field]?.stringValue, let count = ValueFormat.characterCount(text, over: limit) {
+                    warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys))
                 }
             }
         }
         for (key, limit) in [("adb_title_ex", titleLimit), ("adb_body_ex", bodyLimit)] {
-            if let text = keys.string(key) { texts.append((key, text, keys.location(key), limit)) }
-        }
-        for entry in texts {
-            let count = entry.text.count
-            guard count > entry.limit else { continue }
-            report.warning(
-                entry.location, "ios-text-length",
-                "\(entry.name) is \(count) characters; iOS's guideline is \(entry.limit)\(timer ? " for a timer" : ""): longer text is cut off")
+            if let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) {
+                warn(key, count, limit, keys.location(key))
+            }
         }
     }
 

@@ -1,5 +1,26 @@
 /// Small text tests the checks share, written by hand to keep Foundation out of the library.
 enum ValueFormat {
+    /// Whether `text`'s UTF-8 bytes start with `prefix`'s: byte-wise, which is what the
+    /// clients' `startsWith` does, and without Unicode-aware comparison.
+    static func starts(_ text: String, with prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= n else { return false }
+            for i in 0..<n where bytes[i] != prefix.utf8Start[i] { return false }
+            return true
+        }
+    }
+
+    /// The number of characters in `text`, or nil as soon as it surely is at most `limit`: a
+    /// string of at most `limit` UTF-8 bytes cannot have more characters, so most texts are
+    /// never walked grapheme by grapheme.
+    static func characterCount(_ text: String, over limit: Int) -> Int? {
+        guard text.utf8.count > limit else { return nil }
+        let count = text.count
+        return count > limit ? count : nil
+    }
+
     /// 6 or 8 hex digits and nothing else.
     static func isHexColour(_ text: String) -> Bool {
         let bytes = text.utf8
