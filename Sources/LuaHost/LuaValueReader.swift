@@ -77,7 +77,7 @@ struct LuaValueReader {
         let mark = pmh_mark(host, index)
         // One pass: string keys are read as an object on the way; integer keys are counted and
         // read in order afterwards.
-        var members: [(String, JSONValue)] = []
+        var members = JSONObject()
         var integerKeys = 0
         var largestKey: lua_Integer = 0
         lua_pushnil(state)
@@ -88,7 +88,8 @@ struct LuaValueReader {
                 path.append(.key(key))
                 let item = try value(at: lua_absindex(state, -1))
                 path.removeLast()
-                members.append((key, item))
+                if members.isEmpty { members.reserveCapacity(8) }
+                members.append(key: key, value: item)
             } else if keyType == LUA_TNUMBER, pmh_isinteger(state, -2) != 0, members.isEmpty {
                 let key = pmh_tointeger(state, -2)
                 guard key >= 1 else {
@@ -128,7 +129,7 @@ struct LuaValueReader {
             return mark == 1 ? .array([]) : .object(JSONObject())
         }
         guard mark != 1 else { throw failure { at in "the table at \(at) is marked as an array but has string keys" } }
-        return .object(JSONObject(members))
+        return .object(members)
     }
 
     private func describeKey(at index: Int32) -> String {

@@ -52,6 +52,11 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Makes room for `count` members, for readers that know how many are coming.
+    public mutating func reserveCapacity(_ count: Int) {
+        members.reserveCapacity(count)
+    }
+
     /// Appends a member without looking for an existing one of that name (parsers check themselves).
     public mutating func append(key: String, value: JSONValue) {
         members.append((key: key, value: value))

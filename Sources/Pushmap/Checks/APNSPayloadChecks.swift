@@ -56,9 +56,10 @@ struct APNSPayloadChecks {
 
     private func checkAps(_ aps: JSONObject, _ report: inout CheckReport) {
         for (key, value) in aps {
-            let location = Self.location(key)
+            // Built only for a finding: most keys have none.
+            let location = { Self.location(key) }
             guard Self.apsKeys.contains(key) else {
-                report.error(location, "apns-aps-key", "aps.\(key) is not one of Apple's aps keys: custom keys go beside aps, never inside it")
+                report.error(location(), "apns-aps-key", "aps.\(key) is not one of Apple's aps keys: custom keys go beside aps, never inside it")
                 continue
             }
             switch key {
@@ -68,22 +69,22 @@ struct APNSPayloadChecks {
             case "content-available", "mutable-content":
                 if !isOne(value) {
                     report.error(
-                        location, "apns-flag",
+                        location(), "apns-flag",
                         "aps.\(key) must be the number 1, not \(shown(value)): \(key == "mutable-content" ? "iOS runs the notification service extension" : "iOS wakes the app in the background") only for 1")
                 }
             case "interruption-level":
                 if !(value.stringValue.map(Self.interruptionLevels.contains) ?? false) {
                     report.error(
-                        location, "apns-interruption-level",
+                        location(), "apns-interruption-level",
                         "aps.interruption-level must be passive, active, time-sensitive or critical, not \(shown(value)): iOS ignores it")
                 }
             case "relevance-score":
                 if !isUnitNumber(value) {
-                    report.error(location, "apns-relevance-score", "aps.relevance-score must be a number from 0 to 1, not \(shown(value)): iOS ignores it")
+                    report.error(location(), "apns-relevance-score", "aps.relevance-score must be a number from 0 to 1, not \(shown(value)): iOS ignores it")
                 }
             case _ where Self.stringKeys.contains(key):
                 if value.stringValue == nil {
-                    report.error(location, "apns-aps-type", "aps.\(key) must be a string, not \(shown(value)): iOS ignores it")
+                    report.error(location(), "apns-aps-type", "aps.\(key) must be a string, not \(shown(value)): iOS ignores it")
                 }
             default:
                 break
@@ -91,42 +92,42 @@ struct APNSPayloadChecks {
         }
     }
 
-    private func checkAlert(_ value: JSONValue, _ location: CheckLocation, _ report: inout CheckReport) {
+    private func checkAlert(_ value: JSONValue, _ location: () -> CheckLocation, _ report: inout CheckReport) {
         if value.stringValue != nil { return }
         guard let alert = value.objectValue else {
-            report.error(location, "apns-alert", "aps.alert must be a string or an object of strings, not \(shown(value)): iOS shows no alert")
+            report.error(location(), "apns-alert", "aps.alert must be a string or an object of strings, not \(shown(value)): iOS shows no alert")
             return
         }
         for (key, member) in alert {
-            let memberLocation = IntentOrigin.location(base: "$.aps.alert", key: key, table: IntentOrigin.alertKeys)
+            let memberLocation = { IntentOrigin.location(base: "$.aps.alert", key: key, table: IntentOrigin.alertKeys) }
             if Self.alertStrings.contains(key), member.stringValue == nil {
-                report.error(memberLocation, "apns-alert", "aps.alert.\(key) must be a string, not \(shown(member)): iOS ignores it")
+                report.error(memberLocation(), "apns-alert", "aps.alert.\(key) must be a string, not \(shown(member)): iOS ignores it")
             }
             if Self.alertStringArrays.contains(key), !(member.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false) {
-                report.error(memberLocation, "apns-alert", "aps.alert.\(key) must be an array of strings, not \(shown(member)): iOS cannot fill in the text")
+                report.error(memberLocation(), "apns-alert", "aps.alert.\(key) must be an array of strings, not \(shown(member)): iOS cannot fill in the text")
             }
         }
     }
 
-    private func checkBadge(_ value: JSONValue, _ location: CheckLocation, _ report: inout CheckReport) {
+    private func checkBadge(_ value: JSONValue, _ location: () -> CheckLocation, _ report: inout CheckReport) {
         if case .integer(let count) = value, count >= 0 { return }
-        report.error(location, "apns-badge", "aps.badge must be a whole number of 0 or more, not \(shown(value)): iOS does not set the badge")
+        report.error(location(), "apns-badge", "aps.badge must be a whole number of 0 or more, not \(shown(value)): iOS does not set the badge")
     }
 
-    private func checkSound(_ value: JSONValue, _ location: CheckLocation, _ report: inout CheckReport) {
+    private func checkSound(_ value: JSONValue, _ location: () -> CheckLocation, _ report: inout CheckReport) {
         if value.stringValue != nil { return }
         guard let sound = value.objectValue else {
-            report.error(location, "apns-sound", "aps.sound must be a sound name or {critical, name, volume}, not \(shown(value)): iOS plays no sound")
+            report.error(location(), "apns-sound", "aps.sound must be a sound name or {critical, name, volume}, not \(shown(value)): iOS plays no sound")
             return
         }
         if let critical = sound["critical"], !isOne(critical), !isZero(critical) {
-            report.error(soundMember(location, "critical"), "apns-sound", "aps.sound.critical must be 0 or 1, not \(shown(critical)): iOS plays no sound")
+            report.error(soundMember(location(), "critical"), "apns-sound", "aps.sound.critical must be 0 or 1, not \(shown(critical)): iOS plays no sound")
         }
         if sound["name"]?.stringValue == nil {
-            report.error(soundMember(location, "name"), "apns-sound", "aps.sound.name must be a sound name string: iOS plays no sound without one")
+            report.error(soundMember(location(), "name"), "apns-sound", "aps.sound.name must be a sound name string: iOS plays no sound without one")
         }
         if let volume = sound["volume"], !isUnitNumber(volume) {
-            report.error(soundMember(location, "volume"), "apns-sound", "aps.sound.volume must be a number from 0 to 1, not \(shown(volume)): iOS plays no sound")
+            report.error(soundMember(location(), "volume"), "apns-sound", "aps.sound.volume must be a number from 0 to 1, not \(shown(volume)): iOS plays no sound")
         }
     }
 

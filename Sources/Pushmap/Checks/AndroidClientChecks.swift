@@ -84,34 +84,34 @@ struct AndroidClientChecks {
             report.error(location, "android-action-count", "adb_act has \(actions.count) actions and \(reason): the rest are lost")
         }
         for (index, action) in actions.enumerated() {
-            checkAction(action, at: location.index(index), number: index, &report)
+            checkAction(action, at: { location.index(index) }, number: index, &report)
         }
     }
 
-    private func checkAction(_ action: JSONValue, at location: CheckLocation, number: Int, _ report: inout CheckReport) {
+    /// `location` is built only for a finding.
+    private func checkAction(_ action: JSONValue, at location: () -> CheckLocation, number: Int, _ report: inout CheckReport) {
         guard let object = action.objectValue else {
-            report.error(location, "android-action-incomplete", "action \(number) is not an object {label, uri, type}: Android skips it")
+            report.error(location(), "android-action-incomplete", "action \(number) is not an object {label, uri, type}: Android skips it")
             return
         }
         let label = object["label"]?.stringValue ?? ""
         if label.isEmpty {
-            report.error(location, "android-action-incomplete", "action \(number) has no label: Android skips the button")
+            report.error(location(), "android-action-incomplete", "action \(number) has no label: Android skips the button")
         }
         guard let typeValue = object["type"] else {
-            report.error(location, "android-action-incomplete", "action \(number) has no type: Android skips the button")
+            report.error(location(), "android-action-incomplete", "action \(number) has no type: Android skips the button")
             return
         }
-        let typeLocation = location.member("type", intentKey: IntentOrigin.buttonFields["type"])
         guard let type = typeValue.stringValue, Self.actionTypes.contains(type) else {
             let shown = typeValue.stringValue.map(ValueFormat.quoted) ?? ValueFormat.withArticle(typeValue.typeName)
             report.error(
-                typeLocation, "android-action-type",
+                location().member("type", intentKey: IntentOrigin.buttonFields["type"]), "android-action-type",
                 "action \(number) has type \(shown), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
             return
         }
         let uri = object["uri"]?.stringValue ?? ""
         if (type == "WEBURL" || type == "DEEPLINK"), uri.isEmpty {
-            report.warning(location, "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
+            report.warning(location(), "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
         }
     }
 

@@ -4,12 +4,13 @@ enum ValueFormat {
     /// clients' `startsWith` does, and without Unicode-aware comparison.
     static func starts(_ text: String, with prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
-        var text = text
-        return text.withUTF8 { bytes in
-            guard bytes.count >= n else { return false }
-            for i in 0..<n where bytes[i] != prefix.utf8Start[i] { return false }
-            return true
+        var i = 0
+        for byte in text.utf8 {
+            if i == n { return true }
+            if byte != prefix.utf8Start[i] { return false }
+            i += 1
         }
+        return i == n
     }
 
     /// The number of characters in `text`, or nil as soon as it surely is at most `limit`: a

@@ -13,11 +13,15 @@ struct IntentValidator {
             findings.append(.error("$", "wrong-type", "an intent is a JSON object, got \(intent.typeName)"))
             return findings
         }
-        check(intent, .object(IntentSchema.root(adding: extraFields)), path: JSONPath.root, into: &findings)
+        var path = JSONPath.root
+        path.components.reserveCapacity(8)
+        check(intent, .object(IntentSchema.root(adding: extraFields)), path: &path, into: &findings)
         return findings
     }
 
-    private func check(_ value: JSONValue, _ shape: IntentShape, path: JSONPath, into findings: inout [Diagnostic]) {
+    /// `path` is one stack of components shared by the whole walk, pushed and popped around
+    /// each step, so a valid intent allocates no path at all.
+    private func check(_ value: JSONValue, _ shape: IntentShape, path: inout JSONPath, into findings: inout [Diagnostic]) {
         switch shape {
         case .anything:
             return
@@ -68,23 +72,31 @@ struct IntentValidator {
                 findings.append(.error(path.description, "too-many-items", "\(items.count) items, at most \(maxItems) allowed"))
             }
             for (index, element) in items.enumerated() {
-                check(element, item, path: path.appending(index), into: &findings)
+                path.components.append(.index(index))
+                check(element, item, path: &path, into: &findings)
+                path.components.removeLast()
             }
         case .map(let item):
             guard case .object(let object) = value else { return wrongType(value, "an object", path, &findings) }
             if let item {
-                for (key, element) in object { check(element, item, path: path.appending(key), into: &findings) }
+                for (key, element) in object {
+                    path.components.append(.key(key))
+                    check(element, item, path: &path, into: &findings)
+                    path.components.removeLast()
+                }
             }
         case .object(let shape):
             guard case .object(let object) = value else { return wrongType(value, "an object", path, &findings) }
-            checkObject(object, shape, path: path, into: &findings)
+            checkObject(object, shape, path: &path, into: &findings)
         }
     }
 
-    private func checkObject(_ object: JSONObject, _ shape: IntentObject, path: JSONPath, into findings: inout [Diagnostic]) {
+    private func checkObject(_ object: JSONObject, _ shape: IntentObject, path: inout JSONPath, into findings: inout [Diagnostic]) {
         for (key, element) in object {
             if let field = shape.field(named: key) {
-                check(element, field.shape, path: path.appending(key), into: &findings)
+                path.components.append(.key(key))
+                check(element, field.shape, path: &path, into: &findings)
+                path.components.removeLast()
             } else {
                 var message = "unknown field '\(key)' at \(path)"
                 let names = shape.fields.map(\.name).filter { $0 != "$schema" }
