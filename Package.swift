@@ -66,6 +66,20 @@ let package = Package(
             path: "Sources/PushmapBench",
             swiftSettings: strict
         ),
+        // Fuzz targets: the per-input checks (a library the tests replay too), libFuzzer's entry
+        // point declared for scripts/fuzz, and the driver that replays inputs or runs libFuzzer.
+        .target(
+            name: "PushmapFuzzing",
+            dependencies: ["Pushmap", "PushmapJSON", "LuaHost", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "CFuzzDriver"),
+        .executableTarget(
+            name: "pushmap-fuzz",
+            dependencies: ["PushmapFuzzing", "CFuzzDriver"],
+            path: "Sources/PushmapFuzz",
+            swiftSettings: strict
+        ),
         // Turns the built-in Lua scripts into Swift source, so they travel inside the binary.
         .executableTarget(name: "EmbedScriptsTool", swiftSettings: strict),
         .plugin(name: "EmbedScripts", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
@@ -79,6 +93,11 @@ let package = Package(
         .testTarget(
             name: "PushmapTests",
             dependencies: ["Pushmap", "PushmapJSON", "LuaHost", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "PushmapFuzzingTests",
+            dependencies: ["PushmapFuzzing", "PushmapJSON"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -1,0 +1,103 @@
+public import Logging
+internal import LuaHost
+internal import Pushmap
+internal import PushmapJSON
+internal import Synchronization
+
+/// One fuzz target: bytes in, and either nothing (the input was handled as promised: a result or
+/// a clear error) or a finding that says which promise broke.
+///
+/// The same code runs under libFuzzer (`scripts/fuzz`) and in the test suite, which replays the
+/// seed corpora and every input that ever broke a promise (`fuzz/regressions`).
+public struct FuzzTarget: Sendable {
+    /// The name `scripts/fuzz` and `pushmap-fuzz` take.
+    public let name: String
+    /// What the target feeds its input to.
+    public let summary: String
+    private let body: @Sendable (UnsafeBufferPointer<UInt8>) -> String?
+
+    /// Runs one input; nil when every promise held, else what broke.
+    public func run(_ input: UnsafeBufferPointer<UInt8>) -> String? { body(input) }
+
+    /// Runs one input given as an array.
+    public func run(_ input: [UInt8]) -> String? { input.withUnsafeBufferPointer { body($0) } }
+
+    /// Every target, by name.
+    public static func all(logger: Logger = Logger(label: "pushmap-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> [FuzzTarget] {
+        [try translate(logger: logger), try luaValues(logger: logger)]
+    }
+
+    /// The target named `name`, or nil.
+    public static func named(_ name: String, logger: Logger = Logger(label: "pushmap-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> FuzzTarget? {
+        try all(logger: logger).first { $0.name == name }
+    }
+
+    /// Bytes as an intent, through parsing, validation, the built-in scripts and the checks, to
+    /// both platforms. Promises: a translation or a typed error; never a failure of a built-in
+    /// script other than a resource limit; payloads that read back equal, pass the checks
+    /// again and come out byte for byte the same on a second run.
+    static func translate(logger: Logger) throws -> FuzzTarget {
+        let now: Int64 = 1_767_225_600
+        let translator = try Translator(options: Translator.Options(idleStates: 1, clock: { now }), logger: logger)
+        let both: [Platform] = [.fcm, .apns]
+        return FuzzTarget(name: "translate", summary: "intent bytes through translation and checks, to FCM and APNS") { input in
+            let bytes = Array(input)
+            let first: Translation
+            do throws(TranslationError) {
+                first = try translator.translate(bytes, platforms: both)
+            } catch {
+                if error.kind == .scriptFailed {
+                    let kind = error.scriptError?.kind
+                    if kind == .instructionLimit || kind == .memoryLimit { return nil }
+                    return "a built-in script failed on an intent that passed validation: \(error)"
+                }
+                if error.diagnostics.isEmpty { return "an error with no diagnostic: \(error)" }
+                if !error.diagnostics.hasErrors { return "an error whose diagnostics are all warnings: \(error)" }
+                return nil
+            }
+            for platform in both {
+                guard let payload = first.payloads[platform] else { return "no \(platform) payload" }
+                let text = first.bytes(for: platform, style: .compact)
+                guard let reread = try? JSONParser.parse(text) else { return "the \(platform) payload does not parse back" }
+                if reread != payload { return "the \(platform) payload reads back different" }
+                let findings = translator.validate(payload, platform: platform)
+                if findings.hasErrors { return "the \(platform) payload fails its own checks: \(findings)" }
+            }
+            guard let second = try? translator.translate(bytes, platforms: both) else { return "a second run failed" }
+            for platform in both where second.bytes(for: platform, style: .compact) != first.bytes(for: platform, style: .compact) {
+                return "the \(platform) payload differs between two runs"
+            }
+            if second.diagnostics != first.diagnostics { return "the warnings differ between two runs" }
+            return nil
+        }
+    }
+
+    /// Bytes as JSON, into a Lua state and back out. Promises: what goes in comes back equal
+    /// (integers and floats kept apart, empty arrays and objects told apart, null kept), or a
+    /// typed error for what Lua cannot hold; the state keeps working after either.
+    static func luaValues(logger: Logger) throws -> FuzzTarget {
+        let state = try LuaState(logger: logger)
+        let identity = try state.load("return ...", name: "identity.lua")
+        let limits = JSONParser.Limits(maxDepth: 48, maxBytes: 1 << 20)
+        // libFuzzer runs one input at a time, the test suite too; the lock makes that a guarantee.
+        let guarded = Mutex(state)
+        return FuzzTarget(name: "lua-values", summary: "JSON values into a Lua state and back") { input in
+            guard let value = try? JSONParser.parse(Array(input), limits: limits) else { return nil }
+            return guarded.withLock { state in
+                let back: [JSONValue]
+                do throws(LuaError) {
+                    back = try state.call(identity, [.value(value)])
+                } catch {
+                    if error.kind == .badValue || error.kind == .memoryLimit { return nil }
+                    return "an identity call failed: \(error)"
+                }
+                guard back.count == 1, let result = back.first else { return "an identity call gave \(back.count) values" }
+                if result != value { return "the value came back different" }
+                let writer = JSONWriter(style: .compact)
+                if writer.write(result) != writer.write(value) { return "the value came back with different text" }
+                guard (try? state.call(identity, [.value(.integer(1))])) == [.integer(1)] else { return "the state stopped working" }
+                return nil
+            }
+        }
+    }
+}

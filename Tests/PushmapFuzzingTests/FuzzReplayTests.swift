@@ -1,0 +1,80 @@
+import Foundation
+import PushmapFuzzing
+import PushmapJSON
+import Testing
+
+/// The fuzz targets over their seed corpora and every input that ever broke a promise, so a
+/// finding, once fixed, stays fixed (scripts/fuzz runs the same targets under libFuzzer).
+@Suite("Fuzz targets, replayed")
+struct FuzzReplayTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Every file in a folder of the repository, sorted.
+    static func files(_ folder: String) -> [URL] {
+        let url = root.appendingPathComponent(folder)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.filter { !$0.hasPrefix(".") }.sorted().map { url.appendingPathComponent($0) }
+    }
+
+    /// The seeds scripts/fuzz starts from: the example intents, and the intents of the built-in
+    /// scripts' fixtures.
+    static func seedIntents() throws -> [[UInt8]] {
+        var seeds = try files("examples/seeds").map { Array(try Data(contentsOf: $0)) }
+        for folder in files("templates") where folder.pathExtension == "test" {
+            for fixture in files("templates/" + folder.lastPathComponent) {
+                let value = try JSONParser.parse(Array(try Data(contentsOf: fixture)))
+                if let intent = value["intent"] { seeds.append(JSONWriter(style: .compact).write(intent)) }
+            }
+        }
+        return seeds
+    }
+
+    static func target(_ name: String) throws -> FuzzTarget {
+        let target = try FuzzTarget.named(name)
+        return try #require(target, "no fuzz target named \(name)")
+    }
+
+    @Test("every target has a folder of regressions")
+    func regressionFolders() throws {
+        for target in try FuzzTarget.all() {
+            var isDirectory: ObjCBool = false
+            let path = Self.root.appendingPathComponent("fuzz/regressions/\(target.name)").path
+            #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue, "missing \(path)")
+        }
+    }
+
+    @Test("translate keeps its promises on every seed and every past finding")
+    func translate() throws {
+        let target = try Self.target("translate")
+        let seeds = try Self.seedIntents()
+        #expect(seeds.count >= 20)
+        for seed in seeds {
+            #expect(target.run(seed) == nil, "\(String(decoding: seed, as: UTF8.self))")
+        }
+        for file in Self.files("fuzz/regressions/translate") {
+            #expect(target.run(Array(try Data(contentsOf: file))) == nil, "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test("lua-values keeps its promises on every seed and every past finding")
+    func luaValues() throws {
+        let target = try Self.target("lua-values")
+        for seed in try Self.seedIntents() {
+            #expect(target.run(seed) == nil, "\(String(decoding: seed, as: UTF8.self))")
+        }
+        for file in Self.files("fuzz/regressions/lua-values") {
+            #expect(target.run(Array(try Data(contentsOf: file))) == nil, "\(file.lastPathComponent)")
+        }
+    }
+
+    @Test("inputs the product must refuse are handled, not reported as findings")
+    func refusedInputsAreNotFindings() throws {
+        let translate = try Self.target("translate")
+        #expect(translate.run(Array("{\"title\": 5}".utf8)) == nil)
+        #expect(translate.run(Array("not json".utf8)) == nil)
+        // Deeper than the Lua host's depth limit: a typed error, not a finding.
+        let values = try Self.target("lua-values")
+        let deep = String(repeating: "[", count: 47) + String(repeating: "]", count: 47)
+        #expect(values.run(Array(deep.utf8)) == nil)
+    }
+}
