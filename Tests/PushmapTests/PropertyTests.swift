@@ -1,0 +1,280 @@
+import Foundation
+@testable import Pushmap
+import PushmapJSON
+import Testing
+
+/// SplitMix64: the same cases on every run for one seed.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Intents a careful user would write, following docs/intent.md: every template, random subsets
+/// of the optional fields, text in many scripts and lengths, and the counts at their bounds.
+struct IntentGenerator {
+    var random: SeededRandom
+    /// The translation time; remind-later and timer ends are after it, as the docs ask.
+    let now: Int64
+
+    init(seed: UInt64, now: Int64) {
+        random = SeededRandom(seed: seed)
+        self.now = now
+    }
+
+    static let pieces = [
+        "a", "Z", "7", " ", "sale", "Ünïcödé", "中文", "日本語", "עברית", "العربية", "ελληνικά", "😀", "👍🏽", "🇫🇷",
+        "e\u{301}", "\u{200D}", "\"", "\\", "/", "\n", "\t", "'", "<b>", "&amp;", "%d", "%s", "{}", "[]", "null",
+    ]
+
+    mutating func chance(_ percent: Int) -> Bool { Int.random(in: 0..<100, using: &random) < percent }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &random) }
+
+    /// Text of up to `maxPieces` pieces, never empty.
+    mutating func text(_ maxPieces: Int) -> String {
+        var text = ""
+        for _ in 0..<int(1...maxPieces) { text += Self.pieces[int(0...(Self.pieces.count - 1))] }
+        return text
+    }
+
+    mutating func https() -> String { "https://cdn.example.com/" + String(int(0...99_999)) + ".png" }
+    mutating func uri() -> String { chance(50) ? "https://shop.example.com/p/" + String(int(0...999)) : "myapp://item/" + String(int(0...999)) }
+    mutating func colour() -> String {
+        let digits = (0..<(chance(50) ? 6 : 8)).map { _ in "0123456789abcdefABCDEF".randomElement(using: &random) ?? "0" }
+        return (chance(30) ? "#" : "") + String(digits)
+    }
+
+    mutating func pick(_ choices: [String]) -> String { choices[int(0...(choices.count - 1))] }
+
+    /// A valid intent for `template`.
+    mutating func intent(_ template: String) -> JSONObject {
+        var intent = JSONObject()
+        if template != "plain" || chance(50) { intent["template"] = .string(template) }
+        intent["title"] = .string(text(8))
+        intent["body"] = .string(text(chance(20) ? 40 : 10))
+        if template != "plain" {
+            if chance(30) { intent["version"] = "1" }
+            if chance(50) { intent["expandedTitle"] = .string(text(6)) }
+            if chance(50) { intent["expandedBody"] = .string(text(20)) }
+            if chance(50) {
+                var colours = JSONObject()
+                for key in ["title", "body", "background", "icon", "timer"] where chance(60) { colours[key] = .string(colour()) }
+                intent["colors"] = .object(colours)
+            }
+        }
+        if chance(40) { intent["subtitle"] = .string(text(4)) }
+        if chance(50), template != "carousel" { intent["image"] = .string(https()) }
+        if chance(50) { intent["sound"] = .string(pick(["default", "bingBong", "chime"])) }
+        if chance(40) { intent["badge"] = .integer(Int64(chance(20) ? 0 : int(1...9999))) }
+        if chance(60) {
+            var link = JSONObject()
+            let target = uri()
+            link["uri"] = .string(target)
+            if chance(40) { link["type"] = .string(target.hasPrefix("https") ? "WEBURL" : "DEEPLINK") }
+            intent["link"] = .object(link)
+        }
+        let remindLater = template == "basic" && chance(40)
+        if remindLater {
+            var remind = JSONObject()
+            remind["label"] = .string(text(3))
+            if chance(50) { remind["at"] = .integer(now + Int64(int(60...86_400 * 30))) } else { remind["after"] = .integer(Int64(int(1...86_400))) }
+            intent["remindLater"] = .object(remind)
+        }
+        if chance(50), template != "carousel", template != "timer" {
+            let count = int(0...(remindLater ? 2 : 3))
+            var buttons: [JSONValue] = []
+            for index in 0..<count {
+                var button = JSONObject()
+                button["label"] = .string(text(3))
+                switch int(0...3) {
+                case 0: button["uri"] = .string(uri())
+                case 1:
+                    let target = uri()
+                    button["uri"] = .string(target)
+                    button["type"] = .string(target.hasPrefix("https") ? "WEBURL" : "DEEPLINK")
+                case 2: button["type"] = .string(pick(["OPENAPP", "DISMISS"]))
+                default: break
+                }
+                if chance(30) { button["id"] = .string("action-\(index)") }
+                buttons.append(.object(button))
+            }
+            intent["buttons"] = .array(buttons)
+        }
+        if template == "carousel" {
+            var carousel = JSONObject()
+            if chance(70) { carousel["mode"] = .string(pick(["auto", "manual"])) }
+            if chance(50) { carousel["layout"] = .string(pick(["default", "filmstrip"])) }
+            // Three to five items: the bounds as often as the middle.
+            let count = pick(["3", "3", "4", "5", "5"]) == "3" ? 3 : int(4...5)
+            carousel["items"] = .array((0..<count).map { _ in
+                var item = JSONObject()
+                item["image"] = .string(https())
+                if chance(60) { item["text"] = .string(text(5)) }
+                if chance(60) { item["uri"] = .string(uri()) }
+                return .object(item)
+            })
+            intent["carousel"] = .object(carousel)
+        }
+        if template == "timer" {
+            var timer = JSONObject()
+            if chance(50) { timer["duration"] = .integer(Int64(chance(20) ? 1 : int(2...86_400))) } else { timer["endsAt"] = .integer(now + Int64(int(1...86_400 * 7))) }
+            intent["timer"] = .object(timer)
+            var expired = JSONObject()
+            expired["title"] = .string(text(6))
+            if chance(50) { expired["body"] = .string(text(10)) }
+            if chance(30) { expired["expandedBody"] = .string(text(10)) }
+            if chance(30) { expired["image"] = .string(https()) }
+            intent["expired"] = .object(expired)
+        }
+        if chance(60) {
+            var android = JSONObject()
+            if chance(50) { android["channel"] = .string("channel-\(int(0...9))") }
+            if chance(30) { android["icon"] = .string("ic_notification") }
+            if chance(30), template != "plain" { android["smallIcon"] = .string("ic_small") }
+            if chance(30), template != "plain" { android["largeIcon"] = .string(https()) }
+            if chance(40) { android["priority"] = .string(pick(["min", "low", "default", "high", "max"])) }
+            if chance(40) { android["visibility"] = .string(pick(["private", "public", "secret"])) }
+            if chance(30), template != "plain" { android["tag"] = .string("tag-\(int(0...99))") }
+            if chance(30), template != "plain" { android["sticky"] = .bool(chance(50)) }
+            if chance(30), template != "plain" { android["ticker"] = .string(text(4)) }
+            if chance(30) { android["collapseKey"] = .string("key-\(int(0...9))") }
+            if chance(30) { android["delivery"] = .string(pick(["normal", "high"])) }
+            if chance(30) { android["ttl"] = .integer(Int64(pick(["0", "max"]) == "0" ? 0 : (chance(50) ? 2_419_200 : int(1...2_419_199)))) }
+            intent["android"] = .object(android)
+        }
+        if chance(50) {
+            var ios = JSONObject()
+            if chance(50) { ios["threadId"] = .string("thread-\(int(0...9))") }
+            if chance(30), template == "plain" { ios["category"] = .string("CATEGORY_\(int(0...9))") }
+            if chance(30) { ios["mutableContent"] = .bool(true) }
+            if chance(40) { ios["interruptionLevel"] = .string(pick(["passive", "active", "time-sensitive", "critical"])) }
+            if chance(40) { ios["relevanceScore"] = chance(50) ? .double(Double(int(0...100)) / 100) : .integer(Int64(int(0...1))) }
+            if chance(30) { ios["targetContentId"] = .string("content-\(int(0...9))") }
+            intent["ios"] = .object(ios)
+        }
+        if chance(60) {
+            intent["target"] = .object(JSONObject([(pick(["token", "topic", "condition"]), .string("target-\(int(0...999))"))]))
+        }
+        if chance(50) {
+            var data = JSONObject()
+            for index in 0..<int(0...6) {
+                let key = pick(["campaign", "game_id", "deep.key", "with space", "ünï", "k\(index)"]) + String(index)
+                let value: JSONValue = switch int(0...4) {
+                case 0: .string(text(4))
+                case 1: .integer(Int64(int(-1000...1000)))
+                case 2: .bool(chance(50))
+                case 3: .array([.integer(1), .string(text(2))])
+                default: .object(JSONObject([("nested", .string(text(2)))]))
+                }
+                data[key] = value
+            }
+            intent["data"] = .object(data)
+        }
+        return intent
+    }
+}
+
+@Suite("Properties of translation")
+struct PropertyTests {
+    static let now: Int64 = 1_704_067_200
+    static let templates = ["plain", "basic", "carousel", "timer"]
+
+    /// PUSHMAP_PROPERTY_SEED replays a reported run; otherwise a fixed seed keeps CI repeatable.
+    static var seed: UInt64 {
+        ProcessInfo.processInfo.environment["PUSHMAP_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2026
+    }
+
+    @Test("generated valid intents of every template pass every check and give the same bytes every run")
+    func validIntents() throws {
+        let seed = Self.seed
+        var generator = IntentGenerator(seed: seed, now: Self.now)
+        let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        let fresh = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        let both: [Platform] = [.fcm, .apns]
+        for index in 0..<400 {
+            let template = Self.templates[index % Self.templates.count]
+            let intent = JSONWriter(style: .compact, sortKeys: false).write(.object(generator.intent(template)))
+            let shown = "seed \(seed), case \(index): \(String(decoding: intent, as: UTF8.self))"
+            let first: Translation
+            do {
+                first = try translator.translate(intent, platforms: both)
+            } catch {
+                Issue.record("\(shown)\n\(error.diagnostics.filter { $0.severity == .error }) \(error.scriptError.map { "\($0)" } ?? "")")
+                continue
+            }
+            let again = try translator.translate(intent, platforms: both)
+            let other = try fresh.translate(intent, platforms: both)
+            for platform in both {
+                let bytes = first.bytes(for: platform, style: .compact)
+                #expect(!bytes.isEmpty, "\(shown)")
+                #expect(again.bytes(for: platform, style: .compact) == bytes, "\(shown): \(platform) differs on a second run")
+                #expect(other.bytes(for: platform, style: .compact) == bytes, "\(shown): \(platform) differs on another translator")
+                let payload = try JSONParser.parse(bytes)
+                let findings = translator.validate(payload, platform: platform).filter { $0.severity == .error }
+                #expect(findings.isEmpty, "\(shown): the \(platform) payload fails validation: \(findings)")
+            }
+            #expect(again.diagnostics == first.diagnostics, "\(shown): warnings differ between runs")
+        }
+    }
+
+    /// A valid intent broken in one way, and what breaking it is.
+    static func broken(_ intent: JSONObject, _ generator: inout IntentGenerator) -> (bytes: [UInt8], how: String) {
+        var intent = intent
+        let text = JSONWriter(style: .compact, sortKeys: false).write(.object(intent))
+        switch generator.int(0...9) {
+        case 0:
+            intent["title"] = .integer(5)
+            return (JSONWriter(style: .compact).write(.object(intent)), "title is a number")
+        case 1:
+            intent["tittle"] = .string("typo")
+            return (JSONWriter(style: .compact).write(.object(intent)), "an unknown field")
+        case 2:
+            intent["badge"] = .integer(-1)
+            return (JSONWriter(style: .compact).write(.object(intent)), "a negative badge")
+        case 3:
+            intent["buttons"] = .array([.object(JSONObject([("uri", .string("https://e.com"))]))])
+            return (JSONWriter(style: .compact).write(.object(intent)), "a button without a label")
+        case 4:
+            let cut = generator.int(0...(text.count - 1))
+            return (Array(text.prefix(cut)), "truncated at byte \(cut)")
+        case 5:
+            let noise = (0..<generator.int(1...64)).map { _ in UInt8.random(in: 0...255, using: &generator.random) }
+            // 0xFF never occurs in UTF-8, so the noise can never happen to be a valid intent.
+            return ([UInt8(ascii: "{"), 0xFF] + noise, "random bytes")
+        case 6:
+            intent["template"] = .string("no-such-template")
+            return (JSONWriter(style: .compact).write(.object(intent)), "an unknown template")
+        case 7:
+            intent["android"] = .object(JSONObject([("ttl", .integer(2_419_201))]))
+            return (JSONWriter(style: .compact).write(.object(intent)), "a ttl over 28 days")
+        case 8:
+            intent["target"] = .object(JSONObject([("token", .string("a")), ("topic", .string("b"))]))
+            return (JSONWriter(style: .compact).write(.object(intent)), "two targets")
+        default:
+            return (Array(JSONWriter(style: .compact).write(.array([.object(intent)]))), "an array instead of an object")
+        }
+    }
+
+    @Test("generated invalid intents always give an error, never a payload or a crash")
+    func invalidIntents() throws {
+        let seed = Self.seed
+        var generator = IntentGenerator(seed: seed &+ 1, now: Self.now)
+        let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        for index in 0..<400 {
+            let template = Self.templates[index % Self.templates.count]
+            let (bytes, how) = Self.broken(generator.intent(template), &generator)
+            let shown = "seed \(seed), case \(index) (\(how)): \(String(decoding: bytes, as: UTF8.self))"
+            let error = translationError { _ = try translator.translate(bytes, platforms: [.fcm, .apns]) }
+            #expect(error?.kind == .invalidIntent, "\(shown)")
+            #expect(error?.diagnostics.hasErrors == true, "\(shown)")
+        }
+        // Still serving.
+        #expect(throws: Never.self) { try translator.translate(Array(#"{"title": "t", "body": "b"}"#.utf8), platforms: [.fcm]) }
+    }
+}
