@@ -1,0 +1,159 @@
+import Foundation
+@testable import Pushmap
+import PushmapJSON
+import Testing
+
+/// One translator shared by many tasks, as a service uses it: templates, invalid intents and
+/// failing scripts mixed, sync and async entry points, reloads in flight. Every result is checked
+/// against the same input translated alone. scripts/tsan runs this suite under ThreadSanitizer.
+@Suite("One translator, many tasks")
+struct ConcurrencyTests {
+    static let now: Int64 = 1_704_067_200
+
+    /// Scripts that fail in each way a script can, beside the built-ins.
+    static let failing: [String: String] = [
+        "raises": "return { name = 'raises', api = 1, platforms = {'fcm', 'apns'}, fcm = function(i) error('no luck') end, apns = function(i) error('no luck') end }",
+        "loops": "return { name = 'loops', api = 1, platforms = {'fcm', 'apns'}, fcm = function(i) while true do end end, apns = function(i) while true do end end }",
+        "hogs": "return { name = 'hogs', api = 1, platforms = {'fcm', 'apns'}, fcm = function(i) local t = {} for n = 1, 1e9 do t[n] = ('x'):rep(4096) .. n end end, apns = function(i) return {} end }",
+        "wrongtype": "return { name = 'wrongtype', api = 1, platforms = {'fcm', 'apns'}, fcm = function(i) return { message = { data = { x = print } } } end, apns = function(i) return { aps = {}, x = print } end }",
+    ]
+
+    /// What translating an input alone gives: the payload bytes, or the error's kind and the
+    /// script error's kind.
+    enum Outcome: Equatable, CustomStringConvertible {
+        case payloads([UInt8], [UInt8])
+        case failure(TranslationError.Kind, ScriptError.Kind?)
+
+        var description: String {
+            switch self {
+            case .payloads(let fcm, let apns): "payloads of \(fcm.count) and \(apns.count) bytes"
+            case .failure(let kind, let script): "\(kind) \(script.map { "(\($0))" } ?? "")"
+            }
+        }
+    }
+
+    static func outcome(_ translate: () throws(TranslationError) -> Translation) -> Outcome {
+        do {
+            let translation = try translate()
+            return .payloads(translation.bytes(for: .fcm, style: .compact), translation.bytes(for: .apns, style: .compact))
+        } catch {
+            return .failure(error.kind, error.scriptError?.kind)
+        }
+    }
+
+    static func inputs() -> [[UInt8]] {
+        var generator = IntentGenerator(seed: 0xC0C0, now: now)
+        var inputs: [[UInt8]] = []
+        for index in 0..<40 {
+            let template = ["plain", "basic", "carousel", "timer"][index % 4]
+            inputs.append(JSONWriter(style: .compact).write(.object(generator.intent(template))))
+        }
+        inputs += [
+            Array(#"{"title": 5}"#.utf8), Array("{not json".utf8), Array(#"{"template": "nope"}"#.utf8),
+            Array(#"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "zz"}}"#.utf8),
+        ]
+        for name in failing.keys.sorted() { inputs.append(Array(#"{"template": "\#(name)", "title": "t", "body": "b"}"#.utf8)) }
+        return inputs
+    }
+
+    static func scriptsWithFailing() -> TemplateScripts { scripts(failing) }
+
+    /// Tighter limits than the defaults (still far above what the built-ins need), so the
+    /// looping and hogging scripts fail fast and the suite stays quick.
+    static let options = Translator.Options(limits: ScriptLimits(instructions: 300_000, memoryBytes: 8 << 20), clock: { now })
+
+    @Test("many tasks through one translator get what each input gets alone, while it reloads")
+    func sharedTranslator() async throws {
+        let translator = try Translator(scripts: Self.scriptsWithFailing(), options: Self.options, logger: quietLogger)
+        let inputs = Self.inputs()
+        let expected = inputs.map { input in Self.outcome { () throws(TranslationError) in try translator.translate(input, platforms: [.fcm, .apns]) } }
+        // The mix covers every kind of result.
+        #expect(expected.contains { if case .payloads = $0 { true } else { false } })
+        for kind in [ScriptError.Kind.runtime, .instructionLimit, .memoryLimit, .badValue] {
+            #expect(expected.contains(.failure(.scriptFailed, kind)), "no input fails with \(kind)")
+        }
+        #expect(expected.contains(.failure(.invalidIntent, nil)))
+        #expect(expected.contains(.failure(.failedCheck, nil)))
+
+        let tasks = 32
+        let mismatches = await withTaskGroup(of: [String].self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    var mismatches: [String] = []
+                    // Each task walks the inputs from its own starting point, every other one async.
+                    for step in 0..<inputs.count {
+                        let index = (task * 7 + step) % inputs.count
+                        let got: Outcome
+                        if (task + step) % 2 == 0 {
+                            got = Self.outcome { () throws(TranslationError) in try translator.translate(inputs[index], platforms: [.fcm, .apns]) }
+                        } else {
+                            do throws(TranslationError) {
+                                let translation = try await translator.translate(inputs[index], platforms: [.fcm, .apns])
+                                got = .payloads(translation.bytes(for: .fcm, style: .compact), translation.bytes(for: .apns, style: .compact))
+                            } catch {
+                                got = .failure(error.kind, error.scriptError?.kind)
+                            }
+                        }
+                        if got != expected[index] { mismatches.append("task \(task), input \(index): \(got), alone \(expected[index])") }
+                    }
+                    return mismatches
+                }
+            }
+            // Reloads while the tasks run: the same scripts (results must not change), and a
+            // broken set that must be refused without disturbing anyone.
+            group.addTask {
+                var problems: [String] = []
+                for round in 0..<20 {
+                    do {
+                        try translator.reload(Self.scriptsWithFailing())
+                    } catch {
+                        problems.append("reload \(round) failed: \(error)")
+                    }
+                    var broken = Self.scriptsWithFailing()
+                    broken.add(name: "broken", source: "return {", layer: "custom")
+                    do {
+                        try translator.reload(broken)
+                        problems.append("a broken reload was accepted")
+                    } catch {}
+                    await Task.yield()
+                }
+                return problems
+            }
+            var all: [String] = []
+            for await result in group { all += result }
+            return all
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+        #expect(translator.templates.keys.sorted() == ["basic", "carousel", "hogs", "loops", "plain", "raises", "timer", "wrongtype"])
+    }
+
+    @Test("threads outside Swift concurrency share a translator too")
+    func plainThreads() throws {
+        let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        let inputs = Array(Self.inputs().prefix(40))
+        let expected = inputs.map { input in Self.outcome { () throws(TranslationError) in try translator.translate(input, platforms: [.fcm, .apns]) } }
+        let results = ResultSlots(count: 8 * inputs.count)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for (index, input) in inputs.enumerated() {
+                results.set(thread * inputs.count + index, Self.outcome { () throws(TranslationError) in try translator.translate(input, platforms: [.fcm, .apns]) })
+            }
+        }
+        for thread in 0..<8 {
+            for index in inputs.indices {
+                #expect(results.get(thread * inputs.count + index) == expected[index], "thread \(thread), input \(index)")
+            }
+        }
+    }
+}
+
+/// Results written by several threads, each slot by one.
+private final class ResultSlots: @unchecked Sendable {
+    // @unchecked: every access goes through the lock.
+    private let lock = NSLock()
+    private var slots: [ConcurrencyTests.Outcome?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ outcome: ConcurrencyTests.Outcome) { lock.withLock { slots[index] = outcome } }
+    func get(_ index: Int) -> ConcurrencyTests.Outcome? { lock.withLock { slots[index] } }
+}
