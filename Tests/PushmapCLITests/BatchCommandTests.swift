@@ -106,4 +106,55 @@ struct BatchCommandTests {
         #expect(result.status == 1)
         #expect(result.stderr == "pushmap: no-such.ndjson: No such file or directory\n")
     }
+
+    @Test("answers truncated, binary and NUL-laden lines each with one error line, in order")
+    func faultyLines() throws {
+        var random = SystemRandomNumberGenerator()
+        // Any byte but the newline: a line of pure noise.
+        let noise = (0..<300).map { _ -> UInt8 in
+            let byte = UInt8.random(in: 0...255, using: &random)
+            return byte == 0x0A ? 0x20 : byte
+        }
+        let lines: [[UInt8]] = [
+            Array(Self.mixed[0].utf8),
+            Array(#"{"title": "cut", "bo"#.utf8),
+            [0xFF, 0xFE, 0x00, 0x7B],
+            Array(#"{"title": "a"#.utf8) + [0x00] + Array(#"b", "body": "c"}"#.utf8),
+            Array(#"{"title": "\#u{0}"#.utf8),
+            noise,
+            [0x0D],
+            Array(#"{"title": "caf"#.utf8) + [0xC3] + Array(#"", "body": "x"}"#.utf8),
+            Array(Self.mixed[8].utf8),
+        ]
+        var input: [UInt8] = []
+        for line in lines { input += line + [0x0A] }
+        let result = try CommandRunner.run(["batch", "--platform", "fcm"], input: Data(input))
+        #expect(result.status == 1)
+        let outputs = result.stdout.split(separator: "\n").map(String.init)
+        #expect(outputs.count == lines.count, "\(result.stdout)")
+        let objects = outputs.map { CommandRunner.json($0) as? [String: Any] }
+        #expect(objects.allSatisfy { $0 != nil }, "every output line is JSON")
+        #expect(objects.map { $0?["line"] as? Int } == Array(1...lines.count))
+        #expect(objects.map { $0?["fcm"] != nil } == [true, false, false, false, false, false, false, false, true])
+        #expect(result.stderr.contains("9 lines, 2 translated, 7 failed"))
+    }
+
+    @Test("answers an enormous last line without a newline, and a binary blob, with one error line each")
+    func enormousEndings() throws {
+        let huge = Array(Self.mixed[0].utf8) + [0x0A] + Array(repeating: UInt8(ascii: "["), count: 3_000_000)
+        let first = try CommandRunner.run(["batch"], input: Data(huge))
+        #expect(first.status == 1)
+        let lines = first.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("exceeds the limit") == true, "\(lines.last ?? "")")
+        // Every byte value but the newline, over and over.
+        let blob = [UInt8]((0..<2_000_000).lazy.map { index -> UInt8 in
+            let byte = UInt8(truncatingIfNeeded: index &* 131 &+ 7)
+            return byte == 0x0A ? 0 : byte
+        })
+        let second = try CommandRunner.run(["batch"], input: Data(blob))
+        #expect(second.status == 1)
+        #expect(second.stdout.split(separator: "\n").count == 1)
+        #expect(second.stdout.hasPrefix(#"{"line":1,"error":"#))
+    }
 }
