@@ -1,5 +1,3 @@
-internal import Synchronization
-
 /// Lends out objects that own a Lua state (a ``LuaState`` or a wrapper holding one and its
 /// references), so that no state is used by two threads at once.
 ///
@@ -9,7 +7,7 @@ internal import Synchronization
 public final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
     // @unchecked: elements are not Sendable, but each is handed to one borrower at a time and
     // moves between threads only through the lock.
-    private let idle = Mutex<[Element]>([])
+    private let idle = Locked<[Element]>([])
     private let make: @Sendable () throws -> Element
     /// How many idle elements are kept.
     public let capacity: Int
@@ -35,23 +33,13 @@ public final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
     }
 
     private func take() throws -> Element {
-        let reused: Element? = idle.withLock { elements in
-            elements.popLast().map { UncheckedBox($0) }
-        }?.value
-        if let reused { return reused }
+        if let reused = idle.withLock({ $0.popLast() }) { return reused }
         return try make()
     }
 
     private func give(_ element: Element) {
-        let box = UncheckedBox(element)
         idle.withLock { elements in
-            if elements.count < capacity { elements.append(box.value) }
+            if elements.count < capacity { elements.append(element) }
         }
     }
-}
-
-/// Carries a non-Sendable element across the lock's boundary; see LuaStatePool.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -2,7 +2,6 @@ public import Logging
 internal import LuaHost
 internal import Pushmap
 internal import PushmapJSON
-internal import Synchronization
 
 /// One fuzz target: bytes in, and either nothing (the input was handled as promised: a result or
 /// a clear error) or a finding that says which promise broke.
@@ -80,7 +79,7 @@ public struct FuzzTarget: Sendable {
         let identity = try state.load("return ...", name: "identity.lua")
         let limits = JSONParser.Limits(maxDepth: 48, maxBytes: 1 << 20)
         // libFuzzer runs one input at a time, the test suite too; the lock makes that a guarantee.
-        let guarded = Mutex(state)
+        let guarded = Locked(state)
         return FuzzTarget(name: "lua-values", summary: "JSON values into a Lua state and back") { input in
             guard let value = try? JSONParser.parse(Array(input), limits: limits) else { return nil }
             return guarded.withLock { state in

@@ -1,7 +1,6 @@
 public import Logging
 internal import LuaHost
 public import PushmapJSON
-internal import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -62,9 +61,10 @@ public final class Translator: Sendable {
             self.scripts = scripts
             self.templates = first.templates
             self.validator = IntentValidator(templates: Array(first.templates.keys))
-            let seed = UncheckedRuntime(first)
+            // The first runtime goes to the pool's first borrower.
+            let seed = Locked<ScriptRuntime?>(first)
             pool = LuaStatePool(capacity: options.idleStates) {
-                if let runtime = seed.take() { return runtime }
+                if let runtime = seed.withLock({ $0.take() }) { return runtime }
                 return try ScriptRuntime(scripts: scripts, limits: limits, logger: logger)
             }
         }
@@ -72,14 +72,14 @@ public final class Translator: Sendable {
 
     public let options: Options
     private let logger: Logger
-    private let current: Mutex<Generation>
+    private let current: Locked<Generation>
 
     /// Builds a translator over `scripts` (the built-in ones by default).
     /// - Throws: ``ScriptError`` when a script does not compile or breaks the template contract.
     public init(scripts: TemplateScripts = .builtin, options: Options = Options(), logger: Logger) throws(ScriptError) {
         self.options = options
         self.logger = logger
-        current = Mutex(try Generation(scripts: scripts, options: options, logger: logger))
+        current = Locked(try Generation(scripts: scripts, options: options, logger: logger))
     }
 
     private var generation: Generation { current.withLock { $0 } }
@@ -183,27 +183,4 @@ public final class Translator: Sendable {
 
     /// Seconds since the epoch, from the system clock.
     public static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
-}
-
-/// Hands the first runtime, made while loading, to the pool's first borrower.
-private final class UncheckedRuntime: @unchecked Sendable {
-    // @unchecked: the runtime is taken once, under the lock, and then belongs to one borrower.
-    private let lock = Mutex(())
-    private var runtime: ScriptRuntime?
-
-    init(_ runtime: ScriptRuntime) { self.runtime = runtime }
-
-    func take() -> ScriptRuntime? {
-        lock.withLock { _ in
-            let taken = runtime
-            runtime = nil
-            return UncheckedBox(taken)
-        }.value
-    }
-}
-
-/// Moves a value out of a lock's closure; see UncheckedRuntime.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }
