@@ -682,9 +682,11 @@ static uint32_t read_u32(lua_State *L, tape_reader *r) {
 
 static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
     if (r->p >= r->end) luaL_error(L, "corrupt value tape");
-    if (depth > r->max_depth) luaL_error(L, "value nested deeper than %d levels", r->max_depth);
     luaL_checkstack(L, 4, "value nested too deeply");
     uint8_t op = *r->p++;
+    // Containers are the levels (as for the reader); the Swift side has checked this already.
+    if ((op == PMH_TAPE_ARRAY || op == PMH_TAPE_OBJECT) && depth > r->max_depth)
+        luaL_error(L, "value nested deeper than %d levels", r->max_depth);
     switch (op) {
         case PMH_TAPE_NULL: lua_pushlightuserdata(L, &pmh_null_token); return;
         case PMH_TAPE_TRUE: lua_pushboolean(L, 1); return;

@@ -25,9 +25,6 @@ struct LuaValueTape {
     }
 
     private mutating func append(_ value: JSONValue, depth: Int, path: inout [LuaPathComponent]) throws(LuaError) {
-        if depth > maxDepth {
-            throw LuaError(kind: .badValue, message: "value nested deeper than \(maxDepth) levels at \(LuaPathComponent.render(path))")
-        }
         switch value {
         case .null:
             bytes.append(UInt8(PMH_TAPE_NULL))
@@ -45,6 +42,7 @@ struct LuaValueTape {
         case .string(let text):
             try appendString(text, path: path)
         case .array(let items):
+            try checkDepth(depth, path: path)
             try appendCount(UInt8(PMH_TAPE_ARRAY), items.count, path: path)
             for (index, item) in items.enumerated() {
                 path.append(.index(index))
@@ -52,6 +50,7 @@ struct LuaValueTape {
                 path.removeLast()
             }
         case .object(let object):
+            try checkDepth(depth, path: path)
             try appendCount(UInt8(PMH_TAPE_OBJECT), object.count, path: path)
             for (key, item) in object.members {
                 path.append(.key(key))
@@ -59,6 +58,14 @@ struct LuaValueTape {
                 try append(item, depth: depth + 1, path: &path)
                 path.removeLast()
             }
+        }
+    }
+
+    /// Only arrays and objects count as levels, as for the JSON parser and for values read back
+    /// from Lua: whatever a script may return, or an intent may hold, can be passed in.
+    private func checkDepth(_ depth: Int, path: [LuaPathComponent]) throws(LuaError) {
+        if depth > maxDepth {
+            throw LuaError(kind: .badValue, message: "value nested deeper than \(maxDepth) levels at \(LuaPathComponent.render(path))")
         }
     }
 

@@ -22,6 +22,18 @@ struct IntentValidationTests {
         #expect(far.first?.message == "unknown field 'zzzzzz' at $")
     }
 
+    @Test("refuses names and values that only look like known ones, byte for byte as scripts compare")
+    func canonicalLookalikes() throws {
+        // U+212A KELVIN SIGN is canonically equivalent to K: Swift's == would accept it, Lua would not.
+        let field = try findings(#"{"android": {"collapse\#u{212A}ey": "x"}}"#)
+        #expect(field.first?.rule == "unknown-field")
+        #expect(field.first?.message.contains("looks like 'collapseKey' but is written with other Unicode characters") == true)
+        let choice = try findings(#"{"link": {"uri": "myapp://x", "type": "DEEPLIN\#u{212A}"}}"#)
+        #expect(choice.first?.rule == "bad-value")
+        let named = IntentValidator(templates: ["kiosk"])
+        #expect(named.validate(try json(#"{"template": "\#u{212A}iosk"}"#), extraFields: []).first?.rule == "unknown-template")
+    }
+
     @Test("names wrong types with what was expected and what came")
     func wrongTypes() throws {
         #expect(try findings(#"{"title": 5}"#) == [.error("$.title", "wrong-type", "expected a string, got integer")])

@@ -44,7 +44,10 @@ public struct IntentObject: Sendable, Hashable {
         self.oneRequired = oneRequired
     }
 
+    /// The field whose name has the same UTF-8 bytes as `name`. Not `==`: Swift's canonical
+    /// equivalence would take "collapse\u{212A}ey" (a Kelvin sign) for "collapseKey", which the
+    /// scripts, reading keys byte for byte, would then never see.
     public func field(named name: String) -> IntentField? {
-        fields.first { $0.name == name }
+        fields.first { $0.name.utf8.elementsEqual(name.utf8) }
     }
 }

@@ -53,16 +53,17 @@ struct IntentValidator {
             }
         case .choice(let choices):
             guard case .string(let text) = value else { return wrongType(value, "a string", path, &findings) }
-            if !choices.contains(text) {
+            // Byte for byte, as the scripts and the phones compare ("DEEPLIN\u{212A}" is not "DEEPLINK").
+            if !choices.contains(where: { $0.utf8.elementsEqual(text.utf8) }) {
                 var message = "'\(text)' is not one of \(choices.joined(separator: ", "))"
-                if let near = Suggestion.nearest(to: text, among: choices) { message += "; did you mean '\(near)'?" }
+                message += hint(text, among: choices)
                 findings.append(.error(path.description, "bad-value", message))
             }
         case .template:
             guard case .string(let text) = value else { return wrongType(value, "a string", path, &findings) }
-            if !templates.contains(text) {
+            if !templates.contains(where: { $0.utf8.elementsEqual(text.utf8) }) {
                 var message = "unknown template '\(text)'"
-                if let near = Suggestion.nearest(to: text, among: templates) { message += "; did you mean '\(near)'?" }
+                message += hint(text, among: templates)
                 message += " (known: \(templates.sorted().joined(separator: ", ")))"
                 findings.append(.error(path.description, "unknown-template", message))
             }
@@ -100,7 +101,7 @@ struct IntentValidator {
             } else {
                 var message = "unknown field '\(key)' at \(path)"
                 let names = shape.fields.map(\.name).filter { $0 != "$schema" }
-                if let near = Suggestion.nearest(to: key, among: names) { message += "; did you mean '\(near)'?" }
+                message += hint(key, among: names)
                 findings.append(.error(path.appending(key).description, "unknown-field", message))
             }
         }
@@ -116,6 +117,15 @@ struct IntentValidator {
         for group in shape.oneRequired where !group.contains(where: { object[$0] != nil }) {
             findings.append(.error(path.description, "missing-field", "needs one of \(quoted(group))"))
         }
+    }
+
+    /// "Did you mean" for `text`; a name it only equals by canonical equivalence looks the same
+    /// when printed, so that case is spelt out.
+    private func hint(_ text: String, among names: [String]) -> String {
+        if let twin = names.first(where: { $0 == text }) {
+            return "; it looks like '\(twin)' but is written with other Unicode characters (such as a Kelvin sign for K)"
+        }
+        return Suggestion.nearest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
     }
 
     private func quoted(_ names: [String]) -> String {
