@@ -224,9 +224,13 @@ static int pmh_rep(lua_State *L) {
         return 1;
     }
     double total = (double)l * (double)n + (double)lsep * (double)(n - 1);
-    if (h->limits.max_string_bytes > 0 && total > (double)h->limits.max_string_bytes)
-        return luaL_error(L, "string.rep: a result of %f bytes exceeds the limit of %I bytes", total,
+    if (h->limits.max_string_bytes > 0 && total > (double)h->limits.max_string_bytes) {
+        // Lua's %f would print "1073741824.0"; the size is a whole number of bytes.
+        char size[64];
+        snprintf(size, sizeof size, "%.0f", total);
+        return luaL_error(L, "string.rep: a result of %s bytes exceeds the limit of %I bytes", size,
                           (lua_Integer)h->limits.max_string_bytes);
+    }
     return call_original(L, 1);
 }
 

@@ -47,7 +47,8 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch (script, line) {
         case let (script?, line?): "\(script):\(line): \(message)"
-        case let (script?, nil): "\(script): \(message)"
+        // The prelude's own messages already start with the script they blame.
+        case let (script?, nil) where !message.hasPrefix(script + ": "): "\(script): \(message)"
         default: message
         }
     }

@@ -102,9 +102,14 @@ final class ScriptRuntime {
 
     /// Runs template `name` for `platforms`; the payloads by platform and the script's findings.
     func translate(_ intent: JSONValue, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
-        let results = try state.call(run, [
-            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), .value(intent), .value(.integer(now)),
-        ], resultCount: 2)
+        let results: [JSONValue]
+        do {
+            results = try state.call(run, [
+                .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), .value(intent), .value(.integer(now)),
+            ], resultCount: 2)
+        } catch {
+            throw Self.payloadRelative(error, platforms: platforms)
+        }
         var payloads: [Platform: JSONValue] = [:]
         for platform in platforms {
             if let payload = results[0][platform.name] { payloads[platform] = payload }
@@ -121,6 +126,20 @@ final class ScriptRuntime {
             ))
         }
         return (payloads, diagnostics)
+    }
+
+    /// A payload the host cannot read is named by its path in the run's results
+    /// (`$result1.fcm.message.data.x`); say it as the user's payload path instead.
+    static func payloadRelative(_ error: LuaError, platforms: [Platform]) -> LuaError {
+        guard error.kind == .badValue else { return error }
+        var error = error
+        for platform in platforms {
+            let prefix = "$result1.\(platform.name)"
+            guard error.message.contains(prefix) else { continue }
+            error.message = error.message.replacing(prefix, with: "$") + " (in the \(platform.name) payload)"
+            break
+        }
+        return error
     }
 }
 
