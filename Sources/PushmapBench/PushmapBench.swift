@@ -57,7 +57,7 @@ struct PushmapBench {
                 _ = writer.write(apns)
             }
         }
-        print("ratio lua/reference: \(format(lua / reference))x")
+        if only == nil { print("ratio lua/reference: \(format(lua / reference))x") }
         report("checks alone, both payloads", iterations) {
             _ = checker.check(sample.payloads[.fcm] ?? .null, platform: .fcm)
             _ = checker.check(sample.payloads[.apns] ?? .null, platform: .apns)
@@ -79,6 +79,42 @@ struct PushmapBench {
         let empty = try state.load("return 1", name: "empty.lua")
         report("lua host: empty call", iterations) { _ = try? state.call(empty) }
         print("memory of one Lua state with the built-in scripts: \(translator.stateMemory()) bytes")
+        if only == nil || "hostile".contains(only ?? "") { try hostile(logger: logger) }
+    }
+
+    /// How long a hostile script takes to end in its error, and that the next translation works.
+    static func hostile(logger: Logger) throws {
+        let cases = [
+            ("loops", "while true do end"),
+            ("loops inside pcall", "while true do pcall(function() while true do end end) end"),
+            ("allocates without end", "local t = {} local i = 0 while true do i = i + 1 t[i] = ('x'):rep(1000) .. i end"),
+            ("grows a table", "local t = {} for i = 1, 1e9 do t[i] = i end"),
+            ("doubles a string", "local s = 'x' while true do s = s .. s end"),
+            ("pattern bomb", "return ('a'):rep(60000):find('a*a*a*a*a*b')"),
+        ]
+        var scripts = TemplateScripts.builtin
+        for (index, (_, body)) in cases.enumerated() {
+            scripts.add(name: "evil\(index)", source: "return { name = 'evil\(index)', api = 1, platforms = {'fcm'}, fcm = function(intent, ctx)\n\(body)\nend }", layer: "bench")
+        }
+        let translator = try Translator(scripts: scripts, options: Translator.Options(idleStates: 1), logger: logger)
+        let clock = ContinuousClock()
+        for (index, (name, _)) in cases.enumerated() {
+            var worst = Duration.zero
+            var kind = ""
+            for _ in 0..<5 {
+                let started = clock.now
+                do {
+                    _ = try translator.translate(Array(#"{"template": "evil\#(index)"}"#.utf8), platforms: [.fcm])
+                    kind = "no error?"
+                } catch {
+                    kind = error.scriptError.map { "\($0.kind)" } ?? "\(error.kind)"
+                }
+                worst = max(worst, clock.now - started)
+            }
+            let next = (try? translator.translate(Array(#"{"title": "t", "body": "b"}"#.utf8), platforms: [.fcm])) != nil
+            let ms = Double(worst.components.seconds) * 1000 + Double(worst.components.attoseconds) / 1e15
+            print("hostile script, \(name): \(kind) after at most \(format(ms)) ms (5 runs); next translation \(next ? "ok" : "FAILED")")
+        }
     }
 
     /// Runs `body` in samples of 50 and prints the median and 90th percentile per call, in µs.

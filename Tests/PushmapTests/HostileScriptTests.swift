@@ -33,7 +33,9 @@ struct HostileScriptTests {
         let clock = ContinuousClock()
         let started = clock.now
         let error = translationError { _ = try translator.translate(Array(#"{"template": "evil"}"#.utf8), platforms: [.fcm]) }
-        #expect(clock.now - started < .seconds(1))
+        // The limits stop each within milliseconds (scripts/bench reports the times); this bound
+        // only catches a hang, with room for sanitizers and a loaded machine.
+        #expect(clock.now - started < .seconds(10))
         #expect(error?.kind == .scriptFailed)
         #expect(error?.scriptError?.kind == kind, "\(String(describing: error))")
         #expect(error?.scriptError?.script == "custom/evil.lua")
