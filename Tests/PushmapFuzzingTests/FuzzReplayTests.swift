@@ -43,26 +43,15 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test("translate keeps its promises on every seed and every past finding")
-    func translate() throws {
-        let target = try Self.target("translate")
+    @Test("keeps its promises on every seed and every past finding", arguments: ["translate", "lua-values"])
+    func replay(name: String) throws {
+        let target = try Self.target(name)
         let seeds = try Self.seedIntents()
         #expect(seeds.count >= 20)
         for seed in seeds {
             #expect(target.run(seed) == nil, "\(String(decoding: seed, as: UTF8.self))")
         }
-        for file in Self.files("fuzz/regressions/translate") {
-            #expect(target.run(Array(try Data(contentsOf: file))) == nil, "\(file.lastPathComponent)")
-        }
-    }
-
-    @Test("lua-values keeps its promises on every seed and every past finding")
-    func luaValues() throws {
-        let target = try Self.target("lua-values")
-        for seed in try Self.seedIntents() {
-            #expect(target.run(seed) == nil, "\(String(decoding: seed, as: UTF8.self))")
-        }
-        for file in Self.files("fuzz/regressions/lua-values") {
+        for file in Self.files("fuzz/regressions/\(name)") {
             #expect(target.run(Array(try Data(contentsOf: file))) == nil, "\(file.lastPathComponent)")
         }
     }
