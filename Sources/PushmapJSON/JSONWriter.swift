@@ -89,7 +89,26 @@ public struct JSONWriter: Sendable {
         var s = s
         return s.withUTF8 { bytes in
             var count = bytes.count + 2
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+            guard let base = bytes.baseAddress else { return count }
+            let raw = UnsafeRawPointer(base)
+            let n = bytes.count
+            var i = 0
+            while i < n {
+                // Eight bytes at a time while none needs escaping, as escape(_:into:) does.
+                let ones: UInt64 = 0x0101_0101_0101_0101
+                let tops: UInt64 = 0x8080_8080_8080_8080
+                while i &+ 8 <= n {
+                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    let control = (word &- ones &* 0x20) & ~word & tops
+                    let q = word ^ (ones &* 0x22)
+                    let b = word ^ (ones &* 0x5C)
+                    if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
+                    i &+= 8
+                }
+                if i >= n { break }
+                let byte = base[i]
+                i &+= 1
+                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), 0x08, 0x0C:
                     count += 1

@@ -1,16 +1,24 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
 /// Small text tests the checks share, written by hand to keep Foundation out of the library.
 enum ValueFormat {
     /// Whether `text`'s UTF-8 bytes start with `prefix`'s: byte-wise, which is what the
     /// clients' `startsWith` does, and without Unicode-aware comparison.
     static func starts(_ text: String, with prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
-        var i = 0
-        for byte in text.utf8 {
-            if i == n { return true }
-            if byte != prefix.utf8Start[i] { return false }
-            i += 1
+        let utf8 = text.utf8
+        guard utf8.count >= n else { return false }
+        // Native strings lend their bytes; others (rare here) are walked.
+        if let answer = utf8.withContiguousStorageIfAvailable({ bytes in
+            bytes.baseAddress.map { memcmp($0, prefix.utf8Start, n) == 0 } ?? (n == 0)
+        }) {
+            return answer
         }
-        return i == n
+        return utf8.prefix(n).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: n))
     }
 
     /// The number of characters in `text`, or nil as soon as it surely is at most `limit`: a

@@ -48,6 +48,7 @@ public struct IntentObject: Sendable, Hashable {
     /// equivalence would take "collapse\u{212A}ey" (a Kelvin sign) for "collapseKey", which the
     /// scripts, reading keys byte for byte, would then never see.
     public func field(named name: String) -> IntentField? {
-        fields.first { $0.name.utf8.elementsEqual(name.utf8) }
+        // == first: it is fast and never false for equal bytes; the bytes only for its matches.
+        fields.first { $0.name == name && $0.name.utf8.elementsEqual(name.utf8) }
     }
 }
