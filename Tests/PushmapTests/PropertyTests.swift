@@ -58,6 +58,8 @@ struct IntentGenerator {
         if template != "plain" || chance(50) { intent["template"] = .string(template) }
         intent["title"] = .string(text(8))
         intent["body"] = .string(text(chance(20) ? 40 : 10))
+        // Now and then a body far past the guidelines (a warning, not an error) but within 4 KB.
+        if chance(5) { intent["body"] = .string(String(repeating: "long text é ", count: 100)) }
         if template != "plain" {
             if chance(30) { intent["version"] = "1" }
             if chance(50) { intent["expandedTitle"] = .string(text(6)) }
