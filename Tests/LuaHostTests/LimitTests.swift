@@ -132,6 +132,21 @@ struct LimitTests {
         #expect(try stillWorks(state))
     }
 
+    // Caught by FuzzLuaValues' crossing invariant (and by FuzzTranslate: an intent 32 levels deep
+    // failed in the script); inputs in fuzz/regressions/*/*-levels-*.
+    @Test("count arrays and objects as levels, in and out alike: what comes out can go back in")
+    func depthCountsContainers() throws {
+        let state = try makeState(LuaLimits(maxValueDepth: 8))
+        var value: JSONValue = .integer(1)
+        for _ in 0..<8 { value = .array([value]) }
+        #expect(try evaluate(state, "return ...", [value]) == value)
+        let returned = try evaluate(state, "local t = 1 for i = 1, 8 do t = {t} end return t")
+        #expect(returned == value)
+        #expect(try evaluate(state, "return ...", [returned]) == returned)
+        let deeper = luaError { _ = try evaluate(state, "return 1", [.array([value])]) }
+        #expect(deeper?.message == "value nested deeper than 8 levels at $[0][0][0][0][0][0][0][0]")
+    }
+
     @Test("leave the state usable after every kind of failure in a row")
     func survivesEveryFailure() throws {
         let state = try makeState()

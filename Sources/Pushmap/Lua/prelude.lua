@@ -57,7 +57,9 @@ function pushmap.androidColor(s)
   checkString("pushmap.androidColor", "the colour", s)
   if byte(s, 1) == 35 then s = sub(s, 2) end
   s = upper(s)
-  if #s == 8 then s = sub(s, 7, 8) .. sub(s, 1, 6) end
+  -- Only eight hex digits move: anything else goes out as given for the payload checks to report
+  -- (moving bytes could cut a multi-byte character in two, which no payload can carry).
+  if #s == 8 and match(s, "^%x+$") then s = sub(s, 7, 8) .. sub(s, 1, 6) end
   return s
 end
 
