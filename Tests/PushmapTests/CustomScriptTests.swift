@@ -106,4 +106,27 @@ struct CustomScriptTests {
         #expect(error?.exitCode == 2)
         #expect(error?.scriptError?.description == "custom/boom.lua:3: attempt to index a nil value (field 'carousel')")
     }
+
+    @Test("a payload may be nested as deep as the documented limit, and one level more is refused at its path")
+    func payloadDepth() throws {
+        // The payload itself is level 1; `deep` and the tables inside it make the rest.
+        func script(_ name: String, levels: Int) -> String {
+            "return { name = '\(name)', api = 1, platforms = {'apns'}, apns = function(intent)\n" +
+                "  local t = 1 for i = 1, \(levels - 1) do t = { t } end\n" +
+                "  return { aps = { alert = 'deep' }, deep = t }\nend }"
+        }
+        let translator = try Translator(scripts: scripts(["fits": script("fits", levels: 32), "over": script("over", levels: 33)]), logger: quietLogger)
+        let fits = try translator.translate(Array(#"{"template": "fits"}"#.utf8), platforms: [.apns])
+        var depth = 0
+        var value = fits.payloads[.apns]
+        while let current = value, current.objectValue != nil || current.arrayValue != nil {
+            depth += 1
+            value = current["deep"] ?? current.arrayValue?.first
+        }
+        #expect(depth == 32)
+        let error = translationError { _ = try translator.translate(Array(#"{"template": "over"}"#.utf8), platforms: [.apns]) }
+        #expect(error?.scriptError?.kind == .badValue)
+        #expect(error?.scriptError?.message.hasPrefix("value nested deeper than 32 levels at $.deep[0]") == true, "\(String(describing: error))")
+        #expect(error?.scriptError?.message.hasSuffix("(in the apns payload)") == true)
+    }
 }

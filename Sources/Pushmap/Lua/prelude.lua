@@ -14,7 +14,7 @@ local null, array, object = pushmap.null, pushmap.array, pushmap.object
 local type, error, tostring, pairs, next = type, error, tostring, pairs, next
 local mathtype = math.type
 local byte, sub, upper, lower, match, format = string.byte, string.sub, string.upper, string.lower, string.match, string.format
-local sort, concat = table.sort, table.concat
+local sort, concat, unpack = table.sort, table.concat, table.unpack
 
 local VERSION = 1
 local PLATFORMS = { fcm = true, apns = true }
@@ -321,22 +321,23 @@ end
 
 -- Host-only: run -------------------------------------------------------------------------------
 
--- Runs template `name` for each platform in `platforms`. Returns the payloads by platform and the
--- diagnostics the mappings recorded ({severity, path, message, platform}).
+-- Runs template `name` for each platform in `platforms`. Returns the diagnostics the mappings
+-- recorded ({severity, path, message, platform}), then each platform's payload in the order asked:
+-- separate results, so that a payload's nesting is counted from the payload itself.
 local function run(name, platforms, intent, now)
   diagnostics, diagnosticCount = array({}), 0
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
   local entry = winners[name]
-  local results = {}
+  local payloads = {}
   for i = 1, #platforms do
     local platform = platforms[i]
     runPlatform = platform
     local ctx = { platform = platform, template = name, now = now, api = VERSION }
-    results[platform] = call(entry, name, platform, intent, ctx, "pushmap")
+    payloads[i] = call(entry, name, platform, intent, ctx, "pushmap")
   end
   runPlatform = nil
-  return results, diagnostics
+  return diagnostics, unpack(payloads, 1, #platforms)
 end
 
 return { register = register, run = run }

@@ -106,16 +106,16 @@ final class ScriptRuntime {
         do {
             results = try state.call(run, [
                 .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), .value(intent), .value(.integer(now)),
-            ], resultCount: 2)
+            ], resultCount: 1 + platforms.count)
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)
         }
         var payloads: [Platform: JSONValue] = [:]
-        for platform in platforms {
-            if let payload = results[0][platform.name] { payloads[platform] = payload }
+        for (index, platform) in platforms.enumerated() where index + 1 < results.count {
+            payloads[platform] = results[index + 1]
         }
         var diagnostics: [Diagnostic] = []
-        for item in results[1].arrayValue ?? [] {
+        for item in results.first?.arrayValue ?? [] {
             let severity: Diagnostic.Severity = item["severity"]?.stringValue == "error" ? .error : .warning
             diagnostics.append(Diagnostic(
                 severity,
@@ -128,13 +128,13 @@ final class ScriptRuntime {
         return (payloads, diagnostics)
     }
 
-    /// A payload the host cannot read is named by its path in the run's results
-    /// (`$result1.fcm.message.data.x`); say it as the user's payload path instead.
+    /// A payload the host cannot read is named by its place in the run's results (`$result2` is
+    /// the first platform's payload); say it as the user's payload path instead.
     static func payloadRelative(_ error: LuaError, platforms: [Platform]) -> LuaError {
         guard error.kind == .badValue else { return error }
         var error = error
-        for platform in platforms {
-            let prefix = "$result1.\(platform.name)"
+        for (index, platform) in platforms.enumerated().reversed() {
+            let prefix = "$result\(index + 2)"
             guard error.message.contains(prefix) else { continue }
             error.message = error.message.replacing(prefix, with: "$") + " (in the \(platform.name) payload)"
             break
