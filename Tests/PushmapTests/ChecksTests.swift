@@ -109,6 +109,16 @@ struct ChecksTests {
         #expect(finding?.platform == .fcm)
     }
 
+    @Test("words that only look like the ones the phones expect are refused, byte for byte")
+    func canonicalLookalikes() {
+        // U+212A KELVIN SIGN: canonically K for Swift's ==, not for Java's equals or Objective-C's.
+        let kelvin = "DEEPLIN\u{212A}"
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_uri": "myapp://x", "adb_a_type": .string(kelvin)])), .fcm), "android-link-type", .error, at: "$.message.data.adb_a_type")
+        let actions = #"[{"label":"Open","uri":"myapp://x","type":"\#(kelvin)"}]"#
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_act": .string(actions)])), .fcm), "android-action-type", .error, at: "$.message.data.adb_act[0].type")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_uri": "myapp://x", "adb_a_type": "DEEPLINK"])), .fcm), "android-link-type")
+    }
+
     @Test("keys that are not identifiers use the bracket form in both paths")
     func bracketPaths() {
         let payload = F.apns(F.merged(F.plainAps, ["thread-id": 5]), ["my key": 1])

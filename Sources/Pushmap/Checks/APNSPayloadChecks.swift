@@ -13,7 +13,7 @@ struct APNSPayloadChecks {
     ]
     static let alertStrings: Set<String> = ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key"]
     static let alertStringArrays: Set<String> = ["title-loc-args", "subtitle-loc-args", "loc-args"]
-    static let stringKeys = ["thread-id", "category", "target-content-id"]
+    static let stringKeys: Set<String> = ["thread-id", "category", "target-content-id"]
     static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
 
     /// The payload's parts the iOS rules read.
@@ -58,7 +58,7 @@ struct APNSPayloadChecks {
         for (key, value) in aps {
             // Built only for a finding: most keys have none.
             let location = { Self.location(key) }
-            guard Self.apsKeys.contains(key) else {
+            guard ValueFormat.isOne(of: Self.apsKeys, key) else {
                 report.error(location(), "apns-aps-key", "aps.\(key) is not one of Apple's aps keys: custom keys go beside aps, never inside it")
                 continue
             }
@@ -73,7 +73,7 @@ struct APNSPayloadChecks {
                         "aps.\(key) must be the number 1, not \(shown(value)): \(key == "mutable-content" ? "iOS runs the notification service extension" : "iOS wakes the app in the background") only for 1")
                 }
             case "interruption-level":
-                if !(value.stringValue.map(Self.interruptionLevels.contains) ?? false) {
+                if !(value.stringValue.map { ValueFormat.isOne(of: Self.interruptionLevels, $0) } ?? false) {
                     report.error(
                         location(), "apns-interruption-level",
                         "aps.interruption-level must be passive, active, time-sensitive or critical, not \(shown(value)): iOS ignores it")
@@ -82,7 +82,7 @@ struct APNSPayloadChecks {
                 if !isUnitNumber(value) {
                     report.error(location(), "apns-relevance-score", "aps.relevance-score must be a number from 0 to 1, not \(shown(value)): iOS ignores it")
                 }
-            case _ where Self.stringKeys.contains(key):
+            case _ where ValueFormat.isOne(of: Self.stringKeys, key):
                 if value.stringValue == nil {
                     report.error(location(), "apns-aps-type", "aps.\(key) must be a string, not \(shown(value)): iOS ignores it")
                 }
@@ -100,10 +100,10 @@ struct APNSPayloadChecks {
         }
         for (key, member) in alert {
             let memberLocation = { IntentOrigin.location(base: "$.aps.alert", key: key, table: IntentOrigin.alertKeys) }
-            if Self.alertStrings.contains(key), member.stringValue == nil {
+            if ValueFormat.isOne(of: Self.alertStrings, key), member.stringValue == nil {
                 report.error(memberLocation(), "apns-alert", "aps.alert.\(key) must be a string, not \(shown(member)): iOS ignores it")
             }
-            if Self.alertStringArrays.contains(key), !(member.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false) {
+            if ValueFormat.isOne(of: Self.alertStringArrays, key), !(member.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false) {
                 report.error(memberLocation(), "apns-alert", "aps.alert.\(key) must be an array of strings, not \(shown(member)): iOS cannot fill in the text")
             }
         }

@@ -46,7 +46,7 @@ struct AndroidClientChecks {
     }
 
     private func checkLink(_ keys: CustomKeys, template: String?, _ report: inout CheckReport) {
-        if let type = keys.string("adb_a_type"), !Self.actionTypes.contains(type) {
+        if let type = keys.string("adb_a_type"), !ValueFormat.isOne(of: Self.actionTypes, type) {
             let effect = template == nil
                 ? "the messaging SDK does not act on it, so a tap only opens the app"
                 : "Android's template code throws and the notification is not shown"
@@ -102,7 +102,7 @@ struct AndroidClientChecks {
             report.error(location(), "android-action-incomplete", "action \(number) has no type: Android skips the button")
             return
         }
-        guard let type = typeValue.stringValue, Self.actionTypes.contains(type) else {
+        guard let type = typeValue.stringValue, ValueFormat.isOne(of: Self.actionTypes, type) else {
             let shown = typeValue.stringValue.map(ValueFormat.quoted) ?? ValueFormat.withArticle(typeValue.typeName)
             report.error(
                 location().member("type", intentKey: IntentOrigin.buttonFields["type"]), "android-action-type",
@@ -144,12 +144,12 @@ struct AndroidClientChecks {
                 keys.location("adb_sticky"), "android-sticky",
                 "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
         }
-        if let priority = keys.string("adb_n_priority"), !Self.displayPriorities.contains(priority) {
+        if let priority = keys.string("adb_n_priority"), !ValueFormat.isOne(of: Self.displayPriorities, priority) {
             report.warning(
                 keys.location("adb_n_priority"), "android-display-priority",
                 "adb_n_priority \(ValueFormat.quoted(priority)) is not PRIORITY_DEFAULT, _MIN, _LOW, _HIGH or _MAX: Android uses PRIORITY_DEFAULT")
         }
-        if let visibility = keys.string("adb_n_visibility"), !Self.visibilities.contains(visibility) {
+        if let visibility = keys.string("adb_n_visibility"), !ValueFormat.isOne(of: Self.visibilities, visibility) {
             report.warning(
                 keys.location("adb_n_visibility"), "android-visibility",
                 "adb_n_visibility \(ValueFormat.quoted(visibility)) is not PRIVATE, PUBLIC or SECRET: Android uses PRIVATE")
@@ -170,7 +170,7 @@ struct AndroidClientChecks {
 
     private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
         if let layout = keys.string("adb_car_layout") {
-            if !Self.carouselLayouts.contains(layout) {
+            if !ValueFormat.isOne(of: Self.carouselLayouts, layout) {
                 report.error(
                     keys.location("adb_car_layout"), "android-carousel-layout",
                     "adb_car_layout \(ValueFormat.quoted(layout)) is not default or filmstrip: Android's carousel code builds no carousel from it")

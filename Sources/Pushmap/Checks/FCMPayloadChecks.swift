@@ -90,7 +90,7 @@ struct FCMPayloadChecks {
     }
 
     private func checkAndroidConfig(_ android: JSONObject, _ report: inout CheckReport) {
-        if let priority = android["priority"], !(priority.stringValue.map(Self.deliveryPriorities.contains) ?? false) {
+        if let priority = android["priority"], !(priority.stringValue.map { ValueFormat.isOne(of: Self.deliveryPriorities, $0) } ?? false) {
             report.error(
                 location("priority"), "fcm-delivery-priority",
                 "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(shown(priority)): FCM refuses the message (the display priority is adb_n_priority)")

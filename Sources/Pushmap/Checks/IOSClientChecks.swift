@@ -19,7 +19,7 @@ struct IOSClientChecks {
         checkStringValues(keys, &report)
         let template = keys.string("adb_template_type")
         if let template {
-            if Self.templates.contains(template) {
+            if ValueFormat.isOne(of: Self.templates, template) {
                 checkTemplate(template, aps, &report)
             } else {
                 report.warning(
@@ -40,7 +40,7 @@ struct IOSClientChecks {
     }
 
     private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_") && !Self.nonStringKeys.contains(key) {
+        for key in keys.keys where ValueFormat.starts(key, with: "adb_") && !ValueFormat.isOne(of: Self.nonStringKeys, key) {
             guard let value = keys.value(key), value.stringValue == nil else { continue }
             report.error(
                 keys.location(key), "ios-string-value",

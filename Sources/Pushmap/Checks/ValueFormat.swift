@@ -30,6 +30,13 @@ enum ValueFormat {
         return count > limit ? count : nil
     }
 
+    /// Whether `text` is one of the ASCII words in `words`, byte for byte as the phones compare.
+    /// `Set.contains` alone uses canonical equivalence, under which "DEEPLIN\u{212A}" (a Kelvin
+    /// sign) is "DEEPLINK"; an all-ASCII string equivalent to an ASCII word is that word.
+    static func isOne(of words: Set<String>, _ text: String) -> Bool {
+        words.contains(text) && text.utf8.allSatisfy { $0 < 0x80 }
+    }
+
     /// 6 or 8 hex digits and nothing else.
     static func isHexColour(_ text: String) -> Bool {
         let bytes = text.utf8
