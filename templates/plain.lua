@@ -81,7 +81,8 @@ end
 
 -- JSON path of a data key: $.data.key, or $.data["odd key"].
 local function dataPath(key)
-  if match(key, "^[%a_][%w_]*$") then return "$.data." .. key end
+  -- Patterns without repetition, so a key of any length passes the pattern guard.
+  if find(key, "^[%a_]") and not find(key, "[^%w_]") then return "$.data." .. key end
   return format("$.data[%q]", key)
 end
 

@@ -129,4 +129,28 @@ struct CustomScriptTests {
         #expect(error?.scriptError?.message.hasPrefix("value nested deeper than 32 levels at $.deep[0]") == true, "\(String(describing: error))")
         #expect(error?.scriptError?.message.hasSuffix("(in the apns payload)") == true)
     }
+
+    @Test("pushmap.linktype and pushmap.androidColor answer for any input, long ones included")
+    func helperFunctions() throws {
+        let long = String(repeating: "x", count: 100_000)
+        let uris = ["https://shop.example.com", "HTTP:foo", "http+x://a", "myapp://cart", "", "h", "https", "mailto:a@b.c", "https:" + long, long]
+        let expected = ["WEBURL", "WEBURL", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "WEBURL", "DEEPLINK"]
+        let colours = ["#ff880080", "ff8800", "FFFFFéC", "12345678"]
+        let source = """
+            return { name = 'helpers', api = 1, platforms = {'apns'}, fields = { uris = 'array', colours = 'array' },
+              apns = function(intent)
+                local types, colours = {}, {}
+                for i = 1, #intent.uris do types[i] = pushmap.linktype(intent.uris[i]) end
+                for i = 1, #intent.colours do colours[i] = pushmap.androidColor(intent.colours[i]) end
+                return { aps = { alert = 'x' }, types = types, colours = colours }
+              end }
+            """
+        let translator = try Translator(scripts: scripts(["helpers": source]), logger: quietLogger)
+        let intent = JSONValue.object(JSONObject([
+            ("template", .string("helpers")), ("uris", .array(uris.map(JSONValue.string))), ("colours", .array(colours.map(JSONValue.string))),
+        ]))
+        let payload = try translator.translate(intent, platforms: [.apns]).payloads[.apns]
+        #expect(payload?["types"]?.arrayValue?.compactMap(\.stringValue) == expected)
+        #expect(payload?["colours"]?.arrayValue?.compactMap(\.stringValue) == ["80FF8800", "FF8800", "FFFFFéC", "78123456"])
+    }
 }

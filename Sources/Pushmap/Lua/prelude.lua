@@ -67,11 +67,10 @@ end
 
 function pushmap.linktype(uri)
   checkString("pushmap.linktype", "the uri", uri)
-  local scheme = match(uri, "^(%a[%w+.-]*):")
-  if scheme then
-    scheme = lower(scheme)
-    if scheme == "http" or scheme == "https" then return "WEBURL" end
-  end
+  -- Only whether the scheme is http or https matters, so the first six bytes decide. No pattern:
+  -- a uri of any length costs the same and never meets the pattern guard.
+  local head = lower(sub(uri, 1, 6))
+  if sub(head, 1, 5) == "http:" or head == "https:" then return "WEBURL" end
   return "DEEPLINK"
 end
 
