@@ -94,17 +94,7 @@ public struct JSONWriter: Sendable {
             let n = bytes.count
             var i = 0
             while i < n {
-                // Eight bytes at a time while none needs escaping, as escape(_:into:) does.
-                let ones: UInt64 = 0x0101_0101_0101_0101
-                let tops: UInt64 = 0x8080_8080_8080_8080
-                while i &+ 8 <= n {
-                    let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    let control = (word &- ones &* 0x20) & ~word & tops
-                    let q = word ^ (ones &* 0x22)
-                    let b = word ^ (ones &* 0x5C)
-                    if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
-                    i &+= 8
-                }
+                i = skipPlainWords(raw, from: i, count: n)
                 if i >= n { break }
                 let byte = base[i]
                 i &+= 1
@@ -239,6 +229,24 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// The offset of the first eight-byte word from `i` on that holds a quote, a backslash or a
+    /// control character (or of the last partial word): the bytes before it need no escaping.
+    @inline(__always)
+    private static func skipPlainWords(_ raw: UnsafeRawPointer, from start: Int, count n: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops: UInt64 = 0x8080_8080_8080_8080
+        var i = start
+        while i &+ 8 <= n {
+            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let control = (word &- ones &* 0x20) & ~word & tops
+            let q = word ^ (ones &* 0x22)
+            let b = word ^ (ones &* 0x5C)
+            if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
+            i &+= 8
+        }
+        return i
+    }
+
     /// Appends `s` quoted and escaped.
     @inline(__always)
     static func escape(_ s: String, into out: inout OutputBuffer) {
@@ -260,17 +268,7 @@ public struct JSONWriter: Sendable {
         var i = 0
         let raw = UnsafeRawPointer(base)
         while i < n {
-            // Eight bytes at a time while none is a quote, a backslash or a control character.
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let tops: UInt64 = 0x8080_8080_8080_8080
-            while i &+ 8 <= n {
-                let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let control = (word &- ones &* 0x20) & ~word & tops
-                let q = word ^ (ones &* 0x22)
-                let b = word ^ (ones &* 0x5C)
-                if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
-                i &+= 8
-            }
+            i = skipPlainWords(raw, from: i, count: n)
             if i >= n { break }
             let byte = base[i]
             if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
