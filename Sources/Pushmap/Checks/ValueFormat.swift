@@ -10,15 +10,11 @@ enum ValueFormat {
     /// clients' `startsWith` does, and without Unicode-aware comparison.
     static func starts(_ text: String, with prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
-        let utf8 = text.utf8
-        guard utf8.count >= n else { return false }
-        // Native strings lend their bytes; others (rare here) are walked.
-        if let answer = utf8.withContiguousStorageIfAvailable({ bytes in
-            bytes.baseAddress.map { memcmp($0, prefix.utf8Start, n) == 0 } ?? (n == 0)
-        }) {
-            return answer
-        }
-        return utf8.prefix(n).elementsEqual(UnsafeBufferPointer(start: prefix.utf8Start, count: n))
+        guard text.utf8.count >= n else { return false }
+        if n == 0 { return true }
+        // withUTF8 serves small (inline) strings too, which have no contiguous storage to lend.
+        var text = text
+        return text.withUTF8 { bytes in bytes.baseAddress.map { memcmp($0, prefix.utf8Start, n) == 0 } ?? false }
     }
 
     /// The number of characters in `text`, or nil as soon as it surely is at most `limit`: a

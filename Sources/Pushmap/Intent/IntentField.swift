@@ -1,3 +1,5 @@
+internal import PushmapJSON
+
 /// One field of the intent: its name, its shape, and a line for editors and error messages.
 public struct IntentField: Sendable, Hashable {
     public var name: String
@@ -48,7 +50,7 @@ public struct IntentObject: Sendable, Hashable {
     /// equivalence would take "collapse\u{212A}ey" (a Kelvin sign) for "collapseKey", which the
     /// scripts, reading keys byte for byte, would then never see.
     public func field(named name: String) -> IntentField? {
-        // == first: it is fast and never false for equal bytes; the bytes only for its matches.
-        fields.first { $0.name == name && $0.name.utf8.elementsEqual(name.utf8) }
+        let count = name.utf8.count
+        return fields.first { $0.name.utf8.count == count && UTF8Bytes.equal($0.name, name) }
     }
 }

@@ -54,14 +54,14 @@ struct IntentValidator {
         case .choice(let choices):
             guard case .string(let text) = value else { return wrongType(value, "a string", path, &findings) }
             // Byte for byte, as the scripts and the phones compare ("DEEPLIN\u{212A}" is not "DEEPLINK").
-            if !choices.contains(where: { $0 == text && $0.utf8.elementsEqual(text.utf8) }) {
+            if !choices.contains(where: { UTF8Bytes.equal($0, text) }) {
                 var message = "'\(text)' is not one of \(choices.joined(separator: ", "))"
                 message += hint(text, among: choices)
                 findings.append(.error(path.description, "bad-value", message))
             }
         case .template:
             guard case .string(let text) = value else { return wrongType(value, "a string", path, &findings) }
-            if !templates.contains(where: { $0 == text && $0.utf8.elementsEqual(text.utf8) }) {
+            if !templates.contains(where: { UTF8Bytes.equal($0, text) }) {
                 var message = "unknown template '\(text)'"
                 message += hint(text, among: templates)
                 message += " (known: \(templates.sorted().joined(separator: ", ")))"
