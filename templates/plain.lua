@@ -8,9 +8,9 @@
 local pushmap = pushmap
 local warn, fail = pushmap.warn, pushmap.error
 local json, linktype = pushmap.json, pushmap.linktype
-local format, find, match = string.format, string.find, string.match
+local format, find, byte, sub = string.format, string.find, string.byte, string.sub
 local sort = table.sort
-local pairs, type = pairs, type
+local next, type = next, type
 
 local NONE = {} -- stands for an absent object; never written to
 
@@ -87,21 +87,31 @@ local function dataPath(key)
 end
 
 -- Why a custom data key cannot be used, or nil: the SDK's namespace (adb_*) and the APNS
--- dictionary (aps) belong to the mapping, and FCM reserves a few keys of its own.
+-- dictionary (aps) belong to the mapping, and FCM reserves a few keys of its own. Prefixes are
+-- tested on the first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no
+-- pattern runs per key.
 local function refused(key, fcm)
-  if find(key, "^adb_") or key == "aps" then return "collides with the keys pushmap writes (adb_*, aps)" end
-  if fcm and (key == "from" or key == "message_type" or find(key, "^google%.") or find(key, "^gcm%.")) then
-    return "is reserved by FCM"
+  local first = byte(key, 1)
+  if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
+    return "collides with the keys pushmap writes (adb_*, aps)"
+  end
+  if fcm then
+    if key == "from" or key == "message_type" then return "is reserved by FCM" end
+    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 4) == "gcm.") then -- 'g'
+      return "is reserved by FCM"
+    end
   end
   return nil
 end
 
 -- Copies the intent's custom data into `into`, refused keys aside (an error each). `fcm`: FCM
--- data values are strings, so other JSON values are JSON-encoded.
+-- data values are strings, so other JSON values are JSON-encoded. Walked with `next`, not the
+-- sandbox's sorted `pairs`: the result does not depend on the order, and the refused keys are
+-- sorted before they are reported.
 local function copyData(data, into, fcm)
   if data == nil then return end
   local bad
-  for key, value in pairs(data) do
+  for key, value in next, data do
     if refused(key, fcm) then
       bad = bad or {}
       bad[#bad + 1] = key

@@ -18,7 +18,7 @@ public final class LuaState {
     private let logger: Logger
     /// Names of the loaded chunks, to restore names Lua shortened in messages.
     private var chunkNames: [String] = []
-    private var tape: LuaValueTape
+    private let tape: LuaValueTape
     /// Holds `json()`'s output between the Swift encoder and the C function that pushes it.
     private var encoded: UnsafeMutablePointer<UInt8>
     private var encodedCapacity: Int
@@ -172,9 +172,7 @@ public final class LuaState {
     private func flushTape() throws(LuaError) {
         guard tape.count > 0 else { return }
         let count = tape.count
-        let status = tape.bytes.withUnsafeBufferPointer { bytes in
-            pmh_push_tape(host, bytes.baseAddress, bytes.count, count)
-        }
+        let status = pmh_push_tape(host, tape.bytes, tape.length, count)
         tape.removeAll()
         guard status == PMH_OK else {
             if status == PMH_ERR_MEMORY {

@@ -19,12 +19,96 @@ struct LuaValueReader {
     }
 
     /// Converts the value at `index`; `root` names it in error messages.
+    ///
+    /// A first walk keeps no path: it builds the value, or gives up at the first thing it cannot
+    /// convert. Only then does a second walk, tracking the path, find that place and say why.
     mutating func read(at index: Int32, root: String = "$") throws(LuaError) -> JSONValue {
+        let absolute = lua_absindex(state, index)
+        let top = lua_gettop(state)
+        open.removeAll(keepingCapacity: true)
+        if let value = quickValue(at: absolute) { return value }
+        lua_settop(state, top) // a walk that gave up may have left a key and a value
         path.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
         self.root = root
-        return try value(at: lua_absindex(state, index))
+        return try value(at: absolute)
     }
+
+    // MARK: the quick walk
+
+    private mutating func quickValue(at index: Int32) -> JSONValue? {
+        switch lua_type(state, index) {
+        case LUA_TNIL:
+            return .null
+        case LUA_TBOOLEAN:
+            return .bool(lua_toboolean(state, index) != 0)
+        case LUA_TNUMBER:
+            if pmh_isinteger(state, index) != 0 { return .integer(Int64(pmh_tointeger(state, index))) }
+            let number = pmh_tonumber(state, index)
+            return number.isFinite ? .double(number) : nil
+        case LUA_TSTRING:
+            return quickString(at: index).map(JSONValue.string)
+        case LUA_TTABLE:
+            return quickTable(at: index)
+        case LUA_TLIGHTUSERDATA where pmh_is_null(host, index) != 0:
+            return .null
+        default:
+            return nil
+        }
+    }
+
+    @inline(__always)
+    private func quickString(at index: Int32) -> String? {
+        var length = 0
+        guard let bytes = pmh_tolstring(state, index, &length) else { return nil }
+        return UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
+    }
+
+    private mutating func quickTable(at index: Int32) -> JSONValue? {
+        // `open` holds the tables being read: one per level above this one.
+        guard open.count < maxDepth, lua_checkstack(state, 4) != 0, let identity = lua_topointer(state, index),
+              !open.contains(identity) else { return nil }
+        open.append(identity)
+        defer { open.removeLast() }
+        let mark = pmh_mark(host, index)
+        var members: [JSONObject.Member] = []
+        var integerKeys = 0
+        var largestKey: lua_Integer = 0
+        lua_pushnil(state)
+        while lua_next(state, index) != 0 {
+            let keyType = lua_type(state, -2)
+            if keyType == LUA_TSTRING, integerKeys == 0 {
+                guard let key = quickString(at: -2), let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
+                if members.isEmpty { members.reserveCapacity(16) }
+                members.append((key: key, value: item))
+            } else if keyType == LUA_TNUMBER, pmh_isinteger(state, -2) != 0, members.isEmpty {
+                let key = pmh_tointeger(state, -2)
+                guard key >= 1 else { return nil }
+                integerKeys += 1
+                largestKey = max(largestKey, key)
+            } else {
+                return nil
+            }
+            pmh_pop(state, 1)
+        }
+        if integerKeys > 0 {
+            guard mark != 2, largestKey == lua_Integer(integerKeys) else { return nil }
+            var items: [JSONValue] = []
+            items.reserveCapacity(integerKeys)
+            for position in 1...integerKeys {
+                lua_rawgeti(state, index, lua_Integer(position))
+                guard let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
+                pmh_pop(state, 1)
+                items.append(item)
+            }
+            return .array(items)
+        }
+        if members.isEmpty { return mark == 1 ? .array([]) : .object(JSONObject()) }
+        guard mark != 1 else { return nil }
+        return .object(JSONObject(members: members))
+    }
+
+    // MARK: the explaining walk
 
     /// An error naming where the reader stands.
     private func failure(_ text: (String) -> String) -> LuaError {

@@ -3,59 +3,151 @@ internal import PushmapJSON
 
 /// JSON values flattened into the byte form the C side pushes in protected mode (pushing may
 /// raise, which must happen in C, never across a Swift frame). Numbers in native byte order.
-struct LuaValueTape {
-    private(set) var bytes: [UInt8] = []
+///
+/// Values are written by a walk that stores straight into one raw buffer and keeps no path: a
+/// refused value (too deep, not finite, too large) makes a second walk that tracks the path,
+/// only to name the place in the error.
+final class LuaValueTape {
+    private var base: UnsafeMutableRawPointer
+    private var capacity: Int
+    /// Bytes written.
+    private(set) var length = 0
+    /// Values written.
     private(set) var count: Int32 = 0
     let maxDepth: Int
 
-    init(maxDepth: Int, capacity: Int = 256) {
+    init(maxDepth: Int, capacity: Int = 4096) {
         self.maxDepth = maxDepth
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(64, capacity)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
     }
 
-    mutating func append(_ value: JSONValue) throws(LuaError) {
+    deinit { base.deallocate() }
+
+    /// The bytes written, valid until the next change.
+    var bytes: UnsafePointer<UInt8> { UnsafePointer(base.assumingMemoryBound(to: UInt8.self)) }
+
+    func append(_ value: JSONValue) throws(LuaError) {
+        let mark = length
+        if write(value, depth: 1) {
+            count += 1
+            return
+        }
+        length = mark
         var path: [LuaPathComponent] = []
-        try append(value, depth: 1, path: &path)
-        count += 1
+        try explain(value, depth: 1, path: &path)
+        throw LuaError(kind: .badValue, message: "value cannot be passed at \(LuaPathComponent.render(path))")
     }
 
-    mutating func removeAll() {
-        bytes.removeAll(keepingCapacity: true)
+    func removeAll() {
+        length = 0
         count = 0
     }
 
-    private mutating func append(_ value: JSONValue, depth: Int, path: inout [LuaPathComponent]) throws(LuaError) {
+    // MARK: the fast walk
+
+    @inline(__always)
+    private func reserve(_ bytes: Int) {
+        if length + bytes > capacity { grow(to: length + bytes) }
+    }
+
+    private func grow(to needed: Int) {
+        var next = capacity * 2
+        while next < needed { next *= 2 }
+        let fresh = UnsafeMutableRawPointer.allocate(byteCount: next, alignment: 8)
+        fresh.copyMemory(from: base, byteCount: length)
+        base.deallocate()
+        base = fresh
+        capacity = next
+    }
+
+    @inline(__always)
+    private func put(_ op: Int) {
+        base.storeBytes(of: UInt8(truncatingIfNeeded: op), toByteOffset: length, as: UInt8.self)
+        length += 1
+    }
+
+    @inline(__always)
+    private func put<T: FixedWidthInteger>(_ op: Int, _ number: T) {
+        put(op)
+        base.storeBytes(of: number, toByteOffset: length, as: T.self)
+        length += MemoryLayout<T>.size
+    }
+
+    /// False when the value must be refused; what was written is then abandoned.
+    private func write(_ value: JSONValue, depth: Int) -> Bool {
         switch value {
         case .null:
-            bytes.append(UInt8(PMH_TAPE_NULL))
+            reserve(1)
+            put(PMH_TAPE_NULL)
         case .bool(let flag):
-            bytes.append(UInt8(flag ? PMH_TAPE_TRUE : PMH_TAPE_FALSE))
+            reserve(1)
+            put(flag ? PMH_TAPE_TRUE : PMH_TAPE_FALSE)
         case .integer(let number):
-            bytes.append(UInt8(PMH_TAPE_INTEGER))
-            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
+            reserve(9)
+            put(PMH_TAPE_INTEGER, number)
+        case .double(let number):
+            guard number.isFinite else { return false }
+            reserve(9)
+            put(PMH_TAPE_DOUBLE, number.bitPattern)
+        case .string(let text):
+            return writeString(text)
+        case .array(let items):
+            guard depth <= maxDepth, items.count <= Int(UInt32.max) else { return false }
+            reserve(5)
+            put(PMH_TAPE_ARRAY, UInt32(items.count))
+            for item in items where !write(item, depth: depth + 1) { return false }
+        case .object(let object):
+            guard depth <= maxDepth, object.count <= Int(UInt32.max) else { return false }
+            reserve(5)
+            put(PMH_TAPE_OBJECT, UInt32(object.count))
+            for member in object.members {
+                guard writeString(member.key), write(member.value, depth: depth + 1) else { return false }
+            }
+        }
+        return true
+    }
+
+    private func writeString(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { utf8 in
+            guard utf8.count <= Int(UInt32.max) else { return false }
+            reserve(5 + utf8.count)
+            put(PMH_TAPE_STRING, UInt32(utf8.count))
+            if let source = utf8.baseAddress { (base + length).copyMemory(from: source, byteCount: utf8.count) }
+            length += utf8.count
+            return true
+        }
+    }
+
+    // MARK: the explaining walk
+
+    /// Throws naming the first place the fast walk refused, in the same order it walks.
+    private func explain(_ value: JSONValue, depth: Int, path: inout [LuaPathComponent]) throws(LuaError) {
+        switch value {
+        case .null, .bool, .integer:
+            return
         case .double(let number):
             guard number.isFinite else {
                 throw LuaError(kind: .badValue, message: "\(number) is not a JSON number at \(LuaPathComponent.render(path))")
             }
-            bytes.append(UInt8(PMH_TAPE_DOUBLE))
-            withUnsafeBytes(of: number) { bytes.append(contentsOf: $0) }
         case .string(let text):
-            try appendString(text, path: path)
+            try checkCount(text.utf8.count, path: path)
         case .array(let items):
             try checkDepth(depth, path: path)
-            try appendCount(UInt8(PMH_TAPE_ARRAY), items.count, path: path)
+            try checkCount(items.count, path: path)
             for (index, item) in items.enumerated() {
                 path.append(.index(index))
-                try append(item, depth: depth + 1, path: &path)
+                try explain(item, depth: depth + 1, path: &path)
                 path.removeLast()
             }
         case .object(let object):
             try checkDepth(depth, path: path)
-            try appendCount(UInt8(PMH_TAPE_OBJECT), object.count, path: path)
+            try checkCount(object.count, path: path)
             for (key, item) in object.members {
                 path.append(.key(key))
-                try appendString(key, path: path)
-                try append(item, depth: depth + 1, path: &path)
+                try checkCount(key.utf8.count, path: path)
+                try explain(item, depth: depth + 1, path: &path)
                 path.removeLast()
             }
         }
@@ -69,19 +161,10 @@ struct LuaValueTape {
         }
     }
 
-    private mutating func appendString(_ text: String, path: [LuaPathComponent]) throws(LuaError) {
-        var text = text
-        let length = text.utf8.count
-        try appendCount(UInt8(PMH_TAPE_STRING), length, path: path)
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    private mutating func appendCount(_ op: UInt8, _ count: Int, path: [LuaPathComponent]) throws(LuaError) {
+    private func checkCount(_ count: Int, path: [LuaPathComponent]) throws(LuaError) {
         guard count <= Int(UInt32.max) else {
             throw LuaError(kind: .badValue, message: "value too large at \(LuaPathComponent.render(path))")
         }
-        bytes.append(op)
-        withUnsafeBytes(of: UInt32(count)) { bytes.append(contentsOf: $0) }
     }
 }
 

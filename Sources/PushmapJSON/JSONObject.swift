@@ -19,7 +19,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Adopts a member array as is; the parser has already checked it.
-    init(members: [Member]) { self.members = members }
+    package init(members: [Member]) { self.members = members }
 
     /// An object from a literal, keeping the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
