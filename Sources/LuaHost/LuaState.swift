@@ -19,6 +19,7 @@ public final class LuaState {
     /// Names of the loaded chunks, to restore names Lua shortened in messages.
     private var chunkNames: [String] = []
     private let tape: LuaValueTape
+    private let strings = LuaStringCache()
     /// Holds `json()`'s output between the Swift encoder and the C function that pushes it.
     private var encoded: UnsafeMutablePointer<UInt8>
     private var encodedCapacity: Int
@@ -104,7 +105,7 @@ public final class LuaState {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: resultCount)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
         var results: [JSONValue] = []
         results.reserveCapacity(resultCount)
         for position in 0..<Int32(resultCount) {

@@ -12,10 +12,14 @@ struct LuaValueReader {
     private var open: [UnsafeRawPointer] = []
     private var root = "$"
 
-    init(host: OpaquePointer, maxDepth: Int) {
+    /// Strings already made for this state; none by default.
+    private let strings: LuaStringCache?
+
+    init(host: OpaquePointer, maxDepth: Int, strings: LuaStringCache? = nil) {
         self.host = host
         self.state = pmh_state(host)
         self.maxDepth = maxDepth
+        self.strings = strings
     }
 
     /// Converts the value at `index`; `root` names it in error messages.
@@ -61,6 +65,7 @@ struct LuaValueReader {
     private func quickString(at index: Int32) -> String? {
         var length = 0
         guard let bytes = pmh_tolstring(state, index, &length) else { return nil }
+        if let strings { return strings.string(UnsafeRawPointer(bytes), length) }
         return UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
     }
 

@@ -50,7 +50,16 @@ public struct IntentObject: Sendable, Hashable {
     /// equivalence would take "collapse\u{212A}ey" (a Kelvin sign) for "collapseKey", which the
     /// scripts, reading keys byte for byte, would then never see.
     public func field(named name: String) -> IntentField? {
+        fieldIndex(named: name).map { fields[$0] }
+    }
+
+    /// Where ``field(named:)`` finds its field, so a caller can read one property of it without
+    /// copying the whole field (two strings and a shape).
+    func fieldIndex(named name: String) -> Int? {
         let count = name.utf8.count
-        return fields.first { $0.name.utf8.count == count && UTF8Bytes.equal($0.name, name) }
+        for index in fields.indices where fields[index].name.utf8.count == count && UTF8Bytes.equal(fields[index].name, name) {
+            return index
+        }
+        return nil
     }
 }

@@ -93,10 +93,12 @@ struct IntentValidator {
     }
 
     private func checkObject(_ object: JSONObject, _ shape: IntentObject, path: inout JSONPath, into findings: inout [Diagnostic]) {
-        for (key, element) in object {
-            if let field = shape.field(named: key) {
+        // Indexes, not `for field in shape.fields`: each field copied out retains its strings.
+        for member in object.members {
+            let key = member.key
+            if let index = shape.fieldIndex(named: key) {
                 path.components.append(.key(key))
-                check(element, field.shape, path: &path, into: &findings)
+                check(member.value, shape.fields[index].shape, path: &path, into: &findings)
                 path.components.removeLast()
             } else {
                 var message = "unknown field '\(key)' at \(path)"
@@ -105,14 +107,12 @@ struct IntentValidator {
                 findings.append(.error(path.appending(key).description, "unknown-field", message))
             }
         }
-        for field in shape.fields where field.required && object[field.name] == nil {
-            findings.append(.error(path.description, "missing-field", "missing required field '\(field.name)'"))
+        for index in shape.fields.indices where shape.fields[index].required && object[shape.fields[index].name] == nil {
+            findings.append(.error(path.description, "missing-field", "missing required field '\(shape.fields[index].name)'"))
         }
-        for group in shape.exclusive {
+        for group in shape.exclusive where group.count(where: { object[$0] != nil }) > 1 {
             let given = group.filter { object[$0] != nil }
-            if given.count > 1 {
-                findings.append(.error(path.description, "exclusive-fields", "give only one of \(quoted(group)), not \(quoted(given))"))
-            }
+            findings.append(.error(path.description, "exclusive-fields", "give only one of \(quoted(group)), not \(quoted(given))"))
         }
         for group in shape.oneRequired where !group.contains(where: { object[$0] != nil }) {
             findings.append(.error(path.description, "missing-field", "needs one of \(quoted(group))"))

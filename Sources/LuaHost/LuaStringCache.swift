@@ -1,0 +1,55 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+internal import PushmapJSON
+
+/// Swift strings for the Lua strings a state hands back again and again: payload keys
+/// (`adb_title`, `message`), and words like `"basic"` or `"WEBURL"`. Lua keeps one copy of each
+/// short string, at one address while it lives, so a slot is found by that address; the bytes
+/// are then compared with the copy the slot keeps, so a string that has since died and whose
+/// address was reused is never mistaken for another. Making a `String` validates and copies its
+/// bytes; a hit costs a comparison of at most ``maxBytes``.
+final class LuaStringCache {
+    /// Longest string kept: Lua's short strings, the ones it keeps a single copy of.
+    static let maxBytes = 40
+    private static let slotCount = 512
+
+    private struct Slot {
+        var address: UnsafeRawPointer?
+        var length: Int
+        var string: String
+    }
+
+    private var slots: [Slot]
+    /// `maxBytes` bytes a slot: the bytes of the string it holds.
+    private let bytes: UnsafeMutableRawPointer
+
+    init() {
+        slots = Array(repeating: Slot(address: nil, length: 0, string: ""), count: Self.slotCount)
+        bytes = UnsafeMutableRawPointer.allocate(byteCount: Self.slotCount * Self.maxBytes, alignment: 8)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The string for `length` bytes at `address`, or nil when they are not valid UTF-8.
+    @inline(__always)
+    func string(_ address: UnsafeRawPointer, _ length: Int) -> String? {
+        guard length <= Self.maxBytes else { return Self.make(address, length) }
+        let bits = UInt(bitPattern: address)
+        let index = Int((bits >> 4 ^ bits >> 13) & UInt(Self.slotCount - 1))
+        let stored = bytes + index * Self.maxBytes
+        if slots[index].address == address, slots[index].length == length, memcmp(stored, address, length) == 0 {
+            return slots[index].string
+        }
+        guard let made = Self.make(address, length) else { return nil }
+        stored.copyMemory(from: address, byteCount: length)
+        slots[index] = Slot(address: address, length: length, string: made)
+        return made
+    }
+
+    private static func make(_ address: UnsafeRawPointer, _ length: Int) -> String? {
+        UTF8Text.string(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: length))
+    }
+}
