@@ -6,10 +6,13 @@ internal import PushmapJSON
 struct AndroidClientChecks {
     let now: Int64
 
-    static let actionTypes: Set<String> = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
-    static let displayPriorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
-    static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
-    static let carouselLayouts: Set<String> = ["default", "filmstrip"]
+    static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
+    static let displayPriorities: [StaticString] = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
+    static let visibilities: [StaticString] = ["PRIVATE", "PUBLIC", "SECRET"]
+    static let carouselLayouts: [StaticString] = ["default", "filmstrip"]
+    /// Keys every template type needs; the icon template has no title or body of its own.
+    static let requiredKeys = ["adb_version", "adb_title", "adb_body"]
+    static let iconRequiredKeys = ["adb_version"]
     /// Android's text guidelines: a one-line title, a description of a few lines.
     static let maxTitleCharacters = 35
     static let maxBodyCharacters = 110
@@ -37,7 +40,7 @@ struct AndroidClientChecks {
 
     private func checkRequired(_ template: String, _ keys: CustomKeys, _ report: inout CheckReport) {
         // The icon template has no title or body of its own; every other type throws without them.
-        let required = template == "icon" ? ["adb_version"] : ["adb_version", "adb_title", "adb_body"]
+        let required = template == "icon" ? Self.iconRequiredKeys : Self.requiredKeys
         for key in required where !keys.contains(key) {
             report.error(
                 keys.location(key), "android-required-key",
@@ -69,7 +72,7 @@ struct AndroidClientChecks {
     private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
         guard let text = keys.string("adb_act") else { return }
         let location = keys.location("adb_act")
-        guard let actions = (try? JSONParser.parse(Array(text.utf8)))?.arrayValue else {
+        guard let actions = (try? JSONParser.parse(text))?.arrayValue else {
             report.error(
                 location, "android-actions-json",
                 "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
@@ -110,7 +113,7 @@ struct AndroidClientChecks {
             return
         }
         let uri = object["uri"]?.stringValue ?? ""
-        if (type == "WEBURL" || type == "DEEPLINK"), uri.isEmpty {
+        if ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), uri.isEmpty {
             report.warning(location(), "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
         }
     }
@@ -125,10 +128,11 @@ struct AndroidClientChecks {
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_clr_") {
-            guard let colour = keys.string(key), !ValueFormat.isHexColour(colour) else { continue }
+        for entry in keys.entries where ValueFormat.starts(entry.key, with: "adb_clr_") {
+            guard case .string(let colour) = entry.value, !ValueFormat.isHexColour(colour) else { continue }
+            let key = entry.key
             report.error(
-                keys.location(key), "android-color",
+                IntentOrigin.customKeyLocation(base: entry.base, key: key), "android-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour")
         }
     }
@@ -139,7 +143,7 @@ struct AndroidClientChecks {
                 keys.location("adb_n_count"), "android-badge-count",
                 "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
         }
-        if let sticky = keys.string("adb_sticky"), !["true", "false"].contains(sticky.lowercased()) {
+        if let sticky = keys.string("adb_sticky"), !isBoolean(sticky) {
             report.warning(
                 keys.location("adb_sticky"), "android-sticky",
                 "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
@@ -156,14 +160,25 @@ struct AndroidClientChecks {
         }
     }
 
+    /// "true" or "false" in any case, as Java's `Boolean.parseBoolean` reads it. The exact
+    /// lowercase words, by far the most common, need no lowercased copy.
+    private func isBoolean(_ text: String) -> Bool {
+        if ValueFormat.equals(text, "true") || ValueFormat.equals(text, "false") { return true }
+        return ["true", "false"].contains(text.lowercased())
+    }
+
     private func checkTextLengths(_ keys: CustomKeys, _ report: inout CheckReport) {
-        let limits = [("adb_title", Self.maxTitleCharacters), ("adb_body", Self.maxBodyCharacters), ("adb_body_ex", Self.maxBodyCharacters)]
-        for (key, limit) in limits {
-            guard let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) else { continue }
-            report.warning(
-                keys.location(key), "android-text-length",
-                "\(key) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
-        }
+        // One call per key: a table of (key, limit) pairs would be allocated on every run.
+        checkTextLength("adb_title", Self.maxTitleCharacters, keys, &report)
+        checkTextLength("adb_body", Self.maxBodyCharacters, keys, &report)
+        checkTextLength("adb_body_ex", Self.maxBodyCharacters, keys, &report)
+    }
+
+    private func checkTextLength(_ key: String, _ limit: Int, _ keys: CustomKeys, _ report: inout CheckReport) {
+        guard let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) else { return }
+        report.warning(
+            keys.location(key), "android-text-length",
+            "\(key) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
     }
 
     // MARK: - Carousel
@@ -190,7 +205,7 @@ struct AndroidClientChecks {
         }
         // A non-string value is already an FCM error; Android never sees it.
         guard let text = keys.string("adb_items") else { return }
-        guard let items = (try? JSONParser.parse(Array(text.utf8)))?.arrayValue else {
+        guard let items = (try? JSONParser.parse(text))?.arrayValue else {
             report.error(
                 itemsLocation, "android-carousel-items-json",
                 "adb_items is not a JSON-encoded array of {img, txt, uri}: Android reads no items and falls back to a basic notification")

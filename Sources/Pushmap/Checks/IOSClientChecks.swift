@@ -6,12 +6,14 @@ internal import PushmapJSON
 struct IOSClientChecks {
     let now: Int64
 
-    static let templates: Set<String> = ["basic", "car", "timer"]
+    static let templates: [StaticString] = ["basic", "car", "timer"]
     /// The category the app registers for the templates' content extension.
     static let templateCategory = "AEPNotification"
     /// Keys the client reads as something other than a string.
-    static let nonStringKeys: Set<String> = ["adb_items", "adb_act"]
+    static let nonStringKeys: [StaticString] = ["adb_items", "adb_act"]
     static let mediaKeys = ["adb_media", "adb_media_alt"]
+    /// The alert fields every template reads.
+    static let alertFields = ["title", "body"]
 
     func run(_ parts: APNSPayloadChecks.Parts, into report: inout CheckReport) {
         let keys = parts.keys
@@ -40,10 +42,13 @@ struct IOSClientChecks {
     }
 
     private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_") && !ValueFormat.isOne(of: Self.nonStringKeys, key) {
-            guard let value = keys.value(key), value.stringValue == nil else { continue }
+        for entry in keys.entries where ValueFormat.starts(entry.key, with: "adb_") {
+            if case .string = entry.value { continue }
+            let key = entry.key
+            guard !ValueFormat.isOne(of: Self.nonStringKeys, key) else { continue }
+            let value = entry.value
             report.error(
-                keys.location(key), "ios-string-value",
+                IntentOrigin.customKeyLocation(base: entry.base, key: key), "ios-string-value",
                 "\(key) is \(ValueFormat.withArticle(value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
         }
     }
@@ -62,7 +67,7 @@ struct IOSClientChecks {
                 "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
         }
         let alert = aps["alert"]?.objectValue
-        for field in ["title", "body"] where alert?[field]?.stringValue == nil {
+        for field in Self.alertFields where alert?[field]?.stringValue == nil {
             report.error(
                 IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys), "ios-template-alert",
                 "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
@@ -167,14 +172,23 @@ struct IOSClientChecks {
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_clr_") {
-            guard let colour = keys.string(key) else { continue }
-            let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
-            guard !ValueFormat.isHexColour(digits) else { continue }
+        for entry in keys.entries where ValueFormat.starts(entry.key, with: "adb_clr_") {
+            guard case .string(let colour) = entry.value, !isHexColour(colour) else { continue }
+            let key = entry.key
             report.error(
-                keys.location(key), "ios-color",
+                IntentOrigin.customKeyLocation(base: entry.base, key: key), "ios-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or RRGGBBAA, # allowed): iOS ignores the colour and uses the system one")
         }
+    }
+
+    /// 6 or 8 hex digits, after an optional `#`. The plain forms are settled on the bytes; only
+    /// a colour that fails them takes the Character-wise path, which decides what `#` is.
+    private func isHexColour(_ colour: String) -> Bool {
+        if ValueFormat.isHexColour(colour) || (colour.utf8.first == UInt8(ascii: "#") && ValueFormat.isHexColour(colour.utf8.dropFirst())) {
+            return true
+        }
+        let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
+        return ValueFormat.isHexColour(digits)
     }
 
     private func checkTextLengths(_ keys: CustomKeys, _ aps: JSONObject, timer: Bool, _ report: inout CheckReport) {
@@ -190,17 +204,22 @@ struct IOSClientChecks {
             if let body = alert.stringValue, let count = ValueFormat.characterCount(body, over: bodyLimit) {
                 warn("aps.alert", count, bodyLimit, CheckLocation(payload: "$.aps.alert", intent: "$.body"))
             }
-            for (field, limit) in [("title", titleLimit), ("body", bodyLimit)] {
+            // Field by field: a table of (field, limit) pairs would be allocated on every run.
+            func checkField(_ field: String, _ limit: Int) {
                 if let text = alert[field]?.stringValue, let count = ValueFormat.characterCount(text, over: limit) {
                     warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys))
                 }
             }
+            checkField("title", titleLimit)
+            checkField("body", bodyLimit)
         }
-        for (key, limit) in [("adb_title_ex", titleLimit), ("adb_body_ex", bodyLimit)] {
+        func checkKey(_ key: String, _ limit: Int) {
             if let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) {
                 warn(key, count, limit, keys.location(key))
             }
         }
+        checkKey("adb_title_ex", titleLimit)
+        checkKey("adb_body_ex", bodyLimit)
     }
 
     private func isOne(_ value: JSONValue?) -> Bool {
