@@ -809,6 +809,22 @@ struct ChecksTests {
         F.expectClean(F.check(F.apns(F.merged(F.plainAps, ["content-available": 1, "sound": "ding"])), .apns))
     }
 
+    // MARK: - Custom keys
+
+    @Test("the keys the client rules read by name fit the slots kept for them")
+    func knownKeysFitTheirSlots() {
+        #expect(CustomKeys.Known.allCases.count <= 32)
+        // Keys compare by bytes: a Kelvin sign is not K, though Swift's == says it is.
+        var keys = CustomKeys(base: "$")
+        keys.add("adb_title", "first", in: "$.a")
+        keys.add("game_K", "letter", in: "$.a")
+        keys.add("game_\u{212A}", "kelvin", in: "$.a")
+        keys.add("adb_title", "second", in: "$.b")
+        #expect(keys.entries.map { Array($0.key.utf8) } == [Array("adb_title".utf8), Array("game_K".utf8), Array("game_\u{212A}".utf8)])
+        #expect(keys.string(.title) == "second")
+        #expect(keys.location(.title).payload == "$.b.adb_title")
+    }
+
     // MARK: - Size bound
 
     @Test("the size bound is never below the exact compact length")

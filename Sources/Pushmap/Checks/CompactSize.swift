@@ -36,26 +36,31 @@ enum CompactSize {
 
     /// The string's bytes with its quotes, plus 5 for each byte that may need escaping.
     static func stringBound(_ text: String) -> Int {
+        // Large strings lend their bytes as they are; small ones (kept inline) need a copy to lend them.
+        if let bound = text.utf8.withContiguousStorageIfAvailable(bound) { return bound }
         var text = text
-        return text.withUTF8 { bytes in
-            let n = bytes.count
-            guard n > 0, let base = bytes.baseAddress else { return 2 }
-            var suspects = 0
-            var i = 0
-            let raw = UnsafeRawPointer(base)
-            // Eight bytes at a time; the mask may flag a harmless byte next to a real one, which
-            // only makes the bound looser, never too small.
-            while i &+ 8 <= n {
-                suspects &+= suspectMask(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)).nonzeroBitCount
-                i &+= 8
-            }
-            while i < n {
-                let byte = base[i]
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { suspects &+= 1 }
-                i &+= 1
-            }
-            return n &+ 2 &+ 5 &* suspects
+        return text.withUTF8(bound)
+    }
+
+    /// The bound for one string's bytes.
+    private static func bound(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let n = bytes.count
+        guard n > 0, let base = bytes.baseAddress else { return 2 }
+        var suspects = 0
+        var i = 0
+        let raw = UnsafeRawPointer(base)
+        // Eight bytes at a time; the mask may flag a harmless byte next to a real one, which
+        // only makes the bound looser, never too small.
+        while i &+ 8 <= n {
+            suspects &+= suspectMask(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)).nonzeroBitCount
+            i &+= 8
         }
+        while i < n {
+            let byte = base[i]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { suspects &+= 1 }
+            i &+= 1
+        }
+        return n &+ 2 &+ 5 &* suspects
     }
 
     /// The top bit of every byte of `word` that is a control character, a quote or a backslash

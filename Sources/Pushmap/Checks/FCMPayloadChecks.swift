@@ -67,13 +67,13 @@ struct FCMPayloadChecks {
         }
         keys.reserve(data.count)
         for (key, member) in data {
-            keys.add(key, member, in: base)
+            let print = keys.add(key, member, in: base)
             if case .string = member {} else {
                 report.error(
                     IntentOrigin.customKeyLocation(base: base, key: key), "fcm-data-string",
                     "FCM data values must be strings; \(key) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
             }
-            if isReserved(key) {
+            if isReserved(print) {
                 report.error(
                     IntentOrigin.customKeyLocation(base: base, key: key), "fcm-reserved-key",
                     "FCM refuses the data key \(key): from, message_type and keys starting google. or gcm. are reserved")
@@ -81,12 +81,17 @@ struct FCMPayloadChecks {
         }
     }
 
-    /// Compared byte for byte: "from" and "message_type" have no other spelling that Swift's `==`
-    /// would take for them, so this is what `==` would answer, without its cost.
-    private func isReserved(_ key: String) -> Bool {
-        ValueFormat.equals(key, "from") || ValueFormat.equals(key, "message_type")
-            || ValueFormat.starts(key, with: "google.") || ValueFormat.starts(key, with: "gcm.")
+    /// Compared byte for byte, on the key's print: "from" and "message_type" have no other
+    /// spelling that Swift's `==` would take for them, so this is what `==` would answer.
+    private func isReserved(_ key: KeyPrint) -> Bool {
+        key == Self.fromPrint || key == Self.messageTypePrint
+            || key.hasPrefix(Self.googlePrefix, length: 7) || key.hasPrefix(Self.gcmPrefix, length: 4)
     }
+
+    private static let fromPrint = KeyPrint("from")
+    private static let messageTypePrint = KeyPrint("message_type")
+    private static let googlePrefix = KeyPrint("google.").head
+    private static let gcmPrefix = KeyPrint("gcm.").head
 
     private func checkTargets(_ message: JSONObject, _ report: inout CheckReport) {
         // Counted first: the list is built only for a finding.

@@ -11,7 +11,7 @@ struct IOSClientChecks {
     static let templateCategory = "AEPNotification"
     /// Keys the client reads as something other than a string.
     static let nonStringKeys: [StaticString] = ["adb_items", "adb_act"]
-    static let mediaKeys = ["adb_media", "adb_media_alt"]
+    static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
     /// The alert fields every template reads.
     static let alertFields = ["title", "body"]
 
@@ -19,13 +19,13 @@ struct IOSClientChecks {
         let keys = parts.keys
         let aps = parts.aps
         checkStringValues(keys, &report)
-        let template = keys.string("adb_template_type")
+        let template = keys.string(.templateType)
         if let template {
             if ValueFormat.isOne(of: Self.templates, template) {
                 checkTemplate(template, aps, &report)
             } else {
                 report.warning(
-                    keys.location("adb_template_type"), "ios-template-type",
+                    keys.location(.templateType), "ios-template-type",
                     "iOS renders only the basic, car and timer templates: \(ValueFormat.quoted(template)) shows the fallback (title and body only)")
             }
         } else {
@@ -42,13 +42,13 @@ struct IOSClientChecks {
     }
 
     private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for entry in keys.entries where ValueFormat.starts(entry.key, with: "adb_") {
-            if case .string = entry.value { continue }
-            let key = entry.key
+        for index in keys.prints.indices where keys.prints[index].isAdobeKey {
+            if case .string = keys.entries[index].value { continue }
+            let key = keys.entries[index].key
             guard !ValueFormat.isOne(of: Self.nonStringKeys, key) else { continue }
-            let value = entry.value
+            let value = keys.entries[index].value
             report.error(
-                IntentOrigin.customKeyLocation(base: entry.base, key: key), "ios-string-value",
+                keys.location(at: index), "ios-string-value",
                 "\(key) is \(ValueFormat.withArticle(value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
         }
     }
@@ -75,9 +75,9 @@ struct IOSClientChecks {
     }
 
     private func checkPlain(_ keys: CustomKeys, _ aps: JSONObject, _ report: inout CheckReport) {
-        if keys.contains("adb_media"), !isOne(aps["mutable-content"]) {
+        if keys.contains(.media), !isOne(aps["mutable-content"]) {
             report.warning(
-                keys.location("adb_media"), "ios-media-without-mutable-content",
+                keys.location(.media), "ios-media-without-mutable-content",
                 "adb_media needs aps.mutable-content 1: without it the service extension does not run and the image is not attached")
         }
         if isOne(aps["content-available"]), aps["alert"] == nil {
@@ -90,9 +90,9 @@ struct IOSClientChecks {
     }
 
     private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
-        let location = keys.location("adb_items")
-        guard let items = keys.value("adb_items")?.arrayValue else {
-            let found = keys.value("adb_items").map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
+        let location = keys.location(.items)
+        guard let items = keys.value(.items)?.arrayValue else {
+            let found = keys.value(.items).map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
             report.error(location, "ios-carousel-items", "adb_items \(found): iOS's carousel needs a real array of {img, txt, uri} and shows the fallback")
             return
         }
@@ -118,15 +118,15 @@ struct IOSClientChecks {
     }
 
     private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if keys.string("adb_title_alt") == nil {
+        if keys.string(.titleAlt) == nil {
             report.error(
-                keys.location("adb_title_alt"), "ios-timer-alternate-title",
+                keys.location(.titleAlt), "ios-timer-alternate-title",
                 "adb_title_alt is required by iOS's timer code (the docs say optional): without it iOS shows the fallback")
         }
-        let durationText = keys.string("adb_tmr_dur")
-        let endText = keys.string("adb_tmr_end")
+        let durationText = keys.string(.timerDuration)
+        let endText = keys.string(.timerEnd)
         guard durationText != nil || endText != nil else {
-            let location = keys.location("adb_tmr_dur")
+            let location = keys.location(.timerDuration)
             report.error(
                 CheckLocation(payload: location.payload, intent: "$.timer"), "ios-timer-missing",
                 "a timer needs adb_tmr_dur or adb_tmr_end as a string of seconds: without either iOS shows the fallback")
@@ -137,7 +137,7 @@ struct IOSClientChecks {
             duration = ValueFormat.integer(durationText).flatMap { $0 > 0 ? $0 : nil }
             if duration == nil {
                 report.error(
-                    keys.location("adb_tmr_dur"), "ios-timer-value",
+                    keys.location(.timerDuration), "ios-timer-value",
                     "adb_tmr_dur \(ValueFormat.quoted(durationText)) is not a positive whole number of seconds: iOS cannot count down from it")
             }
         }
@@ -146,13 +146,13 @@ struct IOSClientChecks {
             end = ValueFormat.integer(endText)
             if end == nil {
                 report.error(
-                    keys.location("adb_tmr_end"), "ios-timer-value",
+                    keys.location(.timerEnd), "ios-timer-value",
                     "adb_tmr_end \(ValueFormat.quoted(endText)) is not an epoch time in whole seconds: iOS cannot count down to it")
             }
         }
         if duration == nil, let end, end <= now {
             report.warning(
-                keys.location("adb_tmr_end"), "ios-timer-expired",
+                keys.location(.timerEnd), "ios-timer-expired",
                 "adb_tmr_end \(end) is at or before now (\(now)): iOS shows the alternate (expired) content at once")
         }
     }
@@ -162,21 +162,21 @@ struct IOSClientChecks {
             guard let url = keys.string(key), !ValueFormat.isHTTPS(url) else { continue }
             report.warning(
                 keys.location(key), "ios-media-https",
-                "\(key) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
+                "\(key.name) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
         }
-        if keys.contains("adb_image"), !keys.contains("adb_media") {
+        if keys.contains(.image), !keys.contains(.media) {
             report.warning(
-                keys.location("adb_image"), "ios-image-key",
+                keys.location(.image), "ios-image-key",
                 "iOS reads the image from adb_media; adb_image is Android's key and shows no image here")
         }
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for entry in keys.entries where ValueFormat.starts(entry.key, with: "adb_clr_") {
-            guard case .string(let colour) = entry.value, !isHexColour(colour) else { continue }
-            let key = entry.key
+        for index in keys.prints.indices where keys.prints[index].isColour {
+            guard case .string(let colour) = keys.entries[index].value, !isHexColour(colour) else { continue }
+            let key = keys.entries[index].key
             report.error(
-                IntentOrigin.customKeyLocation(base: entry.base, key: key), "ios-color",
+                keys.location(at: index), "ios-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or RRGGBBAA, # allowed): iOS ignores the colour and uses the system one")
         }
     }
@@ -213,13 +213,13 @@ struct IOSClientChecks {
             checkField("title", titleLimit)
             checkField("body", bodyLimit)
         }
-        func checkKey(_ key: String, _ limit: Int) {
+        func checkKey(_ key: CustomKeys.Known, _ limit: Int) {
             if let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) {
-                warn(key, count, limit, keys.location(key))
+                warn(key.name, count, limit, keys.location(key))
             }
         }
-        checkKey("adb_title_ex", titleLimit)
-        checkKey("adb_body_ex", bodyLimit)
+        checkKey(.titleEx, titleLimit)
+        checkKey(.bodyEx, bodyLimit)
     }
 
     private func isOne(_ value: JSONValue?) -> Bool {
