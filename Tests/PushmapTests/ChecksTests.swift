@@ -808,4 +808,41 @@ struct ChecksTests {
         F.expectClean(F.check(F.apns(["content-available": 1]), .apns))
         F.expectClean(F.check(F.apns(F.merged(F.plainAps, ["content-available": 1, "sound": "ding"])), .apns))
     }
+
+    // MARK: - Custom keys
+
+    @Test("the keys the client rules read by name fit the slots kept for them")
+    func knownKeysFitTheirSlots() {
+        #expect(CustomKeys.Known.allCases.count <= 32)
+        // Keys compare by bytes: a Kelvin sign is not K, though Swift's == says it is.
+        var keys = CustomKeys(base: "$")
+        keys.add("adb_title", "first", in: "$.a")
+        keys.add("game_K", "letter", in: "$.a")
+        keys.add("game_\u{212A}", "kelvin", in: "$.a")
+        keys.add("adb_title", "second", in: "$.b")
+        #expect(keys.entries.map { Array($0.key.utf8) } == [Array("adb_title".utf8), Array("game_K".utf8), Array("game_\u{212A}".utf8)])
+        #expect(keys.string(.title) == "second")
+        #expect(keys.location(.title).payload == "$.b.adb_title")
+    }
+
+    // MARK: - Size bound
+
+    @Test("the size bound is never below the exact compact length")
+    func sizeBoundCoversExactLength() {
+        let texts = [
+            "", "a", "plain text", "exactly8", "sixteen bytes ok", "quote \" and \\ backslash", "\n\t\r\u{8}\u{C}\u{1}\u{1F}",
+            "\u{7F}é漢字🙂", String(repeating: "\"", count: 17), String(repeating: "x\u{0}", count: 13), "DEEPLIN\u{212A}",
+        ]
+        var values: [JSONValue] = [.null, true, false, 0, -1, 9_223_372_036_854_775_807, -9_223_372_036_854_775_808, 0.1, -2.5e-300, 1e300]
+        values += texts.map { JSONValue.string($0) }
+        values.append(.array(values))
+        values.append(.object(JSONObject(texts.enumerated().map { ($0.element, values[$0.offset % values.count]) })))
+        for value in values {
+            #expect(CompactSize.upperBound(value) >= JSONWriter.compactByteCount(value), "\(value)")
+        }
+        // Over the limit by the bound, under it exactly: the exact count decides.
+        let quotes = F.fcm(F.merged(F.basicData, ["filler": .string(String(repeating: "\"", count: 1500))]))
+        F.expectNone(F.check(quotes, .fcm), "fcm-size")
+        F.expectNone(F.check(F.apns(F.plainAps, ["filler": .string(String(repeating: "\"", count: 1500))]), .apns), "apns-size")
+    }
 }

@@ -5,16 +5,16 @@ struct APNSPayloadChecks {
     /// Apple's limit for a regular push (VoIP allows 5120, not written by pushmap).
     static let maxBytes = 4096
     /// Every key Apple defines inside `aps`, Live Activity keys included.
-    static let apsKeys: Set<String> = [
+    static let apsKeys: [StaticString] = [
         "alert", "badge", "sound", "thread-id", "category", "content-available", "mutable-content",
         "target-content-id", "interruption-level", "relevance-score", "filter-criteria", "stale-date",
         "content-state", "timestamp", "event", "dismissal-date", "attributes-type", "attributes",
         "input-push-channel", "input-push-token",
     ]
-    static let alertStrings: Set<String> = ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key"]
-    static let alertStringArrays: Set<String> = ["title-loc-args", "subtitle-loc-args", "loc-args"]
-    static let stringKeys: Set<String> = ["thread-id", "category", "target-content-id"]
-    static let interruptionLevels: Set<String> = ["passive", "active", "time-sensitive", "critical"]
+    static let alertStrings: [StaticString] = ["title", "subtitle", "body", "launch-image", "title-loc-key", "subtitle-loc-key", "loc-key"]
+    static let alertStringArrays: [StaticString] = ["title-loc-args", "subtitle-loc-args", "loc-args"]
+    static let stringKeys: [StaticString] = ["thread-id", "category", "target-content-id"]
+    static let interruptionLevels: [StaticString] = ["passive", "active", "time-sensitive", "critical"]
 
     /// The payload's parts the iOS rules read.
     struct Parts {
@@ -41,11 +41,14 @@ struct APNSPayloadChecks {
             keys.add(key, value, in: "$")
         }
         checkAps(aps, &report)
-        let size = JSONWriter.compactByteCount(payload)
-        if size > Self.maxBytes {
-            report.error(
-                CheckLocation.root, "apns-size",
-                "the payload is \(size) bytes written compactly; APNs refuses payloads over \(Self.maxBytes) bytes")
+        // The exact count only when a cheap bound cannot clear the payload.
+        if !CompactSize.isSurelyWithin(Self.maxBytes, payload) {
+            let size = JSONWriter.compactByteCount(payload)
+            if size > Self.maxBytes {
+                report.error(
+                    CheckLocation.root, "apns-size",
+                    "the payload is \(size) bytes written compactly; APNs refuses payloads over \(Self.maxBytes) bytes")
+            }
         }
         return Parts(aps: aps, keys: keys)
     }

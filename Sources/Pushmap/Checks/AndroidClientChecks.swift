@@ -6,10 +6,13 @@ internal import PushmapJSON
 struct AndroidClientChecks {
     let now: Int64
 
-    static let actionTypes: Set<String> = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
-    static let displayPriorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
-    static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
-    static let carouselLayouts: Set<String> = ["default", "filmstrip"]
+    static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
+    static let displayPriorities: [StaticString] = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
+    static let visibilities: [StaticString] = ["PRIVATE", "PUBLIC", "SECRET"]
+    static let carouselLayouts: [StaticString] = ["default", "filmstrip"]
+    /// Keys every template type needs; the icon template has no title or body of its own.
+    static let requiredKeys: [CustomKeys.Known] = [.version, .title, .body]
+    static let iconRequiredKeys: [CustomKeys.Known] = [.version]
     /// Android's text guidelines: a one-line title, a description of a few lines.
     static let maxTitleCharacters = 35
     static let maxBodyCharacters = 110
@@ -18,7 +21,7 @@ struct AndroidClientChecks {
     static let minCarouselItems = 3
 
     func run(_ keys: CustomKeys, into report: inout CheckReport) {
-        let template = keys.string("adb_template_type")
+        let template = keys.string(.templateType)
         if let template { checkRequired(template, keys, &report) }
         checkLink(keys, template: template, &report)
         checkActions(keys, &report)
@@ -37,45 +40,45 @@ struct AndroidClientChecks {
 
     private func checkRequired(_ template: String, _ keys: CustomKeys, _ report: inout CheckReport) {
         // The icon template has no title or body of its own; every other type throws without them.
-        let required = template == "icon" ? ["adb_version"] : ["adb_version", "adb_title", "adb_body"]
+        let required = template == "icon" ? Self.iconRequiredKeys : Self.requiredKeys
         for key in required where !keys.contains(key) {
             report.error(
                 keys.location(key), "android-required-key",
-                "\(key) is required by Android's \(template) template code: without it the notification is not shown")
+                "\(key.name) is required by Android's \(template) template code: without it the notification is not shown")
         }
     }
 
     private func checkLink(_ keys: CustomKeys, template: String?, _ report: inout CheckReport) {
-        if let type = keys.string("adb_a_type"), !ValueFormat.isOne(of: Self.actionTypes, type) {
+        if let type = keys.string(.linkType), !ValueFormat.isOne(of: Self.actionTypes, type) {
             let effect = template == nil
                 ? "the messaging SDK does not act on it, so a tap only opens the app"
                 : "Android's template code throws and the notification is not shown"
             report.error(
-                keys.location("adb_a_type"), "android-link-type",
+                keys.location(.linkType), "android-link-type",
                 "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS or OPENAPP: \(effect)")
         }
-        if keys.string("adb_uri") != nil, !keys.contains("adb_a_type") {
+        if keys.string(.uri) != nil, !keys.contains(.linkType) {
             report.warning(
-                keys.location("adb_uri"), "android-link-without-type",
+                keys.location(.uri), "android-link-without-type",
                 "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
         }
-        if keys.contains("adb_media"), !keys.contains("adb_image") {
+        if keys.contains(.media), !keys.contains(.image) {
             report.warning(
-                keys.location("adb_media"), "android-image-key",
+                keys.location(.media), "android-image-key",
                 "Android reads the image from adb_image; adb_media is iOS's key and shows no image here")
         }
     }
 
     private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
-        guard let text = keys.string("adb_act") else { return }
-        let location = keys.location("adb_act")
-        guard let actions = (try? JSONParser.parse(Array(text.utf8)))?.arrayValue else {
+        guard let text = keys.string(.actions) else { return }
+        let location = keys.location(.actions)
+        guard let actions = (try? JSONParser.parse(text))?.arrayValue else {
             report.error(
                 location, "android-actions-json",
                 "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
             return
         }
-        let remindLater = keys.contains("adb_rem_txt")
+        let remindLater = keys.contains(.remindText)
         let allowed = remindLater ? Self.maxButtons - 1 : Self.maxButtons
         if actions.count > allowed {
             let reason = remindLater
@@ -110,87 +113,99 @@ struct AndroidClientChecks {
             return
         }
         let uri = object["uri"]?.stringValue ?? ""
-        if (type == "WEBURL" || type == "DEEPLINK"), uri.isEmpty {
+        if ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), uri.isEmpty {
             report.warning(location(), "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
         }
     }
 
     private func checkRemindLater(_ keys: CustomKeys, _ report: inout CheckReport) {
         // adb_rem_sec wins when it is positive; then adb_rem_ts is not used.
-        if let seconds = keys.string("adb_rem_sec").flatMap(ValueFormat.integer), seconds > 0 { return }
-        guard let at = keys.string("adb_rem_ts").flatMap(ValueFormat.integer), at <= now else { return }
+        if let seconds = keys.string(.remindAfter).flatMap(ValueFormat.integer), seconds > 0 { return }
+        guard let at = keys.string(.remindAt).flatMap(ValueFormat.integer), at <= now else { return }
         report.warning(
-            keys.location("adb_rem_ts"), "android-remind-later-past",
+            keys.location(.remindAt), "android-remind-later-past",
             "adb_rem_ts \(at) is at or before now (\(now)): tapping remind later cancels the notification instead of scheduling it again")
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_clr_") {
-            guard let colour = keys.string(key), !ValueFormat.isHexColour(colour) else { continue }
+        for index in keys.prints.indices where keys.prints[index].isColour {
+            guard case .string(let colour) = keys.entries[index].value, !ValueFormat.isHexColour(colour) else { continue }
+            let key = keys.entries[index].key
             report.error(
-                keys.location(key), "android-color",
+                keys.location(at: index), "android-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour")
         }
     }
 
     private func checkDisplayKeys(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if let count = keys.string("adb_n_count"), ValueFormat.integer(count) == nil {
+        if let count = keys.string(.badgeCount), ValueFormat.integer(count) == nil {
             report.warning(
-                keys.location("adb_n_count"), "android-badge-count",
+                keys.location(.badgeCount), "android-badge-count",
                 "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
         }
-        if let sticky = keys.string("adb_sticky"), !["true", "false"].contains(sticky.lowercased()) {
+        if let sticky = keys.string(.sticky), !isBoolean(sticky) {
             report.warning(
-                keys.location("adb_sticky"), "android-sticky",
+                keys.location(.sticky), "android-sticky",
                 "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
         }
-        if let priority = keys.string("adb_n_priority"), !ValueFormat.isOne(of: Self.displayPriorities, priority) {
+        if let priority = keys.string(.displayPriority), !ValueFormat.isOne(of: Self.displayPriorities, priority) {
             report.warning(
-                keys.location("adb_n_priority"), "android-display-priority",
+                keys.location(.displayPriority), "android-display-priority",
                 "adb_n_priority \(ValueFormat.quoted(priority)) is not PRIORITY_DEFAULT, _MIN, _LOW, _HIGH or _MAX: Android uses PRIORITY_DEFAULT")
         }
-        if let visibility = keys.string("adb_n_visibility"), !ValueFormat.isOne(of: Self.visibilities, visibility) {
+        if let visibility = keys.string(.visibility), !ValueFormat.isOne(of: Self.visibilities, visibility) {
             report.warning(
-                keys.location("adb_n_visibility"), "android-visibility",
+                keys.location(.visibility), "android-visibility",
                 "adb_n_visibility \(ValueFormat.quoted(visibility)) is not PRIVATE, PUBLIC or SECRET: Android uses PRIVATE")
         }
     }
 
+    /// "true" or "false" in any case, as Java's `Boolean.parseBoolean` reads it. The exact
+    /// lowercase words, by far the most common, need no lowercased copy.
+    private func isBoolean(_ text: String) -> Bool {
+        if ValueFormat.equals(text, "true") || ValueFormat.equals(text, "false") { return true }
+        return ["true", "false"].contains(text.lowercased())
+    }
+
     private func checkTextLengths(_ keys: CustomKeys, _ report: inout CheckReport) {
-        let limits = [("adb_title", Self.maxTitleCharacters), ("adb_body", Self.maxBodyCharacters), ("adb_body_ex", Self.maxBodyCharacters)]
-        for (key, limit) in limits {
-            guard let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) else { continue }
-            report.warning(
-                keys.location(key), "android-text-length",
-                "\(key) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
-        }
+        // One call per key: a table of (key, limit) pairs would be allocated on every run.
+        checkTextLength(.title, Self.maxTitleCharacters, keys, &report)
+        checkTextLength(.body, Self.maxBodyCharacters, keys, &report)
+        checkTextLength(.bodyEx, Self.maxBodyCharacters, keys, &report)
+    }
+
+    private func checkTextLength(_ key: CustomKeys.Known, _ limit: Int, _ keys: CustomKeys, _ report: inout CheckReport) {
+        guard let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) else { return }
+        report.warning(
+            keys.location(key), "android-text-length",
+            "\(key.name) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
     }
 
     // MARK: - Carousel
 
     private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if let layout = keys.string("adb_car_layout") {
+        if let layout = keys.string(.carouselLayout) {
             if !ValueFormat.isOne(of: Self.carouselLayouts, layout) {
                 report.error(
-                    keys.location("adb_car_layout"), "android-carousel-layout",
+                    keys.location(.carouselLayout), "android-carousel-layout",
                     "adb_car_layout \(ValueFormat.quoted(layout)) is not default or filmstrip: Android's carousel code builds no carousel from it")
             }
-        } else if !keys.contains("adb_car_layout") {
+        } else if !keys.contains(.carouselLayout) {
             report.error(
-                keys.location("adb_car_layout"), "android-carousel-layout-missing",
+                keys.location(.carouselLayout), "android-carousel-layout-missing",
                 "adb_car_layout is required by Android's carousel code (the docs say optional): without it the notification is not shown")
         }
 
-        let itemsLocation = keys.location("adb_items")
-        guard keys.contains("adb_items") else {
+        let itemsLocation = keys.location(.items)
+        guard keys.contains(.items) else {
             report.error(
                 itemsLocation, "android-carousel-items-count",
                 "a carousel needs adb_items with at least \(Self.minCarouselItems) images: without them Android falls back to a basic notification")
             return
         }
         // A non-string value is already an FCM error; Android never sees it.
-        guard let text = keys.string("adb_items") else { return }
-        guard let items = (try? JSONParser.parse(Array(text.utf8)))?.arrayValue else {
+        guard let text = keys.string(.items) else { return }
+        guard let items = (try? JSONParser.parse(text))?.arrayValue else {
             report.error(
                 itemsLocation, "android-carousel-items-json",
                 "adb_items is not a JSON-encoded array of {img, txt, uri}: Android reads no items and falls back to a basic notification")
@@ -214,7 +229,7 @@ struct AndroidClientChecks {
                 itemsLocation, "android-carousel-items-count",
                 "the carousel has \(usable.count) item(s) with images; Android needs at least \(Self.minCarouselItems) and otherwise falls back to a basic notification")
         }
-        if keys.string("adb_car_mode") == "auto" {
+        if keys.string(.carouselMode) == "auto" {
             for (index, item) in usable.enumerated() where (item["uri"]?.stringValue ?? "").isEmpty {
                 report.warning(
                     itemsLocation.index(index), "android-carousel-item-uri",
@@ -226,20 +241,20 @@ struct AndroidClientChecks {
     // MARK: - Timer
 
     private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if !keys.contains("adb_title_alt") {
+        if !keys.contains(.titleAlt) {
             report.error(
-                keys.location("adb_title_alt"), "android-timer-alternate-title",
+                keys.location(.titleAlt), "android-timer-alternate-title",
                 "adb_title_alt is required by Android's timer code: without it the notification is not shown")
         }
-        let durationLocation = keys.location("adb_tmr_dur")
-        guard keys.contains("adb_tmr_dur") || keys.contains("adb_tmr_end") else {
+        let durationLocation = keys.location(.timerDuration)
+        guard keys.contains(.timerDuration) || keys.contains(.timerEnd) else {
             report.error(
                 CheckLocation(payload: durationLocation.payload, intent: "$.timer"), "android-timer-missing",
                 "a timer needs adb_tmr_dur or adb_tmr_end: without either Android treats it as expired and drops it")
             return
         }
         var duration: Int64?
-        if let text = keys.string("adb_tmr_dur") {
+        if let text = keys.string(.timerDuration) {
             duration = ValueFormat.integer(text).flatMap { $0 > 0 ? $0 : nil }
             if duration == nil {
                 report.error(
@@ -248,18 +263,18 @@ struct AndroidClientChecks {
             }
         }
         var end: Int64?
-        if let text = keys.string("adb_tmr_end") {
+        if let text = keys.string(.timerEnd) {
             end = ValueFormat.integer(text)
             if end == nil {
                 report.error(
-                    keys.location("adb_tmr_end"), "android-timer-value",
+                    keys.location(.timerEnd), "android-timer-value",
                     "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in whole seconds: Android cannot count down to it")
             }
         }
         // adb_tmr_dur wins; only an end time alone can already be past.
         if duration == nil, let end, end <= now {
             report.warning(
-                keys.location("adb_tmr_end"), "android-timer-expired",
+                keys.location(.timerEnd), "android-timer-expired",
                 "adb_tmr_end \(end) is at or before now (\(now)): Android drops the notification on arrival unless one with the same adb_tag is showing")
         }
     }

@@ -2,10 +2,15 @@ internal import PushmapJSON
 
 /// The custom keys of a payload with where each sits: FCM's data map (`message.data` and
 /// `message.android.data` together) or the APNS keys beside `aps`.
+///
+/// Each key is read once, when added: its bytes are matched against the keys the client rules
+/// read (``Known``), so that a rule's lookup is one array access rather than a search or a hash.
+/// Keys compare by their UTF-8 bytes, as JSON and the phones compare them.
 struct CustomKeys {
     /// One key's value and the payload object it sits in; its location is built only when a
     /// finding needs it, since most keys never get one.
     struct Entry {
+        let key: String
         var value: JSONValue
         var base: String
     }
@@ -13,34 +18,173 @@ struct CustomKeys {
     /// Where a key the payload lacks would go, for "missing" findings.
     let base: String
     /// The keys in payload order, each once.
-    private(set) var keys: [String] = []
-    private var entries: [String: Entry] = [:]
+    private(set) var entries: [Entry] = []
+    /// Each entry's key print, at the same index: scans read these plain words and copy no entry.
+    private(set) var prints: [KeyPrint] = []
+    /// For each ``Known`` key, its index in `entries`, or -1 when absent; held inline, so that a
+    /// payload's keys cost no third allocation.
+    private var slots = SIMD32<Int>(repeating: -1)
 
     init(base: String) {
         self.base = base
     }
 
-    /// Makes room for `count` keys at once.
+    /// Makes room for `count` more keys at once.
     mutating func reserve(_ count: Int) {
-        keys.reserveCapacity(count)
-        entries.reserveCapacity(count)
+        entries.reserveCapacity(entries.count + count)
+        prints.reserveCapacity(entries.count + count)
     }
 
     /// Adds a key found in the object at payload path `base`; a later entry for the same key
-    /// wins, as `android.data` does over `data`.
-    mutating func add(_ key: String, _ value: JSONValue, in base: String) {
-        if entries.updateValue(Entry(value: value, base: base), forKey: key) == nil { keys.append(key) }
+    /// wins, as `android.data` does over `data`, and keeps the first one's place. Gives the
+    /// key's print, for the caller's own byte tests.
+    @discardableResult
+    mutating func add(_ key: String, _ value: JSONValue, in base: String) -> KeyPrint {
+        let print = KeyPrint(key)
+        let known = Known.matching(key, print)
+        let existing = known.map { slots[$0.rawValue] } ?? unknownIndex(key, print)
+        if existing >= 0 {
+            entries[existing].value = value
+            entries[existing].base = base
+            return print
+        }
+        if let known { slots[known.rawValue] = entries.count }
+        entries.append(Entry(key: key, value: value, base: base))
+        prints.append(print)
+        return print
     }
 
-    func value(_ key: String) -> JSONValue? { entries[key]?.value }
+    /// The index of a key no rule reads by name, or -1.
+    private func unknownIndex(_ key: String, _ print: KeyPrint) -> Int {
+        for index in prints.indices where prints[index] == print && (print.isWhole || UTF8Bytes.equal(entries[index].key, key)) {
+            return index
+        }
+        return -1
+    }
+
+    func value(_ key: Known) -> JSONValue? {
+        let index = slots[key.rawValue]
+        return index >= 0 ? entries[index].value : nil
+    }
 
     /// The value when it is a string; the clients read nothing else.
-    func string(_ key: String) -> String? { entries[key]?.value.stringValue }
+    func string(_ key: Known) -> String? {
+        let index = slots[key.rawValue]
+        guard index >= 0, case .string(let text) = entries[index].value else { return nil }
+        return text
+    }
 
-    func contains(_ key: String) -> Bool { entries[key] != nil }
+    func contains(_ key: Known) -> Bool { slots[key.rawValue] >= 0 }
 
     /// Where the key is, or where it would go when absent.
-    func location(_ key: String) -> CheckLocation {
-        IntentOrigin.customKeyLocation(base: entries[key]?.base ?? base, key: key)
+    func location(_ key: Known) -> CheckLocation {
+        let index = slots[key.rawValue]
+        return IntentOrigin.customKeyLocation(base: index >= 0 ? entries[index].base : base, key: key.name)
     }
+
+    /// Where the key at `index` is.
+    func location(at index: Int) -> CheckLocation {
+        IntentOrigin.customKeyLocation(base: entries[index].base, key: entries[index].key)
+    }
+}
+
+extension CustomKeys {
+    /// The keys the client rules read by name; at most 32, the slots ``CustomKeys`` holds.
+    enum Known: Int, CaseIterable {
+        case version, templateType, title, body, titleEx, bodyEx, image, media, mediaAlt, uri, linkType, actions
+        case remindText, remindAt, remindAfter, badgeCount, sticky, displayPriority, visibility
+        case carouselLayout, carouselMode, items, timerDuration, timerEnd, titleAlt
+
+        var name: String {
+            switch self {
+            case .version: "adb_version"
+            case .templateType: "adb_template_type"
+            case .title: "adb_title"
+            case .body: "adb_body"
+            case .titleEx: "adb_title_ex"
+            case .bodyEx: "adb_body_ex"
+            case .image: "adb_image"
+            case .media: "adb_media"
+            case .mediaAlt: "adb_media_alt"
+            case .uri: "adb_uri"
+            case .linkType: "adb_a_type"
+            case .actions: "adb_act"
+            case .remindText: "adb_rem_txt"
+            case .remindAt: "adb_rem_ts"
+            case .remindAfter: "adb_rem_sec"
+            case .badgeCount: "adb_n_count"
+            case .sticky: "adb_sticky"
+            case .displayPriority: "adb_n_priority"
+            case .visibility: "adb_n_visibility"
+            case .carouselLayout: "adb_car_layout"
+            case .carouselMode: "adb_car_mode"
+            case .items: "adb_items"
+            case .timerDuration: "adb_tmr_dur"
+            case .timerEnd: "adb_tmr_end"
+            case .titleAlt: "adb_title_alt"
+            }
+        }
+
+        /// The known keys with their prints, by length, to match added keys against.
+        private static let printsByLength: [[(print: KeyPrint, key: Known)]] = {
+            var table = [[(print: KeyPrint, key: Known)]](repeating: [], count: maxLength + 1)
+            for key in allCases { table[key.name.utf8.count].append((KeyPrint(key.name), key)) }
+            return table
+        }()
+        private static let maxLength = allCases.map(\.name.utf8.count).max() ?? 0
+
+        /// The known key whose bytes `key` has.
+        static func matching(_ key: String, _ print: KeyPrint) -> Known? {
+            // Every known key starts with adb_: most other keys are settled by that alone.
+            guard print.length <= maxLength, print.hasPrefix(KeyPrint.adobePrefix, length: 4) else { return nil }
+            for candidate in printsByLength[print.length] where candidate.print == print {
+                return print.isWhole || UTF8Bytes.equal(candidate.key.name, key) ? candidate.key : nil
+            }
+            return nil
+        }
+    }
+}
+
+/// A key's length with its first and last eight bytes: equal prints mean equal bytes for keys
+/// of up to 16 bytes, and unequal prints always mean unequal bytes.
+struct KeyPrint: Equatable {
+    let length: Int
+    let head: UInt64
+    let tail: UInt64
+
+    init(_ key: String) {
+        var key = key
+        (length, head, tail) = key.withUTF8 { bytes -> (Int, UInt64, UInt64) in
+            let n = bytes.count
+            guard let base = bytes.baseAddress else { return (0, 0, 0) }
+            let raw = UnsafeRawPointer(base)
+            if n >= 8 {
+                let first = raw.loadUnaligned(as: UInt64.self), last = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+                return (n, UInt64(littleEndian: first), UInt64(littleEndian: last))
+            }
+            // Little-endian, as above: the first byte is the lowest.
+            var word: UInt64 = 0
+            for i in 0..<n { word |= UInt64(base[i]) << (8 * UInt64(i)) }
+            return (n, word, word)
+        }
+    }
+
+    /// Whether the print covers every byte of the key.
+    var isWhole: Bool { length <= 16 }
+
+    /// Whether the key's first `length` bytes (at most 8) are `prefix`'s, packed as ``head`` is.
+    func hasPrefix(_ prefix: UInt64, length prefixLength: Int) -> Bool {
+        guard length >= prefixLength else { return false }
+        let mask: UInt64 = prefixLength >= 8 ? ~0 : (1 << (8 * UInt64(prefixLength))) - 1
+        return head & mask == prefix
+    }
+
+    /// Whether the key starts with `adb_`: the keys the phones' SDKs read.
+    var isAdobeKey: Bool { hasPrefix(Self.adobePrefix, length: 4) }
+    /// Whether the key starts with `adb_clr_`: a colour.
+    var isColour: Bool { hasPrefix(Self.colourPrefix, length: 8) }
+
+    /// "adb_" and "adb_clr_", packed little-endian as ``head`` is.
+    static let adobePrefix = KeyPrint("adb_").head
+    static let colourPrefix = KeyPrint("adb_clr_").head
 }

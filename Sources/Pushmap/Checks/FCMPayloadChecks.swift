@@ -7,7 +7,7 @@ struct FCMPayloadChecks {
     /// FCM keeps a message at most 28 days.
     static let maxTTLSeconds: Int64 = 2_419_200
     static let targets = ["token", "topic", "condition"]
-    static let deliveryPriorities: Set<String> = ["NORMAL", "HIGH"]
+    static let deliveryPriorities: [StaticString] = ["NORMAL", "HIGH"]
 
     /// Checks the message and returns its data map for the Android rules, or nil when there is
     /// no message to read one from.
@@ -44,11 +44,15 @@ struct FCMPayloadChecks {
             }
         }
 
-        let size = JSONWriter.compactByteCount(.object(message))
-        if size > Self.maxBytes {
-            report.error(
-                CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
-                "the message is \(size) bytes written compactly; FCM refuses messages over \(Self.maxBytes) bytes")
+        // The exact count only when a cheap bound cannot clear the message.
+        let messageValue = JSONValue.object(message)
+        if !CompactSize.isSurelyWithin(Self.maxBytes, messageValue) {
+            let size = JSONWriter.compactByteCount(messageValue)
+            if size > Self.maxBytes {
+                report.error(
+                    CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
+                    "the message is \(size) bytes written compactly; FCM refuses messages over \(Self.maxBytes) bytes")
+            }
         }
         return keys
     }
@@ -63,13 +67,13 @@ struct FCMPayloadChecks {
         }
         keys.reserve(data.count)
         for (key, member) in data {
-            keys.add(key, member, in: base)
-            if member.stringValue == nil {
+            let print = keys.add(key, member, in: base)
+            if case .string = member {} else {
                 report.error(
                     IntentOrigin.customKeyLocation(base: base, key: key), "fcm-data-string",
                     "FCM data values must be strings; \(key) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
             }
-            if isReserved(key) {
+            if isReserved(print) {
                 report.error(
                     IntentOrigin.customKeyLocation(base: base, key: key), "fcm-reserved-key",
                     "FCM refuses the data key \(key): from, message_type and keys starting google. or gcm. are reserved")
@@ -77,13 +81,24 @@ struct FCMPayloadChecks {
         }
     }
 
-    private func isReserved(_ key: String) -> Bool {
-        key == "from" || key == "message_type" || ValueFormat.starts(key, with: "google.") || ValueFormat.starts(key, with: "gcm.")
+    /// Compared byte for byte, on the key's print: "from" and "message_type" have no other
+    /// spelling that Swift's `==` would take for them, so this is what `==` would answer.
+    private func isReserved(_ key: KeyPrint) -> Bool {
+        key == Self.fromPrint || key == Self.messageTypePrint
+            || key.hasPrefix(Self.googlePrefix, length: 7) || key.hasPrefix(Self.gcmPrefix, length: 4)
     }
 
+    private static let fromPrint = KeyPrint("from")
+    private static let messageTypePrint = KeyPrint("message_type")
+    private static let googlePrefix = KeyPrint("google.").head
+    private static let gcmPrefix = KeyPrint("gcm.").head
+
     private func checkTargets(_ message: JSONObject, _ report: inout CheckReport) {
+        // Counted first: the list is built only for a finding.
+        var count = 0
+        for target in Self.targets where message[target] != nil { count += 1 }
+        guard count > 1 else { return }
         let present = Self.targets.filter { message[$0] != nil }
-        guard present.count > 1 else { return }
         report.error(
             CheckLocation(payload: "$.message", intent: "$.target"), "fcm-one-target",
             "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")

@@ -6,24 +6,26 @@ internal import PushmapJSON
 struct IOSClientChecks {
     let now: Int64
 
-    static let templates: Set<String> = ["basic", "car", "timer"]
+    static let templates: [StaticString] = ["basic", "car", "timer"]
     /// The category the app registers for the templates' content extension.
     static let templateCategory = "AEPNotification"
     /// Keys the client reads as something other than a string.
-    static let nonStringKeys: Set<String> = ["adb_items", "adb_act"]
-    static let mediaKeys = ["adb_media", "adb_media_alt"]
+    static let nonStringKeys: [StaticString] = ["adb_items", "adb_act"]
+    static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
+    /// The alert fields every template reads.
+    static let alertFields = ["title", "body"]
 
     func run(_ parts: APNSPayloadChecks.Parts, into report: inout CheckReport) {
         let keys = parts.keys
         let aps = parts.aps
         checkStringValues(keys, &report)
-        let template = keys.string("adb_template_type")
+        let template = keys.string(.templateType)
         if let template {
             if ValueFormat.isOne(of: Self.templates, template) {
                 checkTemplate(template, aps, &report)
             } else {
                 report.warning(
-                    keys.location("adb_template_type"), "ios-template-type",
+                    keys.location(.templateType), "ios-template-type",
                     "iOS renders only the basic, car and timer templates: \(ValueFormat.quoted(template)) shows the fallback (title and body only)")
             }
         } else {
@@ -40,10 +42,13 @@ struct IOSClientChecks {
     }
 
     private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_") && !ValueFormat.isOne(of: Self.nonStringKeys, key) {
-            guard let value = keys.value(key), value.stringValue == nil else { continue }
+        for index in keys.prints.indices where keys.prints[index].isAdobeKey {
+            if case .string = keys.entries[index].value { continue }
+            let key = keys.entries[index].key
+            guard !ValueFormat.isOne(of: Self.nonStringKeys, key) else { continue }
+            let value = keys.entries[index].value
             report.error(
-                keys.location(key), "ios-string-value",
+                keys.location(at: index), "ios-string-value",
                 "\(key) is \(ValueFormat.withArticle(value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
         }
     }
@@ -62,7 +67,7 @@ struct IOSClientChecks {
                 "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
         }
         let alert = aps["alert"]?.objectValue
-        for field in ["title", "body"] where alert?[field]?.stringValue == nil {
+        for field in Self.alertFields where alert?[field]?.stringValue == nil {
             report.error(
                 IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys), "ios-template-alert",
                 "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
@@ -70,9 +75,9 @@ struct IOSClientChecks {
     }
 
     private func checkPlain(_ keys: CustomKeys, _ aps: JSONObject, _ report: inout CheckReport) {
-        if keys.contains("adb_media"), !isOne(aps["mutable-content"]) {
+        if keys.contains(.media), !isOne(aps["mutable-content"]) {
             report.warning(
-                keys.location("adb_media"), "ios-media-without-mutable-content",
+                keys.location(.media), "ios-media-without-mutable-content",
                 "adb_media needs aps.mutable-content 1: without it the service extension does not run and the image is not attached")
         }
         if isOne(aps["content-available"]), aps["alert"] == nil {
@@ -85,9 +90,9 @@ struct IOSClientChecks {
     }
 
     private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
-        let location = keys.location("adb_items")
-        guard let items = keys.value("adb_items")?.arrayValue else {
-            let found = keys.value("adb_items").map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
+        let location = keys.location(.items)
+        guard let items = keys.value(.items)?.arrayValue else {
+            let found = keys.value(.items).map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
             report.error(location, "ios-carousel-items", "adb_items \(found): iOS's carousel needs a real array of {img, txt, uri} and shows the fallback")
             return
         }
@@ -113,15 +118,15 @@ struct IOSClientChecks {
     }
 
     private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if keys.string("adb_title_alt") == nil {
+        if keys.string(.titleAlt) == nil {
             report.error(
-                keys.location("adb_title_alt"), "ios-timer-alternate-title",
+                keys.location(.titleAlt), "ios-timer-alternate-title",
                 "adb_title_alt is required by iOS's timer code (the docs say optional): without it iOS shows the fallback")
         }
-        let durationText = keys.string("adb_tmr_dur")
-        let endText = keys.string("adb_tmr_end")
+        let durationText = keys.string(.timerDuration)
+        let endText = keys.string(.timerEnd)
         guard durationText != nil || endText != nil else {
-            let location = keys.location("adb_tmr_dur")
+            let location = keys.location(.timerDuration)
             report.error(
                 CheckLocation(payload: location.payload, intent: "$.timer"), "ios-timer-missing",
                 "a timer needs adb_tmr_dur or adb_tmr_end as a string of seconds: without either iOS shows the fallback")
@@ -132,7 +137,7 @@ struct IOSClientChecks {
             duration = ValueFormat.integer(durationText).flatMap { $0 > 0 ? $0 : nil }
             if duration == nil {
                 report.error(
-                    keys.location("adb_tmr_dur"), "ios-timer-value",
+                    keys.location(.timerDuration), "ios-timer-value",
                     "adb_tmr_dur \(ValueFormat.quoted(durationText)) is not a positive whole number of seconds: iOS cannot count down from it")
             }
         }
@@ -141,13 +146,13 @@ struct IOSClientChecks {
             end = ValueFormat.integer(endText)
             if end == nil {
                 report.error(
-                    keys.location("adb_tmr_end"), "ios-timer-value",
+                    keys.location(.timerEnd), "ios-timer-value",
                     "adb_tmr_end \(ValueFormat.quoted(endText)) is not an epoch time in whole seconds: iOS cannot count down to it")
             }
         }
         if duration == nil, let end, end <= now {
             report.warning(
-                keys.location("adb_tmr_end"), "ios-timer-expired",
+                keys.location(.timerEnd), "ios-timer-expired",
                 "adb_tmr_end \(end) is at or before now (\(now)): iOS shows the alternate (expired) content at once")
         }
     }
@@ -157,24 +162,33 @@ struct IOSClientChecks {
             guard let url = keys.string(key), !ValueFormat.isHTTPS(url) else { continue }
             report.warning(
                 keys.location(key), "ios-media-https",
-                "\(key) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
+                "\(key.name) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
         }
-        if keys.contains("adb_image"), !keys.contains("adb_media") {
+        if keys.contains(.image), !keys.contains(.media) {
             report.warning(
-                keys.location("adb_image"), "ios-image-key",
+                keys.location(.image), "ios-image-key",
                 "iOS reads the image from adb_media; adb_image is Android's key and shows no image here")
         }
     }
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in keys.keys where ValueFormat.starts(key, with: "adb_clr_") {
-            guard let colour = keys.string(key) else { continue }
-            let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
-            guard !ValueFormat.isHexColour(digits) else { continue }
+        for index in keys.prints.indices where keys.prints[index].isColour {
+            guard case .string(let colour) = keys.entries[index].value, !isHexColour(colour) else { continue }
+            let key = keys.entries[index].key
             report.error(
-                keys.location(key), "ios-color",
+                keys.location(at: index), "ios-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or RRGGBBAA, # allowed): iOS ignores the colour and uses the system one")
         }
+    }
+
+    /// 6 or 8 hex digits, after an optional `#`. The plain forms are settled on the bytes; only
+    /// a colour that fails them takes the Character-wise path, which decides what `#` is.
+    private func isHexColour(_ colour: String) -> Bool {
+        if ValueFormat.isHexColour(colour) || (colour.utf8.first == UInt8(ascii: "#") && ValueFormat.isHexColour(colour.utf8.dropFirst())) {
+            return true
+        }
+        let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
+        return ValueFormat.isHexColour(digits)
     }
 
     private func checkTextLengths(_ keys: CustomKeys, _ aps: JSONObject, timer: Bool, _ report: inout CheckReport) {
@@ -190,17 +204,22 @@ struct IOSClientChecks {
             if let body = alert.stringValue, let count = ValueFormat.characterCount(body, over: bodyLimit) {
                 warn("aps.alert", count, bodyLimit, CheckLocation(payload: "$.aps.alert", intent: "$.body"))
             }
-            for (field, limit) in [("title", titleLimit), ("body", bodyLimit)] {
+            // Field by field: a table of (field, limit) pairs would be allocated on every run.
+            func checkField(_ field: String, _ limit: Int) {
                 if let text = alert[field]?.stringValue, let count = ValueFormat.characterCount(text, over: limit) {
                     warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys))
                 }
             }
+            checkField("title", titleLimit)
+            checkField("body", bodyLimit)
         }
-        for (key, limit) in [("adb_title_ex", titleLimit), ("adb_body_ex", bodyLimit)] {
+        func checkKey(_ key: CustomKeys.Known, _ limit: Int) {
             if let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) {
-                warn(key, count, limit, keys.location(key))
+                warn(key.name, count, limit, keys.location(key))
             }
         }
+        checkKey(.titleEx, titleLimit)
+        checkKey(.bodyEx, bodyLimit)
     }
 
     private func isOne(_ value: JSONValue?) -> Bool {

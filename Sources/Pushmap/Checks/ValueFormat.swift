@@ -26,16 +26,27 @@ enum ValueFormat {
         return count > limit ? count : nil
     }
 
-    /// Whether `text` is one of the ASCII words in `words`, byte for byte as the phones compare.
-    /// `Set.contains` alone uses canonical equivalence, under which "DEEPLIN\u{212A}" (a Kelvin
-    /// sign) is "DEEPLINK"; an all-ASCII string equivalent to an ASCII word is that word.
-    static func isOne(of words: Set<String>, _ text: String) -> Bool {
-        words.contains(text) && text.utf8.allSatisfy { $0 < 0x80 }
+    /// Whether `text`'s UTF-8 bytes are exactly `word`'s, as the phones compare. Swift's `==`
+    /// would take "DEEPLIN\u{212A}" (a Kelvin sign) for "DEEPLINK"; bytes do not.
+    @inline(__always)
+    static func equals(_ text: String, _ word: StaticString) -> Bool {
+        text.utf8.count == word.utf8CodeUnitCount && starts(text, with: word)
+    }
+
+    /// Whether `text` is one of `words`, byte for byte. A short list compared directly costs
+    /// less than hashing `text` for a `Set`.
+    static func isOne(of words: [StaticString], _ text: String) -> Bool {
+        let count = text.utf8.count
+        for word in words where word.utf8CodeUnitCount == count && starts(text, with: word) { return true }
+        return false
     }
 
     /// 6 or 8 hex digits and nothing else.
     static func isHexColour(_ text: String) -> Bool {
-        let bytes = text.utf8
+        isHexColour(text.utf8[...])
+    }
+
+    static func isHexColour(_ bytes: Substring.UTF8View) -> Bool {
         guard bytes.count == 6 || bytes.count == 8 else { return false }
         return bytes.allSatisfy(isHexDigit)
     }
