@@ -23,6 +23,9 @@ public final class LuaState {
     /// Holds `json()`'s output between the Swift encoder and the C function that pushes it.
     private var encoded: UnsafeMutablePointer<UInt8>
     private var encodedCapacity: Int
+    /// Writes values as compact JSON in C; nil when it could not be made (the Swift path then
+    /// does all the work).
+    private let jsonEncoder: OpaquePointer?
 
     /// Creates a state.
     /// - Parameters:
@@ -36,6 +39,7 @@ public final class LuaState {
         self.tape = LuaValueTape(maxDepth: limits.maxValueDepth)
         self.encodedCapacity = 1024
         self.encoded = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
+        self.jsonEncoder = pmh_json_encoder_new(luaHostFormatDouble)
         var cLimits = pmh_limits(
             memory_bytes: limits.memoryBytes > 0 ? limits.memoryBytes : 0,
             instructions: Int64(max(0, limits.instructions)),
@@ -50,6 +54,7 @@ public final class LuaState {
         }
         guard let made else {
             encoded.deallocate()
+            pmh_json_encoder_free(jsonEncoder)
             let text = String(decoding: message.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             throw LuaError(kind: .memoryLimit, message: text)
         }
@@ -63,6 +68,7 @@ public final class LuaState {
     deinit {
         pmh_close(host)
         encoded.deallocate()
+        pmh_json_encoder_free(jsonEncoder)
     }
 
     /// Bytes the state holds now.
@@ -111,6 +117,41 @@ public final class LuaState {
         for position in 0..<Int32(resultCount) {
             let root = resultCount == 1 ? "$" : "$result\(position + 1)"
             results.append(try reader.read(at: top + 1 + position, root: root))
+        }
+        return results
+    }
+
+    /// Calls `function` like ``call(_:_:resultCount:)`` and also gives each result's compact JSON
+    /// text, keys sorted by their UTF-8 bytes: the bytes `JSONWriter(style: .compact).write(value)`
+    /// gives, made in C straight from the Lua value rather than from `value`.
+    ///
+    /// Every result is first read as ``call(_:_:resultCount:)`` reads it, so a value JSON cannot
+    /// hold throws the same error, naming where; the text is made only once all results are read.
+    ///
+    /// ```swift
+    /// let results = try state.callWithCompactJSON(mapping, [.value(intent)], resultCount: 2)
+    /// let (fcm, fcmText) = results[0]   // fcmText == JSONWriter(style: .compact).write(fcm)
+    /// ```
+    public func callWithCompactJSON(
+        _ function: LuaReference,
+        _ arguments: [LuaArgument] = [],
+        resultCount: Int = 1
+    ) throws(LuaError) -> [(value: JSONValue, compact: [UInt8])] {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: resultCount)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        var values: [JSONValue] = []
+        values.reserveCapacity(resultCount)
+        for position in 0..<Int32(resultCount) {
+            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
+            values.append(try reader.read(at: top + 1 + position, root: root))
+        }
+        var results: [(value: JSONValue, compact: [UInt8])] = []
+        results.reserveCapacity(resultCount)
+        for (position, value) in values.enumerated() {
+            let compact = compactJSON(at: top + 1 + Int32(position)) ?? JSONWriter(style: .compact).write(value)
+            results.append((value: value, compact: compact))
         }
         return results
     }
@@ -183,6 +224,25 @@ public final class LuaState {
         }
     }
 
+    /// The C encoder's text for the first result of `function`, or nil when it falls back to the
+    /// Swift path: lets tests tell the two paths apart.
+    func compactJSONFromC(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> [UInt8]? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: 1)
+        return compactJSON(at: top + 1)
+    }
+
+    /// The value at `index` as compact sorted JSON from the C encoder, or nil when it falls back.
+    private func compactJSON(at index: Int32) -> [UInt8]? {
+        guard let jsonEncoder,
+              pmh_json_encode(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
+        else { return nil }
+        var length = 0
+        guard let bytes = pmh_json_encoder_bytes(jsonEncoder, &length) else { return length == 0 ? [] : nil }
+        return Array(UnsafeRawBufferPointer(start: bytes, count: length))
+    }
+
     private func keepTop() throws(LuaError) -> LuaReference {
         let id = pmh_ref(host)
         guard id != LUA_NOREF, id != LUA_REFNIL else {
@@ -231,6 +291,16 @@ public final class LuaState {
         _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>,
         _ length: UnsafeMutablePointer<Int>
     ) -> Int32 {
+        // C first: most values need neither the reader nor the writer. Anything it is not sure
+        // of (and every error, whose message the reader words) takes the Swift path below.
+        if let jsonEncoder, pmh_json_encode(jsonEncoder, host, 1, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK {
+            var count = 0
+            if let bytes = pmh_json_encoder_bytes(jsonEncoder, &count) {
+                out.pointee = bytes
+                length.pointee = count
+                return 0
+            }
+        }
         var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
         let bytes: [UInt8]
         var failed: Int32 = 0
@@ -271,4 +341,16 @@ private func luaHostEncode(
     guard let context, let luaState, let out, let length else { return -1 }
     let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
     return state.encode(luaState, out, length)
+}
+
+/// Formats one double for the C encoder with the writer's own function, so both agree on every
+/// double without a second implementation.
+private func luaHostFormatDouble(_ value: Double, _ out: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let out else { return 0 }
+    let bytes = JSONWriter(style: .compact).write(.double(value))
+    guard bytes.count <= capacity else { return 0 }
+    bytes.withUnsafeBytes { source in
+        if let base = source.baseAddress { UnsafeMutableRawPointer(out).copyMemory(from: base, byteCount: source.count) }
+    }
+    return bytes.count
 }

@@ -126,6 +126,35 @@ enum {
     PMH_TAPE_OBJECT = 'o',    // + u32 count, then count (string, value) pairs
 };
 
+
+// MARK: JSON in C
+
+/// Formats one finite double exactly as the Swift JSONWriter does; returns the bytes written,
+/// or 0 when they do not fit in `capacity`. Must not call into Lua.
+typedef size_t (*pmh_json_double_fn)(double value, char *out, size_t capacity);
+
+/// Writes Lua values as compact JSON (keys sorted by their bytes) into a malloc'd buffer it
+/// owns and reuses, byte for byte as LuaValueReader + JSONWriter(.compact) would. Never raises.
+typedef struct pmh_json_encoder pmh_json_encoder;
+
+enum {
+    PMH_JSON_OK = 0,
+    /// The value is one the Swift reader would refuse, or one this encoder is not sure of, or
+    /// memory ran out: encode it on the Swift path, which also gives the proper message.
+    PMH_JSON_FALLBACK = 1,
+};
+
+/// A new encoder (NULL when out of memory). Without `format`, every double falls back.
+pmh_json_encoder *pmh_json_encoder_new(pmh_json_double_fn format);
+void pmh_json_encoder_free(pmh_json_encoder *encoder);
+
+/// Encodes the value at `index` of the host's stack, tables nested at most `max_depth` deep
+/// (as LuaLimits.maxValueDepth). Leaves the stack as it was. PMH_JSON_OK or PMH_JSON_FALLBACK.
+int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth);
+
+/// The text of the last successful encode, valid until the next encode or free.
+const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *length);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,377 @@
+// Compact JSON from Lua values, in C: the same bytes as LuaValueReader + JSONWriter(.compact),
+// without building a JSONValue. See pmh_json_encode in CLuaHost.h.
+//
+// Nothing here may raise a Lua error: only lua_type, lua_next, lua_rawgeti, lua_rotate,
+// lua_settop, lua_checkstack, lua_tolstring on strings, lua_topointer and the to* functions on
+// values of the right type. Anything the Swift reader would refuse, and anything this file is
+// not sure of, gives PMH_JSON_FALLBACK: the Swift path then encodes or explains the error.
+#include "CLuaHost.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// C recursion depth this file allows whatever the limits say: a state with a huge depth limit
+// must not overflow the C stack here (the Swift path decides those values).
+#define PMH_JSON_MAX_C_DEPTH 200
+// A double needs at most 24 bytes in Swift's shortest form ("-2.2250738585072014e-308").
+#define PMH_JSON_DOUBLE_ROOM 64
+
+typedef struct json_member {
+    const char *key;
+    size_t length;
+    int slot;  // stack index of the value
+} json_member;
+
+struct pmh_json_encoder {
+    pmh_json_double_fn format;
+    char *bytes;
+    size_t length;
+    size_t capacity;
+    // Members of the objects being written, one segment per open object (reused across calls).
+    json_member *members;
+    size_t member_count;
+    size_t member_capacity;
+    // Tables on the current path, for cycles.
+    const void *open[PMH_JSON_MAX_C_DEPTH];
+    // Set per call.
+    lua_State *L;
+    pmh_host *host;
+    int max_depth;
+};
+
+pmh_json_encoder *pmh_json_encoder_new(pmh_json_double_fn format) {
+    pmh_json_encoder *e = (pmh_json_encoder *)calloc(1, sizeof(pmh_json_encoder));
+    if (e == NULL) return NULL;
+    e->format = format;
+    return e;
+}
+
+void pmh_json_encoder_free(pmh_json_encoder *encoder) {
+    if (encoder == NULL) return;
+    free(encoder->bytes);
+    free(encoder->members);
+    free(encoder);
+}
+
+const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *length) {
+    *length = encoder->length;
+    return encoder->bytes;
+}
+
+// MARK: output
+
+// Makes room for `extra` more bytes; 0 when memory runs out.
+static int reserve(pmh_json_encoder *e, size_t extra) {
+    if (extra <= e->capacity - e->length) return 1;
+    if (extra > SIZE_MAX / 2 - e->length) return 0;
+    size_t needed = e->length + extra;
+    size_t capacity = e->capacity > 0 ? e->capacity : 256;
+    while (capacity < needed) capacity *= 2;
+    char *bytes = (char *)realloc(e->bytes, capacity);
+    if (bytes == NULL) return 0;
+    e->bytes = bytes;
+    e->capacity = capacity;
+    return 1;
+}
+
+static int put(pmh_json_encoder *e, const char *text, size_t n) {
+    if (!reserve(e, n)) return 0;
+    memcpy(e->bytes + e->length, text, n);
+    e->length += n;
+    return 1;
+}
+
+static int put_char(pmh_json_encoder *e, char c) {
+    if (!reserve(e, 1)) return 0;
+    e->bytes[e->length++] = c;
+    return 1;
+}
+
+// MARK: scalars
+
+// As JSONWriter.writeInteger: the magnitude as unsigned also covers INT64_MIN.
+static int put_integer(pmh_json_encoder *e, lua_Integer value) {
+    char digits[24];
+    int i = (int)sizeof digits;
+    uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    do {
+        digits[--i] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0);
+    if (value < 0) digits[--i] = '-';
+    return put(e, digits + i, sizeof digits - (size_t)i);
+}
+
+// The length of the well-formed UTF-8 sequence at s[i] (2 to 4), or 0: the same table as
+// UTF8Validation.sequenceLength (RFC 3629), so C refuses exactly what the reader refuses.
+static size_t sequence_length(const unsigned char *s, size_t i, size_t n) {
+    unsigned char lead = s[i];
+    size_t length;
+    unsigned char low = 0x80, high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        length = 2;
+    } else if (lead == 0xE0) {
+        length = 3;
+        low = 0xA0;
+    } else if ((lead >= 0xE1 && lead <= 0xEC) || lead == 0xEE || lead == 0xEF) {
+        length = 3;
+    } else if (lead == 0xED) {
+        length = 3;
+        high = 0x9F;
+    } else if (lead == 0xF0) {
+        length = 4;
+        low = 0x90;
+    } else if (lead >= 0xF1 && lead <= 0xF3) {
+        length = 4;
+    } else if (lead == 0xF4) {
+        length = 4;
+        high = 0x8F;
+    } else {
+        return 0;
+    }
+    if (length > n - i) return 0;
+    if (s[i + 1] < low || s[i + 1] > high) return 0;
+    for (size_t k = 2; k < length; k++) {
+        if ((s[i + k] & 0xC0) != 0x80) return 0;
+    }
+    return length;
+}
+
+// Writes the string quoted and escaped as JSONWriter.escape does, checking UTF-8 on the way.
+// 0 on invalid UTF-8 (the reader's error) or memory.
+static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
+    static const char hex[] = "0123456789abcdef";
+    if (n > (SIZE_MAX - 2) / 6) return 0;
+    // Room for the worst case (every byte as \u00XX) once, so the loop never checks.
+    if (!reserve(e, n * 6 + 2)) return 0;
+    const unsigned char *s = (const unsigned char *)text;
+    char *out = e->bytes + e->length;
+    *out++ = '"';
+    size_t run = 0, i = 0;
+    const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+    while (i < n) {
+        // Eight plain ASCII bytes at a time: no control character, quote, backslash or high bit.
+        if (n - i >= 8) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            // With every byte below 0x80, subtracting sets a byte's top bit exactly when it is
+            // below 0x20 (or, after the xor, equal to the quote or the backslash).
+            uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+            if ((w & tops) == 0 && (((w - ones * 0x20) | (q - ones) | (b - ones)) & tops) == 0) {
+                i += 8;
+                continue;
+            }
+        }
+        unsigned char c = s[i];
+        if (c >= 0x80) {
+            size_t length = sequence_length(s, i, n);
+            if (length == 0) return 0;
+            i += length;
+            continue;
+        }
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            i++;
+            continue;
+        }
+        memcpy(out, s + run, i - run);
+        out += i - run;
+        *out++ = '\\';
+        switch (c) {
+            case '"': *out++ = '"'; break;
+            case '\\': *out++ = '\\'; break;
+            case '\n': *out++ = 'n'; break;
+            case '\r': *out++ = 'r'; break;
+            case '\t': *out++ = 't'; break;
+            case 0x08: *out++ = 'b'; break;
+            case 0x0C: *out++ = 'f'; break;
+            default:
+                *out++ = 'u';
+                *out++ = '0';
+                *out++ = '0';
+                *out++ = hex[c >> 4];
+                *out++ = hex[c & 0xF];
+        }
+        i++;
+        run = i;
+    }
+    memcpy(out, s + run, n - run);
+    out += n - run;
+    *out++ = '"';
+    e->length = (size_t)(out - e->bytes);
+    return 1;
+}
+
+static int put_double(pmh_json_encoder *e, lua_Number value) {
+    // The reader refuses NaN and infinities; without the Swift formatter C cannot match it.
+    if (!isfinite(value) || e->format == NULL) return 0;
+    char text[PMH_JSON_DOUBLE_ROOM];
+    size_t n = e->format((double)value, text, sizeof text);
+    if (n == 0 || n > sizeof text) return 0;
+    return put(e, text, n);
+}
+
+// MARK: tables
+
+// Byte order, a shorter key first when it is a prefix of the other (UTF8Bytes.compare).
+static int compare_members(const void *a, const void *b) {
+    const json_member *x = (const json_member *)a, *y = (const json_member *)b;
+    size_t n = x->length < y->length ? x->length : y->length;
+    int c = n > 0 ? memcmp(x->key, y->key, n) : 0;
+    if (c != 0) return c;
+    return x->length < y->length ? -1 : (x->length > y->length ? 1 : 0);
+}
+
+// Lua table keys are unique, so an unstable sort gives the one order there is.
+static void sort_members(json_member *m, size_t n) {
+    if (n > 16) {
+        qsort(m, n, sizeof(json_member), compare_members);
+        return;
+    }
+    // Payload objects have a handful of keys: insertion sort beats qsort's calls.
+    for (size_t i = 1; i < n; i++) {
+        json_member item = m[i];
+        size_t j = i;
+        while (j > 0 && compare_members(&m[j - 1], &item) > 0) {
+            m[j] = m[j - 1];
+            j--;
+        }
+        m[j] = item;
+    }
+}
+
+static int add_member(pmh_json_encoder *e, const char *key, size_t length, int slot) {
+    if (e->member_count == e->member_capacity) {
+        size_t capacity = e->member_capacity > 0 ? e->member_capacity * 2 : 64;
+        if (capacity > SIZE_MAX / sizeof(json_member)) return 0;
+        json_member *members = (json_member *)realloc(e->members, capacity * sizeof(json_member));
+        if (members == NULL) return 0;
+        e->members = members;
+        e->member_capacity = capacity;
+    }
+    e->members[e->member_count++] = (json_member){key, length, slot};
+    return 1;
+}
+
+static int put_value(pmh_json_encoder *e, int index, int depth);
+
+// `depth` counts the containers above this one, as the reader's path does.
+static int put_table(pmh_json_encoder *e, int t, int depth) {
+    lua_State *L = e->L;
+    if (depth >= e->max_depth || depth >= PMH_JSON_MAX_C_DEPTH) return 0;
+    if (!lua_checkstack(L, 4)) return 0;
+    const void *identity = lua_topointer(L, t);
+    if (identity == NULL) return 0;
+    for (int i = 0; i < depth; i++) {
+        if (e->open[i] == identity) return 0;  // a cycle
+    }
+    e->open[depth] = identity;
+    // Most tables have no metatable: only those can carry a mark.
+    int mark = 0;
+    if (lua_getmetatable(L, t)) {
+        lua_settop(L, -2);
+        mark = pmh_mark(e->host, t);
+    }
+    int top = lua_gettop(L);
+    size_t first = e->member_count;
+    lua_Integer integer_keys = 0, largest = 0;
+    int ok = 1;
+
+    // One pass over the keys as the reader makes: string values stay on the stack (one slot
+    // each, below the iteration key) to be written in key order afterwards; integer keys are
+    // counted and read in order afterwards.
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        int key_type = lua_type(L, -2);
+        if (key_type == LUA_TSTRING && integer_keys == 0) {
+            size_t length;
+            const char *key = lua_tolstring(L, -2, &length);  // a string: no conversion
+            if (key == NULL || !lua_checkstack(L, 3) || !add_member(e, key, length, lua_gettop(L) - 1)) {
+                ok = 0;
+                break;
+            }
+            lua_rotate(L, -2, 1);  // value below key: the key goes on to lua_next
+        } else if (key_type == LUA_TNUMBER && lua_isinteger(L, -2) && e->member_count == first) {
+            lua_Integer key = lua_tointegerx(L, -2, NULL);
+            if (key < 1) {
+                ok = 0;
+                break;
+            }
+            integer_keys++;
+            if (key > largest) largest = key;
+            lua_settop(L, -2);
+        } else {
+            ok = 0;  // mixed keys or a key of another type
+            break;
+        }
+    }
+
+    size_t count = e->member_count - first;
+    if (!ok) {
+        // nothing more to write
+    } else if (integer_keys > 0) {
+        ok = mark != 2 && largest == integer_keys && put_char(e, '[');
+        for (lua_Integer i = 1; ok && i <= integer_keys; i++) {
+            if (i > 1 && !put_char(e, ',')) ok = 0;
+            lua_rawgeti(L, t, i);
+            if (ok) ok = put_value(e, lua_gettop(L), depth + 1);
+            lua_settop(L, -2);
+        }
+        if (ok) ok = put_char(e, ']');
+    } else if (count == 0) {
+        ok = mark == 1 ? put(e, "[]", 2) : put(e, "{}", 2);
+    } else if (mark == 1) {
+        ok = 0;  // marked as an array but has string keys
+    } else {
+        sort_members(e->members + first, count);
+        ok = put_char(e, '{');
+        // By index: nested objects may move the members array as they add their own.
+        for (size_t i = 0; ok && i < count; i++) {
+            json_member m = e->members[first + i];
+            ok = (i == 0 || put_char(e, ',')) && put_string(e, m.key, m.length) && put_char(e, ':') &&
+                 put_value(e, m.slot, depth + 1);
+        }
+        if (ok) ok = put_char(e, '}');
+    }
+    e->member_count = first;
+    lua_settop(L, top);
+    return ok;
+}
+
+static int put_value(pmh_json_encoder *e, int index, int depth) {
+    lua_State *L = e->L;
+    switch (lua_type(L, index)) {
+        case LUA_TNIL: return put(e, "null", 4);
+        case LUA_TBOOLEAN: return lua_toboolean(L, index) ? put(e, "true", 4) : put(e, "false", 5);
+        case LUA_TNUMBER:
+            if (lua_isinteger(L, index)) return put_integer(e, lua_tointegerx(L, index, NULL));
+            return put_double(e, lua_tonumberx(L, index, NULL));
+        case LUA_TSTRING: {
+            size_t length;
+            const char *text = lua_tolstring(L, index, &length);
+            return text != NULL && put_string(e, text, length);
+        }
+        case LUA_TTABLE: return put_table(e, index, depth);
+        case LUA_TLIGHTUSERDATA: return pmh_is_null(e->host, index) ? put(e, "null", 4) : 0;
+        default: return 0;  // functions, userdata, threads
+    }
+}
+
+int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
+    lua_State *L = pmh_state(host);
+    encoder->L = L;
+    encoder->host = host;
+    encoder->max_depth = max_depth;
+    encoder->length = 0;
+    encoder->member_count = 0;
+    int top = lua_gettop(L);
+    int ok = put_value(encoder, lua_absindex(L, index), 0);
+    lua_settop(L, top);
+    encoder->L = NULL;
+    encoder->host = NULL;
+    if (!ok) {
+        encoder->length = 0;
+        return PMH_JSON_FALLBACK;
+    }
+    return PMH_JSON_OK;
+}
