@@ -11,4 +11,7 @@ public struct LuaReference: Hashable, Sendable {
 public enum LuaArgument: Sendable {
     case value(JSONValue)
     case reference(LuaReference)
+    /// A value parsed straight into the host's tape form (``JSONTape``): pushed as it is, with
+    /// no ``JSONValue`` made on the way.
+    case tape(JSONTape)
 }

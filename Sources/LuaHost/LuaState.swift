@@ -140,7 +140,7 @@ public final class LuaState {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: resultCount)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
         var values: [JSONValue] = []
         values.reserveCapacity(resultCount)
         for position in 0..<Int32(resultCount) {
@@ -204,6 +204,9 @@ public final class LuaState {
             case .reference(let reference):
                 try flushTape()
                 pmh_getref(state, reference.id)
+            case .tape(let parsed):
+                try flushTape()
+                try push(parsed.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), parsed.length, count: 1)
             }
         }
         try flushTape()
@@ -214,8 +217,12 @@ public final class LuaState {
     private func flushTape() throws(LuaError) {
         guard tape.count > 0 else { return }
         let count = tape.count
-        let status = pmh_push_tape(host, tape.bytes, tape.length, count)
-        tape.removeAll()
+        defer { tape.removeAll() }
+        try push(tape.bytes, tape.length, count: count)
+    }
+
+    private func push(_ bytes: UnsafePointer<UInt8>?, _ length: Int, count: Int32) throws(LuaError) {
+        let status = pmh_push_tape(host, bytes, length, count)
         guard status == PMH_OK else {
             if status == PMH_ERR_MEMORY {
                 throw LuaError(kind: .memoryLimit, message: "memory limit of \(limits.memoryBytes) bytes exceeded while passing the input")

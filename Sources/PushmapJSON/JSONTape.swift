@@ -13,7 +13,7 @@ internal import Darwin
 /// unusual (an error, a number it cannot convert exactly, a huge object) it returns nil and the
 /// caller asks ``JSONParser``, whose errors say where and why. It never accepts what
 /// ``JSONParser`` refuses, and what it accepts reads back as the value ``JSONParser`` makes.
-public final class JSONTape {
+public final class JSONTape: @unchecked Sendable {
     /// The op bytes; the Lua host's C side reads the same letters.
     public enum Op {
         public static let null = UInt8(ascii: "n")
@@ -26,19 +26,20 @@ public final class JSONTape {
         public static let object = UInt8(ascii: "o")
     }
 
-    private(set) var base: UnsafeMutableRawPointer
-    private var capacity: Int
+    // @unchecked Sendable: the buffer is filled before the tape exists (the parser owns it until
+    // then) and never changed after, so any thread may read it.
+    private let base: UnsafeMutableRawPointer
     /// Bytes written.
-    public private(set) var length = 0
+    public let length: Int
 
-    public init(capacity: Int = 2048) {
-        self.capacity = max(64, capacity)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+    private init(adopting buffer: TapeBuffer) {
+        base = buffer.base
+        length = buffer.length
     }
 
     deinit { base.deallocate() }
 
-    /// The bytes written, valid while the tape lives and is not changed.
+    /// The bytes written, valid while the tape lives.
     public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: length) }
 
     /// A reader positioned on the value.
@@ -46,20 +47,36 @@ public final class JSONTape {
 
     /// Parses `input` into a new tape, or nil where ``JSONParser`` must decide (see the type).
     public static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
-        guard let base = input.baseAddress, !input.isEmpty else { return nil }
-        let tape = JSONTape(capacity: input.count + 64)
-        var parser = TapeParser(input: input, base: UnsafeRawPointer(base), tape: tape, limits: limits)
-        return parser.run() ? tape : nil
+        guard let start = input.baseAddress, !input.isEmpty else { return nil }
+        var parser = TapeParser(input: input, base: UnsafeRawPointer(start), limits: limits)
+        guard parser.run() else {
+            parser.out.free()
+            return nil
+        }
+        return JSONTape(adopting: parser.out)
+    }
+}
+
+/// The growing buffer a parse writes into: a struct the parser owns, so writing costs no
+/// exclusivity check, handed to the ``JSONTape`` it becomes.
+private struct TapeBuffer {
+    var base: UnsafeMutableRawPointer
+    var capacity: Int
+    var length = 0
+
+    init(capacity: Int) {
+        self.capacity = max(64, capacity)
+        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
     }
 
-    // MARK: writing
+    func free() { base.deallocate() }
 
     @inline(__always)
-    fileprivate func reserve(_ bytes: Int) {
+    mutating func reserve(_ bytes: Int) {
         if length + bytes > capacity { grow(to: length + bytes) }
     }
 
-    private func grow(to needed: Int) {
+    private mutating func grow(to needed: Int) {
         var next = capacity * 2
         while next < needed { next *= 2 }
         let fresh = UnsafeMutableRawPointer.allocate(byteCount: next, alignment: 8)
@@ -70,14 +87,14 @@ public final class JSONTape {
     }
 
     @inline(__always)
-    fileprivate func put(_ op: UInt8) {
+    mutating func put(_ op: UInt8) {
         reserve(1)
         base.storeBytes(of: op, toByteOffset: length, as: UInt8.self)
         length += 1
     }
 
     @inline(__always)
-    fileprivate func put<T: FixedWidthInteger>(_ op: UInt8, _ number: T) {
+    mutating func put<T: FixedWidthInteger>(_ op: UInt8, _ number: T) {
         reserve(1 + MemoryLayout<T>.size)
         base.storeBytes(of: op, toByteOffset: length, as: UInt8.self)
         base.storeBytes(of: number, toByteOffset: length + 1, as: T.self)
@@ -86,19 +103,30 @@ public final class JSONTape {
 
     /// Writes a string op with room for `count` bytes and returns where they go.
     @inline(__always)
-    fileprivate func putString(count: Int) -> Int {
+    mutating func putString(count: Int) -> Int {
         reserve(5 + count)
-        base.storeBytes(of: Op.string, toByteOffset: length, as: UInt8.self)
+        base.storeBytes(of: JSONTape.Op.string, toByteOffset: length, as: UInt8.self)
         base.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: length + 1, as: UInt32.self)
         length += 5 + count
         return length - count
     }
 
-    fileprivate func patchCount(at offset: Int, _ count: Int) {
-        base.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: offset, as: UInt32.self)
+    mutating func append(_ source: UnsafeRawPointer, _ count: Int) {
+        guard count > 0 else { return }
+        reserve(count)
+        (base + length).copyMemory(from: source, byteCount: count)
+        length += count
     }
 
-    fileprivate func truncate(to length: Int) { self.length = length }
+    mutating func appendByte(_ byte: UInt8) {
+        reserve(1)
+        base.storeBytes(of: byte, toByteOffset: length, as: UInt8.self)
+        length += 1
+    }
+
+    func patchCount(at offset: Int, _ count: Int) {
+        base.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: offset, as: UInt32.self)
+    }
 }
 
 /// Reads a ``JSONTape`` value by value. Every read assumes a well-formed tape, which is all
@@ -199,7 +227,7 @@ private struct TapeParser {
     let input: UnsafeBufferPointer<UInt8>
     let base: UnsafeRawPointer
     let end: Int
-    let tape: JSONTape
+    var out: TapeBuffer
     let limits: JSONParser.Limits
     var pos = 0
 
@@ -220,11 +248,11 @@ private struct TapeParser {
     /// Objects with more keys than this go to ``JSONParser``, which keeps a set for them.
     static let maxKeys = 48
 
-    init(input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, tape: JSONTape, limits: JSONParser.Limits) {
+    init(input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits) {
         self.input = input
         self.base = base
         self.end = input.count
-        self.tape = tape
+        self.out = TapeBuffer(capacity: input.count + 64)
         self.limits = limits
         frames.reserveCapacity(8)
         keyOffsets.reserveCapacity(32)
@@ -243,8 +271,8 @@ private struct TapeParser {
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let isObject = input[pos] == UInt8(ascii: "{")
                 guard frames.count < limits.maxDepth else { return false }
-                tape.put(isObject ? JSONTape.Op.object : JSONTape.Op.array, UInt32(0))
-                frames.append(Frame(countOffset: tape.length - 4, count: 0, isObject: isObject, keyStart: keyOffsets.count, bloom: 0))
+                out.put(isObject ? JSONTape.Op.object : JSONTape.Op.array, UInt32(0))
+                frames.append(Frame(countOffset: out.length - 4, count: 0, isObject: isObject, keyStart: keyOffsets.count, bloom: 0))
                 pos += 1
                 skipWhitespace()
                 if pos < end && input[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -256,14 +284,14 @@ private struct TapeParser {
                 }
             case UInt8(ascii: "t"):
                 guard word(0x6575_7274, 4) else { return false } // "true"
-                tape.put(JSONTape.Op.true)
+                out.put(JSONTape.Op.true)
             case UInt8(ascii: "f"):
                 guard pos + 5 <= end, input[pos + 4] == UInt8(ascii: "e"), word(0x736C_6166, 4) else { return false } // "false"
                 pos += 1
-                tape.put(JSONTape.Op.false)
+                out.put(JSONTape.Op.false)
             case UInt8(ascii: "n"):
                 guard word(0x6C6C_756E, 4) else { return false } // "null"
-                tape.put(JSONTape.Op.null)
+                out.put(JSONTape.Op.null)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 guard number() else { return false }
             default:
@@ -290,7 +318,7 @@ private struct TapeParser {
                 guard input[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
                 pos += 1
                 let frame = frames.removeLast()
-                tape.patchCount(at: frame.countOffset, frame.count)
+                out.patchCount(at: frame.countOffset, frame.count)
                 if isObject { keyOffsets.removeLast(keyOffsets.count - frame.keyStart) }
             }
         }
@@ -304,15 +332,15 @@ private struct TapeParser {
         guard keyOffsets.count - start < Self.maxKeys else { return false }
         // The key just written: its count, then its bytes.
         let offset = lastStringOffset
-        let length = Int(tape.base.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
-        let keyBytes = tape.base + offset + 5
+        let length = Int(out.base.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
+        let keyBytes = out.base + offset + 5
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for i in 0..<length { hash = (hash ^ UInt64(keyBytes.load(fromByteOffset: i, as: UInt8.self))) &* 0x100_0000_01B3 }
         let bit: UInt64 = 1 << ((hash ^ hash >> 32) & 63)
         if frames[top].bloom & bit != 0 {
             for other in keyOffsets[start...] {
-                let otherLength = Int(tape.base.loadUnaligned(fromByteOffset: other + 1, as: UInt32.self))
-                if otherLength == length && memcmp(tape.base + other + 5, keyBytes, length) == 0 { return false }
+                let otherLength = Int(out.base.loadUnaligned(fromByteOffset: other + 1, as: UInt32.self))
+                if otherLength == length && memcmp(out.base + other + 5, keyBytes, length) == 0 { return false }
             }
         }
         frames[top].bloom |= bit
@@ -333,49 +361,42 @@ private struct TapeParser {
         var high: UInt64 = 0
         pos = scan(from: pos, high: &high)
         guard pos < end else { return false }
-        lastStringOffset = tape.length
+        lastStringOffset = out.length
         if input[pos] == UInt8(ascii: "\"") {
             let count = pos - start
             guard count <= limits.maxStringBytes else { return false }
             if high & 0x8080_8080_8080_8080 != 0,
                UTF8Validation.firstInvalid(input, from: start, to: pos, skippingEscapes: false) != nil { return false }
-            let at = tape.putString(count: count)
-            if count > 0 { (tape.base + at).copyMemory(from: base + start, byteCount: count) }
+            let at = out.putString(count: count)
+            if count > 0 { (out.base + at).copyMemory(from: base + start, byteCount: count) }
             pos += 1
             return true
         }
         guard input[pos] == UInt8(ascii: "\\") else { return false }
         // Escapes: the bytes so far, then each escape and run, counted at the end.
-        let at = tape.putString(count: pos - start)
-        if pos > start { (tape.base + at).copyMemory(from: base + start, byteCount: pos - start) }
+        let at = out.putString(count: pos - start)
+        if pos > start { (out.base + at).copyMemory(from: base + start, byteCount: pos - start) }
         while true {
             guard unescape() else { return false }
             let run = pos
             pos = scan(from: pos, high: &high)
             append(from: run, to: pos)
-            guard tape.length - at <= limits.maxStringBytes, pos < end else { return false }
+            guard out.length - at <= limits.maxStringBytes, pos < end else { return false }
             if input[pos] == UInt8(ascii: "\"") { break }
             guard input[pos] == UInt8(ascii: "\\") else { return false }
         }
         if high & 0x8080_8080_8080_8080 != 0,
            UTF8Validation.firstInvalid(input, from: start, to: pos, skippingEscapes: true) != nil { return false }
-        tape.patchCount(at: at - 4, tape.length - at)
+        out.patchCount(at: at - 4, out.length - at)
         pos += 1
         return true
     }
 
-    private func append(from: Int, to: Int) {
-        guard to > from else { return }
-        tape.reserve(to - from)
-        (tape.base + tape.length).copyMemory(from: base + from, byteCount: to - from)
-        tape.truncate(to: tape.length + to - from)
+    private mutating func append(from: Int, to: Int) {
+        if to > from { out.append(base + from, to - from) }
     }
 
-    private func appendByte(_ byte: UInt8) {
-        tape.reserve(1)
-        tape.base.storeBytes(of: byte, toByteOffset: tape.length, as: UInt8.self)
-        tape.truncate(to: tape.length + 1)
-    }
+    private mutating func appendByte(_ byte: UInt8) { out.appendByte(byte) }
 
     /// One escape at `pos` (a backslash); false for anything ``JSONParser`` refuses.
     private mutating func unescape() -> Bool {
@@ -422,7 +443,7 @@ private struct TapeParser {
         return value
     }
 
-    private func appendUTF8(_ scalar: UInt32) {
+    private mutating func appendUTF8(_ scalar: UInt32) {
         switch scalar {
         case 0..<0x80:
             appendByte(UInt8(truncatingIfNeeded: scalar))
@@ -530,11 +551,11 @@ private struct TapeParser {
         if isInteger && digits <= 19 {
             if negative {
                 if mantissa <= UInt64(Int64.max) + 1 {
-                    tape.put(JSONTape.Op.integer, Int64(truncatingIfNeeded: 0 &- mantissa))
+                    out.put(JSONTape.Op.integer, Int64(truncatingIfNeeded: 0 &- mantissa))
                     return true
                 }
             } else if mantissa <= UInt64(Int64.max) {
-                tape.put(JSONTape.Op.integer, Int64(mantissa))
+                out.put(JSONTape.Op.integer, Int64(mantissa))
                 return true
             }
         }
@@ -542,7 +563,7 @@ private struct TapeParser {
         guard digits <= 19 && mantissa <= 1 << 53 && power >= -22 && power <= 22 else { return false }
         let magnitude = Double(mantissa)
         let scaled = power < 0 ? magnitude / Self.powersOfTen[-power] : magnitude * Self.powersOfTen[power]
-        tape.put(JSONTape.Op.double, (negative ? -scaled : scaled).bitPattern)
+        out.put(JSONTape.Op.double, (negative ? -scaled : scaled).bitPattern)
         return true
     }
 

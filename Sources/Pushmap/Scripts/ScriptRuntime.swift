@@ -100,12 +100,13 @@ final class ScriptRuntime {
         return found
     }
 
-    /// Runs template `name` for `platforms`; the payloads by platform and the script's findings.
-    func translate(_ intent: JSONValue, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
+    /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); the
+    /// payloads by platform and the script's findings.
+    func translate(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
         let results: [JSONValue]
         do {
             results = try state.call(run, [
-                .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), .value(intent), .value(.integer(now)),
+                .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
             ], resultCount: 1 + platforms.count)
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)

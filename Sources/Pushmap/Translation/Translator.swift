@@ -53,6 +53,7 @@ public final class Translator: Sendable {
         let templates: [String: TemplateInfo]
         let pool: LuaStatePool<ScriptRuntime>
         let validator: IntentValidator
+        let tapeCheck: IntentTapeCheck
 
         init(scripts: TemplateScripts, options: Options, logger: Logger) throws(ScriptError) {
             let limits = options.limits.lua
@@ -61,6 +62,7 @@ public final class Translator: Sendable {
             self.scripts = scripts
             self.templates = first.templates
             self.validator = IntentValidator(templates: Array(first.templates.keys))
+            self.tapeCheck = IntentTapeCheck(templates: first.templates.mapValues(\.fields))
             // The first runtime goes to the pool's first borrower.
             let seed = Locked<ScriptRuntime?>(first)
             pool = LuaStatePool(capacity: options.idleStates) {
@@ -104,9 +106,21 @@ public final class Translator: Sendable {
     }
 
     private func translateText(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
+        let generation = self.generation
+        let limits = JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes)
+        // The common case, a valid intent, goes from bytes to the Lua state with no JSONValue on
+        // the way. Anything else (bad JSON, an invalid intent, a platform the template lacks)
+        // takes the full path below, whose parser and validator say what is wrong.
+        if options.maxIntentDepth <= options.limits.maxValueDepth,
+           let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }),
+           let name = generation.tapeCheck.acceptedTemplate(tape),
+           let template = generation.templates[name],
+           platforms.allSatisfy({ template.platforms.contains($0) }) {
+            return try run(.tape(tape), name: name, template: template, platforms: platforms, now: options.clock(), diagnostics: [], generation: generation)
+        }
         let value: JSONValue
         do {
-            value = try JSONParser.parse(intent, limits: JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes))
+            value = try JSONParser.parse(intent, limits: limits)
         } catch {
             let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
             throw TranslationError(kind: .invalidIntent, diagnostics: [diagnostic])
@@ -129,8 +143,15 @@ public final class Translator: Sendable {
             }
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
+        return try run(.value(intent), name: name, template: template, platforms: platforms, now: now ?? options.clock(), diagnostics: diagnostics, generation: generation)
+    }
 
-        let now = now ?? options.clock()
+    /// Runs a valid intent through its template's script, then checks the payloads. A template
+    /// the scripts lack (`plain`, when no script provides it) is the script host's to report.
+    private func run(
+        _ intent: LuaArgument, name: String, template: TemplateInfo?, platforms: [Platform], now: Int64, diagnostics: [Diagnostic], generation: Generation
+    ) throws(TranslationError) -> Translation {
+        var diagnostics = diagnostics
         let result: (payloads: [Platform: JSONValue], diagnostics: [Diagnostic])
         do {
             result = try generation.pool.withElement { runtime in

@@ -1,0 +1,192 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+internal import PushmapJSON
+
+/// ``IntentSchema`` compiled for a yes-or-no check of a parsed intent's tape: field names as
+/// bytes, the fields an object has as bits. Validation finds nothing in almost every intent a
+/// service sends, and then no message is needed; when this check says no, ``IntentValidator``
+/// walks the intent again and says why. The two must agree: the tests hold them to each other.
+struct IntentTapeCheck: Sendable {
+    /// One schema per template: the common fields and the template's own.
+    private let roots: [String: Shape]
+    private let templates: [[UInt8]]
+
+    indirect enum Shape: Sendable {
+        case anything, string, boolean, template
+        case integer(Int64?, Int64?)
+        case number(Double?, Double?)
+        case choice([[UInt8]])
+        case object(Object)
+        case array(Shape, maxItems: Int?)
+        case map(Shape?)
+    }
+
+    struct Object: Sendable {
+        var names: [[UInt8]]
+        var shapes: [Shape]
+        var required: UInt64
+        var exclusive: [UInt64]
+        var oneRequired: [UInt64]
+    }
+
+    /// - Parameter templates: each template's name and its own fields. A template whose schema
+    ///   has an object of more than 64 fields gets no compiled schema: its intents always take
+    ///   the validator.
+    init(templates: [String: [IntentField]]) {
+        var roots: [String: Shape] = [:]
+        for (name, fields) in templates {
+            if let shape = Self.compile(.object(IntentSchema.root(adding: fields))) { roots[name] = shape }
+        }
+        self.roots = roots
+        self.templates = templates.keys.map { Array($0.utf8) }
+    }
+
+    private static func compile(_ shape: IntentShape) -> Shape? {
+        switch shape {
+        case .anything: return .anything
+        case .string: return .string
+        case .boolean: return .boolean
+        case .template: return .template
+        case .integer(let minimum, let maximum): return .integer(minimum, maximum)
+        case .number(let minimum, let maximum): return .number(minimum, maximum)
+        case .choice(let choices): return .choice(choices.map { Array($0.utf8) })
+        case .array(let item, let maxItems): return compile(item).map { .array($0, maxItems: maxItems) }
+        case .map(let item):
+            guard let item else { return .map(nil) }
+            return compile(item).map { .map($0) }
+        case .object(let object):
+            guard object.fields.count <= 64 else { return nil }
+            var compiled = Object(names: [], shapes: [], required: 0, exclusive: [], oneRequired: [])
+            for (index, field) in object.fields.enumerated() {
+                guard let shape = compile(field.shape) else { return nil }
+                compiled.names.append(Array(field.name.utf8))
+                compiled.shapes.append(shape)
+                if field.required { compiled.required |= 1 << index }
+            }
+            func mask(_ group: [String]) -> UInt64? {
+                var bits: UInt64 = 0
+                for name in group {
+                    guard let index = object.fieldIndex(named: name) else { return nil }
+                    bits |= 1 << index
+                }
+                return bits
+            }
+            for group in object.exclusive {
+                guard let bits = mask(group) else { return nil }
+                compiled.exclusive.append(bits)
+            }
+            for group in object.oneRequired {
+                guard let bits = mask(group) else { return nil }
+                compiled.oneRequired.append(bits)
+            }
+            return .object(compiled)
+        }
+    }
+
+    /// The intent's template when the intent is valid for it, else nil (invalid, or not sure).
+    func acceptedTemplate(_ tape: JSONTape) -> String? {
+        var reader = tape.reader
+        guard reader.op == JSONTape.Op.object else { return nil }
+        let name = Self.templateName(reader) ?? "plain"
+        guard let root = roots[name], accepts(&reader, root), reader.position == tape.length else { return nil }
+        return name
+    }
+
+    /// The root object's `template` string; nil when it has none (or it is not a string: the
+    /// check refuses that anyway).
+    private static func templateName(_ start: JSONTapeReader) -> String? {
+        var reader = start
+        let count = reader.count()
+        for _ in 0..<count {
+            let key = reader.string()
+            if key.count == 8, let bytes = key.baseAddress, memcmp(bytes, "template", 8) == 0 {
+                guard reader.op == JSONTape.Op.string else { return nil }
+                return String(decoding: reader.string(), as: UTF8.self)
+            }
+            reader.skip()
+        }
+        return nil
+    }
+
+    private func accepts(_ reader: inout JSONTapeReader, _ shape: Shape) -> Bool {
+        let op = reader.op
+        switch shape {
+        case .anything:
+            reader.skip()
+            return true
+        case .string:
+            guard op == JSONTape.Op.string else { return false }
+            reader.skip()
+            return true
+        case .boolean:
+            guard op == JSONTape.Op.true || op == JSONTape.Op.false else { return false }
+            reader.skip()
+            return true
+        case .integer(let minimum, let maximum):
+            guard op == JSONTape.Op.integer else { return false }
+            let number = reader.integer()
+            return (minimum.map { number >= $0 } ?? true) && (maximum.map { number <= $0 } ?? true)
+        case .number(let minimum, let maximum):
+            let number: Double
+            if op == JSONTape.Op.integer {
+                number = Double(reader.integer())
+            } else if op == JSONTape.Op.double {
+                number = reader.double()
+            } else {
+                return false
+            }
+            return (minimum.map { !(number < $0) } ?? true) && (maximum.map { !(number > $0) } ?? true)
+        case .choice(let choices):
+            guard op == JSONTape.Op.string else { return false }
+            return Self.isOne(reader.string(), of: choices)
+        case .template:
+            guard op == JSONTape.Op.string else { return false }
+            return Self.isOne(reader.string(), of: templates)
+        case .array(let item, let maxItems):
+            guard op == JSONTape.Op.array else { return false }
+            let count = reader.count()
+            if let maxItems, count > maxItems { return false }
+            for _ in 0..<count where !accepts(&reader, item) { return false }
+            return true
+        case .map(let item):
+            guard op == JSONTape.Op.object else { return false }
+            guard let item else {
+                reader.skip()
+                return true
+            }
+            for _ in 0..<reader.count() {
+                _ = reader.string()
+                guard accepts(&reader, item) else { return false }
+            }
+            return true
+        case .object(let object):
+            guard op == JSONTape.Op.object else { return false }
+            var present: UInt64 = 0
+            for _ in 0..<reader.count() {
+                guard let index = Self.index(of: reader.string(), in: object.names), accepts(&reader, object.shapes[index]) else {
+                    return false
+                }
+                present |= 1 << index
+            }
+            guard present & object.required == object.required else { return false }
+            for group in object.exclusive where (present & group).nonzeroBitCount > 1 { return false }
+            for group in object.oneRequired where present & group == 0 { return false }
+            return true
+        }
+    }
+
+    private static func index(of key: UnsafeRawBufferPointer, in names: [[UInt8]]) -> Int? {
+        guard let bytes = key.baseAddress, !key.isEmpty else { return names.firstIndex { $0.isEmpty } }
+        for index in names.indices where names[index].count == key.count {
+            if names[index].withUnsafeBytes({ name in name.baseAddress.map { memcmp($0, bytes, key.count) == 0 } ?? false }) { return index }
+        }
+        return nil
+    }
+
+    private static func isOne(_ text: UnsafeRawBufferPointer, of words: [[UInt8]]) -> Bool {
+        index(of: text, in: words) != nil
+    }
+}
