@@ -23,7 +23,8 @@ struct APNSPayloadChecks {
     }
 
     /// Checks the payload; gives `aps` and the custom keys beside it, or nil when there is no `aps`.
-    func run(_ payload: JSONValue, into report: inout CheckReport) -> Parts? {
+    /// - Parameter compactSize: the payload's compact length when the caller has written it.
+    func run(_ payload: JSONValue, compactSize: Int? = nil, into report: inout CheckReport) -> Parts? {
         guard let root = payload.objectValue else {
             report.error(
                 CheckLocation(payload: "$"), "apns-aps-object",
@@ -42,8 +43,8 @@ struct APNSPayloadChecks {
         }
         checkAps(aps, &report)
         // The exact count only when a cheap bound cannot clear the payload.
-        if !CompactSize.isSurelyWithin(Self.maxBytes, payload) {
-            let size = JSONWriter.compactByteCount(payload)
+        if compactSize.map({ $0 > Self.maxBytes }) ?? !CompactSize.isSurelyWithin(Self.maxBytes, payload) {
+            let size = compactSize ?? JSONWriter.compactByteCount(payload)
             if size > Self.maxBytes {
                 report.error(
                     CheckLocation.root, "apns-size",

@@ -11,7 +11,8 @@ struct FCMPayloadChecks {
 
     /// Checks the message and returns its data map for the Android rules, or nil when there is
     /// no message to read one from.
-    func run(_ payload: JSONValue, into report: inout CheckReport) -> CustomKeys? {
+    /// - Parameter compactSize: the payload's compact length when the caller has written it.
+    func run(_ payload: JSONValue, compactSize: Int? = nil, into report: inout CheckReport) -> CustomKeys? {
         guard let root = payload.objectValue else {
             report.error(
                 CheckLocation(payload: "$"), "fcm-message-object",
@@ -44,10 +45,15 @@ struct FCMPayloadChecks {
             }
         }
 
-        // The exact count only when a cheap bound cannot clear the message.
+        // The message's length from the payload's written text, when `message` is all it holds
+        // (`{"message":` and `}` around it); else the exact count, when a cheap bound cannot
+        // clear the message.
         let messageValue = JSONValue.object(message)
-        if !CompactSize.isSurelyWithin(Self.maxBytes, messageValue) {
-            let size = JSONWriter.compactByteCount(messageValue)
+        let known = root.count == 1 ? compactSize.map { $0 - 12 } : nil
+        if let known, known <= Self.maxBytes {
+            // within FCM's limit
+        } else if known != nil || !CompactSize.isSurelyWithin(Self.maxBytes, messageValue) {
+            let size = known ?? JSONWriter.compactByteCount(messageValue)
             if size > Self.maxBytes {
                 report.error(
                     CheckLocation(payload: "$.message", intent: "$"), "fcm-size",

@@ -25,14 +25,20 @@ public struct PayloadChecker: Sendable {
     /// The findings about `payload` written for `platform`, in payload order within each group of
     /// rules. A platform with no rules here gives none.
     public func check(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
+        check(payload, platform: platform, compactSize: nil)
+    }
+
+    /// As ``check(_:platform:)``, for a caller that has written the payload compactly and knows
+    /// its length: the size rules then need no walk of their own.
+    func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         switch platform {
         case .fcm:
-            if let keys = FCMPayloadChecks().run(payload, into: &report) {
+            if let keys = FCMPayloadChecks().run(payload, compactSize: compactSize, into: &report) {
                 AndroidClientChecks(now: now).run(keys, into: &report)
             }
         case .apns:
-            if let parts = APNSPayloadChecks().run(payload, into: &report) {
+            if let parts = APNSPayloadChecks().run(payload, compactSize: compactSize, into: &report) {
                 IOSClientChecks(now: now).run(parts, into: &report)
             }
         default:

@@ -5,15 +5,40 @@ public struct Translation: Sendable, Hashable {
     /// The template that made the payloads.
     public var template: String
     /// The payload of each platform asked for.
-    public var payloads: [Platform: JSONValue]
+    public var payloads: [Platform: JSONValue] {
+        didSet { compact = [:] } // a changed payload is written anew
+    }
     /// Warnings (a translation with errors is a ``TranslationError`` instead).
     public var diagnostics: [Diagnostic]
+    /// Each payload's compact text, written once by the translator (its size rules read the
+    /// length) and handed out by ``bytes(for:style:)``.
+    var compact: [Platform: [UInt8]]
+
+    init(template: String, payloads: [Platform: JSONValue], diagnostics: [Diagnostic], compact: [Platform: [UInt8]] = [:]) {
+        self.template = template
+        self.payloads = payloads
+        self.diagnostics = diagnostics
+        self.compact = compact
+    }
 
     /// The payload for `platform` as JSON text: keys sorted, so the same intent always gives the
     /// same bytes. Empty when the platform was not asked for.
     public func bytes(for platform: Platform, style: JSONWriter.Style = .pretty) -> [UInt8] {
+        if style == .compact, let text = compact[platform] { return text }
         guard let payload = payloads[platform] else { return [] }
         return JSONWriter(style: style).write(payload)
+    }
+
+    /// Equal when the template, the payloads and the diagnostics are; the kept text follows from
+    /// the payloads.
+    public static func == (lhs: Translation, rhs: Translation) -> Bool {
+        lhs.template == rhs.template && lhs.payloads == rhs.payloads && lhs.diagnostics == rhs.diagnostics
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(template)
+        hasher.combine(payloads)
+        hasher.combine(diagnostics)
     }
 }
 

@@ -168,16 +168,22 @@ public final class Translator: Sendable {
         diagnostics += result.diagnostics
         if result.diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
 
+        // Each payload is written once, here: the size rules read the text's length, and the
+        // caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
+        let writer = JSONWriter(style: .compact)
+        var compact: [Platform: [UInt8]] = [:]
         for platform in platforms {
             guard let payload = result.payloads[platform] else {
                 let scriptError = ScriptError(kind: .badValue, script: template?.path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
             }
-            diagnostics += checker.check(payload, platform: platform)
+            let text = writer.write(payload)
+            diagnostics += checker.check(payload, platform: platform, compactSize: text.count)
+            compact[platform] = text
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: diagnostics) }
-        return Translation(template: name, payloads: result.payloads, diagnostics: diagnostics)
+        return Translation(template: name, payloads: result.payloads, diagnostics: diagnostics, compact: compact)
     }
 
     /// Translates on the caller's task; the work is microseconds of CPU, so it runs inline.

@@ -142,7 +142,7 @@ struct BatchCommand: ParsableCommand {
             for (position, platform) in platforms.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: Array("\"\(platform.name)\":".utf8))
-                if let payload = translation.payloads[platform] { writer.write(payload, into: &bytes) }
+                bytes.append(contentsOf: translation.bytes(for: platform, style: .compact))
             }
             if !translation.diagnostics.isEmpty {
                 bytes.append(contentsOf: Array(",\"warnings\":".utf8))
