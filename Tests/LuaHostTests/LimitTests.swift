@@ -15,6 +15,15 @@ struct LimitTests {
         #expect(try stillWorks(state))
     }
 
+    @Test("an unmetered call runs past the instruction budget, and the next metered call is held to it again")
+    func unmeteredCall() throws {
+        let state = try makeState(LuaLimits(instructions: 10_000, memoryBytes: 8 << 20))
+        let count = try state.load("local n = 0\nfor i = 1, 100000 do n = n + i end\nreturn n", name: "count.lua")
+        #expect(try state.call(count, metered: false) == [.integer(5_000_050_000)])
+        #expect(luaError { _ = try state.call(count) }?.kind == .instructionLimit)
+        #expect(try state.call(count, metered: false) == [.integer(5_000_050_000)])
+    }
+
     @Test("stop an infinite loop that catches the limit with pcall")
     func stopsLoopInsidePcall() throws {
         let state = try makeState()

@@ -154,3 +154,41 @@ struct CustomScriptTests {
         #expect(payload?["colours"]?.arrayValue?.compactMap(\.stringValue) == ["80FF8800", "FF8800", "FFFFFéC", "78123456"])
     }
 }
+
+@Suite("Which templates run without the instruction budget")
+struct OwnTemplateTests {
+    /// A plain that spends 10 million loop steps before answering: held to a budget of 100,000 it
+    /// must fail; run without one it would answer (so a wrong verdict fails the test, not hangs it).
+    static let loopingPlain = """
+    local function spend() for i = 1, 10000000 do end end
+    return {
+      name = "plain", api = 1, platforms = { "fcm", "apns" },
+      fcm = function(intent, ctx) spend() return { message = { data = { adb_title = intent.title } } } end,
+      apns = function(intent, ctx) spend() return { aps = { alert = { title = intent.title } } } end,
+    }
+    """
+
+    @Test("the built-in templates are pushmap's own; a template a team overrides is not")
+    func ownTemplates() {
+        #expect(TemplateScripts.builtin.ownTemplates == ["plain", "basic", "carousel", "timer"])
+        #expect(scripts(["basic": CustomScriptTests.renameSound]).ownTemplates == ["plain", "carousel", "timer"])
+    }
+
+    @Test("a script that calls itself built-in takes the budget from every template, which it could reach through pushmap.builtin")
+    func impostor() throws {
+        var impostor = TemplateScripts.builtin
+        impostor.add(name: "plain", source: Self.loopingPlain, layer: "built-in")
+        #expect(impostor.ownTemplates.isEmpty)
+        let translator = try Translator(scripts: impostor, options: Translator.Options(limits: ScriptLimits(instructions: 100_000)), logger: quietLogger)
+        // basic is the embedded one, but its pushmap.builtin("plain") now reaches the loop.
+        let error = translationError { _ = try translator.translate(Array(#"{"template": "basic", "title": "t"}"#.utf8), platforms: [.fcm]) }
+        #expect(error?.scriptError?.kind == .instructionLimit)
+    }
+
+    @Test("an overriding script keeps its budget")
+    func overrideIsMetered() throws {
+        let translator = try Translator(scripts: scripts(["plain": Self.loopingPlain]), options: Translator.Options(limits: ScriptLimits(instructions: 100_000)), logger: quietLogger)
+        let error = translationError { _ = try translator.translate(Array(#"{"title": "t"}"#.utf8), platforms: [.fcm]) }
+        #expect(error?.scriptError?.kind == .instructionLimit)
+    }
+}

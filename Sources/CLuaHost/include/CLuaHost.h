@@ -67,9 +67,10 @@ int pmh_load(pmh_host *host, const char *source, size_t length, const char *chun
 /// Returns PMH_OK with `count` values pushed, or an error code with the message on top.
 int pmh_push_tape(pmh_host *host, const uint8_t *tape, size_t length, int count);
 
-/// Calls the function below `nargs` arguments with the budget and limits armed; the results
-/// (exactly `nresults`) replace them. On failure one message value is left on the top.
-int pmh_call(pmh_host *host, int nargs, int nresults);
+/// Calls the function below `nargs` arguments with the limits armed, and the instruction budget
+/// too when `metered`; the results (exactly `nresults`) replace them. On failure one message value
+/// is left on the top.
+int pmh_call(pmh_host *host, int nargs, int nresults, int metered);
 
 /// Pops the top value into the registry and returns its reference, in protected mode
 /// (LUA_NOREF on failure: memory).

@@ -102,12 +102,13 @@ final class ScriptRuntime {
 
     /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); the
     /// payloads by platform and the script's findings.
-    func translate(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
+    /// `metered` false for templates that run only pushmap's own Lua (``TemplateScripts/ownTemplates``).
+    func translate(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
         let results: [JSONValue]
         do {
             results = try state.call(run, [
                 .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-            ], resultCount: 1 + platforms.count)
+            ], resultCount: 1 + platforms.count, metered: metered)
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)
         }

@@ -1,3 +1,5 @@
+internal import PushmapJSON
+
 /// The template scripts a translator runs, in layers: the built-in scripts first, then each
 /// added folder or string, later layers replacing earlier templates of the same name.
 public struct TemplateScripts: Sendable, Hashable {
@@ -39,6 +41,23 @@ public struct TemplateScripts: Sendable, Hashable {
         var result: [String: TemplateScript] = [:]
         for script in scripts { result[script.name] = script }
         return result
+    }
+}
+
+extension TemplateScripts {
+    /// The templates whose every line of Lua is pushmap's own: the winning script is the embedded
+    /// built-in one, and so is every script labelled built-in (`pushmap.builtin` calls those). Their
+    /// work grows only with the intent, so they run without the instruction budget.
+    var ownTemplates: Set<String> {
+        var embedded: [String: String] = [:]
+        for script in BuiltinFiles.templates { embedded[script.name] = script.source }
+        func isEmbedded(_ script: TemplateScript) -> Bool {
+            embedded[script.name].map { UTF8Bytes.equal($0, script.source) } ?? false
+        }
+        // The prelude takes both spellings as the built-in layer.
+        let labelledBuiltin = scripts.filter { $0.layer == TemplateScript.builtinLayer || $0.layer == "builtin" }
+        guard labelledBuiltin.allSatisfy(isEmbedded) else { return [] }
+        return Set(winners.values.filter { $0.isBuiltin && isEmbedded($0) }.map(\.name))
     }
 }
 

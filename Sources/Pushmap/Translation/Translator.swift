@@ -54,6 +54,8 @@ public final class Translator: Sendable {
         let pool: LuaStatePool<ScriptRuntime>
         let validator: IntentValidator
         let tapeCheck: IntentTapeCheck
+        /// Templates that run only pushmap's own Lua, without the instruction budget.
+        let ownTemplates: Set<String>
 
         init(scripts: TemplateScripts, options: Options, logger: Logger) throws(ScriptError) {
             let limits = options.limits.lua
@@ -63,6 +65,7 @@ public final class Translator: Sendable {
             self.templates = first.templates
             self.validator = IntentValidator(templates: Array(first.templates.keys))
             self.tapeCheck = IntentTapeCheck(templates: first.templates.mapValues(\.fields))
+            self.ownTemplates = scripts.ownTemplates
             // The first runtime goes to the pool's first borrower.
             let seed = Locked<ScriptRuntime?>(first)
             pool = LuaStatePool(capacity: options.idleStates) {
@@ -155,7 +158,7 @@ public final class Translator: Sendable {
         let result: (payloads: [Platform: JSONValue], diagnostics: [Diagnostic])
         do {
             result = try generation.pool.withElement { runtime in
-                try runtime.translate(intent, template: name, platforms: platforms, now: now)
+                try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !generation.ownTemplates.contains(name))
             }
         } catch let error as LuaError {
             let scriptError = ScriptError(error, script: template.map { generation.scripts.winners[$0.name] } ?? nil)
