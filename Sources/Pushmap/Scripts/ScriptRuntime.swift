@@ -8,11 +8,16 @@ final class ScriptRuntime {
     let state: LuaState
     private let run: LuaReference
     private(set) var templates: [String: TemplateInfo] = [:]
+    /// The schema check and the set of pushmap's own templates, this runtime's own copies: a
+    /// translation touches only what its borrowed runtime owns, since objects two threads share
+    /// cost a contended reference count at every use.
+    private(set) var tapeCheck = IntentTapeCheck(templates: [:])
+    private(set) var ownTemplates: Set<String> = []
 
     /// Host API version the prelude provides.
     static let api = 1
 
-    init(scripts: TemplateScripts, limits: LuaLimits, logger: Logger) throws(ScriptError) {
+    init(scripts: TemplateScripts, limits: LuaLimits, logger: Logger, ownTemplates: Set<String> = []) throws(ScriptError) {
         do {
             state = try LuaState(limits: limits, library: "pushmap", logger: logger)
             let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua")
@@ -32,6 +37,9 @@ final class ScriptRuntime {
                 )
                 seen.insert(script.name)
             }
+            tapeCheck = IntentTapeCheck(templates: templates.mapValues(\.fields))
+            // A fresh set, not a copy sharing the translator's storage.
+            self.ownTemplates = Set(ownTemplates.map { String(decoding: Array($0.utf8), as: UTF8.self) })
         } catch let failure as ScriptError {
             throw failure
         } catch let error as LuaError {

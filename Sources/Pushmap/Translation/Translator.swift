@@ -53,24 +53,20 @@ public final class Translator: Sendable {
         let templates: [String: TemplateInfo]
         let pool: LuaStatePool<ScriptRuntime>
         let validator: IntentValidator
-        let tapeCheck: IntentTapeCheck
-        /// Templates that run only pushmap's own Lua, without the instruction budget.
-        let ownTemplates: Set<String>
 
         init(scripts: TemplateScripts, options: Options, logger: Logger) throws(ScriptError) {
             let limits = options.limits.lua
             // The first state is made now, so broken scripts fail here and not on first use.
-            let first = try ScriptRuntime(scripts: scripts, limits: limits, logger: logger)
+            let own = scripts.ownTemplates
+            let first = try ScriptRuntime(scripts: scripts, limits: limits, logger: logger, ownTemplates: own)
             self.scripts = scripts
             self.templates = first.templates
             self.validator = IntentValidator(templates: Array(first.templates.keys))
-            self.tapeCheck = IntentTapeCheck(templates: first.templates.mapValues(\.fields))
-            self.ownTemplates = scripts.ownTemplates
             // The first runtime goes to the pool's first borrower.
             let seed = Locked<ScriptRuntime?>(first)
             pool = LuaStatePool(capacity: options.idleStates) {
                 if let runtime = seed.withLock({ $0.take() }) { return runtime }
-                return try ScriptRuntime(scripts: scripts, limits: limits, logger: logger)
+                return try ScriptRuntime(scripts: scripts, limits: limits, logger: logger, ownTemplates: own)
             }
         }
     }
@@ -115,11 +111,14 @@ public final class Translator: Sendable {
         // the way. Anything else (bad JSON, an invalid intent, a platform the template lacks)
         // takes the full path below, whose parser and validator say what is wrong.
         if options.maxIntentDepth <= options.limits.maxValueDepth,
-           let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }),
-           let name = generation.tapeCheck.acceptedTemplate(tape),
-           let template = generation.templates[name],
-           platforms.allSatisfy({ template.platforms.contains($0) }) {
-            return try run(.tape(tape), name: name, template: template, platforms: platforms, now: options.clock(), diagnostics: [], generation: generation)
+           let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
+            let now = options.clock()
+            let translated = try borrowing(generation) { runtime throws(TranslationError) -> Translation? in
+                guard let name = runtime.tapeCheck.acceptedTemplate(tape), let template = runtime.templates[name],
+                      platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
+                return try run(.tape(tape), name: name, template: template, platforms: platforms, now: now, diagnostics: [], generation: generation, runtime: runtime)
+            }
+            if let translated { return translated }
         }
         let value: JSONValue
         do {
@@ -146,27 +145,40 @@ public final class Translator: Sendable {
             }
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
-        return try run(.value(intent), name: name, template: template, platforms: platforms, now: now ?? options.clock(), diagnostics: diagnostics, generation: generation)
+        let now = now ?? options.clock()
+        return try borrowing(generation) { runtime throws(TranslationError) in
+            try run(.value(intent), name: name, template: template, platforms: platforms, now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
+        }
     }
 
-    /// Runs a valid intent through its template's script, then checks the payloads. A template
-    /// the scripts lack (`plain`, when no script provides it) is the script host's to report.
+    /// Runs `body` with a runtime no other thread is using; a runtime that cannot be made (its
+    /// scripts failed to load since) is a script failure.
+    private func borrowing<Result>(_ generation: Generation, _ body: (ScriptRuntime) throws(TranslationError) -> Result) throws(TranslationError) -> Result {
+        do {
+            return try generation.pool.withElement { runtime in try body(runtime) }
+        } catch let error as TranslationError {
+            throw error
+        } catch let error as ScriptError {
+            throw TranslationError(kind: .scriptFailed, diagnostics: [], scriptError: error)
+        } catch {
+            throw TranslationError(kind: .scriptFailed, diagnostics: [], scriptError: ScriptError(kind: .runtime, script: nil, line: nil, message: "\(error)"))
+        }
+    }
+
+    /// Runs a valid intent through its template's script on `runtime`, then checks and writes the
+    /// payloads. A template the scripts lack (`plain`, when no script provides it) is the script
+    /// host's to report.
     private func run(
-        _ intent: LuaArgument, name: String, template: TemplateInfo?, platforms: [Platform], now: Int64, diagnostics: [Diagnostic], generation: Generation
+        _ intent: LuaArgument, name: String, template: TemplateInfo?, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
+        generation: Generation, runtime: ScriptRuntime
     ) throws(TranslationError) -> Translation {
         var diagnostics = diagnostics
         let result: (payloads: [Platform: JSONValue], diagnostics: [Diagnostic])
         do {
-            result = try generation.pool.withElement { runtime in
-                try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !generation.ownTemplates.contains(name))
-            }
-        } catch let error as LuaError {
+            result = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !runtime.ownTemplates.contains(name))
+        } catch {
             let scriptError = ScriptError(error, script: template.map { generation.scripts.winners[$0.name] } ?? nil)
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
-        } catch let error as ScriptError {
-            throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: error)
-        } catch {
-            throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: ScriptError(kind: .runtime, script: nil, line: nil, message: "\(error)"))
         }
         diagnostics += result.diagnostics
         if result.diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
