@@ -144,45 +144,40 @@ local function buttonActions(buttons, withId)
   return actions
 end
 
+-- The payload tables are built by constructors that name all their keys: Lua sizes a table for
+-- them at once (a key whose value is nil is not added), where setting them one by one would
+-- rehash it as it grows. Calls that may record a diagnostic run first, in the order they report.
+
 local function fcm(intent, ctx)
   checkFields(intent, ctx)
-  local data = {}
-  local message = { data = data }
-
-  data.adb_title = intent.title
-  data.adb_body = intent.body
-  data.adb_sound = intent.sound
-  if intent.badge ~= nil then data.adb_n_count = format("%d", intent.badge) end
-  data.adb_image = intent.image
-
-  local link = intent.link
-  if link ~= nil then
-    data.adb_uri = link.uri
-    data.adb_a_type = actionType(link, nil, nil)
-  end
-
+  local link, android, badge = intent.link, intent.android, intent.badge
+  local linkType = link and actionType(link, nil, nil)
   local actions = buttonActions(intent.buttons, false)
-  if actions ~= nil then data.adb_act = json(actions) end
+  local options = android or NONE
+  local data = {
+    adb_title = intent.title,
+    adb_body = intent.body,
+    adb_sound = intent.sound,
+    adb_n_count = badge ~= nil and format("%d", badge) or nil,
+    adb_image = intent.image,
+    adb_uri = link and link.uri,
+    adb_a_type = linkType,
+    adb_act = actions and json(actions),
+    adb_channel_id = options.channel,
+    adb_icon = options.icon,
+    adb_n_priority = PRIORITY[options.priority],
+    adb_n_visibility = VISIBILITY[options.visibility],
+  }
+  local target = intent.target or NONE
+  local message = { data = data, token = target.token, topic = target.topic, condition = target.condition }
 
-  local android = intent.android
-  if android ~= nil then
-    data.adb_channel_id = android.channel
-    data.adb_icon = android.icon
-    data.adb_n_priority = PRIORITY[android.priority]
-    data.adb_n_visibility = VISIBILITY[android.visibility]
-    local ttl = android.ttl
-    if android.collapseKey ~= nil or android.delivery ~= nil or ttl ~= nil then
-      message.android = {
-        collapse_key = android.collapseKey,
-        priority = DELIVERY[android.delivery],
-        ttl = ttl and format("%ds", ttl),
-      }
-    end
-  end
-
-  local target = intent.target
-  if target ~= nil then
-    message.token, message.topic, message.condition = target.token, target.topic, target.condition
+  local ttl = options.ttl
+  if options.collapseKey ~= nil or options.delivery ~= nil or ttl ~= nil then
+    message.android = {
+      collapse_key = options.collapseKey,
+      priority = DELIVERY[options.delivery],
+      ttl = ttl and format("%ds", ttl),
+    }
   end
 
   copyData(intent.data, data, true)
@@ -192,38 +187,41 @@ end
 local function apns(intent, ctx)
   checkFields(intent, ctx)
   local ios = intent.ios or NONE
-  local aps = {}
-  local payload = { aps = aps }
+  local title, body, subtitle, image = intent.title, intent.body, intent.subtitle, intent.image
 
-  local title, body = intent.title, intent.body
+  local alert
   if ios.contentAvailable and title == nil and body == nil then
     -- A silent (background) push: no alert at all.
-    if intent.subtitle ~= nil then
+    if subtitle ~= nil then
       warn("$.subtitle", "a silent push (ios.contentAvailable without title or body) shows no alert: the subtitle is not sent")
     end
-  elseif title ~= nil or body ~= nil or intent.subtitle ~= nil then
-    aps.alert = { title = title, subtitle = intent.subtitle, body = body }
+  elseif title ~= nil or body ~= nil or subtitle ~= nil then
+    alert = { title = title, subtitle = subtitle, body = body }
   end
 
-  aps.sound = intent.sound
-  aps.badge = intent.badge
-  aps["thread-id"] = ios.threadId
-  aps.category = ios.category
-  if ios.contentAvailable then aps["content-available"] = 1 end
-  -- With an image, the service extension must run to attach it.
-  if ios.mutableContent or intent.image ~= nil then aps["mutable-content"] = 1 end
-  aps["interruption-level"] = ios.interruptionLevel
-  aps["relevance-score"] = ios.relevanceScore
-  aps["target-content-id"] = ios.targetContentId
+  local aps = {
+    alert = alert,
+    sound = intent.sound,
+    badge = intent.badge,
+    ["thread-id"] = ios.threadId,
+    category = ios.category,
+    ["content-available"] = ios.contentAvailable and 1 or nil,
+    -- With an image, the service extension must run to attach it.
+    ["mutable-content"] = (ios.mutableContent or image ~= nil) and 1 or nil,
+    ["interruption-level"] = ios.interruptionLevel,
+    ["relevance-score"] = ios.relevanceScore,
+    ["target-content-id"] = ios.targetContentId,
+  }
 
-  payload.adb_media = intent.image
   local link = intent.link
-  if link ~= nil then
-    payload.adb_uri = link.uri
-    payload.adb_a_type = actionType(link, nil, nil)
-  end
-
-  payload.adb_act = buttonActions(intent.buttons, true)
+  local linkType = link and actionType(link, nil, nil)
+  local payload = {
+    aps = aps,
+    adb_media = image,
+    adb_uri = link and link.uri,
+    adb_a_type = linkType,
+    adb_act = buttonActions(intent.buttons, true),
+  }
 
   copyData(intent.data, payload, false)
   return payload
