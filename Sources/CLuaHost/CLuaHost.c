@@ -967,6 +967,12 @@ int pmh_function_line(pmh_host *host, int index) {
 size_t pmh_memory_in_use(pmh_host *host) { return host->used; }
 size_t pmh_memory_peak(pmh_host *host) { return host->peak; }
 
+size_t pmh_memory_kept(pmh_host *host) {
+    size_t bytes = 0;
+    for (size_t c = 0; c < PMH_SMALL_CLASSES; c++) bytes += (size_t)host->free_counts[c] * ((c + 1) << 4);
+    return bytes;
+}
+
 void pmh_collect(pmh_host *host) {
     host->cap_lifted = 1;
     lua_gc(host->L, LUA_GCCOLLECT);

@@ -77,6 +77,10 @@ public final class LuaState {
     /// The most bytes the state has held.
     public var memoryPeak: Int { pmh_memory_peak(host) }
 
+    /// Bytes of freed small blocks kept for reuse: held by the state besides ``memoryInUse``,
+    /// at most 256 blocks of each 16-byte class up to 256 bytes (about 560 KB).
+    public var memoryKept: Int { pmh_memory_kept(host) }
+
     /// Runs a full garbage collection.
     public func collectGarbage() { pmh_collect(host) }
 

@@ -91,6 +91,8 @@ int pmh_function_line(pmh_host *host, int index);
 /// The bytes the state holds now and at its peak.
 size_t pmh_memory_in_use(pmh_host *host);
 size_t pmh_memory_peak(pmh_host *host);
+/// Bytes of freed small blocks the host keeps for reuse: held by the state, not in Lua's count.
+size_t pmh_memory_kept(pmh_host *host);
 
 /// Runs a full garbage collection with the memory cap lifted for its duration.
 void pmh_collect(pmh_host *host);

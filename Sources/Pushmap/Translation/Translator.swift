@@ -212,11 +212,12 @@ public final class Translator: Sendable {
         PayloadChecker(now: options.clock(), intentPaths: false).check(payload, platform: platform)
     }
 
-    /// Bytes one Lua state holds with every script loaded, after a full collection.
+    /// Bytes one Lua state holds with every script loaded, after a full collection: what Lua
+    /// has in use, and the freed small blocks kept for reuse.
     public func stateMemory() -> Int {
         (try? generation.pool.withElement { runtime in
             runtime.state.collectGarbage()
-            return runtime.state.memoryInUse
+            return runtime.state.memoryInUse + runtime.state.memoryKept
         }) ?? 0
     }
 
