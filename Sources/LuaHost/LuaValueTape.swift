@@ -8,98 +8,72 @@ internal import PushmapJSON
 /// refused value (too deep, not finite, too large) makes a second walk that tracks the path,
 /// only to name the place in the error.
 final class LuaValueTape {
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    /// Bytes written.
-    private(set) var length = 0
+    private var buffer: OutputBuffer
     /// Values written.
     private(set) var count: Int32 = 0
     let maxDepth: Int
 
     init(maxDepth: Int, capacity: Int = 4096) {
         self.maxDepth = maxDepth
-        self.capacity = max(64, capacity)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
+        buffer = OutputBuffer(capacity: capacity)
     }
 
-    deinit { base.deallocate() }
-
     /// The bytes written, valid until the next change.
-    var bytes: UnsafePointer<UInt8> { UnsafePointer(base.assumingMemoryBound(to: UInt8.self)) }
+    var bytes: UnsafePointer<UInt8> { buffer.start }
+
+    /// Bytes written.
+    var length: Int { buffer.count }
 
     func append(_ value: JSONValue) throws(LuaError) {
-        let mark = length
+        let mark = buffer.count
         if write(value, depth: 1) {
             count += 1
             return
         }
-        length = mark
+        buffer.truncate(to: mark)
         var path: [LuaPathComponent] = []
         try explain(value, depth: 1, path: &path)
         throw LuaError(kind: .badValue, message: "value cannot be passed at \(LuaPathComponent.render(path))")
     }
 
     func removeAll() {
-        length = 0
+        buffer.truncate(to: 0)
         count = 0
     }
 
     // MARK: the fast walk
 
     @inline(__always)
-    private func reserve(_ bytes: Int) {
-        if length + bytes > capacity { grow(to: length + bytes) }
-    }
-
-    private func grow(to needed: Int) {
-        var next = capacity * 2
-        while next < needed { next *= 2 }
-        let fresh = UnsafeMutableRawPointer.allocate(byteCount: next, alignment: 8)
-        fresh.copyMemory(from: base, byteCount: length)
-        base.deallocate()
-        base = fresh
-        capacity = next
-    }
-
-    @inline(__always)
     private func put(_ op: Int) {
-        base.storeBytes(of: UInt8(truncatingIfNeeded: op), toByteOffset: length, as: UInt8.self)
-        length += 1
+        buffer.append(UInt8(truncatingIfNeeded: op))
     }
 
     @inline(__always)
     private func put<T: FixedWidthInteger>(_ op: Int, _ number: T) {
-        put(op)
-        base.storeBytes(of: number, toByteOffset: length, as: T.self)
-        length += MemoryLayout<T>.size
+        buffer.append(UInt8(truncatingIfNeeded: op))
+        buffer.append(raw: number)
     }
 
     /// False when the value must be refused; what was written is then abandoned.
     private func write(_ value: JSONValue, depth: Int) -> Bool {
         switch value {
         case .null:
-            reserve(1)
             put(PMH_TAPE_NULL)
         case .bool(let flag):
-            reserve(1)
             put(flag ? PMH_TAPE_TRUE : PMH_TAPE_FALSE)
         case .integer(let number):
-            reserve(9)
             put(PMH_TAPE_INTEGER, number)
         case .double(let number):
             guard number.isFinite else { return false }
-            reserve(9)
             put(PMH_TAPE_DOUBLE, number.bitPattern)
         case .string(let text):
             return writeString(text)
         case .array(let items):
             guard depth <= maxDepth, items.count <= Int(UInt32.max) else { return false }
-            reserve(5)
             put(PMH_TAPE_ARRAY, UInt32(items.count))
             for item in items where !write(item, depth: depth + 1) { return false }
         case .object(let object):
             guard depth <= maxDepth, object.count <= Int(UInt32.max) else { return false }
-            reserve(5)
             put(PMH_TAPE_OBJECT, UInt32(object.count))
             for member in object.members {
                 guard writeString(member.key), write(member.value, depth: depth + 1) else { return false }
@@ -112,10 +86,8 @@ final class LuaValueTape {
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.count <= Int(UInt32.max) else { return false }
-            reserve(5 + utf8.count)
             put(PMH_TAPE_STRING, UInt32(utf8.count))
-            if let source = utf8.baseAddress { (base + length).copyMemory(from: source, byteCount: utf8.count) }
-            length += utf8.count
+            if let source = utf8.baseAddress { buffer.append(source, count: utf8.count) }
             return true
         }
     }

@@ -347,108 +347,29 @@ extension JSONParser {
         }
 
         /// Decodes the escape at `pos` onto `scratch`.
+        /// One escape at `pos` (a backslash), unescaped into `scratch`.
         private mutating func unescape() throws(JSONParseError) {
             let escape = pos
-            pos += 1
-            guard pos < end else { throw fail("unterminated string", at: end) }
-            let byte = bytes[pos]
-            pos += 1
-            switch byte {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): scratch.append(byte)
-            case UInt8(ascii: "b"): scratch.append(0x08)
-            case UInt8(ascii: "f"): scratch.append(0x0C)
-            case UInt8(ascii: "n"): scratch.append(0x0A)
-            case UInt8(ascii: "r"): scratch.append(0x0D)
-            case UInt8(ascii: "t"): scratch.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = try hex4(escape: escape)
-                if scalar >= 0xDC00 && scalar <= 0xDFFF {
-                    throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
-                }
-                if scalar >= 0xD800 && scalar <= 0xDBFF {
-                    // A high surrogate must be followed at once by an escaped low one.
-                    guard pos + 1 < end, bytes[pos] == UInt8(ascii: "\\"), bytes[pos + 1] == UInt8(ascii: "u") else {
-                        throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
-                    }
-                    let second = pos
-                    pos += 2
-                    let low = try hex4(escape: second)
-                    guard low >= 0xDC00 && low <= 0xDFFF else {
-                        throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
-                    }
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                }
-                appendUTF8(scalar)
-            default:
+            switch JSONLexing.escape(bytes, at: escape) {
+            case .bytes(let packed, let count, let next):
+                for i in 0..<count { scratch.append(UInt8(truncatingIfNeeded: packed >> (8 * i))) }
+                pos = next
+            case .unterminated:
+                throw fail("unterminated string", at: end)
+            case .badHex(let at):
+                throw fail("invalid \\u escape, expected 4 hex digits", at: at)
+            case .loneSurrogate:
+                throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
+            case .invalid(let byte):
                 // Quote the escape only when it is printable, so the message stays one clean line.
                 let shown = byte >= 0x21 && byte <= 0x7E ? text(escape, 2) : "\\ followed by byte 0x\(Self.hex(byte))"
                 throw fail("invalid escape \(shown) in string", at: escape)
             }
         }
 
-        /// Reads the four hex digits at `pos` of the `\u` escape starting at `escape`.
-        private mutating func hex4(escape: Int) throws(JSONParseError) -> UInt32 {
-            guard pos + 4 <= end else { throw fail("invalid \\u escape, expected 4 hex digits", at: escape) }
-            var value: UInt32 = 0
-            for i in pos..<(pos + 4) {
-                let byte = bytes[i]
-                let digit: UInt8
-                switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-                case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-                default: throw fail("invalid \\u escape, expected 4 hex digits", at: escape)
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            pos += 4
-            return value
-        }
-
-        private mutating func appendUTF8(_ scalar: UInt32) {
-            switch scalar {
-            case 0..<0x80:
-                scratch.append(UInt8(truncatingIfNeeded: scalar))
-            case 0x80..<0x800:
-                scratch.append(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
-                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-            case 0x800..<0x10000:
-                scratch.append(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
-                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-            default:
-                scratch.append(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
-                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
-                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-                scratch.append(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-            }
-        }
-
-        /// The offset of the first `"`, `\` or control byte at or after `from` (or `end`),
-        /// eight bytes at a time; ORs the bytes passed over into `high` to spot non-ASCII.
         @inline(__always)
         private func scan(from: Int, high: inout UInt64) -> Int {
-            var i = from
-            let ones: UInt64 = 0x0101_0101_0101_0101
-            let tops: UInt64 = 0x8080_8080_8080_8080
-            while i + 8 <= end {
-                let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let control = (word &- ones &* 0x20) & ~word & tops
-                let q = word ^ (ones &* 0x22)
-                let quote = (q &- ones) & ~q & tops
-                let b = word ^ (ones &* 0x5C)
-                let backslash = (b &- ones) & ~b & tops
-                if control | quote | backslash != 0 { break }
-                high |= word
-                i += 8
-            }
-            while i < end {
-                let byte = bytes[i]
-                if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-                high |= UInt64(byte)
-                i += 1
-            }
-            return i
+            JSONLexing.stringRunEnd(bytes, base, from: from, high: &high)
         }
 
         // MARK: Numbers
@@ -457,87 +378,20 @@ extension JSONParser {
         /// fits in Int64, else a correctly rounded Double.
         private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
             let start = pos
-            let negative = bytes[pos] == UInt8(ascii: "-")
-            if negative { pos += 1 }
-            guard pos < end, isDigit(bytes[pos]) else {
-                if pos < end && bytes[pos] == UInt8(ascii: "I") && startsWith("Infinity", at: pos) {
-                    throw fail("Infinity not allowed", at: start)
-                }
-                throw fail("expected digit after '-'", at: pos)
+            switch JSONLexing.number(bytes, at: start) {
+            case .failure(.infinity): throw fail("Infinity not allowed", at: start)
+            case .failure(.digitAfterMinus(let at)): throw fail("expected digit after '-'", at: at)
+            case .failure(.leadingZero(let at)): throw fail("leading zeros not allowed", at: at)
+            case .failure(.digitAfterPoint(let at)): throw fail("expected digit after '.'", at: at)
+            case .failure(.exponentDigit(let at)): throw fail("expected digit in exponent", at: at)
+            case .success(let number):
+                pos = number.end
+                if let value = number.exactValue { return value }
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
+                guard let double = Double(text), double.isFinite else { throw fail("number out of range", at: start) }
+                return .double(double)
             }
-            // Up to 19 digits fit in UInt64 whatever they are; more go to the slow path.
-            var mantissa: UInt64 = 0
-            var digits = 0
-            if bytes[pos] == UInt8(ascii: "0") {
-                pos += 1
-                if pos < end && isDigit(bytes[pos]) { throw fail("leading zeros not allowed", at: pos - 1) }
-            } else {
-                while pos < end && isDigit(bytes[pos]) {
-                    mantissa = mantissa &* 10 &+ UInt64(bytes[pos] &- UInt8(ascii: "0"))
-                    digits += 1
-                    pos += 1
-                }
-            }
-            var fractionDigits = 0
-            var exponent = 0
-            var isInteger = true
-            if pos < end && bytes[pos] == UInt8(ascii: ".") {
-                isInteger = false
-                pos += 1
-                guard pos < end, isDigit(bytes[pos]) else { throw fail("expected digit after '.'", at: pos) }
-                while pos < end && isDigit(bytes[pos]) {
-                    // Leading zeros of the fraction add nothing to the mantissa's size.
-                    if mantissa != 0 || bytes[pos] != UInt8(ascii: "0") { digits += 1 }
-                    mantissa = mantissa &* 10 &+ UInt64(bytes[pos] &- UInt8(ascii: "0"))
-                    fractionDigits += 1
-                    pos += 1
-                }
-            }
-            if pos < end && (bytes[pos] | 0x20) == UInt8(ascii: "e") {
-                isInteger = false
-                pos += 1
-                var exponentNegative = false
-                if pos < end && (bytes[pos] == UInt8(ascii: "+") || bytes[pos] == UInt8(ascii: "-")) {
-                    exponentNegative = bytes[pos] == UInt8(ascii: "-")
-                    pos += 1
-                }
-                guard pos < end, isDigit(bytes[pos]) else { throw fail("expected digit in exponent", at: pos) }
-                while pos < end && isDigit(bytes[pos]) {
-                    // Saturate: anything this large is out of range or zero anyway.
-                    if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[pos] &- UInt8(ascii: "0")) }
-                    pos += 1
-                }
-                if exponentNegative { exponent = -exponent }
-            }
-
-            if isInteger && digits <= 19 {
-                if negative {
-                    if mantissa <= UInt64(Int64.max) + 1 { return .integer(Int64(truncatingIfNeeded: 0 &- mantissa)) }
-                } else if mantissa <= UInt64(Int64.max) {
-                    return .integer(Int64(mantissa))
-                }
-            }
-            // Exact operands and one rounding: Clinger's fast path is correctly rounded.
-            let power = exponent - fractionDigits
-            if digits <= 19 && mantissa <= 1 << 53 && power >= -22 && power <= 22 {
-                let magnitude = Double(mantissa)
-                let scaled = power < 0 ? magnitude / Self.powersOfTen[-power] : magnitude * Self.powersOfTen[power]
-                return .double(negative ? -scaled : scaled)
-            }
-            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
-            guard let double = Double(text), double.isFinite else { throw fail("number out of range", at: start) }
-            return .double(double)
         }
-
-        /// 10^0 to 10^22, all exactly representable.
-        private static let powersOfTen: [Double] = (0...22).map { exponent in
-            var value = 1.0
-            for _ in 0..<exponent { value *= 10 }
-            return value
-        }
-
-        @inline(__always)
-        private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
 
         private func startsWith(_ word: String, at offset: Int) -> Bool {
             let utf8 = word.utf8

@@ -28,13 +28,13 @@ public final class JSONTape: @unchecked Sendable {
 
     // @unchecked Sendable: the buffer is filled before the tape exists (the parser owns it until
     // then) and never changed after, so any thread may read it.
-    private let base: UnsafeMutableRawPointer
+    private let base: UnsafeMutablePointer<UInt8>
     /// Bytes written.
     public let length: Int
 
-    private init(adopting buffer: TapeBuffer) {
-        base = buffer.base
-        length = buffer.length
+    private init(adopting buffer: consuming OutputBuffer) {
+        length = buffer.count
+        base = buffer.takeMemory()
     }
 
     deinit { base.deallocate() }
@@ -49,83 +49,28 @@ public final class JSONTape: @unchecked Sendable {
     public static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
         guard let start = input.baseAddress, !input.isEmpty else { return nil }
         var parser = TapeParser(input: input, base: UnsafeRawPointer(start), limits: limits)
-        guard parser.run() else {
-            parser.out.free()
-            return nil
-        }
+        guard parser.run() else { return nil }
         return JSONTape(adopting: parser.out)
     }
 }
 
-/// The growing buffer a parse writes into: a struct the parser owns, so writing costs no
-/// exclusivity check, handed to the ``JSONTape`` it becomes.
-private struct TapeBuffer {
-    var base: UnsafeMutableRawPointer
-    var capacity: Int
-    var length = 0
-
-    init(capacity: Int) {
-        self.capacity = max(64, capacity)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.capacity, alignment: 8)
-    }
-
-    func free() { base.deallocate() }
-
+extension OutputBuffer {
+    /// Writes an op byte.
     @inline(__always)
-    mutating func reserve(_ bytes: Int) {
-        if length + bytes > capacity { grow(to: length + bytes) }
-    }
+    mutating func put(_ op: UInt8) { append(op) }
 
-    private mutating func grow(to needed: Int) {
-        var next = capacity * 2
-        while next < needed { next *= 2 }
-        let fresh = UnsafeMutableRawPointer.allocate(byteCount: next, alignment: 8)
-        fresh.copyMemory(from: base, byteCount: length)
-        base.deallocate()
-        base = fresh
-        capacity = next
-    }
-
-    @inline(__always)
-    mutating func put(_ op: UInt8) {
-        reserve(1)
-        base.storeBytes(of: op, toByteOffset: length, as: UInt8.self)
-        length += 1
-    }
-
+    /// Writes an op byte and a number after it.
     @inline(__always)
     mutating func put<T: FixedWidthInteger>(_ op: UInt8, _ number: T) {
-        reserve(1 + MemoryLayout<T>.size)
-        base.storeBytes(of: op, toByteOffset: length, as: UInt8.self)
-        base.storeBytes(of: number, toByteOffset: length + 1, as: T.self)
-        length += 1 + MemoryLayout<T>.size
+        append(op)
+        append(raw: number)
     }
 
-    /// Writes a string op with room for `count` bytes and returns where they go.
+    /// Writes a string op and its count; the bytes follow.
     @inline(__always)
-    mutating func putString(count: Int) -> Int {
-        reserve(5 + count)
-        base.storeBytes(of: JSONTape.Op.string, toByteOffset: length, as: UInt8.self)
-        base.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: length + 1, as: UInt32.self)
-        length += 5 + count
-        return length - count
-    }
-
-    mutating func append(_ source: UnsafeRawPointer, _ count: Int) {
-        guard count > 0 else { return }
-        reserve(count)
-        (base + length).copyMemory(from: source, byteCount: count)
-        length += count
-    }
-
-    mutating func appendByte(_ byte: UInt8) {
-        reserve(1)
-        base.storeBytes(of: byte, toByteOffset: length, as: UInt8.self)
-        length += 1
-    }
-
-    func patchCount(at offset: Int, _ count: Int) {
-        base.storeBytes(of: UInt32(truncatingIfNeeded: count), toByteOffset: offset, as: UInt32.self)
+    mutating func putString(count: Int) {
+        append(JSONTape.Op.string)
+        append(raw: UInt32(truncatingIfNeeded: count))
     }
 }
 
@@ -223,11 +168,11 @@ public struct JSONTapeReader {
 
 /// The strict parser behind ``JSONTape/parse(_:limits:)``: the grammar and limits of
 /// ``JSONParser``, writing into the tape as it goes. Any doubt returns false.
-private struct TapeParser {
+private struct TapeParser: ~Copyable {
     let input: UnsafeBufferPointer<UInt8>
     let base: UnsafeRawPointer
     let end: Int
-    var out: TapeBuffer
+    var out: OutputBuffer
     let limits: JSONParser.Limits
     var pos = 0
 
@@ -252,7 +197,7 @@ private struct TapeParser {
         self.input = input
         self.base = base
         self.end = input.count
-        self.out = TapeBuffer(capacity: input.count + 64)
+        self.out = OutputBuffer(capacity: input.count + 64)
         self.limits = limits
         frames.reserveCapacity(8)
         keyOffsets.reserveCapacity(32)
@@ -272,7 +217,7 @@ private struct TapeParser {
                 let isObject = input[pos] == UInt8(ascii: "{")
                 guard frames.count < limits.maxDepth else { return false }
                 out.put(isObject ? JSONTape.Op.object : JSONTape.Op.array, UInt32(0))
-                frames.append(Frame(countOffset: out.length - 4, count: 0, isObject: isObject, keyStart: keyOffsets.count, bloom: 0))
+                frames.append(Frame(countOffset: out.count - 4, count: 0, isObject: isObject, keyStart: keyOffsets.count, bloom: 0))
                 pos += 1
                 skipWhitespace()
                 if pos < end && input[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
@@ -318,7 +263,7 @@ private struct TapeParser {
                 guard input[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
                 pos += 1
                 let frame = frames.removeLast()
-                out.patchCount(at: frame.countOffset, frame.count)
+                out.patch(UInt32(truncatingIfNeeded: frame.count), at: frame.countOffset)
                 if isObject { keyOffsets.removeLast(keyOffsets.count - frame.keyStart) }
             }
         }
@@ -332,15 +277,16 @@ private struct TapeParser {
         guard keyOffsets.count - start < Self.maxKeys else { return false }
         // The key just written: its count, then its bytes.
         let offset = lastStringOffset
-        let length = Int(out.base.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
-        let keyBytes = out.base + offset + 5
+        let written = UnsafeRawPointer(out.start)
+        let length = Int(written.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
+        let keyBytes = written + offset + 5
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         for i in 0..<length { hash = (hash ^ UInt64(keyBytes.load(fromByteOffset: i, as: UInt8.self))) &* 0x100_0000_01B3 }
         let bit: UInt64 = 1 << ((hash ^ hash >> 32) & 63)
         if frames[top].bloom & bit != 0 {
             for other in keyOffsets[start...] {
-                let otherLength = Int(out.base.loadUnaligned(fromByteOffset: other + 1, as: UInt32.self))
-                if otherLength == length && memcmp(out.base + other + 5, keyBytes, length) == 0 { return false }
+                let otherLength = Int(written.loadUnaligned(fromByteOffset: other + 1, as: UInt32.self))
+                if otherLength == length && memcmp(written + other + 5, keyBytes, length) == 0 { return false }
             }
         }
         frames[top].bloom |= bit
@@ -361,133 +307,55 @@ private struct TapeParser {
         var high: UInt64 = 0
         pos = scan(from: pos, high: &high)
         guard pos < end else { return false }
-        lastStringOffset = out.length
+        lastStringOffset = out.count
         if input[pos] == UInt8(ascii: "\"") {
             let count = pos - start
             guard count <= limits.maxStringBytes else { return false }
             if high & 0x8080_8080_8080_8080 != 0,
                UTF8Validation.firstInvalid(input, from: start, to: pos, skippingEscapes: false) != nil { return false }
-            let at = out.putString(count: count)
-            if count > 0 { (out.base + at).copyMemory(from: base + start, byteCount: count) }
+            out.putString(count: count)
+            append(from: start, to: pos)
             pos += 1
             return true
         }
         guard input[pos] == UInt8(ascii: "\\") else { return false }
         // Escapes: the bytes so far, then each escape and run, counted at the end.
-        let at = out.putString(count: pos - start)
-        if pos > start { (out.base + at).copyMemory(from: base + start, byteCount: pos - start) }
+        out.putString(count: 0)
+        let at = out.count
+        append(from: start, to: pos)
         while true {
             guard unescape() else { return false }
             let run = pos
             pos = scan(from: pos, high: &high)
             append(from: run, to: pos)
-            guard out.length - at <= limits.maxStringBytes, pos < end else { return false }
+            guard out.count - at <= limits.maxStringBytes, pos < end else { return false }
             if input[pos] == UInt8(ascii: "\"") { break }
             guard input[pos] == UInt8(ascii: "\\") else { return false }
         }
         if high & 0x8080_8080_8080_8080 != 0,
            UTF8Validation.firstInvalid(input, from: start, to: pos, skippingEscapes: true) != nil { return false }
-        out.patchCount(at: at - 4, out.length - at)
+        out.patch(UInt32(truncatingIfNeeded: out.count - at), at: at - 4)
         pos += 1
         return true
     }
 
     private mutating func append(from: Int, to: Int) {
-        if to > from { out.append(base + from, to - from) }
+        if to > from { out.append(base.assumingMemoryBound(to: UInt8.self) + from, count: to - from) }
     }
 
-    private mutating func appendByte(_ byte: UInt8) { out.appendByte(byte) }
 
-    /// One escape at `pos` (a backslash); false for anything ``JSONParser`` refuses.
+    /// One escape at `pos` (a backslash), unescaped into the tape; false for anything
+    /// ``JSONParser`` refuses.
     private mutating func unescape() -> Bool {
-        guard pos + 1 < end else { return false }
-        let byte = input[pos + 1]
-        pos += 2
-        switch byte {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): appendByte(byte)
-        case UInt8(ascii: "b"): appendByte(0x08)
-        case UInt8(ascii: "f"): appendByte(0x0C)
-        case UInt8(ascii: "n"): appendByte(0x0A)
-        case UInt8(ascii: "r"): appendByte(0x0D)
-        case UInt8(ascii: "t"): appendByte(0x09)
-        case UInt8(ascii: "u"):
-            guard var scalar = hex4(), !(0xDC00...0xDFFF).contains(scalar) else { return false }
-            if (0xD800...0xDBFF).contains(scalar) {
-                guard pos + 1 < end, input[pos] == UInt8(ascii: "\\"), input[pos + 1] == UInt8(ascii: "u") else { return false }
-                pos += 2
-                guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else { return false }
-                scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-            }
-            appendUTF8(scalar)
-        default:
-            return false
-        }
+        guard case .bytes(let packed, let count, let next) = JSONLexing.escape(input, at: pos) else { return false }
+        for i in 0..<count { out.append(UInt8(truncatingIfNeeded: packed >> (8 * i))) }
+        pos = next
         return true
     }
 
-    private mutating func hex4() -> UInt32? {
-        guard pos + 4 <= end else { return nil }
-        var value: UInt32 = 0
-        for i in pos..<(pos + 4) {
-            let byte = input[i]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            value = value << 4 | UInt32(digit)
-        }
-        pos += 4
-        return value
-    }
-
-    private mutating func appendUTF8(_ scalar: UInt32) {
-        switch scalar {
-        case 0..<0x80:
-            appendByte(UInt8(truncatingIfNeeded: scalar))
-        case 0x80..<0x800:
-            appendByte(UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6))
-            appendByte(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-        case 0x800..<0x10000:
-            appendByte(UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12))
-            appendByte(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-            appendByte(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-        default:
-            appendByte(UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18))
-            appendByte(UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F))
-            appendByte(UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F))
-            appendByte(UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F))
-        }
-    }
-
-    /// The end of the run of plain string bytes from `from`: the first quote, backslash or
-    /// control byte. `high` collects the bytes, so a run with no byte over 0x7F skips the UTF-8
-    /// check. The same word-at-a-time scan as ``JSONParser``'s.
     @inline(__always)
     private func scan(from: Int, high: inout UInt64) -> Int {
-        var i = from
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let tops: UInt64 = 0x8080_8080_8080_8080
-        while i + 8 <= end {
-            let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let control = (word &- ones &* 0x20) & ~word & tops
-            let q = word ^ (ones &* 0x22)
-            let quote = (q &- ones) & ~q & tops
-            let b = word ^ (ones &* 0x5C)
-            let backslash = (b &- ones) & ~b & tops
-            if control | quote | backslash != 0 { break }
-            high |= word
-            i += 8
-        }
-        while i < end {
-            let byte = input[i]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
-            high |= UInt64(byte)
-            i += 1
-        }
-        return i
+        JSONLexing.stringRunEnd(input, base, from: from, high: &high)
     }
 
     /// `true` or `null` (little-endian `word` of 4 bytes), or the last 4 bytes of `false`.
@@ -498,79 +366,16 @@ private struct TapeParser {
         return true
     }
 
-    @inline(__always)
-    private func isDigit(_ byte: UInt8) -> Bool { byte &- UInt8(ascii: "0") < 10 }
-
-    /// A number, where ``JSONParser`` converts it the same way without its slow path: integers of
-    /// up to 19 digits that fit in Int64, and doubles exact by Clinger's fast path.
+    /// A number, where ``JSONParser`` converts it the same way without its slow path.
     private mutating func number() -> Bool {
-        let negative = input[pos] == UInt8(ascii: "-")
-        if negative { pos += 1 }
-        guard pos < end, isDigit(input[pos]) else { return false }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        if input[pos] == UInt8(ascii: "0") {
-            pos += 1
-            if pos < end && isDigit(input[pos]) { return false }
-        } else {
-            while pos < end && isDigit(input[pos]) {
-                mantissa = mantissa &* 10 &+ UInt64(input[pos] &- UInt8(ascii: "0"))
-                digits += 1
-                pos += 1
-            }
+        guard case .success(let number) = JSONLexing.number(input, at: pos), let value = number.exactValue else { return false }
+        switch value {
+        case .integer(let integer): out.put(JSONTape.Op.integer, integer)
+        case .double(let double): out.put(JSONTape.Op.double, double.bitPattern)
+        default: return false
         }
-        var fractionDigits = 0
-        var exponent = 0
-        var isInteger = true
-        if pos < end && input[pos] == UInt8(ascii: ".") {
-            isInteger = false
-            pos += 1
-            guard pos < end, isDigit(input[pos]) else { return false }
-            while pos < end && isDigit(input[pos]) {
-                if mantissa != 0 || input[pos] != UInt8(ascii: "0") { digits += 1 }
-                mantissa = mantissa &* 10 &+ UInt64(input[pos] &- UInt8(ascii: "0"))
-                fractionDigits += 1
-                pos += 1
-            }
-        }
-        if pos < end && (input[pos] | 0x20) == UInt8(ascii: "e") {
-            isInteger = false
-            pos += 1
-            var exponentNegative = false
-            if pos < end && (input[pos] == UInt8(ascii: "+") || input[pos] == UInt8(ascii: "-")) {
-                exponentNegative = input[pos] == UInt8(ascii: "-")
-                pos += 1
-            }
-            guard pos < end, isDigit(input[pos]) else { return false }
-            while pos < end && isDigit(input[pos]) {
-                if exponent < 100_000 { exponent = exponent * 10 + Int(input[pos] &- UInt8(ascii: "0")) }
-                pos += 1
-            }
-            if exponentNegative { exponent = -exponent }
-        }
-        if isInteger && digits <= 19 {
-            if negative {
-                if mantissa <= UInt64(Int64.max) + 1 {
-                    out.put(JSONTape.Op.integer, Int64(truncatingIfNeeded: 0 &- mantissa))
-                    return true
-                }
-            } else if mantissa <= UInt64(Int64.max) {
-                out.put(JSONTape.Op.integer, Int64(mantissa))
-                return true
-            }
-        }
-        let power = exponent - fractionDigits
-        guard digits <= 19 && mantissa <= 1 << 53 && power >= -22 && power <= 22 else { return false }
-        let magnitude = Double(mantissa)
-        let scaled = power < 0 ? magnitude / Self.powersOfTen[-power] : magnitude * Self.powersOfTen[power]
-        out.put(JSONTape.Op.double, (negative ? -scaled : scaled).bitPattern)
+        pos = number.end
         return true
-    }
-
-    private static let powersOfTen: [Double] = (0...22).map { exponent in
-        var value = 1.0
-        for _ in 0..<exponent { value *= 10 }
-        return value
     }
 
     @inline(__always)

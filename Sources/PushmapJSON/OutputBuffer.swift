@@ -1,11 +1,12 @@
-/// The growing byte buffer the writer fills: raw memory with its own doubling, so that appending
-/// a byte is a store and a bounds check rather than a call into `Array`'s growth path.
-struct OutputBuffer: ~Copyable {
+/// The growing byte buffer the writer and the tape parsers fill: raw memory with its own doubling,
+/// so that appending a byte is a store and a bounds check rather than a call into `Array`'s growth
+/// path. A struct the writer owns, so writing costs no exclusivity check.
+package struct OutputBuffer: ~Copyable {
     private var base: UnsafeMutablePointer<UInt8>
     private var capacity: Int
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
@@ -14,7 +15,7 @@ struct OutputBuffer: ~Copyable {
 
     /// Makes room for `extra` more bytes.
     @inline(__always)
-    mutating func reserve(_ extra: Int) {
+    package mutating func reserve(_ extra: Int) {
         if count &+ extra > capacity { grow(count &+ extra) }
     }
 
@@ -29,13 +30,13 @@ struct OutputBuffer: ~Copyable {
     }
 
     @inline(__always)
-    mutating func append(_ byte: UInt8) {
+    package mutating func append(_ byte: UInt8) {
         reserve(1)
         appendUnchecked(byte)
     }
 
     @inline(__always)
-    mutating func append(_ bytes: UnsafePointer<UInt8>, count n: Int) {
+    package mutating func append(_ bytes: UnsafePointer<UInt8>, count n: Int) {
         reserve(n)
         appendUnchecked(bytes, count: n)
     }
@@ -58,6 +59,32 @@ struct OutputBuffer: ~Copyable {
         (base + count).update(from: bytes, count: n)
         count &+= n
     }
+
+    /// Appends `value`'s bytes in native order, unaligned.
+    @inline(__always)
+    package mutating func append<T: FixedWidthInteger>(raw value: T) {
+        reserve(MemoryLayout<T>.size)
+        UnsafeMutableRawPointer(base + count).storeBytes(of: value, as: T.self)
+        count &+= MemoryLayout<T>.size
+    }
+
+    /// Overwrites 4 bytes at `offset` (written before) with `value`, as a count written last.
+    package func patch(_ value: UInt32, at offset: Int) {
+        UnsafeMutableRawPointer(base + offset).storeBytes(of: value, as: UInt32.self)
+    }
+
+    /// The bytes written so far, valid until the next append.
+    package var start: UnsafePointer<UInt8> { UnsafePointer(base) }
+
+    /// Hands the memory to the caller, who deallocates it.
+    package consuming func takeMemory() -> UnsafeMutablePointer<UInt8> {
+        let memory = base
+        discard self
+        return memory
+    }
+
+    /// Forgets what was written after the first `count` bytes, keeping the memory.
+    package mutating func truncate(to count: Int) { self.count = Swift.min(self.count, Swift.max(0, count)) }
 
     /// The bytes as an array, in one copy.
     consuming func finish() -> [UInt8] {
