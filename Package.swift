@@ -84,15 +84,17 @@ let package = Package(
         .executableTarget(name: "EmbedScriptsTool", swiftSettings: strict),
         .plugin(name: "EmbedScripts", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
 
-        .testTarget(name: "PushmapJSONTests", dependencies: ["PushmapJSON"], swiftSettings: strict),
+        // What the test targets share: seeded randomness and random JSON values.
+        .target(name: "PushmapTestSupport", dependencies: ["PushmapJSON"], path: "Tests/PushmapTestSupport", swiftSettings: strict),
+        .testTarget(name: "PushmapJSONTests", dependencies: ["PushmapJSON", "PushmapTestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LuaHostTests",
-            dependencies: ["LuaHost", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LuaHost", "PushmapJSON", "PushmapTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(
             name: "PushmapTests",
-            dependencies: ["Pushmap", "PushmapJSON", "LuaHost", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Pushmap", "PushmapJSON", "LuaHost", "PushmapTestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .testTarget(

@@ -23,7 +23,7 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     public static func all(logger: Logger = Logger(label: "pushmap-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> [FuzzTarget] {
-        [try translate(logger: logger), try luaValues(logger: logger)]
+        [try translate(logger: logger), fastPath(), try luaValues(logger: logger)]
     }
 
     /// The target named `name`, or nil.
@@ -67,6 +67,36 @@ public struct FuzzTarget: Sendable {
                 return "the \(platform) payload differs between two runs"
             }
             if second.diagnostics != first.diagnostics { return "the warnings differ between two runs" }
+            return nil
+        }
+    }
+
+    /// Bytes both ways a translator reads an intent: the tape parser with the yes/no schema check
+    /// (the fast path), and JSONParser with the validator (the path that explains). Promises: the
+    /// tape takes only what JSONParser takes, and reads back as the same value; the check accepts
+    /// exactly the intents in which the validator finds nothing.
+    static func fastPath() -> FuzzTarget {
+        let limits = JSONParser.Limits(maxDepth: 32, maxBytes: 1 << 20)
+        let fields: [String: [IntentField]] = ["plain": [], "basic": [], "carousel": [], "timer": []]
+        let check = IntentTapeCheck(templates: fields)
+        let validator = IntentValidator(templates: Array(fields.keys))
+        return FuzzTarget(name: "fast-path", summary: "intent bytes through the tape parser and check, against the parser and validator") { input in
+            let tape = JSONTape.parse(input, limits: limits)
+            guard let value = try? JSONParser.parse(input, limits: limits) else {
+                return tape == nil ? nil : "the tape took what JSONParser refuses"
+            }
+            guard let tape else { return nil } // giving up is allowed: the full path then runs
+            var reader = tape.reader
+            if reader.value() != value || reader.position != tape.length { return "the tape reads back a different value" }
+            guard case .object = value else {
+                return check.acceptedTemplate(tape) == nil ? nil : "the check accepted an intent that is not an object"
+            }
+            let name = value["template"]?.stringValue ?? "plain"
+            let valid = fields[name] != nil && !validator.validate(value, extraFields: []).hasErrors
+            let accepted = check.acceptedTemplate(tape)
+            if accepted != (valid ? name : nil) {
+                return valid ? "the check refused a valid intent" : "the check accepted an intent the validator refuses"
+            }
             return nil
         }
     }

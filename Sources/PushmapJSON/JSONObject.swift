@@ -117,13 +117,14 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         order.reserveCapacity(members.count)
         for (index, member) in members.enumerated() {
             var key = member.key
-            let (high, low) = key.withUTF8 { bytes -> (UInt64, UInt64) in
-                var high: UInt64 = 0, low: UInt64 = 0
-                for i in 0..<8 { high = high << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
-                for i in 8..<16 { low = low << 8 | UInt64(i < bytes.count ? bytes[i] : 0) }
-                return (high, low)
+            var words: (UInt64, UInt64) = (0, 0)
+            key.withUTF8 { bytes in
+                if let source = bytes.baseAddress {
+                    withUnsafeMutableBytes(of: &words) { $0.baseAddress?.copyMemory(from: source, byteCount: Swift.min(bytes.count, 16)) }
+                }
             }
-            order.append((high, low, index))
+            // Big-endian words compare like the bytes they hold.
+            order.append((UInt64(bigEndian: words.0), UInt64(bigEndian: words.1), index))
         }
         order.sort { a, b in
             if a.high != b.high { return a.high < b.high }

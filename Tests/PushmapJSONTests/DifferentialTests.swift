@@ -1,5 +1,6 @@
 import Foundation
 import PushmapJSON
+import PushmapTestSupport
 import Testing
 
 @Suite("Random values against the writer, the parser and Foundation")

@@ -1,4 +1,5 @@
 import PushmapJSON
+import PushmapTestSupport
 import Testing
 
 /// The tape parser is the fast path in front of ``JSONParser``: it may give up (nil), but what it

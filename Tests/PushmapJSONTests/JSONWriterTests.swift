@@ -1,4 +1,5 @@
 import PushmapJSON
+import PushmapTestSupport
 import Testing
 
 @Suite("JSONWriter")

@@ -1,4 +1,5 @@
 import PushmapJSON
+import PushmapTestSupport
 @testable import Pushmap
 import Testing
 

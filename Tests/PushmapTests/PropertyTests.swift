@@ -1,30 +1,18 @@
 import Foundation
 @testable import Pushmap
 import PushmapJSON
+import PushmapTestSupport
 import Testing
-
-/// SplitMix64: the same cases on every run for one seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Intents a careful user would write, following docs/intent.md: every template, random subsets
 /// of the optional fields, text in many scripts and lengths, and the counts at their bounds.
 struct IntentGenerator {
-    var random: SeededRandom
+    var random: SeededGenerator
     /// The translation time; remind-later and timer ends are after it, as the docs ask.
     let now: Int64
 
     init(seed: UInt64, now: Int64) {
-        random = SeededRandom(seed: seed)
+        random = SeededGenerator(seed: seed)
         self.now = now
     }
 

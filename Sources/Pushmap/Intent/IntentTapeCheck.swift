@@ -3,13 +3,13 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
-internal import PushmapJSON
+package import PushmapJSON
 
 /// ``IntentSchema`` compiled for a yes-or-no check of a parsed intent's tape: field names as
 /// bytes, the fields an object has as bits. Validation finds nothing in almost every intent a
 /// service sends, and then no message is needed; when this check says no, ``IntentValidator``
 /// walks the intent again and says why. The two must agree: the tests hold them to each other.
-struct IntentTapeCheck: Sendable {
+package struct IntentTapeCheck: Sendable {
     /// One schema per template: the common fields and the template's own.
     private let roots: [String: Shape]
     private let templates: [[UInt8]]
@@ -35,7 +35,7 @@ struct IntentTapeCheck: Sendable {
     /// - Parameter templates: each template's name and its own fields. A template whose schema
     ///   has an object of more than 64 fields gets no compiled schema: its intents always take
     ///   the validator.
-    init(templates: [String: [IntentField]]) {
+    package init(templates: [String: [IntentField]]) {
         var roots: [String: Shape] = [:]
         for (name, fields) in templates {
             if let shape = Self.compile(.object(IntentSchema.root(adding: fields))) { roots[name] = shape }
@@ -87,7 +87,7 @@ struct IntentTapeCheck: Sendable {
     }
 
     /// The intent's template when the intent is valid for it, else nil (invalid, or not sure).
-    func acceptedTemplate(_ tape: JSONTape) -> String? {
+    package func acceptedTemplate(_ tape: JSONTape) -> String? {
         var reader = tape.reader
         guard reader.op == JSONTape.Op.object else { return nil }
         let name = Self.templateName(reader) ?? "plain"

@@ -1,13 +1,17 @@
-internal import PushmapJSON
+package import PushmapJSON
 
 /// Checks an intent against ``IntentSchema`` (plus its template's own fields) and says what is
 /// wrong, each finding at its JSON path, with a did-you-mean where a name is close to a known one.
-struct IntentValidator {
+package struct IntentValidator {
     /// Known template names, for `template` and its did-you-mean.
     let templates: [String]
 
+    package init(templates: [String]) {
+        self.templates = templates
+    }
+
     /// The findings for `intent` whose template declares `extraFields`.
-    func validate(_ intent: JSONValue, extraFields: [IntentField]) -> [Diagnostic] {
+    package func validate(_ intent: JSONValue, extraFields: [IntentField]) -> [Diagnostic] {
         var findings: [Diagnostic] = []
         guard case .object = intent else {
             findings.append(.error("$", "wrong-type", "an intent is a JSON object, got \(intent.typeName)"))

@@ -1,12 +1,13 @@
-import PushmapJSON
+public import PushmapJSON
 
-/// A seeded generator (SplitMix64), so the random tests are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
+/// A seeded generator (SplitMix64), so the random tests are the same on every run, and a
+/// failing case can be replayed from its seed.
+public struct SeededGenerator: RandomNumberGenerator {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    public init(seed: UInt64) { state = seed }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -17,10 +18,10 @@ struct SeededGenerator: RandomNumberGenerator {
 
 /// Random JSON values that reach the awkward corners: extreme and subnormal numbers,
 /// every control character, quotes, backslashes, NUL, multi-byte text and emoji.
-struct RandomJSON {
-    var generator: SeededGenerator
+public struct RandomJSON {
+    public var generator: SeededGenerator
 
-    init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
+    public init(seed: UInt64) { generator = SeededGenerator(seed: seed) }
 
     private static let pieces: [String] = {
         var pieces = (0..<0x20).map { String(Unicode.Scalar(UInt8($0))) }
@@ -29,14 +30,14 @@ struct RandomJSON {
         return pieces
     }()
 
-    mutating func string(maxPieces: Int = 12) -> String {
+    public mutating func string(maxPieces: Int = 12) -> String {
         let count = Int.random(in: 0...maxPieces, using: &generator)
         var text = ""
         for _ in 0..<count { text += Self.pieces.randomElement(using: &generator) ?? "" }
         return text
     }
 
-    mutating func integer() -> Int64 {
+    public mutating func integer() -> Int64 {
         switch Int.random(in: 0..<5, using: &generator) {
         case 0: [Int64.max, Int64.min, 0, -1, 1, Int64(1) << 53, -(Int64(1) << 53) - 1].randomElement(using: &generator) ?? 0
         case 1: Int64.random(in: Int64.min...Int64.max, using: &generator)
@@ -44,7 +45,7 @@ struct RandomJSON {
         }
     }
 
-    mutating func double() -> Double {
+    public mutating func double() -> Double {
         switch Int.random(in: 0..<6, using: &generator) {
         case 0:
             let specials: [Double] = [0, -0.0, 1, 3, -2.5, 0.1, 1e-7, 5e20, 1e22, 1e23, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
@@ -63,7 +64,7 @@ struct RandomJSON {
         }
     }
 
-    mutating func value(depth: Int = 0) -> JSONValue {
+    public mutating func value(depth: Int = 0) -> JSONValue {
         let containers = depth < 4
         switch Int.random(in: 0..<(containers ? 9 : 6), using: &generator) {
         case 0: return .null
