@@ -33,6 +33,27 @@ struct BatchCommandTests {
         #expect(result.stderr.contains("pushmap: batch: 9 lines, 4 translated, 5 failed"))
     }
 
+    @Test("writes a line's warnings byte for byte as translate --format json writes the same diagnostics")
+    func warningsAsTranslateWritesThem() throws {
+        // Warnings from the scripts and from the checks; one quotes "AEPNotification".
+        let intent = #"{"template": "basic", "title": "t", "body": "b", "buttons": [{"label": "Go", "uri": "myapp://x"}], "remindLater": {"label": "later", "at": 1000}, "ios": {"category": "c"}}"#
+        let batch = try CommandRunner.run(["batch", "--platform", "both"], input: Data((intent + "\n").utf8))
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let translate = try CommandRunner.run(["translate", "--platform", "both", "--format", "json", "--compact"], input: Data(intent.utf8))
+        #expect(translate.status == 0, "\(translate.stderr)")
+        // translate: {"diagnostics":[...],"file":"-"}; batch: ...,"warnings":[...]}
+        guard let listStart = translate.stderr.range(of: #"{"diagnostics":"#)?.upperBound,
+              let listEnd = translate.stderr.range(of: #","file":"#, options: .backwards)?.lowerBound,
+              let warningsStart = batch.stdout.range(of: #","warnings":"#)?.upperBound else {
+            Issue.record("no diagnostics in \(translate.stderr) or no warnings in \(batch.stdout)")
+            return
+        }
+        let expected = String(translate.stderr[listStart..<listEnd])
+        let written = String(batch.stdout[warningsStart...].dropLast(2)) // the line's "}\n"
+        #expect(expected.contains(#"\"AEPNotification\""#) && expected.contains("remind"))
+        #expect(written == expected)
+    }
+
     @Test("exits 0 when every line translated, and handles a last line without a newline")
     func allGood() throws {
         let input = Data((Self.mixed[0] + "\r\n" + Self.mixed[8]).utf8)

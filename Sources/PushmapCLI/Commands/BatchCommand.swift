@@ -138,7 +138,6 @@ struct BatchCommand: ParsableCommand {
         do {
             let translation = try translator.translate(line.bytes, platforms: platforms)
             bytes.removeLast("\"error\":".utf8.count)
-            let writer = JSONWriter(style: .compact)
             for (position, platform) in platforms.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 bytes.append(contentsOf: Array("\"\(platform.name)\":".utf8))
@@ -146,7 +145,7 @@ struct BatchCommand: ParsableCommand {
             }
             if !translation.diagnostics.isEmpty {
                 bytes.append(contentsOf: Array(",\"warnings\":".utf8))
-                writer.write(.array(translation.diagnostics.map(DiagnosticReport.json)), into: &bytes)
+                DiagnosticReport.write(translation.diagnostics, into: &bytes)
             }
             bytes.append(contentsOf: Array("}\n".utf8))
             return Output(bytes: bytes, ok: true)

@@ -44,6 +44,34 @@ struct DiagnosticReport {
         return .object(object)
     }
 
+    /// Appends the diagnostics as ``json(_:)`` would be written compactly, without building the
+    /// values: keys in the writer's byte order (message, path, payloadPath, platform, rule,
+    /// severity). A batch writes one such list per line.
+    static func write(_ diagnostics: [Diagnostic], into out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, diagnostic) in diagnostics.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: #"{"message":"#.utf8)
+            JSONWriter.escapeJSONString(diagnostic.message, into: &out)
+            out.append(contentsOf: #","path":"#.utf8)
+            JSONWriter.escapeJSONString(diagnostic.path, into: &out)
+            if let payloadPath = diagnostic.payloadPath {
+                out.append(contentsOf: #","payloadPath":"#.utf8)
+                JSONWriter.escapeJSONString(payloadPath, into: &out)
+            }
+            if let platform = diagnostic.platform {
+                out.append(contentsOf: #","platform":"#.utf8)
+                JSONWriter.escapeJSONString(platform.name, into: &out)
+            }
+            out.append(contentsOf: #","rule":"#.utf8)
+            JSONWriter.escapeJSONString(diagnostic.rule, into: &out)
+            out.append(contentsOf: #","severity":"#.utf8)
+            JSONWriter.escapeJSONString(diagnostic.severity.name, into: &out)
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(UInt8(ascii: "]"))
+    }
+
     static func json(_ error: ScriptError) -> JSONValue {
         var object: JSONObject = ["kind": .string(error.kind.name), "message": .string(error.message)]
         if let script = error.script { object["script"] = .string(script) }
