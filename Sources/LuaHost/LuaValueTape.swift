@@ -26,7 +26,9 @@ final class LuaValueTape {
 
     func append(_ value: JSONValue) throws(LuaError) {
         let mark = buffer.count
-        if write(value, depth: 1) {
+        // One access to the buffer for the whole walk: each access to a class's stored property
+        // is checked for exclusivity, which per byte cost more than the writing.
+        if Self.write(value, depth: 1, maxDepth: maxDepth, into: &buffer) {
             count += 1
             return
         }
@@ -43,51 +45,45 @@ final class LuaValueTape {
 
     // MARK: the fast walk
 
-    @inline(__always)
-    private func put(_ op: Int) {
-        buffer.append(UInt8(truncatingIfNeeded: op))
-    }
-
-    @inline(__always)
-    private func put<T: FixedWidthInteger>(_ op: Int, _ number: T) {
-        buffer.append(UInt8(truncatingIfNeeded: op))
-        buffer.append(raw: number)
-    }
-
     /// False when the value must be refused; what was written is then abandoned.
-    private func write(_ value: JSONValue, depth: Int) -> Bool {
+    private static func write(_ value: JSONValue, depth: Int, maxDepth: Int, into out: inout OutputBuffer) -> Bool {
         switch value {
         case .null:
-            put(PMH_TAPE_NULL)
+            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_NULL))
         case .bool(let flag):
-            put(flag ? PMH_TAPE_TRUE : PMH_TAPE_FALSE)
+            out.append(UInt8(truncatingIfNeeded: flag ? PMH_TAPE_TRUE : PMH_TAPE_FALSE))
         case .integer(let number):
-            put(PMH_TAPE_INTEGER, number)
+            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_INTEGER))
+            out.append(raw: number)
         case .double(let number):
             guard number.isFinite else { return false }
-            put(PMH_TAPE_DOUBLE, number.bitPattern)
+            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_DOUBLE))
+            out.append(raw: number.bitPattern)
         case .string(let text):
-            return writeString(text)
+            return writeString(text, into: &out)
         case .array(let items):
             guard depth <= maxDepth, items.count <= Int(UInt32.max) else { return false }
-            put(PMH_TAPE_ARRAY, UInt32(items.count))
-            for item in items where !write(item, depth: depth + 1) { return false }
+            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_ARRAY))
+            out.append(raw: UInt32(items.count))
+            for item in items where !write(item, depth: depth + 1, maxDepth: maxDepth, into: &out) { return false }
         case .object(let object):
             guard depth <= maxDepth, object.count <= Int(UInt32.max) else { return false }
-            put(PMH_TAPE_OBJECT, UInt32(object.count))
+            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_OBJECT))
+            out.append(raw: UInt32(object.count))
             for member in object.members {
-                guard writeString(member.key), write(member.value, depth: depth + 1) else { return false }
+                guard writeString(member.key, into: &out), write(member.value, depth: depth + 1, maxDepth: maxDepth, into: &out) else { return false }
             }
         }
         return true
     }
 
-    private func writeString(_ text: String) -> Bool {
+    private static func writeString(_ text: String, into out: inout OutputBuffer) -> Bool {
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.count <= Int(UInt32.max) else { return false }
-            put(PMH_TAPE_STRING, UInt32(utf8.count))
-            if let source = utf8.baseAddress { buffer.append(source, count: utf8.count) }
+            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_STRING))
+            out.append(raw: UInt32(utf8.count))
+            if let source = utf8.baseAddress { out.append(source, count: utf8.count) }
             return true
         }
     }

@@ -2,9 +2,10 @@
 /// so that appending a byte is a store and a bounds check rather than a call into `Array`'s growth
 /// path. A struct the writer owns, so writing costs no exclusivity check.
 package struct OutputBuffer: ~Copyable {
-    private var base: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    package private(set) var count = 0
+    // Usable from inlined code: the tape writers in other modules append byte by byte.
+    @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @usableFromInline var capacity: Int
+    @usableFromInline package internal(set) var count = 0
 
     package init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
@@ -14,12 +15,13 @@ package struct OutputBuffer: ~Copyable {
     deinit { base.deallocate() }
 
     /// Makes room for `extra` more bytes.
-    @inline(__always)
+    @inlinable
     package mutating func reserve(_ extra: Int) {
         if count &+ extra > capacity { grow(count &+ extra) }
     }
 
-    private mutating func grow(_ needed: Int) {
+    @usableFromInline
+    mutating func grow(_ needed: Int) {
         var newCapacity = capacity &* 2
         while newCapacity < needed { newCapacity &*= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -29,13 +31,13 @@ package struct OutputBuffer: ~Copyable {
         capacity = newCapacity
     }
 
-    @inline(__always)
+    @inlinable
     package mutating func append(_ byte: UInt8) {
         reserve(1)
         appendUnchecked(byte)
     }
 
-    @inline(__always)
+    @inlinable
     package mutating func append(_ bytes: UnsafePointer<UInt8>, count n: Int) {
         reserve(n)
         appendUnchecked(bytes, count: n)
@@ -48,20 +50,20 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends after ``reserve(_:)`` has made room.
-    @inline(__always)
+    @inlinable
     mutating func appendUnchecked(_ byte: UInt8) {
         base[count] = byte
         count &+= 1
     }
 
-    @inline(__always)
+    @inlinable
     mutating func appendUnchecked(_ bytes: UnsafePointer<UInt8>, count n: Int) {
         (base + count).update(from: bytes, count: n)
         count &+= n
     }
 
     /// Appends `value`'s bytes in native order, unaligned.
-    @inline(__always)
+    @inlinable
     package mutating func append<T: FixedWidthInteger>(raw value: T) {
         reserve(MemoryLayout<T>.size)
         UnsafeMutableRawPointer(base + count).storeBytes(of: value, as: T.self)
