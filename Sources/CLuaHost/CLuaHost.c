@@ -39,6 +39,9 @@ struct pmh_host {
     // Freed small blocks by size class, reused last-in first-out (see pmh_alloc).
     struct pmh_free_block *free_lists[PMH_SMALL_CLASSES];
     unsigned free_counts[PMH_SMALL_CLASSES];
+    // Members of the objects being read (pmh_collect_members), nested objects after their parents.
+    pmh_member *members;
+    size_t member_capacity;
 };
 
 // Addresses used as unique registry keys and as the null sentinel.
@@ -680,6 +683,7 @@ void pmh_close(pmh_host *host) {
     lua_sethook(host->L, NULL, 0, 0);
     lua_close(host->L);  // no finalizers can exist: __gc is refused
     free_kept_blocks(host);
+    free(host->members);
     free(host);
 }
 
@@ -948,6 +952,60 @@ void pmh_rawgetfield(pmh_host *host, int index, const char *key) {
 int pmh_is_null(pmh_host *host, int index) {
     return lua_type(host->L, index) == LUA_TLIGHTUSERDATA && lua_touserdata(host->L, index) == &pmh_null_token;
 }
+
+// Byte order, a shorter key first when it is a prefix of the other.
+static inline int member_before(const pmh_member *a, const pmh_member *b) {
+    if (a->prefix != b->prefix) return a->prefix < b->prefix;
+    size_t n = a->length < b->length ? a->length : b->length;
+    int c = n > 0 ? memcmp(a->key, b->key, n) : 0;
+    return c != 0 ? c < 0 : a->length < b->length;
+}
+
+int pmh_collect_members(pmh_host *host, int index, size_t first) {
+    lua_State *L = host->L;
+    int top = lua_gettop(L);
+    index = lua_absindex(L, index);
+    size_t count = 0;
+    lua_pushnil(L);
+    while (lua_next(L, index)) {
+        // A string key only: lua_tolstring would turn a number key into a string in place.
+        if (lua_type(L, -2) != LUA_TSTRING || !lua_checkstack(L, 3)) {
+            lua_settop(L, top);
+            return -1;
+        }
+        if (first + count == host->member_capacity) {
+            size_t capacity = host->member_capacity > 0 ? host->member_capacity * 2 : 64;
+            pmh_member *grown = (pmh_member *)realloc(host->members, capacity * sizeof(pmh_member));
+            if (grown == NULL) {
+                lua_settop(L, top);
+                return -1;
+            }
+            host->members = grown;
+            host->member_capacity = capacity;
+        }
+        size_t length;
+        const char *key = lua_tolstring(L, -2, &length);
+        // The value stays below the key, which goes on to lua_next.
+        lua_rotate(L, -2, 1);
+        uint64_t prefix = 0;
+        memcpy(&prefix, key, length < 8 ? length : 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        prefix = __builtin_bswap64(prefix);  // the first byte most significant
+#endif
+        pmh_member item = {key, length, prefix, lua_gettop(L) - 1};
+        // Insertion sort as the members come: objects have a few dozen keys.
+        size_t j = first + count;
+        while (j > first && member_before(&item, &host->members[j - 1])) {
+            host->members[j] = host->members[j - 1];
+            j--;
+        }
+        host->members[j] = item;
+        count++;
+    }
+    return (int)count;
+}
+
+const pmh_member *pmh_members(pmh_host *host) { return host->members; }
 
 int pmh_mark(pmh_host *host, int index) {
     if (has_mark(host->L, index, &pmh_array_key)) return 1;

@@ -10,6 +10,8 @@ struct LuaValueReader {
     let maxDepth: Int
     private var path: [LuaPathComponent] = []
     private var open: [UnsafeRawPointer] = []
+    /// Entries of the host's member list in use by the objects being read.
+    private var membersInUse = 0
     private var root = "$"
 
     /// Strings already made for this state; none by default.
@@ -30,10 +32,12 @@ struct LuaValueReader {
         let absolute = lua_absindex(state, index)
         let top = lua_gettop(state)
         open.removeAll(keepingCapacity: true)
+        membersInUse = 0
         if let value = quickValue(at: absolute) { return value }
         lua_settop(state, top) // a walk that gave up may have left a key and a value
         path.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
+        membersInUse = 0
         self.root = root
         return try value(at: absolute)
     }
@@ -76,6 +80,11 @@ struct LuaValueReader {
         open.append(identity)
         defer { open.removeLast() }
         let mark = pmh_mark(host, index)
+        switch quickObject(at: index, mark: mark) {
+        case .read(let object): return object
+        case .refused: return nil // read again, it would fail again, at every level above
+        case .notAnObject: break
+        }
         var members: [JSONObject.Member] = []
         var integerKeys = 0
         var largestKey: lua_Integer = 0
@@ -111,6 +120,44 @@ struct LuaValueReader {
         if members.isEmpty { return mark == 1 ? .array([]) : .object(JSONObject()) }
         guard mark != 1 else { return nil }
         return .object(JSONObject(members: members))
+    }
+
+    private enum QuickObject {
+        case read(JSONValue)
+        /// Something in it cannot be converted: the explaining walk will say what.
+        case refused
+        /// Not a table whose keys are all strings (an array, an empty or a mixed table).
+        case notAnObject
+    }
+
+    /// The object at `index` with its members in key byte order, when every key is a string.
+    /// Checks and writers see members in this order, the same in every state.
+    private mutating func quickObject(at index: Int32, mark: Int32) -> QuickObject {
+        let top = lua_gettop(state)
+        let first = membersInUse
+        let count = Int(pmh_collect_members(host, index, first))
+        guard count > 0 else { return .notAnObject }
+        defer {
+            membersInUse = first
+            lua_settop(state, top)
+        }
+        guard mark != 1 else { return .refused }
+        membersInUse = first + count
+        var members: [JSONObject.Member] = []
+        members.reserveCapacity(count)
+        for position in first..<(first + count) {
+            // Re-read each time: a nested object may have moved the list.
+            guard let entry = pmh_members(host)?[position] else { return .refused }
+            guard let bytes = entry.key, let key = keyString(bytes, entry.length),
+                  let item = quickValue(at: entry.slot) else { return .refused }
+            members.append((key: key, value: item))
+        }
+        return .read(.object(JSONObject(members: members, sorted: true)))
+    }
+
+    private func keyString(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
+        if let strings { return strings.string(UnsafeRawPointer(bytes), length) }
+        return UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
     }
 
     // MARK: the explaining walk
@@ -164,6 +211,31 @@ struct LuaValueReader {
         defer { open.removeLast() }
 
         let mark = pmh_mark(host, index)
+        // Objects in key order, as the quick walk reads them, so the first refusal met is the
+        // same in every state.
+        let top = lua_gettop(state)
+        let first = membersInUse
+        let count = Int(pmh_collect_members(host, index, first))
+        if count > 0 {
+            defer {
+                membersInUse = first
+                lua_settop(state, top)
+            }
+            guard mark != 1 else { throw failure { at in "the table at \(at) is marked as an array but has string keys" } }
+            membersInUse = first + count
+            var members: [JSONObject.Member] = []
+            for position in first..<(first + count) {
+                guard let entry = pmh_members(host)?[position], let bytes = entry.key else { break }
+                guard let key = keyString(bytes, entry.length) else {
+                    throw failure { at in "a key of the table at \(at) is not valid UTF-8" }
+                }
+                path.append(.key(key))
+                let item = try value(at: entry.slot)
+                path.removeLast()
+                members.append((key: key, value: item))
+            }
+            return .object(JSONObject(members: members, sorted: true))
+        }
         // One pass: string keys are read as an object on the way; integer keys are counted and
         // read in order afterwards.
         var members = JSONObject()

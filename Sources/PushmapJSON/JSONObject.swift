@@ -8,7 +8,13 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public typealias Member = (key: String, value: JSONValue)
 
     /// The members in insertion order.
-    public private(set) var members: [Member]
+    public private(set) var members: [Member] {
+        didSet { keysSorted = false }
+    }
+
+    /// Whether the members are known to be in their keys' byte order, no key twice (as the Lua
+    /// host reads them), so a writer need not sort them; any change forgets it.
+    package private(set) var keysSorted = false
 
     /// An empty object.
     public init() { members = [] }
@@ -19,7 +25,10 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Adopts a member array as is; the parser has already checked it.
-    package init(members: [Member]) { self.members = members }
+    package init(members: [Member], sorted: Bool = false) {
+        self.members = members
+        keysSorted = sorted
+    }
 
     /// An object from a literal, keeping the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }

@@ -157,7 +157,7 @@ public struct JSONWriter: Sendable {
         let pretty = style == .pretty
         // Payloads written back are often sorted already; skip the sort then.
         var order: [Int]? = nil
-        if sortKeys {
+        if sortKeys && !object.keysSorted {
             for i in members.indices.dropFirst() where !UTF8Bytes.less(members[i - 1].key, members[i].key) {
                 order = JSONObject.sortedIndices(members)
                 break

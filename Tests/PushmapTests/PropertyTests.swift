@@ -213,6 +213,22 @@ struct PropertyTests {
         }
     }
 
+    @Test("findings come in the same order from every Lua state, though each state hashes keys with its own seed")
+    func findingsOrder() throws {
+        // Three colours and a display priority the phones refuse: findings of one rule, several keys.
+        let intent = Array(#"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "zz", "body": "yy", "background": "xx", "icon": "ww"}, "android": {"priority": "max"}}"#.utf8)
+        var orders: Set<[String]> = []
+        for _ in 0..<8 {
+            let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+            let error = translationError { _ = try translator.translate(intent, platforms: [.fcm, .apns]) }
+            orders.insert(error?.diagnostics.map(\.description) ?? [])
+        }
+        #expect(orders.count == 1, "\(orders.count) different orders")
+        // Key order: background, body, icon, title.
+        let colours = orders.first?.filter { $0.contains("android-color") } ?? []
+        #expect(colours.count == 4 && colours[0].contains("adb_clr_bg") && colours[3].contains("adb_clr_title"), "\(colours)")
+    }
+
     /// A valid intent broken in one way, and what breaking it is.
     static func broken(_ intent: JSONObject, _ generator: inout IntentGenerator) -> (bytes: [UInt8], how: String) {
         var intent = intent

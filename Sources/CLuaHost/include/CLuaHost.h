@@ -85,6 +85,25 @@ void pmh_rawgetfield(pmh_host *host, int index, const char *key);
 int pmh_is_null(pmh_host *host, int index);
 /// 1 when the table at index carries the array mark, 2 for the object mark, 0 otherwise.
 int pmh_mark(pmh_host *host, int index);
+
+/// One member of an object being read: its key's bytes (valid while the table lives) and the
+/// stack slot holding its value.
+typedef struct pmh_member {
+    const char *key;
+    size_t length;
+    uint64_t prefix;  // the key's first 8 bytes, big-endian: compares like the bytes
+    int slot;
+} pmh_member;
+
+/// Collects the members of the table at `index` when every key is a string: pushes each value
+/// (one slot each) and records the members from entry `first` of the host's member list, sorted
+/// by the keys' bytes. Returns how many, or -1 (nothing pushed) when a key is not a string, the
+/// stack cannot grow, or memory runs out: the caller then reads the table its own way. Lua's
+/// iteration order follows a hash seeded anew in every state; this order does not.
+int pmh_collect_members(pmh_host *host, int index, size_t first);
+
+/// The host's member list; it may move when members are collected.
+const pmh_member *pmh_members(pmh_host *host);
 /// Line where the function at index was defined, or -1.
 int pmh_function_line(pmh_host *host, int index);
 

@@ -23,7 +23,9 @@ public struct PayloadChecker: Sendable {
     }
 
     /// The findings about `payload` written for `platform`, in payload order within each group of
-    /// rules. A platform with no rules here gives none.
+    /// rules: for a translated payload, its keys' byte order, as the Lua host reads them, so the
+    /// same intent gives the same findings in the same order from every state. A platform with no
+    /// rules here gives none.
     public func check(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
         check(payload, platform: platform, compactSize: nil)
     }
