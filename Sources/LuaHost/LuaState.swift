@@ -129,41 +129,6 @@ public final class LuaState {
         return results
     }
 
-    /// Calls `function` like ``call(_:_:resultCount:)`` and also gives each result's compact JSON
-    /// text, keys sorted by their UTF-8 bytes: the bytes `JSONWriter(style: .compact).write(value)`
-    /// gives, made in C straight from the Lua value rather than from `value`.
-    ///
-    /// Every result is first read as ``call(_:_:resultCount:)`` reads it, so a value JSON cannot
-    /// hold throws the same error, naming where; the text is made only once all results are read.
-    ///
-    /// ```swift
-    /// let results = try state.callWithCompactJSON(mapping, [.value(intent)], resultCount: 2)
-    /// let (fcm, fcmText) = results[0]   // fcmText == JSONWriter(style: .compact).write(fcm)
-    /// ```
-    public func callWithCompactJSON(
-        _ function: LuaReference,
-        _ arguments: [LuaArgument] = [],
-        resultCount: Int = 1
-    ) throws(LuaError) -> [(value: JSONValue, compact: [UInt8])] {
-        let top = lua_gettop(state)
-        defer { lua_settop(state, top) }
-        try invoke(function, arguments, resultCount: resultCount)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
-        var values: [JSONValue] = []
-        values.reserveCapacity(resultCount)
-        for position in 0..<Int32(resultCount) {
-            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
-            values.append(try reader.read(at: top + 1 + position, root: root))
-        }
-        var results: [(value: JSONValue, compact: [UInt8])] = []
-        results.reserveCapacity(resultCount)
-        for (position, value) in values.enumerated() {
-            let compact = compactJSON(at: top + 1 + Int32(position)) ?? JSONWriter(style: .compact).write(value)
-            results.append((value: value, compact: compact))
-        }
-        return results
-    }
-
     /// Calls `function` and keeps its first result in the state, for values that are not JSON
     /// (a table of functions, say).
     public func callForReference(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> LuaReference {
@@ -240,18 +205,13 @@ public final class LuaState {
     }
 
     /// The C encoder's text for the first result of `function`, or nil when it falls back to the
-    /// Swift path: lets tests tell the two paths apart.
+    /// Swift path: lets tests tell the two paths apart (`json()` uses the encoder the same way).
     func compactJSONFromC(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> [UInt8]? {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: 1)
-        return compactJSON(at: top + 1)
-    }
-
-    /// The value at `index` as compact sorted JSON from the C encoder, or nil when it falls back.
-    private func compactJSON(at index: Int32) -> [UInt8]? {
         guard let jsonEncoder,
-              pmh_json_encode(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
+              pmh_json_encode(jsonEncoder, host, top + 1, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
         else { return nil }
         var length = 0
         guard let bytes = pmh_json_encoder_bytes(jsonEncoder, &length) else { return length == 0 ? [] : nil }

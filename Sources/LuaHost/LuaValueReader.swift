@@ -69,8 +69,7 @@ struct LuaValueReader {
     private func quickString(at index: Int32) -> String? {
         var length = 0
         guard let bytes = pmh_tolstring(state, index, &length) else { return nil }
-        if let strings { return strings.string(UnsafeRawPointer(bytes), length) }
-        return UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
+        return keyString(bytes, length)
     }
 
     private mutating func quickTable(at index: Int32) -> JSONValue? {
@@ -85,41 +84,30 @@ struct LuaValueReader {
         case .refused: return nil // read again, it would fail again, at every level above
         case .notAnObject: break
         }
-        var members: [JSONObject.Member] = []
+        // Not an object of string keys: an array, an empty table, or a table the explaining walk
+        // refuses (mixed keys, or an object the collection above could not take).
         var integerKeys = 0
         var largestKey: lua_Integer = 0
         lua_pushnil(state)
         while lua_next(state, index) != 0 {
-            let keyType = lua_type(state, -2)
-            if keyType == LUA_TSTRING, integerKeys == 0 {
-                guard let key = quickString(at: -2), let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
-                if members.isEmpty { members.reserveCapacity(16) }
-                members.append((key: key, value: item))
-            } else if keyType == LUA_TNUMBER, pmh_isinteger(state, -2) != 0, members.isEmpty {
-                let key = pmh_tointeger(state, -2)
-                guard key >= 1 else { return nil }
-                integerKeys += 1
-                largestKey = max(largestKey, key)
-            } else {
-                return nil
-            }
+            guard lua_type(state, -2) == LUA_TNUMBER, pmh_isinteger(state, -2) != 0 else { return nil }
+            let key = pmh_tointeger(state, -2)
+            guard key >= 1 else { return nil }
+            integerKeys += 1
+            largestKey = max(largestKey, key)
             pmh_pop(state, 1)
         }
-        if integerKeys > 0 {
-            guard mark != 2, largestKey == lua_Integer(integerKeys) else { return nil }
-            var items: [JSONValue] = []
-            items.reserveCapacity(integerKeys)
-            for position in 1...integerKeys {
-                lua_rawgeti(state, index, lua_Integer(position))
-                guard let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
-                pmh_pop(state, 1)
-                items.append(item)
-            }
-            return .array(items)
+        if integerKeys == 0 { return mark == 1 ? .array([]) : .object(JSONObject()) }
+        guard mark != 2, largestKey == lua_Integer(integerKeys) else { return nil }
+        var items: [JSONValue] = []
+        items.reserveCapacity(integerKeys)
+        for position in 1...integerKeys {
+            lua_rawgeti(state, index, lua_Integer(position))
+            guard let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
+            pmh_pop(state, 1)
+            items.append(item)
         }
-        if members.isEmpty { return mark == 1 ? .array([]) : .object(JSONObject()) }
-        guard mark != 1 else { return nil }
-        return .object(JSONObject(members: members))
+        return .array(items)
     }
 
     private enum QuickObject {
@@ -155,6 +143,8 @@ struct LuaValueReader {
         return .read(.object(JSONObject(members: members, sorted: true)))
     }
 
+    /// A Lua string's bytes as a `String`, from the state's cache when there is one; nil when
+    /// they are not UTF-8.
     private func keyString(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
         if let strings { return strings.string(UnsafeRawPointer(bytes), length) }
         return UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))

@@ -258,47 +258,12 @@ struct CompactJSONTests {
         #expect(try evaluate(roomy, "return json.json((function() \(deep) end)())") == .string(deepText))
     }
 
-    @Test("callWithCompactJSON gives each result with the writer's bytes")
-    func callWithCompactJSONGivesTheWritersBytes() throws {
-        let state = try makeState()
-        let chunk = try state.load(#"return {z = 1, a = {2.5, "x\ny"}}, json.array({}), "é", 0.1, json.null, {1e300, -0.0}"#, name: "multi.lua")
-        let results = try state.callWithCompactJSON(chunk, resultCount: 6)
-        let values = try state.call(chunk, resultCount: 6)
-        #expect(results.map(\.value) == values)
-        for (value, compact) in results {
-            #expect(compact == written(value))
-        }
-        #expect(String(decoding: results[0].compact, as: UTF8.self) == #"{"a":[2.5,"x\ny"],"z":1}"#)
-
-        // Random values too, several per call.
-        var maker = ValueMaker(random: SeededGenerator(seed: 99))
-        let identity = try state.load("return ...", name: "identity.lua")
-        for _ in 0..<100 {
-            let inputs = (0..<3).map { _ in maker.value(depth: 4) }
-            let got = try state.callWithCompactJSON(identity, inputs.map { .value($0) }, resultCount: 3)
-            #expect(got.map(\.value) == inputs)
-            #expect(got.map(\.compact) == inputs.map(written))
-        }
-    }
-
-    @Test("callWithCompactJSON throws the reader's errors, naming where")
-    func callWithCompactJSONThrowsTheReadersErrors() throws {
-        let state = try makeState()
-        let chunk = try state.load("return {x = {f = print}}", name: "bad.lua")
-        let error = luaError { _ = try state.callWithCompactJSON(chunk) }
-        #expect(error?.kind == .badValue)
-        #expect(error?.message == "a function value at $.x.f cannot be converted to JSON")
-        let two = try state.load("return 1, {[2] = 1}", name: "two.lua")
-        #expect(luaError { _ = try state.callWithCompactJSON(two, resultCount: 2) }?.message == "the array at $result2 has holes: 1 items but a largest key of 2")
-        #expect(try stillWorks(state))
-    }
-
     @Test("encoding leaves the stack as it found it, through many calls")
     func stackStaysBalanced() throws {
         let state = try makeState()
         let chunk = try state.load("local s = ... local t = {} for i = 1, 50 do t['k' .. i] = {i, s} end return json.json(t), t", name: "many.lua")
         for i in 0..<200 {
-            _ = try state.callWithCompactJSON(chunk, [.value(.string("v\(i)"))], resultCount: 2)
+            _ = try state.call(chunk, [.value(.string("v\(i)"))], resultCount: 2)
         }
         #expect(try stillWorks(state))
     }
