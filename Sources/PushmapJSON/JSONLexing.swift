@@ -31,6 +31,27 @@ enum JSONLexing {
         return i
     }
 
+    /// The offset of the first byte at or after `from` that is not JSON whitespace.
+    @inline(__always)
+    static func whitespaceEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        while i < bytes.count {
+            let byte = bytes[i]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return i }
+            i += 1
+        }
+        return i
+    }
+
+    /// A key's bit in a 64-bit duplicate-key filter (FNV-1a, folded): a key whose bit is clear in
+    /// its object's filter is new without comparing it to the others.
+    @inline(__always)
+    static func keyFilterBit<Bytes: Sequence<UInt8>>(_ key: Bytes) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return 1 << ((hash ^ hash >> 32) & 63)
+    }
+
     // MARK: escapes
 
     /// What one backslash escape stands for.

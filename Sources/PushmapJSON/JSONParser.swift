@@ -240,7 +240,7 @@ extension JSONParser {
             let start = frames[top].keyStart
             var duplicate = false
             if keys.count - start < Self.linearKeyLimit {
-                let bit: UInt64 = 1 << (Self.keyHash(key) & 63)
+                let bit = JSONLexing.keyFilterBit(key.utf8)
                 if frames[top].bloom & bit != 0 {
                     for i in start..<keys.count where UTF8Bytes.equal(keys[i], key) {
                         duplicate = true
@@ -264,21 +264,9 @@ extension JSONParser {
             pos += 1
         }
 
-        /// A cheap hash (FNV-1a) for the duplicate-key filter.
-        @inline(__always)
-        private static func keyHash(_ key: String) -> UInt64 {
-            var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-            for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-            return hash ^ hash >> 32
-        }
-
         @inline(__always)
         private mutating func skipWhitespace() {
-            while pos < end {
-                let byte = bytes[pos]
-                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-                pos += 1
-            }
+            pos = JSONLexing.whitespaceEnd(bytes, from: pos)
         }
 
         private mutating func literal(_ word: StaticString) throws(JSONParseError) {

@@ -280,9 +280,7 @@ private struct TapeParser: ~Copyable {
         let written = UnsafeRawPointer(out.start)
         let length = Int(written.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
         let keyBytes = written + offset + 5
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for i in 0..<length { hash = (hash ^ UInt64(keyBytes.load(fromByteOffset: i, as: UInt8.self))) &* 0x100_0000_01B3 }
-        let bit: UInt64 = 1 << ((hash ^ hash >> 32) & 63)
+        let bit = JSONLexing.keyFilterBit(UnsafeRawBufferPointer(start: keyBytes, count: length))
         if frames[top].bloom & bit != 0 {
             for other in keyOffsets[start...] {
                 let otherLength = Int(written.loadUnaligned(fromByteOffset: other + 1, as: UInt32.self))
@@ -380,10 +378,6 @@ private struct TapeParser: ~Copyable {
 
     @inline(__always)
     private mutating func skipWhitespace() {
-        while pos < end {
-            let byte = input[pos]
-            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-            pos += 1
-        }
+        pos = JSONLexing.whitespaceEnd(input, from: pos)
     }
 }

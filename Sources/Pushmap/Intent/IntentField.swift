@@ -56,8 +56,8 @@ public struct IntentObject: Sendable, Hashable {
     /// Where ``field(named:)`` finds its field, so a caller can read one property of it without
     /// copying the whole field (two strings and a shape).
     func fieldIndex(named name: String) -> Int? {
-        let count = name.utf8.count
-        for index in fields.indices where fields[index].name.utf8.count == count && UTF8Bytes.equal(fields[index].name, name) {
+        // UTF8Bytes.equal compares the byte counts first: most names fail there.
+        for index in fields.indices where UTF8Bytes.equal(fields[index].name, name) {
             return index
         }
         return nil
