@@ -49,18 +49,21 @@ struct PushmapBench {
         let checker = PayloadChecker(now: 1_704_067_200, intentPaths: true)
         let reference = report("reference: hand-written Swift basic mapping, both platforms, with checks", iterations) {
             if let intent = try? JSONParser.parse(bytes) {
+                // As the translator does: write each payload, then check it knowing its length.
                 let fcm = ReferenceMapping.fcm(intent)
                 let apns = ReferenceMapping.apns(intent)
-                _ = checker.check(fcm, platform: .fcm)
-                _ = checker.check(apns, platform: .apns)
-                _ = writer.write(fcm)
-                _ = writer.write(apns)
+                let fcmText = writer.write(fcm)
+                let apnsText = writer.write(apns)
+                _ = checker.check(fcm, platform: .fcm, compactSize: fcmText.count)
+                _ = checker.check(apns, platform: .apns, compactSize: apnsText.count)
             }
         }
         if only == nil { print("ratio lua/reference: \(format(lua / reference))x") }
+        let fcmSize = sample.bytes(for: .fcm, style: .compact).count
+        let apnsSize = sample.bytes(for: .apns, style: .compact).count
         report("checks alone, both payloads", iterations) {
-            _ = checker.check(sample.payloads[.fcm] ?? .null, platform: .fcm)
-            _ = checker.check(sample.payloads[.apns] ?? .null, platform: .apns)
+            _ = checker.check(sample.payloads[.fcm] ?? .null, platform: .fcm, compactSize: fcmSize)
+            _ = checker.check(sample.payloads[.apns] ?? .null, platform: .apns, compactSize: apnsSize)
         }
         _ = value
         // The Lua host alone: a 25-field table in, a mapping over it, a 25-field table out.

@@ -42,14 +42,11 @@ struct APNSPayloadChecks {
             keys.add(key, value, in: "$")
         }
         checkAps(aps, &report)
-        // The exact count only when a cheap bound cannot clear the payload.
-        if compactSize.map({ $0 > Self.maxBytes }) ?? !CompactSize.isSurelyWithin(Self.maxBytes, payload) {
-            let size = compactSize ?? JSONWriter.compactByteCount(payload)
-            if size > Self.maxBytes {
-                report.error(
-                    CheckLocation.root, "apns-size",
-                    "the payload is \(size) bytes written compactly; APNs refuses payloads over \(Self.maxBytes) bytes")
-            }
+        let size = compactSize ?? JSONWriter.compactByteCount(payload)
+        if size > Self.maxBytes {
+            report.error(
+                CheckLocation.root, "apns-size",
+                "the payload is \(size) bytes written compactly; APNs refuses payloads over \(Self.maxBytes) bytes")
         }
         return Parts(aps: aps, keys: keys)
     }

@@ -45,20 +45,13 @@ struct FCMPayloadChecks {
             }
         }
 
-        // The message's length from the payload's written text, when `message` is all it holds
-        // (`{"message":` and `}` around it); else the exact count, when a cheap bound cannot
-        // clear the message.
-        let messageValue = JSONValue.object(message)
-        let known = root.count == 1 ? compactSize.map { $0 - 12 } : nil
-        if let known, known <= Self.maxBytes {
-            // within FCM's limit
-        } else if known != nil || !CompactSize.isSurelyWithin(Self.maxBytes, messageValue) {
-            let size = known ?? JSONWriter.compactByteCount(messageValue)
-            if size > Self.maxBytes {
-                report.error(
-                    CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
-                    "the message is \(size) bytes written compactly; FCM refuses messages over \(Self.maxBytes) bytes")
-            }
+        // The message's length: from the payload's written text when `message` is all it holds
+        // (`{"message":` and `}` around it), else counted.
+        let size = (root.count == 1 ? compactSize.map { $0 - 12 } : nil) ?? JSONWriter.compactByteCount(.object(message))
+        if size > Self.maxBytes {
+            report.error(
+                CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
+                "the message is \(size) bytes written compactly; FCM refuses messages over \(Self.maxBytes) bytes")
         }
         return keys
     }

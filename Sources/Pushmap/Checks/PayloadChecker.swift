@@ -30,9 +30,10 @@ public struct PayloadChecker: Sendable {
         check(payload, platform: platform, compactSize: nil)
     }
 
-    /// As ``check(_:platform:)``, for a caller that has written the payload compactly and knows
-    /// its length: the size rules then need no walk of their own.
-    func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
+    /// As ``check(_:platform:)``, for a caller that has written the payload compactly (with
+    /// ``JSONWriter`` and `.compact`, as it will be sent) and knows its length: the size rules then
+    /// need no walk of their own.
+    public func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         switch platform {
         case .fcm:
