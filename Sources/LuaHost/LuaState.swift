@@ -129,6 +129,31 @@ public final class LuaState {
         return results
     }
 
+    /// As ``call(_:_:resultCount:metered:)``, and for the results from `textFrom` on (0-based),
+    /// their compact JSON text too, written as they are read: what `JSONWriter(style: .compact)`
+    /// writes for the value. A text is nil where the value's members could not be read in key
+    /// order; the caller then writes the value itself.
+    public func callWithText(
+        _ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int, textFrom: Int, metered: Bool = true
+    ) throws(LuaError) -> [(value: JSONValue, text: [UInt8]?)] {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: resultCount, metered: metered)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
+        var results: [(value: JSONValue, text: [UInt8]?)] = []
+        results.reserveCapacity(resultCount)
+        for position in 0..<resultCount {
+            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
+            let at = top + 1 + Int32(position)
+            if position >= textFrom {
+                results.append(try reader.readWithText(at: at, root: root))
+            } else {
+                results.append((try reader.read(at: at, root: root), nil))
+            }
+        }
+        return results
+    }
+
     /// Calls `function` and keeps its first result in the state, for values that are not JSON
     /// (a table of functions, say).
     public func callForReference(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> LuaReference {

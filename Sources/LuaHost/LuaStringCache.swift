@@ -11,6 +11,9 @@ internal import PushmapJSON
 /// are then compared with the copy the slot keeps, so a string that has since died and whose
 /// address was reused is never mistaken for another. Making a `String` validates and copies its
 /// bytes; a hit costs a comparison of at most ``maxBytes``.
+///
+/// The slots live in raw memory the cache owns: a hit is on the path of every string the reader
+/// reads, and a Swift array in a class property would cost an exclusivity check and a retain each.
 final class LuaStringCache {
     /// Longest string kept: Lua's short strings, the ones it keeps a single copy of.
     static let maxBytes = 40
@@ -22,16 +25,21 @@ final class LuaStringCache {
         var string: String
     }
 
-    private var slots: [Slot]
+    private let slots: UnsafeMutablePointer<Slot>
     /// `maxBytes` bytes a slot: the bytes of the string it holds.
     private let bytes: UnsafeMutableRawPointer
 
     init() {
-        slots = Array(repeating: Slot(address: nil, length: 0, string: ""), count: Self.slotCount)
+        slots = UnsafeMutablePointer<Slot>.allocate(capacity: Self.slotCount)
+        slots.initialize(repeating: Slot(address: nil, length: 0, string: ""), count: Self.slotCount)
         bytes = UnsafeMutableRawPointer.allocate(byteCount: Self.slotCount * Self.maxBytes, alignment: 8)
     }
 
-    deinit { bytes.deallocate() }
+    deinit {
+        slots.deinitialize(count: Self.slotCount)
+        slots.deallocate()
+        bytes.deallocate()
+    }
 
     /// The string for `length` bytes at `address`, or nil when they are not valid UTF-8.
     @inline(__always)
@@ -40,12 +48,13 @@ final class LuaStringCache {
         let bits = UInt(bitPattern: address)
         let index = Int((bits >> 4 ^ bits >> 13) & UInt(Self.slotCount - 1))
         let stored = bytes + index * Self.maxBytes
-        if slots[index].address == address, slots[index].length == length, memcmp(stored, address, length) == 0 {
-            return slots[index].string
+        let slot = slots + index
+        if slot.pointee.address == address, slot.pointee.length == length, memcmp(stored, address, length) == 0 {
+            return slot.pointee.string
         }
         guard let made = Self.make(address, length) else { return nil }
         stored.copyMemory(from: address, byteCount: length)
-        slots[index] = Slot(address: address, length: length, string: made)
+        slot.pointee = Slot(address: address, length: length, string: made)
         return made
     }
 

@@ -4,7 +4,10 @@ internal import PushmapJSON
 
 /// Reads Lua values into JSON values using only Lua API functions that never raise: no
 /// conversion in place, no allocation but stack growth, which `lua_checkstack` reports.
-struct LuaValueReader {
+///
+/// Asked to, the quick walk also writes the value's compact JSON text as it goes, from the bytes
+/// Lua holds: the text `JSONWriter` would write for the value read, without a second walk.
+struct LuaValueReader: ~Copyable {
     let host: OpaquePointer
     let state: OpaquePointer
     let maxDepth: Int
@@ -16,6 +19,9 @@ struct LuaValueReader {
 
     /// Strings already made for this state; none by default.
     private let strings: LuaStringCache?
+    /// Whether the quick walk writes `text` as it reads.
+    private var writing = false
+    private var text = OutputBuffer(capacity: 16)
 
     init(host: OpaquePointer, maxDepth: Int, strings: LuaStringCache? = nil) {
         self.host = host
@@ -29,12 +35,30 @@ struct LuaValueReader {
     /// A first walk keeps no path: it builds the value, or gives up at the first thing it cannot
     /// convert. Only then does a second walk, tracking the path, find that place and say why.
     mutating func read(at index: Int32, root: String = "$") throws(LuaError) -> JSONValue {
+        writing = false
+        return try readValue(at: index, root: root)
+    }
+
+    /// As ``read(at:root:)``, with the value's compact JSON text: keys in byte order, as
+    /// `JSONWriter(style: .compact)` writes the value. The text is nil for a value only the
+    /// explaining walk could read (a table whose members could not be collected in order); the
+    /// caller writes that one itself.
+    mutating func readWithText(at index: Int32, root: String = "$") throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
+        writing = true
+        text.truncate(to: 0)
+        defer { writing = false }
+        let value = try readValue(at: index, root: root)
+        return (value, writing ? text.array() : nil)
+    }
+
+    private mutating func readValue(at index: Int32, root: String) throws(LuaError) -> JSONValue {
         let absolute = lua_absindex(state, index)
         let top = lua_gettop(state)
         open.removeAll(keepingCapacity: true)
         membersInUse = 0
         if let value = quickValue(at: absolute) { return value }
         lua_settop(state, top) // a walk that gave up may have left a key and a value
+        writing = false // the explaining walk writes no text
         path.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
         membersInUse = 0
@@ -47,18 +71,28 @@ struct LuaValueReader {
     private mutating func quickValue(at index: Int32) -> JSONValue? {
         switch lua_type(state, index) {
         case LUA_TNIL:
+            if writing { text.append(ascii: "null") }
             return .null
         case LUA_TBOOLEAN:
-            return .bool(lua_toboolean(state, index) != 0)
+            let bool = lua_toboolean(state, index) != 0
+            if writing { text.append(ascii: bool ? "true" : "false") }
+            return .bool(bool)
         case LUA_TNUMBER:
-            if pmh_isinteger(state, index) != 0 { return .integer(Int64(pmh_tointeger(state, index))) }
+            if pmh_isinteger(state, index) != 0 {
+                let integer = Int64(pmh_tointeger(state, index))
+                if writing { JSONWriter.writeInteger(integer, into: &text) }
+                return .integer(integer)
+            }
             let number = pmh_tonumber(state, index)
-            return number.isFinite ? .double(number) : nil
+            guard number.isFinite else { return nil }
+            if writing { JSONWriter.writeDouble(number, into: &text) }
+            return .double(number)
         case LUA_TSTRING:
             return quickString(at: index).map(JSONValue.string)
         case LUA_TTABLE:
             return quickTable(at: index)
         case LUA_TLIGHTUSERDATA where pmh_is_null(host, index) != 0:
+            if writing { text.append(ascii: "null") }
             return .null
         default:
             return nil
@@ -66,10 +100,18 @@ struct LuaValueReader {
     }
 
     @inline(__always)
-    private func quickString(at index: Int32) -> String? {
+    private mutating func quickString(at index: Int32) -> String? {
         var length = 0
-        guard let bytes = pmh_tolstring(state, index, &length) else { return nil }
-        return keyString(bytes, length)
+        guard let bytes = pmh_tolstring(state, index, &length), let string = keyString(bytes, length) else { return nil }
+        if writing { writeString(bytes, length) }
+        return string
+    }
+
+    /// Appends the bytes of a string already known to be UTF-8, quoted and escaped.
+    @inline(__always)
+    private mutating func writeString(_ bytes: UnsafePointer<CChar>, _ length: Int) {
+        let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
+        JSONWriter.escape(buffer, into: &text)
     }
 
     private mutating func quickTable(at index: Int32) -> JSONValue? {
@@ -97,16 +139,22 @@ struct LuaValueReader {
             largestKey = max(largestKey, key)
             pmh_pop(state, 1)
         }
-        if integerKeys == 0 { return mark == 1 ? .array([]) : .object(JSONObject()) }
+        if integerKeys == 0 {
+            if writing { text.append(ascii: mark == 1 ? "[]" : "{}") }
+            return mark == 1 ? .array([]) : .object(JSONObject())
+        }
         guard mark != 2, largestKey == lua_Integer(integerKeys) else { return nil }
         var items: [JSONValue] = []
         items.reserveCapacity(integerKeys)
+        if writing { text.append(UInt8(ascii: "[")) }
         for position in 1...integerKeys {
+            if writing && position > 1 { text.append(UInt8(ascii: ",")) }
             lua_rawgeti(state, index, lua_Integer(position))
             guard let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
             pmh_pop(state, 1)
             items.append(item)
         }
+        if writing { text.append(UInt8(ascii: "]")) }
         return .array(items)
     }
 
@@ -133,13 +181,20 @@ struct LuaValueReader {
         membersInUse = first + count
         var members: [JSONObject.Member] = []
         members.reserveCapacity(count)
+        if writing { text.append(UInt8(ascii: "{")) }
         for position in first..<(first + count) {
             // Re-read each time: a nested object may have moved the list.
             guard let entry = pmh_members(host)?[position] else { return .refused }
-            guard let bytes = entry.key, let key = keyString(bytes, entry.length),
-                  let item = quickValue(at: entry.slot) else { return .refused }
+            guard let bytes = entry.key, let key = keyString(bytes, entry.length) else { return .refused }
+            if writing {
+                if position > first { text.append(UInt8(ascii: ",")) }
+                writeString(bytes, entry.length)
+                text.append(UInt8(ascii: ":"))
+            }
+            guard let item = quickValue(at: entry.slot) else { return .refused }
             members.append((key: key, value: item))
         }
+        if writing { text.append(UInt8(ascii: "}")) }
         return .read(.object(JSONObject(members: members, sorted: true)))
     }
 

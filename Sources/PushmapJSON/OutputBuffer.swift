@@ -45,7 +45,7 @@ package struct OutputBuffer: ~Copyable {
 
     /// Appends the bytes of an ASCII literal.
     @inline(__always)
-    mutating func append(ascii text: StaticString) {
+    package mutating func append(ascii text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
@@ -90,6 +90,15 @@ package struct OutputBuffer: ~Copyable {
 
     /// The bytes as an array, in one copy.
     consuming func finish() -> [UInt8] {
+        let n = count
+        return [UInt8](unsafeUninitializedCapacity: n) { buffer, initialized in
+            if let target = buffer.baseAddress { target.update(from: base, count: n) }
+            initialized = n
+        }
+    }
+
+    /// A copy of the bytes written so far, as an array.
+    package func array() -> [UInt8] {
         let n = count
         return [UInt8](unsafeUninitializedCapacity: n) { buffer, initialized in
             if let target = buffer.baseAddress { target.update(from: base, count: n) }

@@ -165,6 +165,44 @@ struct CompactJSONTests {
         }
     }
 
+    /// The value and text `callWithText` gives for the first result of `function`.
+    func readWithText(_ state: LuaState, _ function: LuaReference, _ arguments: [LuaArgument]) throws -> (value: JSONValue, text: [UInt8]?) {
+        try state.callWithText(function, arguments, resultCount: 1, textFrom: 0)[0]
+    }
+
+    @Test("the text read with a value is what the writer writes for that value, for random values and Lua-made tables")
+    func textReadWithTheValueIsTheWritersText() throws {
+        let state = try makeState(LuaLimits(instructions: 10_000_000, memoryBytes: 64 << 20))
+        let identity = try state.load("return ...", name: "identity.lua")
+        var maker = ValueMaker(random: SeededGenerator(seed: 0x74657874))
+        for round in 0..<400 {
+            let pushed = maker.value(depth: round % 7)
+            let read = try readWithText(state, identity, [.value(pushed)])
+            #expect(read.value == pushed, "round \(round)")
+            let same = read.text == written(read.value)
+            #expect(same, "round \(round): \(String(decoding: written(read.value), as: UTF8.self).prefix(200))")
+        }
+        let luaMaker = try state.load(luaTableMaker, name: "maker.lua")
+        for seed in 1...300 {
+            let read = try readWithText(state, luaMaker, [.value(.integer(Int64(seed)))])
+            let same = read.text == written(read.value)
+            #expect(same, "seed \(seed)")
+        }
+    }
+
+    @Test("results before textFrom come without text, and a refused value still gives the reader's error")
+    func textOnlyWhereAskedAndErrorsUnchanged() throws {
+        let state = try makeState()
+        let two = try state.load("return {b = 1, a = json.array({})}, {z = json.null, y = {true, 2.5}}", name: "two.lua")
+        let results = try state.callWithText(two, [], resultCount: 2, textFrom: 1)
+        #expect(results[0].text == nil)
+        #expect(results[0].value == .object(["a": .array([]), "b": .integer(1)]))
+        #expect(results[1].text.map { String(decoding: $0, as: UTF8.self) } == #"{"y":[true,2.5],"z":null}"#)
+        let cycle = try state.load("local t = {x = {}} t.x.back = t return t", name: "cycle.lua")
+        let message = luaError { _ = try state.callWithText(cycle, [], resultCount: 1, textFrom: 0) }?.description ?? ""
+        #expect(message.contains("the table at $.x.back contains itself (a cycle)"), "\(message)")
+    }
+
     @Test("hand-written tables: marks, null, shared tables, many keys, extreme numbers")
     func handWrittenTables() throws {
         let state = try makeState()

@@ -109,23 +109,28 @@ final class ScriptRuntime {
     }
 
     /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); the
-    /// payloads by platform and the script's findings.
+    /// payloads by platform, each with its compact text when the host could write it as it read
+    /// it, and the script's findings.
     /// `metered` false for templates that run only pushmap's own Lua (``TemplateScripts/ownTemplates``).
-    func translate(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true) throws(LuaError) -> (payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
-        let results: [JSONValue]
+    func translate(
+        _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true
+    ) throws(LuaError) -> (payloads: [Platform: JSONValue], texts: [Platform: [UInt8]], diagnostics: [Diagnostic]) {
+        let results: [(value: JSONValue, text: [UInt8]?)]
         do {
-            results = try state.call(run, [
+            results = try state.callWithText(run, [
                 .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-            ], resultCount: 1 + platforms.count, metered: metered)
+            ], resultCount: 1 + platforms.count, textFrom: 1, metered: metered)
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)
         }
         var payloads: [Platform: JSONValue] = [:]
+        var texts: [Platform: [UInt8]] = [:]
         for (index, platform) in platforms.enumerated() where index + 1 < results.count {
-            payloads[platform] = results[index + 1]
+            payloads[platform] = results[index + 1].value
+            texts[platform] = results[index + 1].text
         }
         var diagnostics: [Diagnostic] = []
-        for item in results.first?.arrayValue ?? [] {
+        for item in results.first?.value.arrayValue ?? [] {
             let severity: Diagnostic.Severity = item["severity"]?.stringValue == "error" ? .error : .warning
             diagnostics.append(Diagnostic(
                 severity,
@@ -135,7 +140,7 @@ final class ScriptRuntime {
                 platform: item["platform"]?.stringValue.map(Platform.init)
             ))
         }
-        return (payloads, diagnostics)
+        return (payloads, texts, diagnostics)
     }
 
     /// A payload the host cannot read is named by its place in the run's results (`$result2` is

@@ -173,7 +173,7 @@ public final class Translator: Sendable {
         generation: Generation, runtime: ScriptRuntime
     ) throws(TranslationError) -> Translation {
         var diagnostics = diagnostics
-        let result: (payloads: [Platform: JSONValue], diagnostics: [Diagnostic])
+        let result: (payloads: [Platform: JSONValue], texts: [Platform: [UInt8]], diagnostics: [Diagnostic])
         do {
             result = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !runtime.ownTemplates.contains(name))
         } catch {
@@ -183,8 +183,8 @@ public final class Translator: Sendable {
         diagnostics += result.diagnostics
         if result.diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
 
-        // Each payload is written once, here: the size rules read the text's length, and the
-        // caller, who sends the payload, gets the text.
+        // Each payload is written once, by the host as it read it (else here): the size rules
+        // read the text's length, and the caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
         let writer = JSONWriter(style: .compact)
         var compact: [Platform: [UInt8]] = [:]
@@ -193,7 +193,7 @@ public final class Translator: Sendable {
                 let scriptError = ScriptError(kind: .badValue, script: template?.path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
             }
-            let text = writer.write(payload)
+            let text = result.texts[platform] ?? writer.write(payload)
             diagnostics += checker.check(payload, platform: platform, compactSize: text.count)
             compact[platform] = text
         }
