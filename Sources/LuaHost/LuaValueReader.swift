@@ -17,8 +17,9 @@ struct LuaValueReader: ~Copyable {
     private var membersInUse = 0
     private var root = "$"
 
-    /// Strings already made for this state; none by default.
-    private let strings: LuaStringCache?
+    /// Strings already made for this state (the memory of its cache, which outlives the
+    /// reader); none by default.
+    private let strings: LuaStringCache.Storage?
     /// Whether the quick walk writes `text` as it reads.
     private var writing = false
     private var text = OutputBuffer(capacity: 16)
@@ -27,7 +28,7 @@ struct LuaValueReader: ~Copyable {
         self.host = host
         self.state = pmh_state(host)
         self.maxDepth = maxDepth
-        self.strings = strings
+        self.strings = strings?.storage
     }
 
     /// Converts the value at `index`; `root` names it in error messages.

@@ -154,19 +154,25 @@ struct KeyPrint: Equatable {
 
     init(_ key: String) {
         var key = key
-        (length, head, tail) = key.withUTF8 { bytes -> (Int, UInt64, UInt64) in
-            let n = bytes.count
-            guard let base = bytes.baseAddress else { return (0, 0, 0) }
-            let raw = UnsafeRawPointer(base)
-            if n >= 8 {
-                let first = raw.loadUnaligned(as: UInt64.self), last = raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-                return (n, UInt64(littleEndian: first), UInt64(littleEndian: last))
-            }
-            // Little-endian, as above: the first byte is the lowest.
-            var word: UInt64 = 0
-            for i in 0..<n { word |= UInt64(base[i]) << (8 * UInt64(i)) }
-            return (n, word, word)
+        self = key.withUTF8 { KeyPrint(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    init(bytes: UnsafeRawBufferPointer) {
+        let n = bytes.count
+        guard let raw = bytes.baseAddress else {
+            (length, head, tail) = (0, 0, 0)
+            return
         }
+        length = n
+        if n >= 8 {
+            head = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+            tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
+            return
+        }
+        // Little-endian, as above: the first byte is the lowest.
+        var word: UInt64 = 0
+        for i in 0..<n { word |= UInt64(raw.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(i)) }
+        (head, tail) = (word, word)
     }
 
     /// Whether the print covers every byte of the key.

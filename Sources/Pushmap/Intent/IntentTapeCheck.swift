@@ -12,24 +12,59 @@ package import PushmapJSON
 package struct IntentTapeCheck: Sendable {
     /// One schema per template: the common fields and the template's own.
     private let roots: [String: Shape]
-    private let templates: [[UInt8]]
+    private let templates: Words
 
     indirect enum Shape: Sendable {
         case anything, string, boolean, template
         case integer(Int64?, Int64?)
         case number(Double?, Double?)
-        case choice([[UInt8]])
+        case choice(Words)
         case object(Object)
         case array(Shape, maxItems: Int?)
         case map(Shape?)
     }
 
-    struct Object: Sendable {
-        var names: [[UInt8]]
-        var shapes: [Shape]
-        var required: UInt64
-        var exclusive: [UInt64]
-        var oneRequired: [UInt64]
+    /// A class, so that matching a shape takes one reference rather than copying five arrays.
+    final class Object: Sendable {
+        let names: Words
+        let shapes: [Shape]
+        let required: UInt64
+        let exclusive: [UInt64]
+        let oneRequired: [UInt64]
+
+        init(names: Words, shapes: [Shape], required: UInt64, exclusive: [UInt64], oneRequired: [UInt64]) {
+            self.names = names
+            self.shapes = shapes
+            self.required = required
+            self.exclusive = exclusive
+            self.oneRequired = oneRequired
+        }
+    }
+
+    /// Words matched by their print (length and first and last eight bytes), which settles
+    /// every word of up to 16 bytes without touching its bytes.
+    final class Words: Sendable {
+        let prints: [KeyPrint]
+        let bytes: [[UInt8]]
+
+        init(_ words: [String]) {
+            bytes = words.map { Array($0.utf8) }
+            prints = words.map(KeyPrint.init)
+        }
+
+        /// The index of the word whose bytes are `key`'s, or nil.
+        func index(of key: UnsafeRawBufferPointer) -> Int? {
+            let print = KeyPrint(bytes: key)
+            for index in prints.indices where prints[index] == print {
+                if print.isWhole { return index }
+                let same = bytes[index].withUnsafeBytes { word in
+                    guard let a = word.baseAddress, let b = key.baseAddress else { return false }
+                    return memcmp(a, b, key.count) == 0
+                }
+                if same { return index }
+            }
+            return nil
+        }
     }
 
     /// - Parameter templates: each template's name and its own fields. A template whose schema
@@ -41,7 +76,7 @@ package struct IntentTapeCheck: Sendable {
             if let shape = Self.compile(.object(IntentSchema.root(adding: fields))) { roots[name] = shape }
         }
         self.roots = roots
-        self.templates = templates.keys.map { Array($0.utf8) }
+        self.templates = Words(Array(templates.keys))
     }
 
     private static func compile(_ shape: IntentShape) -> Shape? {
@@ -52,19 +87,20 @@ package struct IntentTapeCheck: Sendable {
         case .template: return .template
         case .integer(let minimum, let maximum): return .integer(minimum, maximum)
         case .number(let minimum, let maximum): return .number(minimum, maximum)
-        case .choice(let choices): return .choice(choices.map { Array($0.utf8) })
+        case .choice(let choices): return .choice(Words(choices))
         case .array(let item, let maxItems): return compile(item).map { .array($0, maxItems: maxItems) }
         case .map(let item):
             guard let item else { return .map(nil) }
             return compile(item).map { .map($0) }
         case .object(let object):
             guard object.fields.count <= 64 else { return nil }
-            var compiled = Object(names: [], shapes: [], required: 0, exclusive: [], oneRequired: [])
+            var names: [String] = [], shapes: [Shape] = [], required: UInt64 = 0
+            var exclusive: [UInt64] = [], oneRequired: [UInt64] = []
             for (index, field) in object.fields.enumerated() {
                 guard let shape = compile(field.shape) else { return nil }
-                compiled.names.append(Array(field.name.utf8))
-                compiled.shapes.append(shape)
-                if field.required { compiled.required |= 1 << index }
+                names.append(field.name)
+                shapes.append(shape)
+                if field.required { required |= 1 << index }
             }
             func mask(_ group: [String]) -> UInt64? {
                 var bits: UInt64 = 0
@@ -76,13 +112,13 @@ package struct IntentTapeCheck: Sendable {
             }
             for group in object.exclusive {
                 guard let bits = mask(group) else { return nil }
-                compiled.exclusive.append(bits)
+                exclusive.append(bits)
             }
             for group in object.oneRequired {
                 guard let bits = mask(group) else { return nil }
-                compiled.oneRequired.append(bits)
+                oneRequired.append(bits)
             }
-            return .object(compiled)
+            return .object(Object(names: Words(names), shapes: shapes, required: required, exclusive: exclusive, oneRequired: oneRequired))
         }
     }
 
@@ -141,10 +177,10 @@ package struct IntentTapeCheck: Sendable {
             return (minimum.map { !(number < $0) } ?? true) && (maximum.map { !(number > $0) } ?? true)
         case .choice(let choices):
             guard op == JSONTape.Op.string else { return false }
-            return Self.isOne(reader.string(), of: choices)
+            return choices.index(of: reader.string()) != nil
         case .template:
             guard op == JSONTape.Op.string else { return false }
-            return Self.isOne(reader.string(), of: templates)
+            return templates.index(of: reader.string()) != nil
         case .array(let item, let maxItems):
             guard op == JSONTape.Op.array else { return false }
             let count = reader.count()
@@ -166,7 +202,7 @@ package struct IntentTapeCheck: Sendable {
             guard op == JSONTape.Op.object else { return false }
             var present: UInt64 = 0
             for _ in 0..<reader.count() {
-                guard let index = Self.index(of: reader.string(), in: object.names), accepts(&reader, object.shapes[index]) else {
+                guard let index = object.names.index(of: reader.string()), accepts(&reader, object.shapes[index]) else {
                     return false
                 }
                 present |= 1 << index
@@ -178,15 +214,4 @@ package struct IntentTapeCheck: Sendable {
         }
     }
 
-    private static func index(of key: UnsafeRawBufferPointer, in names: [[UInt8]]) -> Int? {
-        guard let bytes = key.baseAddress, !key.isEmpty else { return names.firstIndex { $0.isEmpty } }
-        for index in names.indices where names[index].count == key.count {
-            if names[index].withUnsafeBytes({ name in name.baseAddress.map { memcmp($0, bytes, key.count) == 0 } ?? false }) { return index }
-        }
-        return nil
-    }
-
-    private static func isOne(_ text: UnsafeRawBufferPointer, of words: [[UInt8]]) -> Bool {
-        index(of: text, in: words) != nil
-    }
 }
