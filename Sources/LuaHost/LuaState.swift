@@ -203,8 +203,7 @@ public final class LuaState {
                 try flushTape()
                 pmh_getref(state, reference.id)
             case .tape(let parsed):
-                try flushTape()
-                try push(parsed.bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), parsed.length, count: 1)
+                tape.append(tape: parsed.bytes)
             }
         }
         try flushTape()

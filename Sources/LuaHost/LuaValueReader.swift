@@ -47,6 +47,7 @@ struct LuaValueReader: ~Copyable {
     mutating func readWithText(at index: Int32, root: String = "$") throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
         writing = true
         text.truncate(to: 0)
+        text.reserve(4096) // once per call: a payload fits, and growing by doubling copies
         defer { writing = false }
         let value = try readValue(at: index, root: root)
         return (value, writing ? text.array() : nil)

@@ -38,6 +38,14 @@ final class LuaValueTape {
         throw LuaError(kind: .badValue, message: "value cannot be passed at \(LuaPathComponent.render(path))")
     }
 
+    /// Appends one value already in tape form (a parsed ``JSONTape``), byte for byte: all the
+    /// arguments of a call then go to Lua in one protected push.
+    func append(tape bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        buffer.append(base.assumingMemoryBound(to: UInt8.self), count: bytes.count)
+        count += 1
+    }
+
     func removeAll() {
         buffer.truncate(to: 0)
         count = 0

@@ -247,6 +247,22 @@ public struct JSONWriter: Sendable {
         return i
     }
 
+    /// Whether none of the `n` bytes at `raw` needs escaping: whole words, then the last
+    /// (overlapping) word, or the bytes one by one for a string shorter than a word.
+    @inline(__always)
+    private static func isPlain(_ raw: UnsafeRawPointer, count n: Int) -> Bool {
+        if n < 8 {
+            for i in 0..<n {
+                let byte = raw.load(fromByteOffset: i, as: UInt8.self)
+                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+            }
+            return true
+        }
+        let words = skipPlainWords(raw, from: 0, count: n)
+        if words &+ 8 <= n { return false } // a whole word held a byte to escape
+        return words == n || skipPlainWords(raw, from: n &- 8, count: n) == n
+    }
+
     /// Appends `s` quoted and escaped.
     @inline(__always)
     static func escape(_ s: String, into out: inout OutputBuffer) {
@@ -262,6 +278,12 @@ public struct JSONWriter: Sendable {
         out.reserve(n &* 6 &+ 2)
         out.appendUnchecked(UInt8(ascii: "\""))
         guard let base = bytes.baseAddress else {
+            out.appendUnchecked(UInt8(ascii: "\""))
+            return
+        }
+        // Most strings (keys, words, URLs) need no escape at all: test them whole, then copy once.
+        if isPlain(UnsafeRawPointer(base), count: n) {
+            out.appendUnchecked(base, count: n)
             out.appendUnchecked(UInt8(ascii: "\""))
             return
         }
