@@ -133,16 +133,21 @@ struct CustomScriptTests {
     @Test("pushmap.linktype and pushmap.androidColor answer for any input, long ones included")
     func helperFunctions() throws {
         let long = String(repeating: "x", count: 100_000)
-        let uris = ["https://shop.example.com", "HTTP:foo", "http+x://a", "myapp://cart", "", "h", "https", "mailto:a@b.c", "https:" + long, long]
-        let expected = ["WEBURL", "WEBURL", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "WEBURL", "DEEPLINK"]
-        let colours = ["#ff880080", "ff8800", "FFFFFéC", "12345678"]
+        let uris = ["https://shop.example.com", "HTTP:foo", "http+x://a", "myapp://cart", "", "h", "https", "mailto:a@b.c", "https:" + long, long,
+                    "HtTpS://x", "hTTp:", "https//x", "httpx:", "Http", "hxtp:", "ftp://x", "\u{C8}ttp:"]
+        let expected = ["WEBURL", "WEBURL", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "WEBURL", "DEEPLINK",
+                        "WEBURL", "WEBURL", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK", "DEEPLINK"]
+        // Twice over: the second time the conversions come from the kept ones.
+        let colours = ["#ff880080", "ff8800", "FFFFFéC", "12345678", "#ff880080", "ff8800", "FFFFFéC", "12345678"]
         let source = """
             return { name = 'helpers', api = 1, platforms = {'apns'}, fields = { uris = 'array', colours = 'array' },
               apns = function(intent)
-                local types, colours = {}, {}
+                local types, colours, ios = {}, {}, {}
                 for i = 1, #intent.uris do types[i] = pushmap.linktype(intent.uris[i]) end
                 for i = 1, #intent.colours do colours[i] = pushmap.androidColor(intent.colours[i]) end
-                return { aps = { alert = 'x' }, types = types, colours = colours }
+                for i = 1, #intent.colours do ios[i] = pushmap.color(intent.colours[i]) end
+                local refused = select(2, pcall(pushmap.color, 42))
+                return { aps = { alert = 'x' }, types = types, colours = colours, ios = ios, refused = refused }
               end }
             """
         let translator = try Translator(scripts: scripts(["helpers": source]), logger: quietLogger)
@@ -151,7 +156,11 @@ struct CustomScriptTests {
         ]))
         let payload = try translator.translate(intent, platforms: [.apns]).payloads[.apns]
         #expect(payload?["types"]?.arrayValue?.compactMap(\.stringValue) == expected)
-        #expect(payload?["colours"]?.arrayValue?.compactMap(\.stringValue) == ["80FF8800", "FF8800", "FFFFFéC", "78123456"])
+        let android = ["80FF8800", "FF8800", "FFFFFéC", "78123456"]
+        #expect(payload?["colours"]?.arrayValue?.compactMap(\.stringValue) == android + android)
+        let ios = ["FF880080", "FF8800", "FFFFFéC", "12345678"]
+        #expect(payload?["ios"]?.arrayValue?.compactMap(\.stringValue) == ios + ios)
+        #expect(payload?["refused"]?.stringValue?.contains("pushmap.color: the colour must be a string, got number") == true, "\(String(describing: payload?["refused"]))")
     }
 }
 

@@ -13,7 +13,7 @@ local pushmap = pushmap
 local null, array, object = pushmap.null, pushmap.array, pushmap.object
 local type, error, tostring, pairs, next = type, error, tostring, pairs, next
 local mathtype = math.type
-local byte, sub, upper, lower, match, format = string.byte, string.sub, string.upper, string.lower, string.match, string.format
+local byte, sub, upper, match, format = string.byte, string.sub, string.upper, string.match, string.format
 local sort, concat, unpack = table.sort, table.concat, table.unpack
 
 local VERSION = 1
@@ -44,33 +44,58 @@ pushmap.version = VERSION
 
 -- Colours ------------------------------------------------------------------------------------
 
+-- A service sends the same few brand colours again and again: each conversion is kept, up to
+-- COLOR_MEMO_LIMIT per function, so that a repeat costs one table read instead of four library
+-- calls. Only strings are ever stored; anything else goes on to the checks below and raises.
+local COLOR_MEMO_LIMIT = 256
+
 -- "#ff8800" -> "FF8800". No validation here: the payload checks do that.
+local colorMemo, colorMemoSize = {}, 0
 local function color(s)
+  local known = colorMemo[s]
+  if known then return known end
   checkString("pushmap.color", "the colour", s)
-  if byte(s, 1) == 35 then s = sub(s, 2) end -- '#'
-  return upper(s)
+  local converted = s
+  if byte(converted, 1) == 35 then converted = sub(converted, 2) end -- '#'
+  converted = upper(converted)
+  if colorMemoSize < COLOR_MEMO_LIMIT then
+    colorMemo[s] = converted
+    colorMemoSize = colorMemoSize + 1
+  end
+  return converted
 end
 pushmap.color = color
 
 -- Intent colours are RRGGBB or RRGGBBAA (alpha last); Android reads 8 digits as AARRGGBB.
+local androidMemo, androidMemoSize = {}, 0
 function pushmap.androidColor(s)
+  local known = androidMemo[s]
+  if known then return known end
   checkString("pushmap.androidColor", "the colour", s)
-  if byte(s, 1) == 35 then s = sub(s, 2) end
-  s = upper(s)
+  local converted = s
+  if byte(converted, 1) == 35 then converted = sub(converted, 2) end
+  converted = upper(converted)
   -- Only eight hex digits move: anything else goes out as given for the payload checks to report
   -- (moving bytes could cut a multi-byte character in two, which no payload can carry).
-  if #s == 8 and match(s, "^%x+$") then s = sub(s, 7, 8) .. sub(s, 1, 6) end
-  return s
+  if #converted == 8 and match(converted, "^%x+$") then converted = sub(converted, 7, 8) .. sub(converted, 1, 6) end
+  if androidMemoSize < COLOR_MEMO_LIMIT then
+    androidMemo[s] = converted
+    androidMemoSize = androidMemoSize + 1
+  end
+  return converted
 end
 
 -- Links ----------------------------------------------------------------------------------------
 
 function pushmap.linktype(uri)
   checkString("pushmap.linktype", "the uri", uri)
-  -- Only whether the scheme is http or https matters, so the first six bytes decide. No pattern:
-  -- a uri of any length costs the same and never meets the pattern guard.
-  local head = lower(sub(uri, 1, 6))
-  if sub(head, 1, 5) == "http:" or head == "https:" then return "WEBURL" end
+  -- Only whether the scheme is http or https matters, so the first six bytes decide, read as
+  -- numbers in one call (ORing 32 lowers an ASCII letter): no pattern, no new string, and a uri
+  -- of any length costs the same.
+  local h, t1, t2, p, c5, c6 = byte(uri, 1, 6)
+  if h and (h | 32) == 104 and t1 and (t1 | 32) == 116 and t2 and (t2 | 32) == 116 and p and (p | 32) == 112 then
+    if c5 == 58 or (c5 and (c5 | 32) == 115 and c6 == 58) then return "WEBURL" end -- "http:", "https:"
+  end
   return "DEEPLINK"
 end
 
