@@ -116,23 +116,12 @@ public final class LuaState {
     ///   whose work is bounded by its input: Lua 5.4 runs the count hook's bookkeeping on every
     ///   instruction, a sixth of a short call's time. Memory, string and pattern caps still hold.
     public func call(_ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int = 1, metered: Bool = true) throws(LuaError) -> [JSONValue] {
-        let top = lua_gettop(state)
-        defer { lua_settop(state, top) }
-        try invoke(function, arguments, resultCount: resultCount, metered: metered)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
-        var results: [JSONValue] = []
-        results.reserveCapacity(resultCount)
-        for position in 0..<Int32(resultCount) {
-            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
-            results.append(try reader.read(at: top + 1 + position, root: root))
-        }
-        return results
+        try callWithText(function, arguments, resultCount: resultCount, textFrom: resultCount, metered: metered).map(\.value)
     }
 
     /// As ``call(_:_:resultCount:metered:)``, and for the results from `textFrom` on (0-based),
-    /// their compact JSON text too, written as they are read: what `JSONWriter(style: .compact)`
-    /// writes for the value. A text is nil where the value's members could not be read in key
-    /// order; the caller then writes the value itself.
+    /// their compact JSON text too, mostly written as they are read: what
+    /// `JSONWriter(style: .compact)` writes for the value. Results before `textFrom` have none.
     public func callWithText(
         _ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int, textFrom: Int, metered: Bool = true
     ) throws(LuaError) -> [(value: JSONValue, text: [UInt8]?)] {
@@ -146,7 +135,8 @@ public final class LuaState {
             let root = resultCount == 1 ? "$" : "$result\(position + 1)"
             let at = top + 1 + Int32(position)
             if position >= textFrom {
-                results.append(try reader.readWithText(at: at, root: root))
+                let read = try reader.readWithText(at: at, root: root)
+                results.append((read.value, read.text))
             } else {
                 results.append((try reader.read(at: at, root: root), nil))
             }
@@ -215,11 +205,7 @@ public final class LuaState {
         guard tape.count > 0 else { return }
         let count = tape.count
         defer { tape.removeAll() }
-        try push(tape.bytes, tape.length, count: count)
-    }
-
-    private func push(_ bytes: UnsafePointer<UInt8>?, _ length: Int, count: Int32) throws(LuaError) {
-        let status = pmh_push_tape(host, bytes, length, count)
+        let status = pmh_push_tape(host, tape.bytes, tape.length, count)
         guard status == PMH_OK else {
             if status == PMH_ERR_MEMORY {
                 throw LuaError(kind: .memoryLimit, message: "memory limit of \(limits.memoryBytes) bytes exceeded while passing the input")
@@ -304,8 +290,7 @@ public final class LuaState {
         let bytes: [UInt8]
         var failed: Int32 = 0
         do {
-            let value = try reader.read(at: 1, root: "argument")
-            bytes = JSONWriter(style: .compact).write(value)
+            bytes = try reader.readWithText(at: 1, root: "argument").text
         } catch {
             bytes = Array("json: \(error.message)".utf8)
             failed = -1

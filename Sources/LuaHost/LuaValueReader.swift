@@ -40,17 +40,17 @@ struct LuaValueReader: ~Copyable {
         return try readValue(at: index, root: root)
     }
 
-    /// As ``read(at:root:)``, with the value's compact JSON text: keys in byte order, as
-    /// `JSONWriter(style: .compact)` writes the value. The text is nil for a value only the
-    /// explaining walk could read (a table whose members could not be collected in order); the
-    /// caller writes that one itself.
-    mutating func readWithText(at index: Int32, root: String = "$") throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
+    /// As ``read(at:root:)``, with the value's compact JSON text: what
+    /// `JSONWriter(style: .compact)` writes for the value, keys in byte order. The quick walk
+    /// writes it as it reads; a value only the explaining walk could read (a table whose members
+    /// could not be collected in order) is written by the writer afterwards.
+    mutating func readWithText(at index: Int32, root: String = "$") throws(LuaError) -> (value: JSONValue, text: [UInt8]) {
         writing = true
         text.truncate(to: 0)
         text.reserve(4096) // once per call: a payload fits, and growing by doubling copies
         defer { writing = false }
         let value = try readValue(at: index, root: root)
-        return (value, writing ? text.array() : nil)
+        return (value, writing ? text.array() : JSONWriter(style: .compact).write(value))
     }
 
     private mutating func readValue(at index: Int32, root: String) throws(LuaError) -> JSONValue {

@@ -2,6 +2,26 @@
 /// host's tape): one definition of what a string run, an escape and a number are. Failures come
 /// back as kinds; ``JSONParser`` turns them into its messages, the tape parser gives up.
 enum JSONLexing {
+    /// Whether `byte` is one a JSON string cannot hold as it is: a quote, a backslash or a control
+    /// byte. The parser ends a plain run at it; the writer escapes it.
+    @inline(__always)
+    static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20
+    }
+
+    /// Whether any of the eight bytes of `word` ``isSpecial(_:)``, tested at once.
+    @inline(__always)
+    static func hasSpecial(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let tops: UInt64 = 0x8080_8080_8080_8080
+        let control = (word &- ones &* 0x20) & ~word & tops
+        let q = word ^ (ones &* 0x22)
+        let quote = (q &- ones) & ~q & tops
+        let b = word ^ (ones &* 0x5C)
+        let backslash = (b &- ones) & ~b & tops
+        return control | quote | backslash != 0
+    }
+
     /// The end of the run of plain string bytes from `from`: the first quote, backslash or control
     /// byte. `high` collects the bytes, so a run with no byte over 0x7F skips the UTF-8 check.
     /// Eight bytes at a time while none of them ends the run.
@@ -9,22 +29,15 @@ enum JSONLexing {
     static func stringRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, _ base: UnsafeRawPointer, from: Int, high: inout UInt64) -> Int {
         let end = bytes.count
         var i = from
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let tops: UInt64 = 0x8080_8080_8080_8080
         while i + 8 <= end {
             let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let control = (word &- ones &* 0x20) & ~word & tops
-            let q = word ^ (ones &* 0x22)
-            let quote = (q &- ones) & ~q & tops
-            let b = word ^ (ones &* 0x5C)
-            let backslash = (b &- ones) & ~b & tops
-            if control | quote | backslash != 0 { break }
+            if hasSpecial(word) { break }
             high |= word
             i += 8
         }
         while i < end {
             let byte = bytes[i]
-            if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            if isSpecial(byte) { break }
             high |= UInt64(byte)
             i += 1
         }

@@ -98,7 +98,7 @@ public struct JSONWriter: Sendable {
                 if i >= n { break }
                 let byte = base[i]
                 i &+= 1
-                if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") { continue }
+                if !JSONLexing.isSpecial(byte) { continue }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), 0x08, 0x0C:
                     count += 1
@@ -233,15 +233,8 @@ public struct JSONWriter: Sendable {
     /// control character (or of the last partial word): the bytes before it need no escaping.
     @inline(__always)
     private static func skipPlainWords(_ raw: UnsafeRawPointer, from start: Int, count n: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let tops: UInt64 = 0x8080_8080_8080_8080
         var i = start
-        while i &+ 8 <= n {
-            let word = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let control = (word &- ones &* 0x20) & ~word & tops
-            let q = word ^ (ones &* 0x22)
-            let b = word ^ (ones &* 0x5C)
-            if (control | ((q &- ones) & ~q & tops) | ((b &- ones) & ~b & tops)) != 0 { break }
+        while i &+ 8 <= n, !JSONLexing.hasSpecial(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
             i &+= 8
         }
         return i
@@ -253,14 +246,13 @@ public struct JSONWriter: Sendable {
     private static func isPlain(_ raw: UnsafeRawPointer, count n: Int) -> Bool {
         if n < 8 {
             for i in 0..<n {
-                let byte = raw.load(fromByteOffset: i, as: UInt8.self)
-                if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return false }
+                if JSONLexing.isSpecial(raw.load(fromByteOffset: i, as: UInt8.self)) { return false }
             }
             return true
         }
         let words = skipPlainWords(raw, from: 0, count: n)
         if words &+ 8 <= n { return false } // a whole word held a byte to escape
-        return words == n || skipPlainWords(raw, from: n &- 8, count: n) == n
+        return words == n || !JSONLexing.hasSpecial(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
     }
 
     /// Appends `s` quoted and escaped.
@@ -294,7 +286,7 @@ public struct JSONWriter: Sendable {
             i = skipPlainWords(raw, from: i, count: n)
             if i >= n { break }
             let byte = base[i]
-            if byte >= 0x20 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") {
+            if !JSONLexing.isSpecial(byte) {
                 i &+= 1
                 continue
             }

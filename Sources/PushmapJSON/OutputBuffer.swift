@@ -89,13 +89,7 @@ package struct OutputBuffer: ~Copyable {
     package mutating func truncate(to count: Int) { self.count = Swift.min(self.count, Swift.max(0, count)) }
 
     /// The bytes as an array, in one copy.
-    consuming func finish() -> [UInt8] {
-        let n = count
-        return [UInt8](unsafeUninitializedCapacity: n) { buffer, initialized in
-            if let target = buffer.baseAddress { target.update(from: base, count: n) }
-            initialized = n
-        }
-    }
+    consuming func finish() -> [UInt8] { array() }
 
     /// A copy of the bytes written so far, as an array.
     package func array() -> [UInt8] {

@@ -225,6 +225,7 @@ struct CompactJSONTests {
             let expected = written(value)
             if !text.isEmpty { #expect(String(decoding: expected, as: UTF8.self) == text, "\(source)") }
             #expect(try state.compactJSONFromC(identity, [.value(.string(source))]) == expected, "\(source)")
+            #expect(try readWithText(state, identity, [.value(.string(source))]).text == expected, "\(source)")
         }
     }
 

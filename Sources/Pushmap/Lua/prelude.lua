@@ -46,44 +46,42 @@ pushmap.version = VERSION
 
 -- A service sends the same few brand colours again and again: each conversion is kept, up to
 -- COLOR_MEMO_LIMIT per function, so that a repeat costs one table read instead of four library
--- calls. Only strings are ever stored; anything else goes on to the checks below and raises.
+-- calls. Only strings are ever stored; anything else goes on to `convert`, which raises for it
+-- (at level 4: the script that called the kept function).
 local COLOR_MEMO_LIMIT = 256
 
--- "#ff8800" -> "FF8800". No validation here: the payload checks do that.
-local colorMemo, colorMemoSize = {}, 0
-local function color(s)
-  local known = colorMemo[s]
-  if known then return known end
-  checkString("pushmap.color", "the colour", s)
-  local converted = s
-  if byte(converted, 1) == 35 then converted = sub(converted, 2) end -- '#'
-  converted = upper(converted)
-  if colorMemoSize < COLOR_MEMO_LIMIT then
-    colorMemo[s] = converted
-    colorMemoSize = colorMemoSize + 1
+local function kept(convert)
+  local memo, size = {}, 0
+  return function(s)
+    local known = memo[s]
+    if known then return known end
+    local converted = convert(s)
+    if size < COLOR_MEMO_LIMIT then
+      memo[s] = converted
+      size = size + 1
+    end
+    return converted
   end
-  return converted
 end
+
+-- "#ff8800" -> "FF8800". No validation here: the payload checks do that.
+local color = kept(function(s)
+  checkString("pushmap.color", "the colour", s, 4)
+  if byte(s, 1) == 35 then s = sub(s, 2) end -- '#'
+  return upper(s)
+end)
 pushmap.color = color
 
 -- Intent colours are RRGGBB or RRGGBBAA (alpha last); Android reads 8 digits as AARRGGBB.
-local androidMemo, androidMemoSize = {}, 0
-function pushmap.androidColor(s)
-  local known = androidMemo[s]
-  if known then return known end
-  checkString("pushmap.androidColor", "the colour", s)
-  local converted = s
-  if byte(converted, 1) == 35 then converted = sub(converted, 2) end
-  converted = upper(converted)
+pushmap.androidColor = kept(function(s)
+  checkString("pushmap.androidColor", "the colour", s, 4)
+  if byte(s, 1) == 35 then s = sub(s, 2) end
+  s = upper(s)
   -- Only eight hex digits move: anything else goes out as given for the payload checks to report
   -- (moving bytes could cut a multi-byte character in two, which no payload can carry).
-  if #converted == 8 and match(converted, "^%x+$") then converted = sub(converted, 7, 8) .. sub(converted, 1, 6) end
-  if androidMemoSize < COLOR_MEMO_LIMIT then
-    androidMemo[s] = converted
-    androidMemoSize = androidMemoSize + 1
-  end
-  return converted
-end
+  if #s == 8 and match(s, "^%x+$") then s = sub(s, 7, 8) .. sub(s, 1, 6) end
+  return s
+end)
 
 -- Links ----------------------------------------------------------------------------------------
 

@@ -109,8 +109,8 @@ final class ScriptRuntime {
     }
 
     /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); the
-    /// payloads by platform, each with its compact text when the host could write it as it read
-    /// it, and the script's findings.
+    /// payloads by platform, each with its compact text (written as the host read it), and the
+    /// script's findings.
     /// `metered` false for templates that run only pushmap's own Lua (``TemplateScripts/ownTemplates``).
     func translate(
         _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true

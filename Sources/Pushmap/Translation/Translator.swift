@@ -183,17 +183,15 @@ public final class Translator: Sendable {
         diagnostics += result.diagnostics
         if result.diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
 
-        // Each payload is written once, by the host as it read it (else here): the size rules
-        // read the text's length, and the caller, who sends the payload, gets the text.
+        // Each payload is written once, by the host as it read it: the size rules read the
+        // text's length, and the caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
-        let writer = JSONWriter(style: .compact)
         var compact: [Platform: [UInt8]] = [:]
         for platform in platforms {
-            guard let payload = result.payloads[platform] else {
+            guard let payload = result.payloads[platform], let text = result.texts[platform] else {
                 let scriptError = ScriptError(kind: .badValue, script: template?.path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
             }
-            let text = result.texts[platform] ?? writer.write(payload)
             diagnostics += checker.check(payload, platform: platform, compactSize: text.count)
             compact[platform] = text
         }
