@@ -20,7 +20,8 @@
 typedef struct json_member {
     const char *key;
     size_t length;
-    int slot;  // stack index of the value
+    uint64_t prefix;  // the key's first 8 bytes, big-endian: compares like the bytes
+    int slot;         // stack index of the value
 } json_member;
 
 struct pmh_json_encoder {
@@ -32,6 +33,11 @@ struct pmh_json_encoder {
     json_member *members;
     size_t member_count;
     size_t member_capacity;
+    // The values written, when asked for (pmh_json_encode_items).
+    int recording;
+    pmh_json_item *items;
+    size_t item_count;
+    size_t item_capacity;
     // Tables on the current path, for cycles.
     const void *open[PMH_JSON_MAX_C_DEPTH];
     // Set per call.
@@ -51,6 +57,7 @@ void pmh_json_encoder_free(pmh_json_encoder *encoder) {
     if (encoder == NULL) return;
     free(encoder->bytes);
     free(encoder->members);
+    free(encoder->items);
     free(encoder);
 }
 
@@ -61,9 +68,8 @@ const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *leng
 
 // MARK: output
 
-// Makes room for `extra` more bytes; 0 when memory runs out.
-static int reserve(pmh_json_encoder *e, size_t extra) {
-    if (extra <= e->capacity - e->length) return 1;
+// Grows the buffer for `extra` more bytes; 0 when memory runs out.
+static int grow(pmh_json_encoder *e, size_t extra) {
     if (extra > SIZE_MAX / 2 - e->length) return 0;
     size_t needed = e->length + extra;
     size_t capacity = e->capacity > 0 ? e->capacity : 256;
@@ -75,16 +81,48 @@ static int reserve(pmh_json_encoder *e, size_t extra) {
     return 1;
 }
 
-static int put(pmh_json_encoder *e, const char *text, size_t n) {
+// Makes room for `extra` more bytes; 0 when memory runs out. Inline: it runs for every byte
+// of punctuation, and almost never grows.
+static inline int reserve(pmh_json_encoder *e, size_t extra) {
+    if (extra <= e->capacity - e->length) return 1;
+    return grow(e, extra);
+}
+
+static inline int put(pmh_json_encoder *e, const char *text, size_t n) {
     if (!reserve(e, n)) return 0;
     memcpy(e->bytes + e->length, text, n);
     e->length += n;
     return 1;
 }
 
-static int put_char(pmh_json_encoder *e, char c) {
+static inline int put_char(pmh_json_encoder *e, char c) {
     if (!reserve(e, 1)) return 0;
     e->bytes[e->length++] = c;
+    return 1;
+}
+
+// The next item, or NULL when memory runs out; only while recording.
+static pmh_json_item *add_item(pmh_json_encoder *e, int kind) {
+    if (e->item_count == e->item_capacity) {
+        size_t capacity = e->item_capacity > 0 ? e->item_capacity * 2 : 128;
+        if (capacity > SIZE_MAX / sizeof(pmh_json_item)) return NULL;
+        pmh_json_item *items = (pmh_json_item *)realloc(e->items, capacity * sizeof(pmh_json_item));
+        if (items == NULL) return NULL;
+        e->items = items;
+        e->item_capacity = capacity;
+    }
+    pmh_json_item *item = &e->items[e->item_count++];
+    item->kind = kind;
+    item->length = 0;
+    return item;
+}
+
+// Records a scalar or a container's head; 1, or 0 when memory runs out.
+static int record(pmh_json_encoder *e, int kind, size_t length) {
+    if (!e->recording) return 1;
+    pmh_json_item *item = add_item(e, kind);
+    if (item == NULL) return 0;
+    item->length = length;
     return 1;
 }
 
@@ -92,6 +130,11 @@ static int put_char(pmh_json_encoder *e, char c) {
 
 // As JSONWriter.writeInteger: the magnitude as unsigned also covers INT64_MIN.
 static int put_integer(pmh_json_encoder *e, lua_Integer value) {
+    if (e->recording) {
+        pmh_json_item *item = add_item(e, PMH_TAPE_INTEGER);
+        if (item == NULL) return 0;
+        item->integer = (int64_t)value;
+    }
     char digits[24];
     int i = (int)sizeof digits;
     uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
@@ -138,27 +181,69 @@ static size_t sequence_length(const unsigned char *s, size_t i, size_t n) {
     return length;
 }
 
+static const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+
+// Whether the 8 bytes of `w` are ASCII and none is a control character, a quote or a backslash.
+// With every byte below 0x80, subtracting sets a byte's top bit exactly when it is below 0x20
+// (or, after the xor, equal to the quote or the backslash).
+static inline int plain_word(uint64_t w) {
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (w & tops) == 0 && (((w - ones * 0x20) | (q - ones) | (b - ones)) & tops) == 0;
+}
+
+// Whether the string is ASCII with nothing to escape, as most keys and values are: eight bytes
+// at a time, the last eight overlapping the ones before.
+static inline int plain_string(const unsigned char *s, size_t n) {
+    uint64_t w;
+    if (n < 8) {
+        for (size_t i = 0; i < n; i++) {
+            unsigned char c = s[i];
+            if (c < 0x20 || c >= 0x80 || c == '"' || c == '\\') return 0;
+        }
+        return 1;
+    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        memcpy(&w, s + i, 8);
+        if (!plain_word(w)) return 0;
+    }
+    if (i == n) return 1;
+    memcpy(&w, s + n - 8, 8);
+    return plain_word(w);
+}
+
 // Writes the string quoted and escaped as JSONWriter.escape does, checking UTF-8 on the way.
 // 0 on invalid UTF-8 (the reader's error) or memory.
 static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
     static const char hex[] = "0123456789abcdef";
     if (n > (SIZE_MAX - 2) / 6) return 0;
+    if (e->recording) {
+        pmh_json_item *item = add_item(e, PMH_TAPE_STRING);
+        if (item == NULL) return 0;
+        item->bytes = text;
+        item->length = n;
+    }
+    if (plain_string((const unsigned char *)text, n)) {
+        if (!reserve(e, n + 2)) return 0;
+        char *out = e->bytes + e->length;
+        out[0] = '"';
+        memcpy(out + 1, text, n);
+        out[n + 1] = '"';
+        e->length += n + 2;
+        return 1;
+    }
     // Room for the worst case (every byte as \u00XX) once, so the loop never checks.
     if (!reserve(e, n * 6 + 2)) return 0;
     const unsigned char *s = (const unsigned char *)text;
     char *out = e->bytes + e->length;
     *out++ = '"';
     size_t run = 0, i = 0;
-    const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
     while (i < n) {
-        // Eight plain ASCII bytes at a time: no control character, quote, backslash or high bit.
+        // Eight plain ASCII bytes at a time.
         if (n - i >= 8) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            // With every byte below 0x80, subtracting sets a byte's top bit exactly when it is
-            // below 0x20 (or, after the xor, equal to the quote or the backslash).
-            uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-            if ((w & tops) == 0 && (((w - ones * 0x20) | (q - ones) | (b - ones)) & tops) == 0) {
+            if (plain_word(w)) {
                 i += 8;
                 continue;
             }
@@ -205,6 +290,11 @@ static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
 static int put_double(pmh_json_encoder *e, lua_Number value) {
     // The reader refuses NaN and infinities; without the Swift formatter C cannot match it.
     if (!isfinite(value) || e->format == NULL) return 0;
+    if (e->recording) {
+        pmh_json_item *item = add_item(e, PMH_TAPE_DOUBLE);
+        if (item == NULL) return 0;
+        item->number = (double)value;
+    }
     char text[PMH_JSON_DOUBLE_ROOM];
     size_t n = e->format((double)value, text, sizeof text);
     if (n == 0 || n > sizeof text) return 0;
@@ -214,25 +304,30 @@ static int put_double(pmh_json_encoder *e, lua_Number value) {
 // MARK: tables
 
 // Byte order, a shorter key first when it is a prefix of the other (UTF8Bytes.compare).
+static inline int member_before(const json_member *a, const json_member *b) {
+    if (a->prefix != b->prefix) return a->prefix < b->prefix;
+    size_t n = a->length < b->length ? a->length : b->length;
+    int c = n > 0 ? memcmp(a->key, b->key, n) : 0;
+    return c != 0 ? c < 0 : a->length < b->length;
+}
+
 static int compare_members(const void *a, const void *b) {
     const json_member *x = (const json_member *)a, *y = (const json_member *)b;
-    size_t n = x->length < y->length ? x->length : y->length;
-    int c = n > 0 ? memcmp(x->key, y->key, n) : 0;
-    if (c != 0) return c;
-    return x->length < y->length ? -1 : (x->length > y->length ? 1 : 0);
+    return member_before(x, y) ? -1 : (member_before(y, x) ? 1 : 0);
 }
 
 // Lua table keys are unique, so an unstable sort gives the one order there is.
 static void sort_members(json_member *m, size_t n) {
-    if (n > 16) {
+    if (n > 48) {
         qsort(m, n, sizeof(json_member), compare_members);
         return;
     }
-    // Payload objects have a handful of keys: insertion sort beats qsort's calls.
+    // Payload objects have a few dozen keys at most, most told apart by their first eight
+    // bytes: an insertion sort on those beats qsort's calls.
     for (size_t i = 1; i < n; i++) {
         json_member item = m[i];
         size_t j = i;
-        while (j > 0 && compare_members(&m[j - 1], &item) > 0) {
+        while (j > 0 && member_before(&item, &m[j - 1])) {
             m[j] = m[j - 1];
             j--;
         }
@@ -249,7 +344,12 @@ static int add_member(pmh_json_encoder *e, const char *key, size_t length, int s
         e->members = members;
         e->member_capacity = capacity;
     }
-    e->members[e->member_count++] = (json_member){key, length, slot};
+    uint64_t prefix = 0;
+    memcpy(&prefix, key, length < 8 ? length : 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    prefix = __builtin_bswap64(prefix);  // the first byte most significant
+#endif
+    e->members[e->member_count++] = (json_member){key, length, prefix, slot};
     return 1;
 }
 
@@ -310,7 +410,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
     if (!ok) {
         // nothing more to write
     } else if (integer_keys > 0) {
-        ok = mark != 2 && largest == integer_keys && put_char(e, '[');
+        ok = mark != 2 && largest == integer_keys && record(e, PMH_TAPE_ARRAY, (size_t)integer_keys) && put_char(e, '[');
         for (lua_Integer i = 1; ok && i <= integer_keys; i++) {
             if (i > 1 && !put_char(e, ',')) ok = 0;
             lua_rawgeti(L, t, i);
@@ -319,12 +419,12 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
         }
         if (ok) ok = put_char(e, ']');
     } else if (count == 0) {
-        ok = mark == 1 ? put(e, "[]", 2) : put(e, "{}", 2);
+        ok = mark == 1 ? record(e, PMH_TAPE_ARRAY, 0) && put(e, "[]", 2) : record(e, PMH_TAPE_OBJECT, 0) && put(e, "{}", 2);
     } else if (mark == 1) {
         ok = 0;  // marked as an array but has string keys
     } else {
         sort_members(e->members + first, count);
-        ok = put_char(e, '{');
+        ok = record(e, PMH_TAPE_OBJECT, count) && put_char(e, '{');
         // By index: nested objects may move the members array as they add their own.
         for (size_t i = 0; ok && i < count; i++) {
             json_member m = e->members[first + i];
@@ -341,8 +441,10 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
 static int put_value(pmh_json_encoder *e, int index, int depth) {
     lua_State *L = e->L;
     switch (lua_type(L, index)) {
-        case LUA_TNIL: return put(e, "null", 4);
-        case LUA_TBOOLEAN: return lua_toboolean(L, index) ? put(e, "true", 4) : put(e, "false", 5);
+        case LUA_TNIL: return record(e, PMH_TAPE_NULL, 0) && put(e, "null", 4);
+        case LUA_TBOOLEAN:
+            if (lua_toboolean(L, index)) return record(e, PMH_TAPE_TRUE, 0) && put(e, "true", 4);
+            return record(e, PMH_TAPE_FALSE, 0) && put(e, "false", 5);
         case LUA_TNUMBER:
             if (lua_isinteger(L, index)) return put_integer(e, lua_tointegerx(L, index, NULL));
             return put_double(e, lua_tonumberx(L, index, NULL));
@@ -352,13 +454,15 @@ static int put_value(pmh_json_encoder *e, int index, int depth) {
             return text != NULL && put_string(e, text, length);
         }
         case LUA_TTABLE: return put_table(e, index, depth);
-        case LUA_TLIGHTUSERDATA: return pmh_is_null(e->host, index) ? put(e, "null", 4) : 0;
+        case LUA_TLIGHTUSERDATA: return pmh_is_null(e->host, index) && record(e, PMH_TAPE_NULL, 0) && put(e, "null", 4);
         default: return 0;  // functions, userdata, threads
     }
 }
 
-int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
+static int encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth, int recording) {
     lua_State *L = pmh_state(host);
+    encoder->recording = recording;
+    encoder->item_count = 0;
     encoder->L = L;
     encoder->host = host;
     encoder->max_depth = max_depth;
@@ -371,7 +475,21 @@ int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int ma
     encoder->host = NULL;
     if (!ok) {
         encoder->length = 0;
+        encoder->item_count = 0;
         return PMH_JSON_FALLBACK;
     }
     return PMH_JSON_OK;
+}
+
+int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
+    return encode(encoder, host, index, max_depth, 0);
+}
+
+int pmh_json_encode_items(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
+    return encode(encoder, host, index, max_depth, 1);
+}
+
+const pmh_json_item *pmh_json_encoder_items(const pmh_json_encoder *encoder, size_t *count) {
+    *count = encoder->item_count;
+    return encoder->items;
 }

@@ -26,6 +26,9 @@ public final class LuaState {
     /// Writes values as compact JSON in C; nil when it could not be made (the Swift path then
     /// does all the work).
     private let jsonEncoder: OpaquePointer?
+    /// Whether results are read by the C encoder first; tests turn it off to hold the two
+    /// paths to the same values.
+    var readsResultsInC = true
 
     /// Creates a state.
     /// - Parameters:
@@ -134,6 +137,13 @@ public final class LuaState {
         for position in 0..<resultCount {
             let root = resultCount == 1 ? "$" : "$result\(position + 1)"
             let at = top + 1 + Int32(position)
+            // C first: one walk over the tables writes the text and lists the values, which
+            // Swift then builds with no call into Lua. Anything C is unsure of (and every error,
+            // whose message the reader words) takes the reader's walk.
+            if let encoded = encodedResult(at: at, withText: position >= textFrom) {
+                results.append(encoded)
+                continue
+            }
             if position >= textFrom {
                 let read = try reader.readWithText(at: at, root: root)
                 results.append((read.value, read.text))
@@ -142,6 +152,19 @@ public final class LuaState {
             }
         }
         return results
+    }
+
+    /// The value at `at` (and its compact text) from the C encoder, or nil when it falls back.
+    private func encodedResult(at index: Int32, withText: Bool) -> (value: JSONValue, text: [UInt8]?)? {
+        guard readsResultsInC, let jsonEncoder,
+              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK,
+              var items = LuaJSONItems(encoder: jsonEncoder, strings: strings.storage),
+              let value = items.value()
+        else { return nil }
+        guard withText else { return (value, nil) }
+        var length = 0
+        guard let bytes = pmh_json_encoder_bytes(jsonEncoder, &length) else { return nil }
+        return (value, Array(UnsafeRawBufferPointer(start: bytes, count: length)))
     }
 
     /// Calls `function` and keeps its first result in the state, for values that are not JSON

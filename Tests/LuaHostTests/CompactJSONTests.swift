@@ -190,6 +190,29 @@ struct CompactJSONTests {
         }
     }
 
+    @Test("results read through C's item list are the values and texts the Swift reader gives, members in the same order")
+    func resultsReadInCMatchTheReader() throws {
+        let state = try makeState(LuaLimits(instructions: 10_000_000, memoryBytes: 64 << 20))
+        let identity = try state.load("return ...", name: "identity.lua")
+        let luaMaker = try state.load(luaTableMaker, name: "maker.lua")
+        var maker = ValueMaker(random: SeededGenerator(seed: 0x6974656D))
+        var calls: [(LuaReference, LuaArgument)] = (0..<300).map { round in (identity, .value(maker.value(depth: round % 7))) }
+        calls += (1...300).map { seed in (luaMaker, .value(.integer(Int64(seed)))) }
+        for (index, (function, argument)) in calls.enumerated() {
+            state.readsResultsInC = true
+            let inC = try state.callWithText(function, [argument], resultCount: 1, textFrom: 0)[0]
+            state.readsResultsInC = false
+            let inSwift = try state.callWithText(function, [argument], resultCount: 1, textFrom: 0)[0]
+            #expect(inC.value == inSwift.value, "call \(index)")
+            #expect(inC.text == inSwift.text, "call \(index)")
+            // Objects compare whatever their members' order; the writer keeps the order it is given.
+            let sameOrder = written(inC.value) == written(inSwift.value)
+            #expect(sameOrder, "call \(index)")
+        }
+        state.readsResultsInC = true
+        #expect(try stillWorks(state))
+    }
+
     @Test("results before textFrom come without text, and a refused value still gives the reader's error")
     func textOnlyWhereAskedAndErrorsUnchanged() throws {
         let state = try makeState()

@@ -177,6 +177,27 @@ int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int ma
 /// The text of the last successful encode, valid until the next encode or free.
 const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *length);
 
+/// One value of an encode's item list, in the order the text writes it: a container's item
+/// comes first with its count, then an array's items, or an object's keys (strings) and values
+/// in key order.
+typedef struct pmh_json_item {
+    /// A string's bytes, Lua's own: valid while the encoded value is on the stack, unchanged,
+    /// and nothing runs in the state. Already checked to be UTF-8.
+    const char *bytes;
+    /// A string's length in bytes; the number of items of an array or members of an object.
+    size_t length;
+    int64_t integer;
+    double number;
+    int kind;  // PMH_TAPE_*
+} pmh_json_item;
+
+/// As pmh_json_encode, recording the value as items too (pmh_json_encoder_items): a reader
+/// builds it from them without another walk over the tables and no call into Lua.
+int pmh_json_encode_items(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth);
+
+/// The items of the last successful pmh_json_encode_items, valid as its text is.
+const pmh_json_item *pmh_json_encoder_items(const pmh_json_encoder *encoder, size_t *count);
+
 #ifdef __cplusplus
 }
 #endif
