@@ -20,6 +20,14 @@
 
 struct pmh_free_block { struct pmh_free_block *next; };
 
+// A key string the key cache holds: its bytes are Lua's, alive while the cache table holds it.
+#define PMH_KEY_SLOTS 256
+#define PMH_KEY_MAX 40  // Lua's short strings: longer ones are not interned anyway
+typedef struct pmh_key_slot {
+    const char *bytes;
+    size_t length;
+} pmh_key_slot;
+
 struct pmh_host {
     lua_State *L;
     pmh_limits limits;
@@ -35,6 +43,9 @@ struct pmh_host {
     pmh_encode_fn encode;
     void *encode_context;
     int randomseed_ref;
+    // Object keys of the values passed in, kept between calls (see push_key).
+    int key_cache_ref;
+    pmh_key_slot key_slots[PMH_KEY_SLOTS];
     char library[64];
     // Freed small blocks by size class, reused last-in first-out (see pmh_alloc).
     struct pmh_free_block *free_lists[PMH_SMALL_CLASSES];
@@ -614,6 +625,14 @@ static int pmh_setup(lua_State *L) {
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
 
+    // The key cache: one slot per PMH_KEY_SLOTS, filled as keys come.
+    lua_createtable(L, PMH_KEY_SLOTS, 0);
+    for (int i = 1; i <= PMH_KEY_SLOTS; i++) {
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, -2, i);
+    }
+    h->key_cache_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+
     // Marks for empty arrays and objects; their metatables cannot be read or replaced by scripts.
     lua_createtable(L, 0, 1);
     lua_pushliteral(L, "array");
@@ -647,6 +666,7 @@ pmh_host *pmh_open(const pmh_limits *limits, const char *library, pmh_log_fn log
     h->log = log;
     h->log_context = log_context;
     h->randomseed_ref = LUA_NOREF;
+    h->key_cache_ref = LUA_NOREF;
     snprintf(h->library, sizeof h->library, "%s", library);
     h->cap_lifted = 1;  // the set-up is the host's own and must not stop halfway on the cap
     lua_State *L = lua_newstate(pmh_alloc, h);
@@ -772,6 +792,8 @@ typedef struct tape_reader {
     const uint8_t *end;
     int count;
     int max_depth;
+    pmh_host *host;
+    int keys;  // stack index of the key cache table, or 0
 } tape_reader;
 
 static uint32_t read_u32(lua_State *L, tape_reader *r) {
@@ -782,13 +804,48 @@ static uint32_t read_u32(lua_State *L, tape_reader *r) {
     return v;
 }
 
+// Pushes an object key from the tape. Intents use the same few dozen field names call after
+// call: a key found in the cache is pushed from there, where lua_pushlstring would hash its
+// bytes and search Lua's string table. The slot is picked from the length and the first and
+// last eight bytes; the bytes are then compared in full.
+static void push_key(lua_State *L, tape_reader *r) {
+    if (r->p >= r->end || *r->p != PMH_TAPE_STRING) luaL_error(L, "corrupt value tape");
+    r->p++;
+    uint32_t n = read_u32(L, r);
+    if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
+    const char *bytes = (const char *)r->p;
+    r->p += n;
+    if (r->keys == 0 || n > PMH_KEY_MAX) {
+        lua_pushlstring(L, bytes, n);
+        return;
+    }
+    uint64_t first = 0, last = 0;
+    memcpy(&first, bytes, n < 8 ? n : 8);
+    if (n > 8) memcpy(&last, bytes + n - 8, 8);
+    uint64_t mixed = (first ^ (last * 0x9E3779B97F4A7C15u) ^ n) * 0xFF51AFD7ED558CCDu;
+    size_t slot = (size_t)(mixed >> 56) % PMH_KEY_SLOTS;
+    pmh_key_slot *kept = &r->host->key_slots[slot];
+    if (kept->bytes != NULL && kept->length == n && memcmp(kept->bytes, bytes, n) == 0) {
+        lua_rawgeti(L, r->keys, (lua_Integer)slot + 1);
+        return;
+    }
+    lua_pushlstring(L, bytes, n);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, r->keys, (lua_Integer)slot + 1);  // the array part exists: no allocation
+    kept->bytes = lua_tostring(L, -1);
+    kept->length = n;
+}
+
 static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
     if (r->p >= r->end) luaL_error(L, "corrupt value tape");
-    luaL_checkstack(L, 4, "value nested too deeply");
     uint8_t op = *r->p++;
     // Containers are the levels (as for the reader); the Swift side has checked this already.
-    if ((op == PMH_TAPE_ARRAY || op == PMH_TAPE_OBJECT) && depth > r->max_depth)
-        luaL_error(L, "value nested deeper than %d levels", r->max_depth);
+    // Only a container takes stack slots beyond its own (a key and a value): push_tape_fn made
+    // room for every top-level value.
+    if (op == PMH_TAPE_ARRAY || op == PMH_TAPE_OBJECT) {
+        if (depth > r->max_depth) luaL_error(L, "value nested deeper than %d levels", r->max_depth);
+        luaL_checkstack(L, 4, "value nested too deeply");
+    }
     switch (op) {
         case PMH_TAPE_NULL: lua_pushlightuserdata(L, &pmh_null_token); return;
         case PMH_TAPE_TRUE: lua_pushboolean(L, 1); return;
@@ -833,8 +890,7 @@ static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
             uint32_t n = read_u32(L, r);
             lua_createtable(L, 0, n < (1u << 24) ? (int)n : 0);
             for (uint32_t i = 0; i < n; i++) {
-                if (r->p >= r->end || *r->p != PMH_TAPE_STRING) luaL_error(L, "corrupt value tape");
-                push_tape_value(L, r, depth + 1);
+                push_key(L, r);
                 push_tape_value(L, r, depth + 1);
                 lua_rawset(L, -3);
             }
@@ -851,7 +907,14 @@ static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
 static int push_tape_fn(lua_State *L) {
     tape_reader *r = (tape_reader *)lua_touserdata(L, 1);
     lua_pop(L, 1);
-    luaL_checkstack(L, r->count + 4, "too many values");
+    luaL_checkstack(L, r->count + 5, "too many values");
+    if (r->host->key_cache_ref != LUA_NOREF) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, r->host->key_cache_ref) == LUA_TTABLE) {
+            r->keys = lua_gettop(L);  // below the values: the function returns only those
+        } else {
+            lua_pop(L, 1);
+        }
+    }
     for (int i = 0; i < r->count; i++) push_tape_value(L, r, 1);
     if (r->p != r->end) luaL_error(L, "corrupt value tape");
     return r->count;
@@ -859,7 +922,7 @@ static int push_tape_fn(lua_State *L) {
 
 int pmh_push_tape(pmh_host *host, const uint8_t *tape, size_t length, int count) {
     lua_State *L = host->L;
-    tape_reader r = {tape, tape + length, count, host->limits.max_depth > 0 ? host->limits.max_depth : 1000};
+    tape_reader r = {tape, tape + length, count, host->limits.max_depth > 0 ? host->limits.max_depth : 1000, host, 0};
     host->memory_refused = 0;
     int top = lua_gettop(L);
     lua_pushcfunction(L, push_tape_fn);

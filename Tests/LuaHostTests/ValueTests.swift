@@ -103,6 +103,35 @@ struct ValueTests {
         #expect(try stillWorks(state))
     }
 
+    @Test("keep object keys exact call after call, for keys a cache would confuse, across collections")
+    func objectKeysStayExact() throws {
+        let state = try makeState()
+        // Each key, its length, and a Lua-made copy: the script sees the key's own bytes.
+        let keys = try state.load("""
+            local t = ... local out = {}
+            for k, v in next, t do out[#out + 1] = k .. '=' .. #k .. '=' .. v end
+            table.sort(out) return out
+            """, name: "keys.lua")
+        // The same length and the same first and last eight bytes; a NUL inside; a short key and
+        // its prefix; a key longer than Lua's short strings.
+        let families = [
+            ["aaaaaaaaXbbbbbbbb", "aaaaaaaaYbbbbbbbb", "aaaaaaaaZbbbbbbbb"],
+            ["k\u{0}1", "k\u{0}2", "k"],
+            ["title", "titl", "title2"],
+            [String(repeating: "long", count: 12), String(repeating: "long", count: 12) + "!"],
+        ]
+        for round in 0..<40 {
+            for (index, family) in families.enumerated() {
+                let key = family[(round + index) % family.count]
+                let object = JSONValue.object(JSONObject([(key, .string("v\(round)")), ("fixed", .integer(1))]))
+                let expected = [key + "=\(key.utf8.count)=v\(round)", "fixed=5=1"].sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+                #expect(try state.call(keys, [.value(object)]) == [.array(expected.map { .string($0) })], "round \(round): \(key)")
+            }
+            if round % 10 == 9 { state.collectGarbage() }
+        }
+        #expect(try stillWorks(state))
+    }
+
     @Test("pass references to values the state holds")
     func references() throws {
         let state = try makeState()

@@ -108,26 +108,20 @@ final class ScriptRuntime {
         return found
     }
 
-    /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); the
-    /// payloads by platform, each with its compact text (written as the host read it), and the
-    /// script's findings.
+    /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); each
+    /// platform's payload in the order of `platforms`, with its compact text (written as the
+    /// host read it), and the script's findings.
     /// `metered` false for templates that run only pushmap's own Lua (``TemplateScripts/ownTemplates``).
     func translate(
         _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true
-    ) throws(LuaError) -> (payloads: [Platform: JSONValue], texts: [Platform: [UInt8]], diagnostics: [Diagnostic]) {
-        let results: [(value: JSONValue, text: [UInt8]?)]
+    ) throws(LuaError) -> (payloads: [(value: JSONValue, text: [UInt8]?)], diagnostics: [Diagnostic]) {
+        var results: [(value: JSONValue, text: [UInt8]?)]
         do {
             results = try state.callWithText(run, [
                 .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
             ], resultCount: 1 + platforms.count, textFrom: 1, metered: metered)
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)
-        }
-        var payloads: [Platform: JSONValue] = [:]
-        var texts: [Platform: [UInt8]] = [:]
-        for (index, platform) in platforms.enumerated() where index + 1 < results.count {
-            payloads[platform] = results[index + 1].value
-            texts[platform] = results[index + 1].text
         }
         var diagnostics: [Diagnostic] = []
         for item in results.first?.value.arrayValue ?? [] {
@@ -140,7 +134,8 @@ final class ScriptRuntime {
                 platform: item["platform"]?.stringValue.map(Platform.init)
             ))
         }
-        return (payloads, texts, diagnostics)
+        if !results.isEmpty { results.removeFirst() }
+        return (results, diagnostics)
     }
 
     /// A payload the host cannot read is named by its place in the run's results (`$result2` is

@@ -114,9 +114,9 @@ public final class Translator: Sendable {
            let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
             let now = options.clock()
             let translated = try borrowing(generation) { runtime throws(TranslationError) -> Translation? in
-                guard let name = runtime.tapeCheck.acceptedTemplate(tape), let template = runtime.templates[name],
-                      platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
-                return try run(.tape(tape), name: name, template: template, platforms: platforms, now: now, diagnostics: [], generation: generation, runtime: runtime)
+                guard let name = runtime.tapeCheck.acceptedTemplate(tape), let supported = runtime.templates[name]?.platforms,
+                      platforms.allSatisfy({ supported.contains($0) }) else { return nil }
+                return try run(.tape(tape), name: name, known: true, platforms: platforms, now: now, diagnostics: [], generation: generation, runtime: runtime)
             }
             if let translated { return translated }
         }
@@ -147,7 +147,7 @@ public final class Translator: Sendable {
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
         let now = now ?? options.clock()
         return try borrowing(generation) { runtime throws(TranslationError) in
-            try run(.value(intent), name: name, template: template, platforms: platforms, now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
+            try run(.value(intent), name: name, known: template != nil, platforms: platforms, now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
         }
     }
 
@@ -166,18 +166,18 @@ public final class Translator: Sendable {
     }
 
     /// Runs a valid intent through its template's script on `runtime`, then checks and writes the
-    /// payloads. A template the scripts lack (`plain`, when no script provides it) is the script
-    /// host's to report.
+    /// payloads. A template the scripts lack (`plain`, when no script provides it; `known` false)
+    /// is the script host's to report.
     private func run(
-        _ intent: LuaArgument, name: String, template: TemplateInfo?, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
+        _ intent: LuaArgument, name: String, known: Bool, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
     ) throws(TranslationError) -> Translation {
         var diagnostics = diagnostics
-        let result: (payloads: [Platform: JSONValue], texts: [Platform: [UInt8]], diagnostics: [Diagnostic])
+        let result: (payloads: [(value: JSONValue, text: [UInt8]?)], diagnostics: [Diagnostic])
         do {
             result = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !runtime.ownTemplates.contains(name))
         } catch {
-            let scriptError = ScriptError(error, script: template.map { generation.scripts.winners[$0.name] } ?? nil)
+            let scriptError = ScriptError(error, script: known ? generation.scripts.winners[name] : nil)
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
         diagnostics += result.diagnostics
@@ -186,17 +186,21 @@ public final class Translator: Sendable {
         // Each payload is written once, by the host as it read it: the size rules read the
         // text's length, and the caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
-        var compact: [Platform: [UInt8]] = [:]
-        for platform in platforms {
-            guard let payload = result.payloads[platform], let text = result.texts[platform] else {
-                let scriptError = ScriptError(kind: .badValue, script: template?.path, line: nil, message: "the \(platform) mapping returned no payload")
+        var payloads = [Platform: JSONValue](minimumCapacity: platforms.count)
+        var compact = [Platform: [UInt8]](minimumCapacity: platforms.count)
+        for (index, platform) in platforms.enumerated() {
+            guard index < result.payloads.count, let text = result.payloads[index].text else {
+                let path = known ? generation.templates[name]?.path : nil
+                let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
             }
+            let payload = result.payloads[index].value
             diagnostics += checker.check(payload, platform: platform, compactSize: text.count)
+            payloads[platform] = payload
             compact[platform] = text
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: diagnostics) }
-        return Translation(template: name, payloads: result.payloads, diagnostics: diagnostics, compact: compact)
+        return Translation(template: name, payloads: payloads, diagnostics: diagnostics, compact: compact)
     }
 
     /// Translates on the caller's task; the work is microseconds of CPU, so it runs inline.
