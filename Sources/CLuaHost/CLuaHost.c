@@ -42,6 +42,7 @@ struct pmh_host {
     void *log_context;
     pmh_encode_fn encode;
     void *encode_context;
+    pmh_json_encoder *json_encoder;
     int randomseed_ref;
     // Object keys of the values passed in, kept between calls (see push_key).
     int key_cache_ref;
@@ -543,9 +544,20 @@ static int lib_json(lua_State *L) {
     pmh_host *h = host_of(L);
     luaL_checkany(L, 1);
     lua_settop(L, 1);
-    if (h->encode == NULL) return luaL_error(L, "json: no encoder installed");
     const char *out = NULL;
     size_t length = 0;
+    // C first, with no trip through Swift: most values need neither the reader nor the writer.
+    // Anything it is not sure of (and every error, whose message the reader words) goes on to
+    // the Swift encoder.
+    if (h->json_encoder != NULL &&
+        pmh_json_encode(h->json_encoder, h, 1, h->limits.max_depth) == PMH_JSON_OK &&
+        (out = pmh_json_encoder_bytes(h->json_encoder, &length)) != NULL) {
+        lua_pushlstring(L, out, length);
+        return 1;
+    }
+    if (h->encode == NULL) return luaL_error(L, "json: no encoder installed");
+    out = NULL;
+    length = 0;
     int status = h->encode(h->encode_context, L, &out, &length);
     lua_settop(L, 1);
     if (status != 0) {
@@ -1104,6 +1116,8 @@ void pmh_set_encoder(pmh_host *host, pmh_encode_fn encode, void *context) {
     host->encode = encode;
     host->encode_context = context;
 }
+
+void pmh_set_json_encoder(pmh_host *host, pmh_json_encoder *encoder) { host->json_encoder = encoder; }
 
 void pmh_set_log(pmh_host *host, pmh_log_fn log, void *context) {
     host->log = log;

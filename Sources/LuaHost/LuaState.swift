@@ -66,6 +66,7 @@ public final class LuaState {
         let context = Unmanaged.passUnretained(self).toOpaque()
         pmh_set_log(made, luaHostLog, context)
         pmh_set_encoder(made, luaHostEncode, context)
+        pmh_set_json_encoder(made, jsonEncoder)
     }
 
     deinit {
@@ -299,16 +300,8 @@ public final class LuaState {
         _ out: UnsafeMutablePointer<UnsafePointer<CChar>?>,
         _ length: UnsafeMutablePointer<Int>
     ) -> Int32 {
-        // C first: most values need neither the reader nor the writer. Anything it is not sure
-        // of (and every error, whose message the reader words) takes the Swift path below.
-        if let jsonEncoder, pmh_json_encode(jsonEncoder, host, 1, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK {
-            var count = 0
-            if let bytes = pmh_json_encoder_bytes(jsonEncoder, &count) {
-                out.pointee = bytes
-                length.pointee = count
-                return 0
-            }
-        }
+        // Called when the C encoder (tried first by json() itself) is not sure of the value:
+        // the reader and writer encode it, or word the error.
         var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
         let bytes: [UInt8]
         var failed: Int32 = 0

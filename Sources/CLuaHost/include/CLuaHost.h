@@ -174,6 +174,10 @@ void pmh_json_encoder_free(pmh_json_encoder *encoder);
 /// (as LuaLimits.maxValueDepth). Leaves the stack as it was. PMH_JSON_OK or PMH_JSON_FALLBACK.
 int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth);
 
+/// The C encoder `json()` tries before the Swift one (NULL: none), owned by the caller, who
+/// keeps it alive as long as the host.
+void pmh_set_json_encoder(pmh_host *host, pmh_json_encoder *encoder);
+
 /// The text of the last successful encode, valid until the next encode or free.
 const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *length);
 
