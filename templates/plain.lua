@@ -38,6 +38,24 @@ local function ignored(field, platform)
   warn("$." .. field, "'" .. field .. "' is ignored by plain notifications on " .. IGNORED_BY[platform] .. " (only push templates read it)")
 end
 
+-- For each built-in template, the owned fields it does not accept (with their owners): what
+-- checkFields tests, worked out once instead of at every call.
+local FORBIDDEN = {}
+for template in next, BUILT_ON_BASIC do
+  local list = {}
+  for i = 1, #OWNED do
+    local field = OWNED[i]
+    local owner = OWNER[field]
+    if owner ~= template and owner ~= "basic" then list[#list + 1] = field end
+  end
+  FORBIDDEN[template] = list
+end
+do
+  local list = {}
+  for i = 1, #OWNED do list[i] = OWNED[i] end
+  FORBIDDEN.plain = list
+end
+
 local function checkFields(intent, ctx)
   local template = ctx.template
   if template == "plain" then
@@ -52,14 +70,13 @@ local function checkFields(intent, ctx)
         if android[ANDROID_IGNORED[i]] ~= nil then ignored("android." .. ANDROID_IGNORED[i], platform) end
       end
     end
-  elseif not BUILT_ON_BASIC[template] then
-    return -- a custom template decides for itself
   end
-  for i = 1, #OWNED do
-    local field = OWNED[i]
-    local owner = OWNER[field]
-    if intent[field] ~= nil and owner ~= template and not (owner == "basic" and BUILT_ON_BASIC[template]) then
-      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, owner, template))
+  local forbidden = FORBIDDEN[template]
+  if forbidden == nil then return end -- a custom template decides for itself
+  for i = 1, #forbidden do
+    local field = forbidden[i]
+    if intent[field] ~= nil then
+      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, OWNER[field], template))
     end
   end
 end
@@ -90,7 +107,7 @@ end
 -- dictionary (aps) belong to the mapping, and FCM reserves a few keys of its own. Prefixes are
 -- tested on the first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no
 -- pattern runs per key.
-local function refused(key, fcm)
+local function findRefusal(key, fcm)
   local first = byte(key, 1)
   if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
     return "collides with the keys pushmap writes (adb_*, aps)"
@@ -102,6 +119,23 @@ local function refused(key, fcm)
     end
   end
   return nil
+end
+
+-- A service sends the same custom keys again and again: each verdict (false for a usable key)
+-- is kept, up to VERDICT_LIMIT keys per platform, so a repeat costs one table read.
+local VERDICT_LIMIT = 256
+local verdicts = { [true] = {}, [false] = {} }
+local verdictCounts = { [true] = 0, [false] = 0 }
+
+local function refused(key, fcm)
+  local known = verdicts[fcm][key]
+  if known ~= nil then return known or nil end
+  local why = findRefusal(key, fcm)
+  if verdictCounts[fcm] < VERDICT_LIMIT then
+    verdicts[fcm][key] = why or false
+    verdictCounts[fcm] = verdictCounts[fcm] + 1
+  end
+  return why
 end
 
 -- Copies the intent's custom data into `into`, refused keys aside (an error each). `fcm`: FCM

@@ -180,6 +180,29 @@ struct PropertyTests {
         ProcessInfo.processInfo.environment["PUSHMAP_PROPERTY_SEED"].flatMap { UInt64($0) } ?? 0x5EED_2026
     }
 
+    @Test("custom data keys are refused for the platform that owns them, the same on every repeat and in either order")
+    func dataKeyRefusalsArePerPlatform() throws {
+        let translator = try Translator(options: Translator.Options(idleStates: 1, clock: { Self.now }), logger: quietLogger)
+        // One state: the verdicts the script keeps from one run are the ones the next run reads.
+        let keys = ["from", "adb_x", "aps", "google.x", "gcm.y", "message_type", "ok", "fromage", "apsx"]
+        let refusedOnFCM: Set = ["from", "adb_x", "aps", "google.x", "gcm.y", "message_type"]
+        let refusedOnAPNS: Set = ["adb_x", "aps"]
+        for round in 0..<3 {
+            for platforms: [Platform] in [[.apns], [.fcm], [.fcm, .apns], [.apns, .fcm]] {
+                for key in keys {
+                    let intent = Array(#"{"title": "t", "data": {"\#(key)": "v"}}"#.utf8)
+                    let expected = platforms.contains(.fcm) && refusedOnFCM.contains(key) || platforms.contains(.apns) && refusedOnAPNS.contains(key)
+                    let error = translationError { _ = try translator.translate(intent, platforms: platforms) }
+                    let refusals = error?.diagnostics.filter { $0.message.hasPrefix("data key '\(key)'") } ?? []
+                    #expect(refusals.isEmpty == !expected, "round \(round), \(platforms), \(key): \(refusals)")
+                    let refusedPlatforms = Set(refusals.compactMap { (diagnostic: Diagnostic) in diagnostic.platform })
+                    let wanted = Set(platforms.filter { $0 == .fcm ? refusedOnFCM.contains(key) : refusedOnAPNS.contains(key) })
+                    #expect(refusedPlatforms == wanted, "round \(round), \(platforms), \(key)")
+                }
+            }
+        }
+    }
+
     @Test("generated valid intents of every template pass every check and give the same bytes every run")
     func validIntents() throws {
         let seed = Self.seed
