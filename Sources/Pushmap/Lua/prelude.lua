@@ -192,18 +192,19 @@ local running = nil  -- the entry whose mapping is running, to name its file in 
 -- leaves no frame to point at), or no file for the host's run.
 local function call(entry, name, platform, intent, ctx, who)
   local caller = running
-  local where = caller and (caller.path .. ": ") or ""
-  if entry == nil then
-    error(format("%s%s: no template named %s", where, who, describe(name)), 0)
-  end
-  local mapping = entry[platform]
-  if mapping == nil then
-    if not PLATFORMS[platform] then
-      error(format("%s%s: the platform must be \"fcm\" or \"apns\", got %s", where, who, describe(platform)), 0)
+  local mapping = entry and entry[platform]
+  if mapping == nil or active[entry] then
+    -- The prefix is made only here: a call that goes through makes no string.
+    local where = caller and (caller.path .. ": ") or ""
+    if entry == nil then
+      error(format("%s%s: no template named %s", where, who, describe(name)), 0)
     end
-    error(format("%s%s: template '%s' (%s) has no %s mapping (its platforms: %s)", where, who, entry.name, entry.path, platform, entry.platformList), 0)
-  end
-  if active[entry] then
+    if mapping == nil then
+      if not PLATFORMS[platform] then
+        error(format("%s%s: the platform must be \"fcm\" or \"apns\", got %s", where, who, describe(platform)), 0)
+      end
+      error(format("%s%s: template '%s' (%s) has no %s mapping (its platforms: %s)", where, who, entry.name, entry.path, platform, entry.platformList), 0)
+    end
     error(format("%s%s: template '%s' calls itself; to build on the built-in template use pushmap.builtin", where, who, entry.name), 0)
   end
   active[entry] = true
