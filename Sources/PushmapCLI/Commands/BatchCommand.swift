@@ -61,6 +61,7 @@ struct BatchCommand: ParsableCommand {
         let progress = Progress(enabled: StandardStream.error.isTerminal)
         var total = 0
         var failed = 0
+        let writer = BlockWriter()
 
         while true {
             var lines: [LineReader.Line] = []
@@ -68,25 +69,21 @@ struct BatchCommand: ParsableCommand {
             do {
                 while lines.count < Self.window, let line = try reader.next() { lines.append(line) }
             } catch {
+                writer.finish() // the lines before the failure are still written
                 StandardStream.note("pushmap: \(input.name): \(error.reason)")
                 throw ExitStatus.invalid
             }
             if lines.isEmpty { break }
             let outputs = Self.translate(lines, translator: translator, platforms: platforms, workers: workers)
-            var block: [UInt8] = []
-            block.reserveCapacity(outputs.reduce(0) { $0 + $1.bytes.count })
-            for output in outputs {
-                block.append(contentsOf: output.bytes)
-                if !output.ok { failed += 1 }
-            }
+            for output in outputs where !output.ok { failed += 1 }
             total += lines.count
-            do {
-                try StandardStream.output.write(block)
-            } catch {
-                return  // the reader went away: end quietly
-            }
+            // Written while the next window is read and translated.
+            writer.write(outputs)
+            if writer.closed { return } // the reader went away: end quietly
             progress.update(lines: total, failed: failed)
         }
+        writer.finish()
+        if writer.closed { return }
         progress.finish()
         StandardStream.note("pushmap: batch: \(total) line\(total == 1 ? "" : "s"), \(total - failed) translated, \(failed) failed")
         if failed > 0 { throw ExitStatus.invalid }
@@ -116,10 +113,18 @@ struct BatchCommand: ParsableCommand {
     }
 
     static func translateLine(_ line: LineReader.Line, translator: Translator, platforms: [Platform]) -> Output {
-        var bytes = Array("{\"line\":\(line.number),".utf8)
+        var bytes: [UInt8] = []
+        func start(reserving capacity: Int) {
+            bytes.reserveCapacity(capacity)
+            bytes.append(contentsOf: #"{"line":"#.utf8)
+            bytes.append(contentsOf: String(line.number).utf8)
+            bytes.append(UInt8(ascii: ","))
+        }
         func failure(_ error: JSONValue) -> Output {
+            start(reserving: 512)
+            bytes.append(contentsOf: #""error":"#.utf8)
             JSONWriter(style: .compact).write(error, into: &bytes)
-            bytes.append(contentsOf: Array("}\n".utf8))
+            bytes.append(contentsOf: "}\n".utf8)
             return Output(bytes: bytes, ok: false)
         }
         func errorObject(_ kind: String, _ diagnostics: [Diagnostic], _ scriptError: ScriptError? = nil) -> JSONValue {
@@ -127,7 +132,6 @@ struct BatchCommand: ParsableCommand {
             if let scriptError { object["scriptError"] = DiagnosticReport.json(scriptError) }
             return .object(object)
         }
-        bytes.append(contentsOf: Array("\"error\":".utf8))
         if let length = line.overlongLength {
             let message = "a line of \(length) bytes exceeds the limit of \(translator.options.maxIntentBytes) bytes"
             return failure(errorObject("invalid intent", [.error("$", "too-large", message)]))
@@ -137,17 +141,21 @@ struct BatchCommand: ParsableCommand {
         }
         do {
             let translation = try translator.translate(line.bytes, platforms: platforms)
-            bytes.removeLast("\"error\":".utf8.count)
+            let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
+            // Room for the payloads and a few warnings at once: the line is built without growing.
+            start(reserving: payloads.reduce(64 + 256 * translation.diagnostics.count) { $0 + $1.count + 16 })
             for (position, platform) in platforms.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: Array("\"\(platform.name)\":".utf8))
-                bytes.append(contentsOf: translation.bytes(for: platform, style: .compact))
+                bytes.append(UInt8(ascii: "\""))
+                bytes.append(contentsOf: platform.name.utf8)
+                bytes.append(contentsOf: #"":"#.utf8)
+                bytes.append(contentsOf: payloads[position])
             }
             if !translation.diagnostics.isEmpty {
-                bytes.append(contentsOf: Array(",\"warnings\":".utf8))
+                bytes.append(contentsOf: #","warnings":"#.utf8)
                 DiagnosticReport.write(translation.diagnostics, into: &bytes)
             }
-            bytes.append(contentsOf: Array("}\n".utf8))
+            bytes.append(contentsOf: "}\n".utf8)
             return Output(bytes: bytes, ok: true)
         } catch {
             return failure(errorObject(error.kind.name, error.diagnostics, error.scriptError))
@@ -174,6 +182,39 @@ private final class OutputSlots: @unchecked Sendable {
     func set(_ index: Int, _ output: BatchCommand.Output) { storage[index] = output }
 
     var values: [BatchCommand.Output] { Array(storage) }
+}
+
+/// Writes windows of output lines to standard output on a thread of its own, in the order
+/// given, so that no core waits on the write; at most two windows wait, which bounds memory.
+private final class BlockWriter: @unchecked Sendable {
+    // @unchecked: the queue serializes the writes; `stopped` is atomic.
+    private let queue = DispatchQueue(label: "pushmap.batch.output")
+    private let room = DispatchSemaphore(value: 2)
+    private let stopped = Atomic<Bool>(false)
+
+    /// Whether a write found standard output closed (EPIPE): nothing more is written.
+    var closed: Bool { stopped.load(ordering: .acquiring) }
+
+    func write(_ outputs: [BatchCommand.Output]) {
+        room.wait()
+        queue.async {
+            defer { self.room.signal() }
+            guard !self.closed else { return }
+            var block: [UInt8] = []
+            block.reserveCapacity(outputs.reduce(0) { $0 + $1.bytes.count })
+            for output in outputs { block.append(contentsOf: output.bytes) }
+            do {
+                try StandardStream.output.write(block)
+            } catch {
+                self.stopped.store(true, ordering: .releasing)
+            }
+        }
+    }
+
+    /// Waits for every window queued.
+    func finish() {
+        queue.sync {}
+    }
 }
 
 /// A counter on standard error while it is a terminal.
