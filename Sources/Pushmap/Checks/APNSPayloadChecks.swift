@@ -38,8 +38,9 @@ struct APNSPayloadChecks {
         }
         var keys = CustomKeys(base: "$")
         keys.reserve(root.count)
+        // Keys in byte order are each there once: no search for duplicates.
         for (key, value) in root where key != "aps" {
-            keys.add(key, value, in: "$")
+            keys.add(key, value, in: "$", new: root.keysSorted)
         }
         checkAps(aps, &report)
         let size = compactSize ?? JSONWriter.compactByteCount(payload)

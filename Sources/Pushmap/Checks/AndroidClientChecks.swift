@@ -72,7 +72,7 @@ struct AndroidClientChecks {
     private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
         guard let text = keys.string(.actions) else { return }
         let location = keys.location(.actions)
-        guard let actions = (try? JSONParser.parse(text))?.arrayValue else {
+        guard let actions = Self.parse(text)?.arrayValue else {
             report.error(
                 location, "android-actions-json",
                 "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
@@ -89,6 +89,18 @@ struct AndroidClientChecks {
         for (index, action) in actions.enumerated() {
             checkAction(action, at: { location.index(index) }, number: index, &report)
         }
+    }
+
+    /// The JSON value `text` holds, or nil: through the tape parser, which builds no value for
+    /// what it then skips and is quicker on the short arrays scripts write, else the full parser.
+    private static func parse(_ text: String) -> JSONValue? {
+        var text = text
+        let tape = text.withUTF8 { JSONTape.parse($0, limits: JSONParser.Limits()) }
+        if let tape {
+            var reader = tape.reader
+            return reader.value()
+        }
+        return try? JSONParser.parse(text)
     }
 
     /// `location` is built only for a finding.

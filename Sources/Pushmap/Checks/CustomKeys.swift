@@ -29,6 +29,8 @@ struct CustomKeys {
         self.base = base
     }
 
+    var isEmpty: Bool { entries.isEmpty }
+
     /// Makes room for `count` more keys at once.
     mutating func reserve(_ count: Int) {
         entries.reserveCapacity(entries.count + count)
@@ -38,11 +40,13 @@ struct CustomKeys {
     /// Adds a key found in the object at payload path `base`; a later entry for the same key
     /// wins, as `android.data` does over `data`, and keeps the first one's place. Gives the
     /// key's print, for the caller's own byte tests.
+    /// - Parameter new: the caller knows no entry has this key (the first object added, with
+    ///   each key once): no search for an earlier entry, which is a scan for keys no rule reads.
     @discardableResult
-    mutating func add(_ key: String, _ value: JSONValue, in base: String) -> KeyPrint {
+    mutating func add(_ key: String, _ value: JSONValue, in base: String, new: Bool = false) -> KeyPrint {
         let print = KeyPrint(key)
         let known = Known.matching(key, print)
-        let existing = known.map { slots[$0.rawValue] } ?? unknownIndex(key, print)
+        let existing = new ? -1 : known.map { slots[$0.rawValue] } ?? unknownIndex(key, print)
         if existing >= 0 {
             entries[existing].value = value
             entries[existing].base = base

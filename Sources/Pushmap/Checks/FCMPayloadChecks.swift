@@ -65,8 +65,10 @@ struct FCMPayloadChecks {
             return
         }
         keys.reserve(data.count)
+        // Keys in byte order are each there once: the first map's need no search for duplicates.
+        let new = keys.isEmpty && data.keysSorted
         for (key, member) in data {
-            let print = keys.add(key, member, in: base)
+            let print = keys.add(key, member, in: base, new: new)
             if case .string = member {} else {
                 report.error(
                     IntentOrigin.customKeyLocation(base: base, key: key), "fcm-data-string",
