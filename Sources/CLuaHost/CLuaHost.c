@@ -44,6 +44,12 @@ struct pmh_host {
     void *encode_context;
     pmh_json_encoder *json_encoder;
     int randomseed_ref;
+    // math.random's generator state (the userdata it shares with randomseed), and a copy of it
+    // as the last reseed left it: a call before which nothing was drawn skips reseeding.
+    const void *random_state;
+    size_t random_state_size;
+    unsigned char seeded_state[64];
+    int seeded;
     // Object keys of the values passed in, kept between calls (see push_key).
     int key_cache_ref;
     pmh_key_slot key_slots[PMH_KEY_SLOTS];
@@ -632,6 +638,13 @@ static int pmh_setup(lua_State *L) {
     // math.random: fixed seed, reseeded before each call; scripts cannot reseed from the clock.
     lua_getfield(L, g, LUA_MATHLIBNAME);
     lua_getfield(L, -1, "randomseed");
+    if (lua_getupvalue(L, -1, 1) != NULL) {
+        if (lua_type(L, -1) == LUA_TUSERDATA && lua_rawlen(L, -1) <= sizeof h->seeded_state) {
+            h->random_state = lua_touserdata(L, -1);  // alive while randomseed is, in the registry
+            h->random_state_size = lua_rawlen(L, -1);
+        }
+        lua_pop(L, 1);
+    }
     h->randomseed_ref = luaL_ref(L, LUA_REGISTRYINDEX);
     lua_pushnil(L);
     lua_setfield(L, -2, "randomseed");
@@ -951,10 +964,20 @@ int pmh_push_tape(pmh_host *host, const uint8_t *tape, size_t length, int count)
 int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
     lua_State *L = host->L;
     int base = lua_gettop(L) - nargs;  // the function's index
-    // Reseed before every call: output must not depend on what earlier calls drew.
-    lua_rawgeti(L, LUA_REGISTRYINDEX, host->randomseed_ref);
-    lua_pushinteger(L, PMH_RANDOM_SEED);
-    if (lua_pcall(L, 1, 0, 0) != LUA_OK) lua_pop(L, 1);
+    // Reseed before every call: output must not depend on what earlier calls drew. A generator
+    // still as the last reseed left it needs none (the protected call costs more than the check).
+    if (!host->seeded || host->random_state == NULL ||
+        memcmp(host->random_state, host->seeded_state, host->random_state_size) != 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, host->randomseed_ref);
+        lua_pushinteger(L, PMH_RANDOM_SEED);
+        if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+            lua_pop(L, 1);
+            host->seeded = 0;
+        } else if (host->random_state != NULL) {
+            memcpy(host->seeded_state, host->random_state, host->random_state_size);
+            host->seeded = 1;
+        }
+    }
 
     lua_pushcfunction(L, pmh_msgh);
     lua_insert(L, base);
