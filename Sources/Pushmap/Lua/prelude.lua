@@ -158,7 +158,7 @@ end
 
 -- Diagnostics ----------------------------------------------------------------------------------
 
-local diagnostics = array({})   -- of the current run; a fresh list at each run
+local diagnostics = {}   -- of the current run; a fresh list at each run (the host reads an empty one as none)
 local diagnosticCount = 0
 local runPlatform = nil         -- the platform whose payload the current run is making
 
@@ -348,7 +348,7 @@ end
 -- recorded ({severity, path, message, platform}), then each platform's payload in the order asked:
 -- separate results, so that a payload's nesting is counted from the payload itself.
 local function run(name, platforms, intent, now)
-  diagnostics, diagnosticCount = array({}), 0
+  diagnostics, diagnosticCount = {}, 0
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
   local entry = winners[name]
