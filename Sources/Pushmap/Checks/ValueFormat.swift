@@ -43,11 +43,9 @@ enum ValueFormat {
 
     /// 6 or 8 hex digits and nothing else.
     static func isHexColour(_ text: String) -> Bool {
-        // A native string's bytes, read in place: no index checks per byte.
-        if let answer = text.utf8.withContiguousStorageIfAvailable({ bytes in
-            (bytes.count == 6 || bytes.count == 8) && bytes.allSatisfy(isHexDigit)
-        }) { return answer }
-        return isHexColour(text.utf8[...])
+        // The bytes read in place (withUTF8 serves small strings too): no index checks per byte.
+        var text = text
+        return text.withUTF8 { bytes in (bytes.count == 6 || bytes.count == 8) && bytes.allSatisfy(isHexDigit) }
     }
 
     static func isHexColour(_ bytes: Substring.UTF8View) -> Bool {
@@ -69,10 +67,9 @@ enum ValueFormat {
     /// The value of a decimal integer string with an optional sign, as Java's `Long.parseLong`
     /// reads it; nil when it is not one or does not fit in 64 bits.
     static func integer(_ text: String) -> Int64? {
-        // A native string's bytes, read in place: no index checks per byte.
-        if let answer = text.utf8.withContiguousStorageIfAvailable({ integer(bytes: $0[...]) }) { return answer }
-        let copy = Array(text.utf8)
-        return copy.withUnsafeBufferPointer { integer(bytes: $0[...]) }
+        // The bytes read in place (withUTF8 serves small strings too): no index checks per byte.
+        var text = text
+        return text.withUTF8 { integer(bytes: $0[...]) }
     }
 
     private static func integer(bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
