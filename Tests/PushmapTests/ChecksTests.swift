@@ -347,6 +347,16 @@ struct ChecksTests {
         F.expectNone(F.check(good, .fcm), "android-action-incomplete")
     }
 
+    @Test("adb_act gets the same findings when the full parser reads it (an action of more keys than the tape parser takes)")
+    func androidActionsThroughTheFullParser() {
+        let extra = (1...60).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let bad = F.fcm(F.merged(F.basicData, ["adb_act": .string(#"[{"label":"go","type":"OPEN",\#(extra)},"x",{"label":"","type":"WEBURL"}]"#)]))
+        let findings = F.check(bad, .fcm, intentPaths: true)
+        F.expectOne(findings, "android-action-type", .error, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
+        #expect(findings.filter { $0.rule == "android-action-incomplete" }.map(\.path) == ["$.buttons[1]", "$.buttons[2]"])
+        #expect(findings.contains { $0.rule == "android-action-uri" && $0.path == "$.buttons[2]" })
+    }
+
     @Test("at most 3 actions, or 2 beside remind later")
     func androidActionCount() {
         let one = #"{"label":"go","type":"OPENAPP"}"#

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 internal import PushmapJSON
 
 /// What Android's code does with the FCM data map: the notificationbuilder library for templates
@@ -71,10 +76,11 @@ struct AndroidClientChecks {
 
     private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
         guard let text = keys.string(.actions) else { return }
-        let location = keys.location(.actions)
-        guard let actions = Self.parse(text)?.arrayValue else {
+        // Built only for a finding: most payloads have none.
+        let location = { keys.location(.actions) }
+        guard let actions = Self.actions(text) else {
             report.error(
-                location, "android-actions-json",
+                location(), "android-actions-json",
                 "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
             return
         }
@@ -84,36 +90,81 @@ struct AndroidClientChecks {
             let reason = remindLater
                 ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit"
                 : "Android shows at most \(allowed)"
-            report.error(location, "android-action-count", "adb_act has \(actions.count) actions and \(reason): the rest are lost")
+            report.error(location(), "android-action-count", "adb_act has \(actions.count) actions and \(reason): the rest are lost")
         }
         for (index, action) in actions.enumerated() {
-            checkAction(action, at: { location.index(index) }, number: index, &report)
+            checkAction(action, at: { location().index(index) }, number: index, &report)
         }
     }
 
-    /// The JSON value `text` holds, or nil: through the tape parser, which builds no value for
-    /// what it then skips and is quicker on the short arrays scripts write, else the full parser.
-    private static func parse(_ text: String) -> JSONValue? {
+    /// What the Android code reads of one action: the object's label, type and uri, or that it
+    /// is not an object.
+    struct Action {
+        var isObject = true
+        var label: JSONValue?
+        var type: JSONValue?
+        var uri: JSONValue?
+    }
+
+    /// The actions `text` holds, or nil when it is not a JSON array. Read from the tape parser's
+    /// output without building the array (the full parser only when the tape parser is unsure).
+    static func actions(_ text: String) -> [Action]? {
         var text = text
-        let tape = text.withUTF8 { JSONTape.parse($0, limits: JSONParser.Limits()) }
-        if let tape {
+        let fromTape: [Action]?? = text.withUTF8 { bytes in
+            guard let tape = JSONTape.parse(bytes, limits: JSONParser.Limits()) else { return nil }
             var reader = tape.reader
-            return reader.value()
+            guard reader.op == JSONTape.Op.array else { return .some(nil) }
+            let count = reader.count()
+            var actions: [Action] = []
+            actions.reserveCapacity(count)
+            for _ in 0..<count {
+                guard reader.op == JSONTape.Op.object else {
+                    reader.skip()
+                    actions.append(Action(isObject: false))
+                    continue
+                }
+                var action = Action()
+                for _ in 0..<reader.count() {
+                    let key = reader.string()
+                    if Self.same(key, "label") {
+                        action.label = reader.value()
+                    } else if Self.same(key, "type") {
+                        action.type = reader.value()
+                    } else if Self.same(key, "uri") {
+                        action.uri = reader.value()
+                    } else {
+                        reader.skip()
+                    }
+                }
+                actions.append(action)
+            }
+            return .some(actions)
         }
-        return try? JSONParser.parse(text)
+        if let fromTape { return fromTape }
+        guard let items = (try? JSONParser.parse(text))?.arrayValue else { return nil }
+        return items.map { item in
+            guard let object = item.objectValue else { return Action(isObject: false) }
+            return Action(label: object["label"], type: object["type"], uri: object["uri"])
+        }
+    }
+
+    private static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(base, word.utf8Start, bytes.count) == 0
     }
 
     /// `location` is built only for a finding.
-    private func checkAction(_ action: JSONValue, at location: () -> CheckLocation, number: Int, _ report: inout CheckReport) {
-        guard let object = action.objectValue else {
+    private func checkAction(_ action: Action, at location: () -> CheckLocation, number: Int, _ report: inout CheckReport) {
+        guard action.isObject else {
             report.error(location(), "android-action-incomplete", "action \(number) is not an object {label, uri, type}: Android skips it")
             return
         }
-        let label = object["label"]?.stringValue ?? ""
+        let label = action.label?.stringValue ?? ""
         if label.isEmpty {
             report.error(location(), "android-action-incomplete", "action \(number) has no label: Android skips the button")
         }
-        guard let typeValue = object["type"] else {
+        guard let typeValue = action.type else {
             report.error(location(), "android-action-incomplete", "action \(number) has no type: Android skips the button")
             return
         }
@@ -124,7 +175,7 @@ struct AndroidClientChecks {
                 "action \(number) has type \(shown), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
             return
         }
-        let uri = object["uri"]?.stringValue ?? ""
+        let uri = action.uri?.stringValue ?? ""
         if ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), uri.isEmpty {
             report.warning(location(), "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
         }
