@@ -183,6 +183,46 @@ static size_t sequence_length(const unsigned char *s, size_t i, size_t n) {
 
 static const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
 
+// Copies n bytes, inline for short runs (most keys and values): two overlapping words, where a
+// call to memcpy costs more than the copy.
+static inline void copy_bytes(char *out, const char *in, size_t n) {
+    if (n > 16) {
+        memcpy(out, in, n);
+    } else if (n >= 8) {
+        uint64_t head, tail;
+        memcpy(&head, in, 8);
+        memcpy(&tail, in + n - 8, 8);
+        memcpy(out, &head, 8);
+        memcpy(out + n - 8, &tail, 8);
+    } else if (n >= 4) {
+        uint32_t head, tail;
+        memcpy(&head, in, 4);
+        memcpy(&tail, in + n - 4, 4);
+        memcpy(out, &head, 4);
+        memcpy(out + n - 4, &tail, 4);
+    } else if (n > 0) {
+        // 1 to 3 bytes: the first, the middle one (or the first again) and the last.
+        char first = in[0], middle = in[n / 2], last = in[n - 1];
+        out[0] = first;
+        out[n / 2] = middle;
+        out[n - 1] = last;
+    }
+}
+
+// The first eight bytes of a key, big-endian (zeros past its end): compares like the bytes.
+static inline uint64_t key_prefix(const char *key, size_t length) {
+    uint64_t prefix = 0;
+    if (length >= 8) {
+        memcpy(&prefix, key, 8);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+        prefix = __builtin_bswap64(prefix);  // the first byte most significant
+#endif
+        return prefix;
+    }
+    for (size_t i = 0; i < length; i++) prefix |= (uint64_t)(unsigned char)key[i] << (56 - 8 * i);
+    return prefix;
+}
+
 // Whether the 8 bytes of `w` are ASCII and none is a control character, a quote or a backslash.
 // With every byte below 0x80, subtracting sets a byte's top bit exactly when it is below 0x20
 // (or, after the xor, equal to the quote or the backslash).
@@ -227,7 +267,7 @@ static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
         if (!reserve(e, n + 2)) return 0;
         char *out = e->bytes + e->length;
         out[0] = '"';
-        memcpy(out + 1, text, n);
+        copy_bytes(out + 1, text, n);
         out[n + 1] = '"';
         e->length += n + 2;
         return 1;
@@ -344,11 +384,7 @@ static int add_member(pmh_json_encoder *e, const char *key, size_t length, int s
         e->members = members;
         e->member_capacity = capacity;
     }
-    uint64_t prefix = 0;
-    memcpy(&prefix, key, length < 8 ? length : 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    prefix = __builtin_bswap64(prefix);  // the first byte most significant
-#endif
+    uint64_t prefix = key_prefix(key, length);
     e->members[e->member_count++] = (json_member){key, length, prefix, slot};
     return 1;
 }
