@@ -58,7 +58,23 @@ package struct OutputBuffer: ~Copyable {
 
     @inlinable
     mutating func appendUnchecked(_ bytes: UnsafePointer<UInt8>, count n: Int) {
-        (base + count).update(from: bytes, count: n)
+        let target = UnsafeMutableRawPointer(base + count)
+        let source = UnsafeRawPointer(bytes)
+        // Keys and short values, most of what is appended: two overlapping words, inline, where
+        // a call to memmove costs more than the copy.
+        if n >= 8 && n <= 16 {
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: n &- 8, as: UInt64.self)
+        } else if n >= 4 && n < 8 {
+            let head = source.loadUnaligned(as: UInt32.self)
+            let tail = source.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: n &- 4, as: UInt32.self)
+        } else {
+            (base + count).update(from: bytes, count: n)
+        }
         count &+= n
     }
 
