@@ -26,6 +26,7 @@ struct pmh_free_block { struct pmh_free_block *next; };
 typedef struct pmh_key_slot {
     const char *bytes;
     size_t length;
+    uint64_t first, last;  // as push_key reads them: a key of up to 16 bytes is equal by these
 } pmh_key_slot;
 
 struct pmh_host {
@@ -844,13 +845,19 @@ static void push_key(lua_State *L, tape_reader *r) {
         lua_pushlstring(L, bytes, n);
         return;
     }
+    // The first and last eight bytes (fewer, zero-filled, for a shorter key), read inline.
     uint64_t first = 0, last = 0;
-    memcpy(&first, bytes, n < 8 ? n : 8);
-    if (n > 8) memcpy(&last, bytes + n - 8, 8);
+    if (n >= 8) {
+        memcpy(&first, bytes, 8);
+        memcpy(&last, bytes + n - 8, 8);
+    } else {
+        for (uint32_t i = 0; i < n; i++) first |= (uint64_t)(unsigned char)bytes[i] << (8 * i);
+    }
     uint64_t mixed = (first ^ (last * 0x9E3779B97F4A7C15u) ^ n) * 0xFF51AFD7ED558CCDu;
     size_t slot = (size_t)(mixed >> 56) % PMH_KEY_SLOTS;
     pmh_key_slot *kept = &r->host->key_slots[slot];
-    if (kept->bytes != NULL && kept->length == n && memcmp(kept->bytes, bytes, n) == 0) {
+    if (kept->bytes != NULL && kept->length == n && kept->first == first && kept->last == last &&
+        (n <= 16 || memcmp(kept->bytes + 8, bytes + 8, n - 16) == 0)) {
         lua_rawgeti(L, r->keys, (lua_Integer)slot + 1);
         return;
     }
@@ -859,6 +866,8 @@ static void push_key(lua_State *L, tape_reader *r) {
     lua_rawseti(L, r->keys, (lua_Integer)slot + 1);  // the array part exists: no allocation
     kept->bytes = lua_tostring(L, -1);
     kept->length = n;
+    kept->first = first;
+    kept->last = last;
 }
 
 static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
