@@ -186,9 +186,9 @@ private struct TapeParser: ~Copyable {
         var bloom: UInt64
     }
 
-    var frames: [Frame] = []
+    var frames = RawStack<Frame>(capacity: 8)
     /// Tape offsets of the keys of the open objects, for the duplicate check.
-    var keyOffsets: [Int] = []
+    var keyOffsets = RawStack<Int>(capacity: 32)
 
     /// Objects with more keys than this go to ``JSONParser``, which keeps a set for them.
     static let maxKeys = 48
@@ -199,8 +199,6 @@ private struct TapeParser: ~Copyable {
         self.end = input.count
         self.out = OutputBuffer(capacity: input.count + 64)
         self.limits = limits
-        frames.reserveCapacity(8)
-        keyOffsets.reserveCapacity(32)
     }
 
     mutating func run() -> Bool {
@@ -217,12 +215,12 @@ private struct TapeParser: ~Copyable {
                 let isObject = input[pos] == UInt8(ascii: "{")
                 guard frames.count < limits.maxDepth else { return false }
                 out.put(isObject ? JSONTape.Op.object : JSONTape.Op.array, UInt32(0))
-                frames.append(Frame(countOffset: out.count - 4, count: 0, isObject: isObject, keyStart: keyOffsets.count, bloom: 0))
+                frames.push(Frame(countOffset: out.count - 4, count: 0, isObject: isObject, keyStart: keyOffsets.count, bloom: 0))
                 pos += 1
                 skipWhitespace()
                 if pos < end && input[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
                     pos += 1
-                    frames.removeLast()
+                    _ = frames.pop()
                 } else {
                     if isObject { guard key() else { return false } }
                     continue
@@ -248,10 +246,10 @@ private struct TapeParser: ~Copyable {
                     skipWhitespace()
                     return pos == end
                 }
-                frames[frames.count - 1].count += 1
+                frames.top.pointee.count += 1
                 skipWhitespace()
                 guard pos < end else { return false }
-                let isObject = frames[frames.count - 1].isObject
+                let isObject = frames.top.pointee.isObject
                 if input[pos] == UInt8(ascii: ",") {
                     pos += 1
                     if isObject {
@@ -262,9 +260,9 @@ private struct TapeParser: ~Copyable {
                 }
                 guard input[pos] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return false }
                 pos += 1
-                let frame = frames.removeLast()
+                let frame = frames.pop()
                 out.patch(UInt32(truncatingIfNeeded: frame.count), at: frame.countOffset)
-                if isObject { keyOffsets.removeLast(keyOffsets.count - frame.keyStart) }
+                if isObject { keyOffsets.drop(to: frame.keyStart) }
             }
         }
     }
@@ -272,8 +270,8 @@ private struct TapeParser: ~Copyable {
     /// `"key" :`, refusing a key its object already has.
     private mutating func key() -> Bool {
         guard pos < end, input[pos] == UInt8(ascii: "\""), string() else { return false }
-        let top = frames.count - 1
-        let start = frames[top].keyStart
+        let top = frames.top
+        let start = top.pointee.keyStart
         guard keyOffsets.count - start < Self.maxKeys else { return false }
         // The key just written: its count, then its bytes.
         let offset = lastStringOffset
@@ -281,14 +279,15 @@ private struct TapeParser: ~Copyable {
         let length = Int(written.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
         let keyBytes = written + offset + 5
         let bit = JSONLexing.keyFilterBit(UnsafeRawBufferPointer(start: keyBytes, count: length))
-        if frames[top].bloom & bit != 0 {
-            for other in keyOffsets[start...] {
+        if top.pointee.bloom & bit != 0 {
+            for index in start..<keyOffsets.count {
+                let other = keyOffsets[index]
                 let otherLength = Int(written.loadUnaligned(fromByteOffset: other + 1, as: UInt32.self))
                 if otherLength == length && memcmp(written + other + 5, keyBytes, length) == 0 { return false }
             }
         }
-        frames[top].bloom |= bit
-        keyOffsets.append(offset)
+        top.pointee.bloom |= bit
+        keyOffsets.push(offset)
         skipWhitespace()
         guard pos < end, input[pos] == UInt8(ascii: ":") else { return false }
         pos += 1
@@ -380,4 +379,46 @@ private struct TapeParser: ~Copyable {
     private mutating func skipWhitespace() {
         pos = JSONLexing.whitespaceEnd(input, from: pos)
     }
+}
+
+/// A stack of plain values in raw memory: a push or a pop is a store and a count, without the
+/// uniqueness check an array pays at each change inside a mutating method.
+private struct RawStack<Element: BitwiseCopyable>: ~Copyable {
+    private var base: UnsafeMutablePointer<Element>
+    private var capacity: Int
+    private(set) var count = 0
+
+    init(capacity: Int) {
+        self.capacity = Swift.max(capacity, 4)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+
+    /// The last element pushed; the stack must not be empty.
+    var top: UnsafeMutablePointer<Element> { base + (count - 1) }
+
+    subscript(index: Int) -> Element { base[index] }
+
+    mutating func push(_ element: Element) {
+        if count == capacity {
+            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+            grown.update(from: base, count: count)
+            base.deallocate()
+            base = grown
+            capacity *= 2
+        }
+        (base + count).initialize(to: element)
+        count += 1
+    }
+
+    mutating func pop() -> Element {
+        count -= 1
+        return base[count]
+    }
+
+    /// Forgets every element from `newCount` on.
+    mutating func drop(to newCount: Int) { count = newCount }
 }
