@@ -12,6 +12,14 @@ enum JSONLexing {
     /// Whether any of the eight bytes of `word` ``isSpecial(_:)``, tested at once.
     @inline(__always)
     static func hasSpecial(_ word: UInt64) -> Bool {
+        specialMask(word) != 0
+    }
+
+    /// The top bit of each byte of `word` that ``isSpecial(_:)`` may be set; the lowest one set
+    /// is exact (a borrow only marks bytes above a true one), so for a word read little-endian
+    /// its trailing zeros count the plain bytes before the first special one.
+    @inline(__always)
+    static func specialMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let tops: UInt64 = 0x8080_8080_8080_8080
         let control = (word &- ones &* 0x20) & ~word & tops
@@ -19,7 +27,7 @@ enum JSONLexing {
         let quote = (q &- ones) & ~q & tops
         let b = word ^ (ones &* 0x5C)
         let backslash = (b &- ones) & ~b & tops
-        return control | quote | backslash != 0
+        return control | quote | backslash
     }
 
     /// The end of the run of plain string bytes from `from`: the first quote, backslash or control
@@ -30,8 +38,14 @@ enum JSONLexing {
         let end = bytes.count
         var i = from
         while i + 8 <= end {
-            let word = base.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if hasSpecial(word) { break }
+            let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            let mask = specialMask(word)
+            if mask != 0 {
+                // The run ends inside this word: count its plain bytes, no byte-by-byte walk.
+                let plain = mask.trailingZeroBitCount >> 3
+                high |= word & ((1 &<< UInt64(plain &* 8)) &- 1)
+                return i + plain
+            }
             high |= word
             i += 8
         }

@@ -59,6 +59,33 @@ struct JSONTapeTests {
         }
     }
 
+    @Test("a string ends at its first quote, backslash or control byte wherever that falls in a word")
+    func specialBytesAtEveryPosition() throws {
+        // Plain runs of 0 to 17 bytes (ASCII, or with a two-byte character in them), then each
+        // special byte: the run must end exactly there, the escape or the error must follow.
+        let specials: [(String, String?)] = [("\"", nil), ("\\n", "\n"), ("\\\"", "\""), ("\u{1}", nil), ("\t", nil)]
+        for length in 0...17 {
+            for prefix in [String(repeating: "a", count: length), String(repeating: "b", count: max(0, length - 2)) + "é"] {
+                for (special, decoded) in specials {
+                    let text = "\"" + prefix + special + "z\""
+                    agree(Array(text.utf8))
+                    if special == "\"" {
+                        // The string closes there; a value follows only in an array.
+                        let array = "[\"" + prefix + "\",\"z\"]"
+                        agree(Array(array.utf8))
+                        #expect(try JSONParser.parse(array) == .array([.string(prefix), .string("z")]))
+                    } else if let decoded {
+                        #expect(try JSONParser.parse(text) == .string(prefix + decoded + "z"), "\(text)")
+                    }
+                }
+            }
+            // A byte that is not UTF-8 in the same word as the closing quote is still refused.
+            let invalid = [UInt8(ascii: "\"")] + Array(repeating: UInt8(ascii: "a"), count: length) + [0xFF, UInt8(ascii: "\"")]
+            #expect(invalid.withUnsafeBufferPointer { JSONTape.parse($0, limits: Self.limits) } == nil)
+            #expect(throws: JSONParseError.self) { try JSONParser.parse(invalid) }
+        }
+    }
+
     @Test("hand-picked edges are refused or read as the parser reads them")
     func edges() {
         let texts = [
