@@ -173,9 +173,16 @@ struct KeyPrint: Equatable {
             tail = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self))
             return
         }
-        // Little-endian, as above: the first byte is the lowest.
+        // Little-endian, as above: the first byte is the lowest, zeros past the end.
         var word: UInt64 = 0
-        for i in 0..<n { word |= UInt64(raw.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(i)) }
+        if n >= 4 {
+            // Two overlapping four-byte reads: the shared bytes are the same, so OR joins them.
+            let low = UInt64(UInt32(littleEndian: raw.loadUnaligned(as: UInt32.self)))
+            let high = UInt64(UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)))
+            word = low | high << (8 * UInt64(n - 4))
+        } else {
+            for i in 0..<n { word |= UInt64(raw.load(fromByteOffset: i, as: UInt8.self)) << (8 * UInt64(i)) }
+        }
         (head, tail) = (word, word)
     }
 
