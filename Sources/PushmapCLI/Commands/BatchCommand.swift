@@ -136,7 +136,8 @@ struct BatchCommand: ParsableCommand {
             let message = "a line of \(length) bytes exceeds the limit of \(translator.options.maxIntentBytes) bytes"
             return failure(errorObject("invalid intent", [.error("$", "too-large", message)]))
         }
-        if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        // Blank only if it starts blank: an intent line is not walked to the end for this.
+        if line.bytes.first.map({ $0 == 0x20 || $0 == 0x09 }) ?? true, line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
             return failure(errorObject("invalid intent", [.error("$", "empty-line", "empty line: expected a JSON intent")]))
         }
         do {
