@@ -38,22 +38,16 @@ local function ignored(field, platform)
   warn("$." .. field, "'" .. field .. "' is ignored by plain notifications on " .. IGNORED_BY[platform] .. " (only push templates read it)")
 end
 
--- For each built-in template, the owned fields it does not accept (with their owners): what
--- checkFields tests, worked out once instead of at every call.
-local FORBIDDEN = {}
+-- For each built-in template, the owned fields it does not accept: what checkFields tests,
+-- worked out once instead of at every call. Plain accepts none of them.
+local FORBIDDEN = { plain = OWNED }
 for template in next, BUILT_ON_BASIC do
   local list = {}
   for i = 1, #OWNED do
-    local field = OWNED[i]
-    local owner = OWNER[field]
-    if owner ~= template and owner ~= "basic" then list[#list + 1] = field end
+    local owner = OWNER[OWNED[i]]
+    if owner ~= template and owner ~= "basic" then list[#list + 1] = OWNED[i] end
   end
   FORBIDDEN[template] = list
-end
-do
-  local list = {}
-  for i = 1, #OWNED do list[i] = OWNED[i] end
-  FORBIDDEN.plain = list
 end
 
 local function checkFields(intent, ctx)

@@ -1,5 +1,6 @@
 // The C half of the Lua host: sandbox, limits, protected entry points. See CLuaHost.h.
 #include "CLuaHost.h"
+#include "member_order.h"
 
 #include <lualib.h>
 #include <math.h>
@@ -1060,14 +1061,6 @@ int pmh_is_null(pmh_host *host, int index) {
     return lua_type(host->L, index) == LUA_TLIGHTUSERDATA && lua_touserdata(host->L, index) == &pmh_null_token;
 }
 
-// Byte order, a shorter key first when it is a prefix of the other.
-static inline int member_before(const pmh_member *a, const pmh_member *b) {
-    if (a->prefix != b->prefix) return a->prefix < b->prefix;
-    size_t n = a->length < b->length ? a->length : b->length;
-    int c = n > 0 ? memcmp(a->key, b->key, n) : 0;
-    return c != 0 ? c < 0 : a->length < b->length;
-}
-
 int pmh_collect_members(pmh_host *host, int index, size_t first) {
     lua_State *L = host->L;
     int top = lua_gettop(L);
@@ -1094,15 +1087,10 @@ int pmh_collect_members(pmh_host *host, int index, size_t first) {
         const char *key = lua_tolstring(L, -2, &length);
         // The value stays below the key, which goes on to lua_next.
         lua_rotate(L, -2, 1);
-        uint64_t prefix = 0;
-        memcpy(&prefix, key, length < 8 ? length : 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        prefix = __builtin_bswap64(prefix);  // the first byte most significant
-#endif
-        pmh_member item = {key, length, prefix, lua_gettop(L) - 1};
+        pmh_member item = {key, length, pmh_key_prefix(key, length), lua_gettop(L) - 1};
         // Insertion sort as the members come: objects have a few dozen keys.
         size_t j = first + count;
-        while (j > first && member_before(&item, &host->members[j - 1])) {
+        while (j > first && pmh_member_before(&item, &host->members[j - 1])) {
             host->members[j] = host->members[j - 1];
             j--;
         }

@@ -6,6 +6,7 @@
 // values of the right type. Anything the Swift reader would refuse, and anything this file is
 // not sure of, gives PMH_JSON_FALLBACK: the Swift path then encodes or explains the error.
 #include "CLuaHost.h"
+#include "member_order.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -17,20 +18,13 @@
 // A double needs at most 24 bytes in Swift's shortest form ("-2.2250738585072014e-308").
 #define PMH_JSON_DOUBLE_ROOM 64
 
-typedef struct json_member {
-    const char *key;
-    size_t length;
-    uint64_t prefix;  // the key's first 8 bytes, big-endian: compares like the bytes
-    int slot;         // stack index of the value
-} json_member;
-
 struct pmh_json_encoder {
     pmh_json_double_fn format;
     char *bytes;
     size_t length;
     size_t capacity;
     // Members of the objects being written, one segment per open object (reused across calls).
-    json_member *members;
+    pmh_member *members;
     size_t member_count;
     size_t member_capacity;
     // The values written, when asked for (pmh_json_encode_items).
@@ -38,6 +32,7 @@ struct pmh_json_encoder {
     pmh_json_item *items;
     size_t item_count;
     size_t item_capacity;
+    pmh_json_item scratch;
     // Tables on the current path, for cycles.
     const void *open[PMH_JSON_MAX_C_DEPTH];
     // Set per call.
@@ -101,40 +96,33 @@ static inline int put_char(pmh_json_encoder *e, char c) {
     return 1;
 }
 
-// The next item, or NULL when memory runs out; only while recording.
-static pmh_json_item *add_item(pmh_json_encoder *e, int kind) {
-    if (e->item_count == e->item_capacity) {
-        size_t capacity = e->item_capacity > 0 ? e->item_capacity * 2 : 128;
-        if (capacity > SIZE_MAX / sizeof(pmh_json_item)) return NULL;
-        pmh_json_item *items = (pmh_json_item *)realloc(e->items, capacity * sizeof(pmh_json_item));
-        if (items == NULL) return NULL;
-        e->items = items;
-        e->item_capacity = capacity;
+// The item for the value being written, with its kind and length set, or NULL when memory
+// runs out. When the encode records no items, a scratch item takes what the caller sets.
+static pmh_json_item *record(pmh_json_encoder *e, int kind, size_t length) {
+    pmh_json_item *item = &e->scratch;
+    if (e->recording) {
+        if (e->item_count == e->item_capacity) {
+            size_t capacity = e->item_capacity > 0 ? e->item_capacity * 2 : 128;
+            if (capacity > SIZE_MAX / sizeof(pmh_json_item)) return NULL;
+            pmh_json_item *items = (pmh_json_item *)realloc(e->items, capacity * sizeof(pmh_json_item));
+            if (items == NULL) return NULL;
+            e->items = items;
+            e->item_capacity = capacity;
+        }
+        item = &e->items[e->item_count++];
     }
-    pmh_json_item *item = &e->items[e->item_count++];
     item->kind = kind;
-    item->length = 0;
-    return item;
-}
-
-// Records a scalar or a container's head; 1, or 0 when memory runs out.
-static int record(pmh_json_encoder *e, int kind, size_t length) {
-    if (!e->recording) return 1;
-    pmh_json_item *item = add_item(e, kind);
-    if (item == NULL) return 0;
     item->length = length;
-    return 1;
+    return item;
 }
 
 // MARK: scalars
 
 // As JSONWriter.writeInteger: the magnitude as unsigned also covers INT64_MIN.
 static int put_integer(pmh_json_encoder *e, lua_Integer value) {
-    if (e->recording) {
-        pmh_json_item *item = add_item(e, PMH_TAPE_INTEGER);
-        if (item == NULL) return 0;
-        item->integer = (int64_t)value;
-    }
+    pmh_json_item *item = record(e, PMH_TAPE_INTEGER, 0);
+    if (item == NULL) return 0;
+    item->integer = (int64_t)value;
     char digits[24];
     int i = (int)sizeof digits;
     uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
@@ -209,20 +197,6 @@ static inline void copy_bytes(char *out, const char *in, size_t n) {
     }
 }
 
-// The first eight bytes of a key, big-endian (zeros past its end): compares like the bytes.
-static inline uint64_t key_prefix(const char *key, size_t length) {
-    uint64_t prefix = 0;
-    if (length >= 8) {
-        memcpy(&prefix, key, 8);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-        prefix = __builtin_bswap64(prefix);  // the first byte most significant
-#endif
-        return prefix;
-    }
-    for (size_t i = 0; i < length; i++) prefix |= (uint64_t)(unsigned char)key[i] << (56 - 8 * i);
-    return prefix;
-}
-
 // Whether the 8 bytes of `w` are ASCII and none is a control character, a quote or a backslash.
 // With every byte below 0x80, subtracting sets a byte's top bit exactly when it is below 0x20
 // (or, after the xor, equal to the quote or the backslash).
@@ -263,12 +237,9 @@ static inline int plain_string(const unsigned char *s, size_t n) {
 static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
     static const char hex[] = "0123456789abcdef";
     if (n > (SIZE_MAX - 2) / 6) return 0;
-    if (e->recording) {
-        pmh_json_item *item = add_item(e, PMH_TAPE_STRING);
-        if (item == NULL) return 0;
-        item->bytes = text;
-        item->length = n;
-    }
+    pmh_json_item *item = record(e, PMH_TAPE_STRING, n);
+    if (item == NULL) return 0;
+    item->bytes = text;
     if (plain_string((const unsigned char *)text, n)) {
         if (!reserve(e, n + 2)) return 0;
         char *out = e->bytes + e->length;
@@ -336,11 +307,9 @@ static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
 static int put_double(pmh_json_encoder *e, lua_Number value) {
     // The reader refuses NaN and infinities; without the Swift formatter C cannot match it.
     if (!isfinite(value) || e->format == NULL) return 0;
-    if (e->recording) {
-        pmh_json_item *item = add_item(e, PMH_TAPE_DOUBLE);
-        if (item == NULL) return 0;
-        item->number = (double)value;
-    }
+    pmh_json_item *item = record(e, PMH_TAPE_DOUBLE, 0);
+    if (item == NULL) return 0;
+    item->number = (double)value;
     char text[PMH_JSON_DOUBLE_ROOM];
     size_t n = e->format((double)value, text, sizeof text);
     if (n == 0 || n > sizeof text) return 0;
@@ -349,31 +318,24 @@ static int put_double(pmh_json_encoder *e, lua_Number value) {
 
 // MARK: tables
 
-// Byte order, a shorter key first when it is a prefix of the other (UTF8Bytes.compare).
-static inline int member_before(const json_member *a, const json_member *b) {
-    if (a->prefix != b->prefix) return a->prefix < b->prefix;
-    size_t n = a->length < b->length ? a->length : b->length;
-    int c = n > 0 ? memcmp(a->key, b->key, n) : 0;
-    return c != 0 ? c < 0 : a->length < b->length;
-}
-
+// The order of member_order.h, as qsort wants it.
 static int compare_members(const void *a, const void *b) {
-    const json_member *x = (const json_member *)a, *y = (const json_member *)b;
-    return member_before(x, y) ? -1 : (member_before(y, x) ? 1 : 0);
+    const pmh_member *x = (const pmh_member *)a, *y = (const pmh_member *)b;
+    return pmh_member_before(x, y) ? -1 : (pmh_member_before(y, x) ? 1 : 0);
 }
 
 // Lua table keys are unique, so an unstable sort gives the one order there is.
-static void sort_members(json_member *m, size_t n) {
+static void sort_members(pmh_member *m, size_t n) {
     if (n > 48) {
-        qsort(m, n, sizeof(json_member), compare_members);
+        qsort(m, n, sizeof(pmh_member), compare_members);
         return;
     }
     // Payload objects have a few dozen keys at most, most told apart by their first eight
     // bytes: an insertion sort on those beats qsort's calls.
     for (size_t i = 1; i < n; i++) {
-        json_member item = m[i];
+        pmh_member item = m[i];
         size_t j = i;
-        while (j > 0 && member_before(&item, &m[j - 1])) {
+        while (j > 0 && pmh_member_before(&item, &m[j - 1])) {
             m[j] = m[j - 1];
             j--;
         }
@@ -384,14 +346,13 @@ static void sort_members(json_member *m, size_t n) {
 static int add_member(pmh_json_encoder *e, const char *key, size_t length, int slot) {
     if (e->member_count == e->member_capacity) {
         size_t capacity = e->member_capacity > 0 ? e->member_capacity * 2 : 64;
-        if (capacity > SIZE_MAX / sizeof(json_member)) return 0;
-        json_member *members = (json_member *)realloc(e->members, capacity * sizeof(json_member));
+        if (capacity > SIZE_MAX / sizeof(pmh_member)) return 0;
+        pmh_member *members = (pmh_member *)realloc(e->members, capacity * sizeof(pmh_member));
         if (members == NULL) return 0;
         e->members = members;
         e->member_capacity = capacity;
     }
-    uint64_t prefix = key_prefix(key, length);
-    e->members[e->member_count++] = (json_member){key, length, prefix, slot};
+    e->members[e->member_count++] = (pmh_member){key, length, pmh_key_prefix(key, length), slot};
     return 1;
 }
 
@@ -465,7 +426,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
     if (!ok) {
         // nothing more to write
     } else if (integer_keys > 0) {
-        ok = mark != 2 && largest == integer_keys && record(e, PMH_TAPE_ARRAY, (size_t)integer_keys) && put_char(e, '[');
+        ok = mark != 2 && largest == integer_keys && record(e, PMH_TAPE_ARRAY, (size_t)integer_keys) != NULL && put_char(e, '[');
         for (lua_Integer i = 1; ok && i <= integer_keys; i++) {
             if (i > 1 && !put_char(e, ',')) ok = 0;
             lua_rawgeti(L, t, i);
@@ -474,15 +435,15 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
         }
         if (ok) ok = put_char(e, ']');
     } else if (count == 0) {
-        ok = mark == 1 ? record(e, PMH_TAPE_ARRAY, 0) && put(e, "[]", 2) : record(e, PMH_TAPE_OBJECT, 0) && put(e, "{}", 2);
+        ok = mark == 1 ? record(e, PMH_TAPE_ARRAY, 0) != NULL && put(e, "[]", 2) : record(e, PMH_TAPE_OBJECT, 0) != NULL && put(e, "{}", 2);
     } else if (mark == 1) {
         ok = 0;  // marked as an array but has string keys
     } else {
         sort_members(e->members + first, count);
-        ok = record(e, PMH_TAPE_OBJECT, count) && put_char(e, '{');
+        ok = record(e, PMH_TAPE_OBJECT, count) != NULL && put_char(e, '{');
         // By index: nested objects may move the members array as they add their own.
         for (size_t i = 0; ok && i < count; i++) {
-            json_member m = e->members[first + i];
+            pmh_member m = e->members[first + i];
             ok = (i == 0 || put_char(e, ',')) && put_string(e, m.key, m.length) && put_char(e, ':') &&
                  put_value(e, m.slot, depth + 1);
         }
@@ -496,10 +457,10 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
 static int put_value(pmh_json_encoder *e, int index, int depth) {
     lua_State *L = e->L;
     switch (lua_type(L, index)) {
-        case LUA_TNIL: return record(e, PMH_TAPE_NULL, 0) && put(e, "null", 4);
+        case LUA_TNIL: return record(e, PMH_TAPE_NULL, 0) != NULL && put(e, "null", 4);
         case LUA_TBOOLEAN:
-            if (lua_toboolean(L, index)) return record(e, PMH_TAPE_TRUE, 0) && put(e, "true", 4);
-            return record(e, PMH_TAPE_FALSE, 0) && put(e, "false", 5);
+            if (lua_toboolean(L, index)) return record(e, PMH_TAPE_TRUE, 0) != NULL && put(e, "true", 4);
+            return record(e, PMH_TAPE_FALSE, 0) != NULL && put(e, "false", 5);
         case LUA_TNUMBER:
             if (lua_isinteger(L, index)) return put_integer(e, lua_tointegerx(L, index, NULL));
             return put_double(e, lua_tonumberx(L, index, NULL));
@@ -509,7 +470,7 @@ static int put_value(pmh_json_encoder *e, int index, int depth) {
             return text != NULL && put_string(e, text, length);
         }
         case LUA_TTABLE: return put_table(e, index, depth);
-        case LUA_TLIGHTUSERDATA: return pmh_is_null(e->host, index) && record(e, PMH_TAPE_NULL, 0) && put(e, "null", 4);
+        case LUA_TLIGHTUSERDATA: return pmh_is_null(e->host, index) && record(e, PMH_TAPE_NULL, 0) != NULL && put(e, "null", 4);
         default: return 0;  // functions, userdata, threads
     }
 }

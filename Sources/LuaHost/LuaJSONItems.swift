@@ -68,8 +68,6 @@ struct LuaJSONItems: ~Copyable {
     @inline(__always)
     private func string(_ item: pmh_json_item) -> String? {
         guard let bytes = item.bytes else { return item.length == 0 ? "" : nil }
-        let address = UnsafeRawPointer(bytes)
-        if let strings { return strings.string(address, item.length) }
-        return UTF8Text.string(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: item.length))
+        return LuaStringCache.string(UnsafeRawPointer(bytes), item.length, from: strings)
     }
 }

@@ -124,7 +124,7 @@ public final class LuaState {
     }
 
     /// As ``call(_:_:resultCount:metered:)``, and for the results from `textFrom` on (0-based),
-    /// their compact JSON text too, mostly written as they are read: what
+    /// their compact JSON text too, written by the C walk that reads them: what
     /// `JSONWriter(style: .compact)` writes for the value. Results before `textFrom` have none.
     public func callWithText(
         _ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int, textFrom: Int, metered: Bool = true
@@ -145,12 +145,8 @@ public final class LuaState {
                 results.append(encoded)
                 continue
             }
-            if position >= textFrom {
-                let read = try reader.readWithText(at: at, root: root)
-                results.append((read.value, read.text))
-            } else {
-                results.append((try reader.read(at: at, root: root), nil))
-            }
+            let value = try reader.read(at: at, root: root)
+            results.append((value, position >= textFrom ? JSONWriter(style: .compact).write(value) : nil))
         }
         return results
     }
@@ -306,7 +302,7 @@ public final class LuaState {
         let bytes: [UInt8]
         var failed: Int32 = 0
         do {
-            bytes = try reader.readWithText(at: 1, root: "argument").text
+            bytes = JSONWriter(style: .compact).write(try reader.read(at: 1, root: "argument"))
         } catch {
             bytes = Array("json: \(error.message)".utf8)
             failed = -1

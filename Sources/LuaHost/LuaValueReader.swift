@@ -5,8 +5,8 @@ internal import PushmapJSON
 /// Reads Lua values into JSON values using only Lua API functions that never raise: no
 /// conversion in place, no allocation but stack growth, which `lua_checkstack` reports.
 ///
-/// Asked to, the quick walk also writes the value's compact JSON text as it goes, from the bytes
-/// Lua holds: the text `JSONWriter` would write for the value read, without a second walk.
+/// The C walk (`pmh_json_encode_items`) reads results first; this reader takes what it is
+/// unsure of, and words every error.
 struct LuaValueReader: ~Copyable {
     let host: OpaquePointer
     let state: OpaquePointer
@@ -20,9 +20,6 @@ struct LuaValueReader: ~Copyable {
     /// Strings already made for this state (the memory of its cache, which outlives the
     /// reader); none by default.
     private let strings: LuaStringCache.Storage?
-    /// Whether the quick walk writes `text` as it reads.
-    private var writing = false
-    private var text = OutputBuffer(capacity: 16)
 
     init(host: OpaquePointer, maxDepth: Int, strings: LuaStringCache? = nil) {
         self.host = host
@@ -36,31 +33,12 @@ struct LuaValueReader: ~Copyable {
     /// A first walk keeps no path: it builds the value, or gives up at the first thing it cannot
     /// convert. Only then does a second walk, tracking the path, find that place and say why.
     mutating func read(at index: Int32, root: String = "$") throws(LuaError) -> JSONValue {
-        writing = false
-        return try readValue(at: index, root: root)
-    }
-
-    /// As ``read(at:root:)``, with the value's compact JSON text: what
-    /// `JSONWriter(style: .compact)` writes for the value, keys in byte order. The quick walk
-    /// writes it as it reads; a value only the explaining walk could read (a table whose members
-    /// could not be collected in order) is written by the writer afterwards.
-    mutating func readWithText(at index: Int32, root: String = "$") throws(LuaError) -> (value: JSONValue, text: [UInt8]) {
-        writing = true
-        text.truncate(to: 0)
-        text.reserve(4096) // once per call: a payload fits, and growing by doubling copies
-        defer { writing = false }
-        let value = try readValue(at: index, root: root)
-        return (value, writing ? text.array() : JSONWriter(style: .compact).write(value))
-    }
-
-    private mutating func readValue(at index: Int32, root: String) throws(LuaError) -> JSONValue {
         let absolute = lua_absindex(state, index)
         let top = lua_gettop(state)
         open.removeAll(keepingCapacity: true)
         membersInUse = 0
         if let value = quickValue(at: absolute) { return value }
         lua_settop(state, top) // a walk that gave up may have left a key and a value
-        writing = false // the explaining walk writes no text
         path.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
         membersInUse = 0
@@ -73,28 +51,18 @@ struct LuaValueReader: ~Copyable {
     private mutating func quickValue(at index: Int32) -> JSONValue? {
         switch lua_type(state, index) {
         case LUA_TNIL:
-            if writing { text.append(ascii: "null") }
             return .null
         case LUA_TBOOLEAN:
-            let bool = lua_toboolean(state, index) != 0
-            if writing { text.append(ascii: bool ? "true" : "false") }
-            return .bool(bool)
+            return .bool(lua_toboolean(state, index) != 0)
         case LUA_TNUMBER:
-            if pmh_isinteger(state, index) != 0 {
-                let integer = Int64(pmh_tointeger(state, index))
-                if writing { JSONWriter.writeInteger(integer, into: &text) }
-                return .integer(integer)
-            }
+            if pmh_isinteger(state, index) != 0 { return .integer(Int64(pmh_tointeger(state, index))) }
             let number = pmh_tonumber(state, index)
-            guard number.isFinite else { return nil }
-            if writing { JSONWriter.writeDouble(number, into: &text) }
-            return .double(number)
+            return number.isFinite ? .double(number) : nil
         case LUA_TSTRING:
             return quickString(at: index).map(JSONValue.string)
         case LUA_TTABLE:
             return quickTable(at: index)
         case LUA_TLIGHTUSERDATA where pmh_is_null(host, index) != 0:
-            if writing { text.append(ascii: "null") }
             return .null
         default:
             return nil
@@ -102,18 +70,10 @@ struct LuaValueReader: ~Copyable {
     }
 
     @inline(__always)
-    private mutating func quickString(at index: Int32) -> String? {
+    private func quickString(at index: Int32) -> String? {
         var length = 0
-        guard let bytes = pmh_tolstring(state, index, &length), let string = keyString(bytes, length) else { return nil }
-        if writing { writeString(bytes, length) }
-        return string
-    }
-
-    /// Appends the bytes of a string already known to be UTF-8, quoted and escaped.
-    @inline(__always)
-    private mutating func writeString(_ bytes: UnsafePointer<CChar>, _ length: Int) {
-        let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
-        JSONWriter.escape(buffer, into: &text)
+        guard let bytes = pmh_tolstring(state, index, &length) else { return nil }
+        return keyString(bytes, length)
     }
 
     private mutating func quickTable(at index: Int32) -> JSONValue? {
@@ -142,21 +102,17 @@ struct LuaValueReader: ~Copyable {
             pmh_pop(state, 1)
         }
         if integerKeys == 0 {
-            if writing { text.append(ascii: mark == 1 ? "[]" : "{}") }
             return mark == 1 ? .array([]) : .object(JSONObject())
         }
         guard mark != 2, largestKey == lua_Integer(integerKeys) else { return nil }
         var items: [JSONValue] = []
         items.reserveCapacity(integerKeys)
-        if writing { text.append(UInt8(ascii: "[")) }
         for position in 1...integerKeys {
-            if writing && position > 1 { text.append(UInt8(ascii: ",")) }
             lua_rawgeti(state, index, lua_Integer(position))
             guard let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
             pmh_pop(state, 1)
             items.append(item)
         }
-        if writing { text.append(UInt8(ascii: "]")) }
         return .array(items)
     }
 
@@ -183,28 +139,20 @@ struct LuaValueReader: ~Copyable {
         membersInUse = first + count
         var members: [JSONObject.Member] = []
         members.reserveCapacity(count)
-        if writing { text.append(UInt8(ascii: "{")) }
         for position in first..<(first + count) {
             // Re-read each time: a nested object may have moved the list.
             guard let entry = pmh_members(host)?[position] else { return .refused }
             guard let bytes = entry.key, let key = keyString(bytes, entry.length) else { return .refused }
-            if writing {
-                if position > first { text.append(UInt8(ascii: ",")) }
-                writeString(bytes, entry.length)
-                text.append(UInt8(ascii: ":"))
-            }
             guard let item = quickValue(at: entry.slot) else { return .refused }
             members.append((key: key, value: item))
         }
-        if writing { text.append(UInt8(ascii: "}")) }
         return .read(.object(JSONObject(members: members, sorted: true)))
     }
 
     /// A Lua string's bytes as a `String`, from the state's cache when there is one; nil when
     /// they are not UTF-8.
     private func keyString(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
-        if let strings { return strings.string(UnsafeRawPointer(bytes), length) }
-        return UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
+        LuaStringCache.string(UnsafeRawPointer(bytes), length, from: strings)
     }
 
     // MARK: the explaining walk

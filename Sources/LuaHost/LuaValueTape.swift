@@ -53,31 +53,38 @@ final class LuaValueTape {
 
     // MARK: the fast walk
 
+    /// Whether the C host reads the tape as ``JSONTape`` writes it: `append(tape:)` copies a
+    /// parsed intent's bytes as they are, and the walk below writes with ``JSONTape/Op``.
+    static var formatAgrees: Bool {
+        let pairs: [(UInt8, Int)] = [
+            (JSONTape.Op.null, PMH_TAPE_NULL), (JSONTape.Op.true, PMH_TAPE_TRUE), (JSONTape.Op.false, PMH_TAPE_FALSE),
+            (JSONTape.Op.integer, PMH_TAPE_INTEGER), (JSONTape.Op.double, PMH_TAPE_DOUBLE), (JSONTape.Op.string, PMH_TAPE_STRING),
+            (JSONTape.Op.array, PMH_TAPE_ARRAY), (JSONTape.Op.object, PMH_TAPE_OBJECT),
+        ]
+        return pairs.allSatisfy { Int($0.0) == $0.1 }
+    }
+
     /// False when the value must be refused; what was written is then abandoned.
     private static func write(_ value: JSONValue, depth: Int, maxDepth: Int, into out: inout OutputBuffer) -> Bool {
         switch value {
         case .null:
-            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_NULL))
+            out.put(JSONTape.Op.null)
         case .bool(let flag):
-            out.append(UInt8(truncatingIfNeeded: flag ? PMH_TAPE_TRUE : PMH_TAPE_FALSE))
+            out.put(flag ? JSONTape.Op.true : JSONTape.Op.false)
         case .integer(let number):
-            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_INTEGER))
-            out.append(raw: number)
+            out.put(JSONTape.Op.integer, number)
         case .double(let number):
             guard number.isFinite else { return false }
-            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_DOUBLE))
-            out.append(raw: number.bitPattern)
+            out.put(JSONTape.Op.double, number.bitPattern)
         case .string(let text):
             return writeString(text, into: &out)
         case .array(let items):
             guard depth <= maxDepth, items.count <= Int(UInt32.max) else { return false }
-            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_ARRAY))
-            out.append(raw: UInt32(items.count))
+            out.put(JSONTape.Op.array, UInt32(items.count))
             for item in items where !write(item, depth: depth + 1, maxDepth: maxDepth, into: &out) { return false }
         case .object(let object):
             guard depth <= maxDepth, object.count <= Int(UInt32.max) else { return false }
-            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_OBJECT))
-            out.append(raw: UInt32(object.count))
+            out.put(JSONTape.Op.object, UInt32(object.count))
             for member in object.members {
                 guard writeString(member.key, into: &out), write(member.value, depth: depth + 1, maxDepth: maxDepth, into: &out) else { return false }
             }
@@ -89,8 +96,7 @@ final class LuaValueTape {
         var text = text
         return text.withUTF8 { utf8 in
             guard utf8.count <= Int(UInt32.max) else { return false }
-            out.append(UInt8(truncatingIfNeeded: PMH_TAPE_STRING))
-            out.append(raw: UInt32(utf8.count))
+            out.put(JSONTape.Op.string, UInt32(utf8.count))
             if let source = utf8.baseAddress { out.append(source, count: utf8.count) }
             return true
         }

@@ -57,11 +57,11 @@ public final class JSONTape: @unchecked Sendable {
 extension OutputBuffer {
     /// Writes an op byte.
     @inline(__always)
-    mutating func put(_ op: UInt8) { append(op) }
+    package mutating func put(_ op: UInt8) { append(op) }
 
     /// Writes an op byte and a number after it.
     @inline(__always)
-    mutating func put<T: FixedWidthInteger>(_ op: UInt8, _ number: T) {
+    package mutating func put<T: FixedWidthInteger>(_ op: UInt8, _ number: T) {
         append(op)
         append(raw: number)
     }

@@ -189,7 +189,7 @@ public struct JSONWriter: Sendable {
     private static let hexDigits: StaticString = "0123456789abcdef"
 
     /// Decimal digits without going through `String`.
-    package static func writeInteger(_ value: Int64, into out: inout OutputBuffer) {
+    static func writeInteger(_ value: Int64, into out: inout OutputBuffer) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
         // The magnitude as UInt64 also covers Int64.min.
         var magnitude = value.magnitude
@@ -210,7 +210,7 @@ public struct JSONWriter: Sendable {
     /// The shortest text that reads back as the same Double, with a `.` or an exponent
     /// so it reads back as a double, not an integer. NaN and infinities, which a parsed
     /// value never holds, become `null`.
-    package static func writeDouble(_ value: Double, into out: inout OutputBuffer) {
+    static func writeDouble(_ value: Double, into out: inout OutputBuffer) {
         guard value.isFinite else {
             out.append(ascii: "null")
             return
@@ -264,7 +264,7 @@ public struct JSONWriter: Sendable {
 
     /// Appends `bytes` (UTF-8) quoted and escaped, as a string of them is written: copies runs
     /// that need no escaping in bulk, escaping the bytes in between.
-    package static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout OutputBuffer) {
+    static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout OutputBuffer) {
         let n = bytes.count
         // Room for the worst case (every byte as \u00XX) once, so the loop never checks.
         out.reserve(n &* 6 &+ 2)

@@ -45,7 +45,7 @@ package struct OutputBuffer: ~Copyable {
 
     /// Appends the bytes of an ASCII literal.
     @inline(__always)
-    package mutating func append(ascii text: StaticString) {
+    mutating func append(ascii text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
@@ -87,7 +87,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Overwrites 4 bytes at `offset` (written before) with `value`, as a count written last.
-    package func patch(_ value: UInt32, at offset: Int) {
+    func patch(_ value: UInt32, at offset: Int) {
         UnsafeMutableRawPointer(base + offset).storeBytes(of: value, as: UInt32.self)
     }
 
@@ -95,7 +95,7 @@ package struct OutputBuffer: ~Copyable {
     package var start: UnsafePointer<UInt8> { UnsafePointer(base) }
 
     /// Hands the memory to the caller, who deallocates it.
-    package consuming func takeMemory() -> UnsafeMutablePointer<UInt8> {
+    consuming func takeMemory() -> UnsafeMutablePointer<UInt8> {
         let memory = base
         discard self
         return memory
@@ -108,7 +108,7 @@ package struct OutputBuffer: ~Copyable {
     consuming func finish() -> [UInt8] { array() }
 
     /// A copy of the bytes written so far, as an array.
-    package func array() -> [UInt8] {
+    func array() -> [UInt8] {
         let n = count
         return [UInt8](unsafeUninitializedCapacity: n) { buffer, initialized in
             if let target = buffer.baseAddress { target.update(from: base, count: n) }

@@ -1,4 +1,4 @@
-import LuaHost
+@testable import LuaHost
 import PushmapJSON
 import Testing
 
@@ -101,6 +101,11 @@ struct ValueTests {
         let error = luaError { _ = try evaluate(state, "return json.json({f = print})", name: "enc.lua") }
         #expect(error?.description == "enc.lua:1: json: a function value at argument.f cannot be converted to JSON")
         #expect(try stillWorks(state))
+    }
+
+    @Test("are passed in the tape format the C host reads, the parsed intent's bytes included")
+    func tapeFormatAgreesWithTheHost() {
+        #expect(LuaValueTape.formatAgrees)
     }
 
     @Test("keep object keys exact call after call, for keys a cache would confuse, across collections")

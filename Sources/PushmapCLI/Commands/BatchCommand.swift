@@ -137,7 +137,8 @@ struct BatchCommand: ParsableCommand {
             return failure(errorObject("invalid intent", [.error("$", "too-large", message)]))
         }
         // Blank only if it starts blank: an intent line is not walked to the end for this.
-        if line.bytes.first.map({ $0 == 0x20 || $0 == 0x09 }) ?? true, line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        if line.bytes.first.map(blank) ?? true, line.bytes.allSatisfy(blank) {
             return failure(errorObject("invalid intent", [.error("$", "empty-line", "empty line: expected a JSON intent")]))
         }
         do {
