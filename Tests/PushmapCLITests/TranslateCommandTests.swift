@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The seed payloads in ../shared/seed-payloads, compared as their README defines equal.
+/// The seed payloads in examples/seed-payloads, compared as their README defines equal.
 enum SeedPayloads {
-    static let folder = CommandRunner.root.appendingPathComponent("../shared/seed-payloads").standardizedFileURL
+    static let folder = CommandRunner.root.appendingPathComponent("examples/seed-payloads")
 
     static var names: [String] {
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []

@@ -152,7 +152,7 @@ struct ChecksTests {
 
     static var seedDirectory: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("../shared/seed-payloads").standardizedFileURL
+            .appendingPathComponent("examples/seed-payloads")
     }
 
     @Test("the seed payload directory holds the nine payloads checked here")
