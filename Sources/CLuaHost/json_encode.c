@@ -9,6 +9,7 @@
 #include "member_order.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -111,9 +112,19 @@ static pmh_json_item *record(pmh_json_encoder *e, int kind, size_t length) {
         }
         item = &e->items[e->item_count++];
     }
-    item->kind = kind;
+    item->kind = (uint8_t)kind;
+    item->sorted = kind == PMH_TAPE_OBJECT;
     item->length = length;
+    item->end = e->item_count;
     return item;
+}
+
+// The index of the item just recorded, for close_item.
+static inline size_t last_item(const pmh_json_encoder *e) { return e->item_count - 1; }
+
+// Sets a container's end once its elements are recorded.
+static inline void close_item(pmh_json_encoder *e, size_t at) {
+    if (e->recording) e->items[at].end = e->item_count;
 }
 
 // MARK: scalars
@@ -427,6 +438,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
         // nothing more to write
     } else if (integer_keys > 0) {
         ok = mark != 2 && largest == integer_keys && record(e, PMH_TAPE_ARRAY, (size_t)integer_keys) != NULL && put_char(e, '[');
+        size_t at = last_item(e);
         for (lua_Integer i = 1; ok && i <= integer_keys; i++) {
             if (i > 1 && !put_char(e, ',')) ok = 0;
             lua_rawgeti(L, t, i);
@@ -434,6 +446,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
             lua_settop(L, -2);
         }
         if (ok) ok = put_char(e, ']');
+        if (ok) close_item(e, at);
     } else if (count == 0) {
         ok = mark == 1 ? record(e, PMH_TAPE_ARRAY, 0) != NULL && put(e, "[]", 2) : record(e, PMH_TAPE_OBJECT, 0) != NULL && put(e, "{}", 2);
     } else if (mark == 1) {
@@ -441,6 +454,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
     } else {
         sort_members(e->members + first, count);
         ok = record(e, PMH_TAPE_OBJECT, count) != NULL && put_char(e, '{');
+        size_t at = last_item(e);
         // By index: nested objects may move the members array as they add their own.
         for (size_t i = 0; ok && i < count; i++) {
             pmh_member m = e->members[first + i];
@@ -448,6 +462,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
                  put_value(e, m.slot, depth + 1);
         }
         if (ok) ok = put_char(e, '}');
+        if (ok) close_item(e, at);
     }
     e->member_count = first;
     lua_settop(L, top);
@@ -503,6 +518,16 @@ int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int ma
 
 int pmh_json_encode_items(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
     return encode(encoder, host, index, max_depth, 1);
+}
+
+void pmh_json_item_layout(size_t layout[7]) {
+    layout[0] = offsetof(pmh_json_item, kind);
+    layout[1] = offsetof(pmh_json_item, sorted);
+    layout[2] = offsetof(pmh_json_item, length);
+    layout[3] = offsetof(pmh_json_item, end);
+    layout[4] = offsetof(pmh_json_item, bytes);
+    layout[5] = offsetof(pmh_json_item, integer);
+    layout[6] = sizeof(pmh_json_item);
 }
 
 const pmh_json_item *pmh_json_encoder_items(const pmh_json_encoder *encoder, size_t *count) {

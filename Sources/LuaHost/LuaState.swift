@@ -29,6 +29,12 @@ public final class LuaState {
     /// Whether results are read by the C encoder first; tests turn it off to hold the two
     /// paths to the same values.
     var readsResultsInC = true
+    /// The C encoder's items as `JSONItem`s, for ``callWithItems(_:_:resultCount:itemsFrom:metered:_:)``;
+    /// reused from call to call.
+    private var nodeItems: UnsafeMutablePointer<JSONItem>?
+    private var nodeCapacity = 0
+    /// ``itemLayoutMatches``, read once: a static is a lazy global, checked at every use.
+    var itemsInPlace = LuaState.itemLayoutMatches
 
     /// Creates a state.
     /// - Parameters:
@@ -73,6 +79,7 @@ public final class LuaState {
         pmh_close(host)
         encoded.deallocate()
         pmh_json_encoder_free(jsonEncoder)
+        nodeItems?.deallocate()
     }
 
     /// Bytes the state holds now.
@@ -150,6 +157,85 @@ public final class LuaState {
         }
         return results
     }
+
+    /// As ``callWithText(_:_:resultCount:textFrom:metered:)``, but the results from `itemsFrom`
+    /// on (0-based) are not built as values: each goes to `body` as a node, with its compact
+    /// text, while it is still in the state. Node and text are valid only inside `body`; that is
+    /// what makes them cheap (the strings are Lua's own bytes). Gives the results before
+    /// `itemsFrom` as values.
+    package func callWithItems(
+        _ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int, itemsFrom: Int, metered: Bool = true,
+        _ body: (_ position: Int, _ node: JSONNode, _ text: UnsafeRawBufferPointer) -> Void
+    ) throws(LuaError) -> [JSONValue] {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: resultCount, metered: metered)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
+        var values: [JSONValue] = []
+        values.reserveCapacity(min(itemsFrom, resultCount))
+        for position in 0..<resultCount {
+            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
+            let at = top + 1 + Int32(position)
+            if position < itemsFrom {
+                if let encoded = encodedResult(at: at, withText: false) {
+                    values.append(encoded.value)
+                } else {
+                    values.append(try reader.read(at: at, root: root))
+                }
+                continue
+            }
+            if readsResultsInC, let jsonEncoder,
+               pmh_json_encode_items(jsonEncoder, host, at, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK {
+                var length = 0
+                let text = UnsafeRawBufferPointer(start: pmh_json_encoder_bytes(jsonEncoder, &length), count: length)
+                if withNodeRoot(jsonEncoder, { body(position, $0, text) }) { continue }
+            }
+            // The reader's walk: what C is unsure of, and every error, which the reader words.
+            let value = try reader.read(at: at, root: root)
+            let text = JSONWriter(style: .compact).write(value)
+            JSONItemStorage(value).withRoot { node in
+                text.withUnsafeBytes { body(position, node, $0) }
+            }
+        }
+        return values
+    }
+
+    /// Runs `body` on the C encoder's last items as nodes (their strings Lua's bytes): lent as
+    /// they are when the C and Swift item types share a layout, else copied. False when there
+    /// are none.
+    private func withNodeRoot(_ jsonEncoder: OpaquePointer, _ body: (JSONNode) -> Void) -> Bool {
+        var count = 0
+        guard let items = pmh_json_encoder_items(jsonEncoder, &count), count > 0 else { return false }
+        if itemsInPlace {
+            items.withMemoryRebound(to: JSONItem.self, capacity: count) { body(JSONNode(root: $0)) }
+            return true
+        }
+        if count > nodeCapacity {
+            nodeItems?.deallocate()
+            nodeCapacity = max(count, 2 * nodeCapacity, 128)
+            nodeItems = .allocate(capacity: nodeCapacity)
+        }
+        guard let nodes = nodeItems else { return false }
+        // The items are plain values: written over, never deinitialized.
+        for index in 0..<count {
+            let item = items[index]
+            let kind = item.kind
+            let bits = kind == JSONTape.Op.double ? item.number.bitPattern
+                : kind == JSONTape.Op.integer ? UInt64(bitPattern: item.integer) : 0
+            nodes[index] = JSONItem(
+                kind: kind, sorted: item.sorted != 0, count: item.length, end: item.end,
+                bytes: item.bytes.map { UnsafeRawPointer($0) }, bits: bits)
+        }
+        body(JSONNode(root: UnsafePointer(nodes)))
+        return true
+    }
+
+    /// Whether C's items have the layout of `JSONItem`, so Swift reads them in place.
+    private static let itemLayoutMatches: Bool = {
+        var cLayout = [size_t](repeating: 0, count: 7)
+        pmh_json_item_layout(&cLayout)
+        return cLayout.map { Int($0) } == JSONItem.layout
+    }()
 
     /// The value at `at` (and its compact text) from the C encoder, or nil when it falls back.
     private func encodedResult(at index: Int32, withText: Bool) -> (value: JSONValue, text: [UInt8]?)? {

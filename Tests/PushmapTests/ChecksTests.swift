@@ -822,17 +822,32 @@ struct ChecksTests {
     // MARK: - Custom keys
 
     @Test("the keys the client rules read by name fit the slots kept for them")
-    func knownKeysFitTheirSlots() {
+    func knownKeysFitTheirSlots() throws {
         #expect(CustomKeys.Known.allCases.count <= 32)
         // Keys compare by bytes: a Kelvin sign is not K, though Swift's == says it is.
-        var keys = CustomKeys(base: "$")
-        keys.add("adb_title", "first", in: "$.a")
-        keys.add("game_K", "letter", in: "$.a")
-        keys.add("game_\u{212A}", "kelvin", in: "$.a")
-        keys.add("adb_title", "second", in: "$.b")
-        #expect(keys.entries.map { Array($0.key.utf8) } == [Array("adb_title".utf8), Array("game_K".utf8), Array("game_\u{212A}".utf8)])
-        #expect(keys.string(.title) == "second")
-        #expect(keys.location(.title).payload == "$.b.adb_title")
+        let a = JSONItemStorage(.object(JSONObject([("adb_title", "first"), ("game_K", "letter"), ("game_\u{212A}", "kelvin")])))
+        let b = JSONItemStorage(.object(["adb_title": "second"]))
+        try a.withRoot { a in
+            try b.withRoot { b in
+                let first = try #require(a.objectValue), second = try #require(b.objectValue)
+                var keys = CustomKeys(base: "$")
+                for (key, value) in first { keys.add(try #require(key.utf8), value, in: "$.a") }
+                for (key, value) in second { keys.add(try #require(key.utf8), value, in: "$.b") }
+                #expect(keys.entries.map { Array($0.name.utf8) } == [Array("adb_title".utf8), Array("game_K".utf8), Array("game_\u{212A}".utf8)])
+                #expect(keys.string(.title) == "second")
+                #expect(keys.location(.title).payload == "$.b.adb_title")
+            }
+        }
+    }
+
+    @Test("the key prefixes and reserved words written out as numbers are the words they stand for")
+    func writtenOutPrintsMatchTheirWords() {
+        #expect(KeyPrint.adobePrefix == KeyPrint("adb_").head)
+        #expect(KeyPrint.colourPrefix == KeyPrint("adb_clr_").head)
+        #expect(FCMPayloadChecks.fromPrint == KeyPrint("from"))
+        #expect(FCMPayloadChecks.messageTypePrint == KeyPrint("message_type"))
+        #expect(FCMPayloadChecks.googlePrefix == KeyPrint("google.").head)
+        #expect(FCMPayloadChecks.gcmPrefix == KeyPrint("gcm.").head)
     }
 
     // MARK: - Size

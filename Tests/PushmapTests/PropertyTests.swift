@@ -231,6 +231,13 @@ struct PropertyTests {
                 let payload = try JSONParser.parse(bytes)
                 let findings = translator.validate(payload, platform: platform).filter { $0.severity == .error }
                 #expect(findings.isEmpty, "\(shown): the \(platform) payload fails validation: \(findings)")
+                // The translation checks the payload as the Lua host lends it, and reads the value
+                // from its text only when asked: both must be what the value itself gives.
+                #expect(first.payloads[platform] == payload, "\(shown): the \(platform) value is not its text's")
+                let checked = PayloadChecker(now: Self.now, intentPaths: true).check(payload, platform: platform)
+                let prefixes = platform == .fcm ? ["fcm-", "android-"] : ["apns-", "ios-"]
+                let reported = first.diagnostics.filter { finding in prefixes.contains { finding.rule.hasPrefix($0) } }
+                #expect(reported == checked, "\(shown): \(platform) findings in place differ from findings on the value")
             }
             #expect(again.diagnostics == first.diagnostics, "\(shown): warnings differ between runs")
         }

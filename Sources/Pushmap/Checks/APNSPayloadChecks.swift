@@ -18,13 +18,13 @@ struct APNSPayloadChecks {
 
     /// The payload's parts the iOS rules read.
     struct Parts {
-        var aps: JSONObject
+        var aps: JSONObjectNode
         var keys: CustomKeys
     }
 
     /// Checks the payload; gives `aps` and the custom keys beside it, or nil when there is no `aps`.
     /// - Parameter compactSize: the payload's compact length when the caller has written it.
-    func run(_ payload: JSONValue, compactSize: Int? = nil, into report: inout CheckReport) -> Parts? {
+    func run(_ payload: JSONNode, compactSize: Int? = nil, into report: inout CheckReport) -> Parts? {
         guard let root = payload.objectValue else {
             report.error(
                 CheckLocation(payload: "$"), "apns-aps-object",
@@ -39,11 +39,12 @@ struct APNSPayloadChecks {
         var keys = CustomKeys(base: "$")
         keys.reserve(root.count)
         // Keys in byte order are each there once: no search for duplicates.
-        for (key, value) in root where key != "aps" {
-            keys.add(key, value, in: "$", new: root.keysSorted)
+        for (key, value) in root {
+            guard let bytes = key.utf8, !ValueFormat.equals(bytes, "aps") else { continue }
+            keys.add(bytes, value, in: "$", new: root.keysSorted)
         }
         checkAps(aps, &report)
-        let size = compactSize ?? JSONWriter.compactByteCount(payload)
+        let size = compactSize ?? JSONWriter.compactByteCount(payload.value())
         if size > Self.maxBytes {
             report.error(
                 CheckLocation.root, "apns-size",
@@ -56,68 +57,72 @@ struct APNSPayloadChecks {
         IntentOrigin.location(base: "$.aps", key: key, table: IntentOrigin.apsKeys)
     }
 
-    private func checkAps(_ aps: JSONObject, _ report: inout CheckReport) {
-        for (key, value) in aps {
+    private func checkAps(_ aps: JSONObjectNode, _ report: inout CheckReport) {
+        for (keyNode, value) in aps {
+            guard let bytes = keyNode.utf8 else { continue }
             // Built only for a finding: most keys have none.
-            let location = { Self.location(key) }
-            guard ValueFormat.isOne(of: Self.apsKeys, key) else {
-                report.error(location(), "apns-aps-key", "aps.\(key) is not one of Apple's aps keys: custom keys go beside aps, never inside it")
+            let key = { String(decoding: bytes, as: UTF8.self) }
+            let location = { Self.location(key()) }
+            guard ValueFormat.isOne(of: Self.apsKeys, bytes) else {
+                report.error(location(), "apns-aps-key", "aps.\(key()) is not one of Apple's aps keys: custom keys go beside aps, never inside it")
                 continue
             }
-            switch key {
-            case "alert": checkAlert(value, location, &report)
-            case "badge": checkBadge(value, location, &report)
-            case "sound": checkSound(value, location, &report)
-            case "content-available", "mutable-content":
+            if ValueFormat.equals(bytes, "alert") {
+                checkAlert(value, location, &report)
+            } else if ValueFormat.equals(bytes, "badge") {
+                checkBadge(value, location, &report)
+            } else if ValueFormat.equals(bytes, "sound") {
+                checkSound(value, location, &report)
+            } else if ValueFormat.equals(bytes, "content-available") || ValueFormat.equals(bytes, "mutable-content") {
                 if !isOne(value) {
                     report.error(
                         location(), "apns-flag",
-                        "aps.\(key) must be the number 1, not \(shown(value)): \(key == "mutable-content" ? "iOS runs the notification service extension" : "iOS wakes the app in the background") only for 1")
+                        "aps.\(key()) must be the number 1, not \(shown(value)): \(key() == "mutable-content" ? "iOS runs the notification service extension" : "iOS wakes the app in the background") only for 1")
                 }
-            case "interruption-level":
-                if !(value.stringValue.map { ValueFormat.isOne(of: Self.interruptionLevels, $0) } ?? false) {
+            } else if ValueFormat.equals(bytes, "interruption-level") {
+                if !(value.utf8.map { ValueFormat.isOne(of: Self.interruptionLevels, $0) } ?? false) {
                     report.error(
                         location(), "apns-interruption-level",
                         "aps.interruption-level must be passive, active, time-sensitive or critical, not \(shown(value)): iOS ignores it")
                 }
-            case "relevance-score":
+            } else if ValueFormat.equals(bytes, "relevance-score") {
                 if !isUnitNumber(value) {
                     report.error(location(), "apns-relevance-score", "aps.relevance-score must be a number from 0 to 1, not \(shown(value)): iOS ignores it")
                 }
-            case _ where ValueFormat.isOne(of: Self.stringKeys, key):
-                if value.stringValue == nil {
-                    report.error(location(), "apns-aps-type", "aps.\(key) must be a string, not \(shown(value)): iOS ignores it")
+            } else if ValueFormat.isOne(of: Self.stringKeys, bytes) {
+                if !value.isString {
+                    report.error(location(), "apns-aps-type", "aps.\(key()) must be a string, not \(shown(value)): iOS ignores it")
                 }
-            default:
-                break
             }
         }
     }
 
-    private func checkAlert(_ value: JSONValue, _ location: () -> CheckLocation, _ report: inout CheckReport) {
-        if value.stringValue != nil { return }
+    private func checkAlert(_ value: JSONNode, _ location: () -> CheckLocation, _ report: inout CheckReport) {
+        if value.isString { return }
         guard let alert = value.objectValue else {
             report.error(location(), "apns-alert", "aps.alert must be a string or an object of strings, not \(shown(value)): iOS shows no alert")
             return
         }
-        for (key, member) in alert {
-            let memberLocation = { IntentOrigin.location(base: "$.aps.alert", key: key, table: IntentOrigin.alertKeys) }
-            if ValueFormat.isOne(of: Self.alertStrings, key), member.stringValue == nil {
-                report.error(memberLocation(), "apns-alert", "aps.alert.\(key) must be a string, not \(shown(member)): iOS ignores it")
+        for (keyNode, member) in alert {
+            guard let bytes = keyNode.utf8 else { continue }
+            let key = { String(decoding: bytes, as: UTF8.self) }
+            let memberLocation = { IntentOrigin.location(base: "$.aps.alert", key: key(), table: IntentOrigin.alertKeys) }
+            if ValueFormat.isOne(of: Self.alertStrings, bytes), !member.isString {
+                report.error(memberLocation(), "apns-alert", "aps.alert.\(key()) must be a string, not \(shown(member)): iOS ignores it")
             }
-            if ValueFormat.isOne(of: Self.alertStringArrays, key), !(member.arrayValue?.allSatisfy { $0.stringValue != nil } ?? false) {
-                report.error(memberLocation(), "apns-alert", "aps.alert.\(key) must be an array of strings, not \(shown(member)): iOS cannot fill in the text")
+            if ValueFormat.isOne(of: Self.alertStringArrays, bytes), !(member.arrayValue?.allSatisfy { $0.isString } ?? false) {
+                report.error(memberLocation(), "apns-alert", "aps.alert.\(key()) must be an array of strings, not \(shown(member)): iOS cannot fill in the text")
             }
         }
     }
 
-    private func checkBadge(_ value: JSONValue, _ location: () -> CheckLocation, _ report: inout CheckReport) {
-        if case .integer(let count) = value, count >= 0 { return }
+    private func checkBadge(_ value: JSONNode, _ location: () -> CheckLocation, _ report: inout CheckReport) {
+        if let count = value.integerValue, count >= 0 { return }
         report.error(location(), "apns-badge", "aps.badge must be a whole number of 0 or more, not \(shown(value)): iOS does not set the badge")
     }
 
-    private func checkSound(_ value: JSONValue, _ location: () -> CheckLocation, _ report: inout CheckReport) {
-        if value.stringValue != nil { return }
+    private func checkSound(_ value: JSONNode, _ location: () -> CheckLocation, _ report: inout CheckReport) {
+        if value.isString { return }
         guard let sound = value.objectValue else {
             report.error(location(), "apns-sound", "aps.sound must be a sound name or {critical, name, volume}, not \(shown(value)): iOS plays no sound")
             return
@@ -125,7 +130,7 @@ struct APNSPayloadChecks {
         if let critical = sound["critical"], !isOne(critical), !isZero(critical) {
             report.error(soundMember(location(), "critical"), "apns-sound", "aps.sound.critical must be 0 or 1, not \(shown(critical)): iOS plays no sound")
         }
-        if sound["name"]?.stringValue == nil {
+        if !(sound["name"]?.isString ?? false) {
             report.error(soundMember(location(), "name"), "apns-sound", "aps.sound.name must be a sound name string: iOS plays no sound without one")
         }
         if let volume = sound["volume"], !isUnitNumber(volume) {
@@ -138,32 +143,22 @@ struct APNSPayloadChecks {
         CheckLocation(payload: PathText.member(location.payload, key), intent: location.intent)
     }
 
-    private func isOne(_ value: JSONValue) -> Bool {
-        if case .integer(1) = value { return true }
-        return false
-    }
+    private func isOne(_ value: JSONNode) -> Bool { value.integerValue == 1 }
 
-    private func isZero(_ value: JSONValue) -> Bool {
-        if case .integer(0) = value { return true }
-        return false
-    }
+    private func isZero(_ value: JSONNode) -> Bool { value.integerValue == 0 }
 
     /// A JSON number from 0 to 1, integer or not.
-    private func isUnitNumber(_ value: JSONValue) -> Bool {
-        switch value {
-        case .integer(let number): number == 0 || number == 1
-        case .double(let number): number >= 0 && number <= 1
-        default: false
-        }
+    private func isUnitNumber(_ value: JSONNode) -> Bool {
+        if let number = value.integerValue { return number == 0 || number == 1 }
+        if let number = value.doubleValue { return number >= 0 && number <= 1 }
+        return false
     }
 
-    private func shown(_ value: JSONValue) -> String {
-        switch value {
-        case .string(let text): ValueFormat.quoted(text)
-        case .integer(let number): String(number)
-        case .double(let number): "\(number)"
-        case .bool(let flag): String(flag)
-        default: ValueFormat.withArticle(value.typeName)
-        }
+    private func shown(_ value: JSONNode) -> String {
+        if let text = value.utf8 { return ValueFormat.quoted(text) }
+        if let number = value.integerValue { return String(number) }
+        if let number = value.doubleValue { return "\(number)" }
+        if let flag = value.boolValue { return String(flag) }
+        return ValueFormat.withArticle(value.typeName)
     }
 }

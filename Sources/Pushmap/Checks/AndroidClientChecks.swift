@@ -26,7 +26,7 @@ struct AndroidClientChecks {
     static let minCarouselItems = 3
 
     func run(_ keys: CustomKeys, into report: inout CheckReport) {
-        let template = keys.string(.templateType)
+        let template = keys.text(.templateType)
         if let template { checkRequired(template, keys, &report) }
         checkLink(keys, template: template, &report)
         checkActions(keys, &report)
@@ -34,27 +34,29 @@ struct AndroidClientChecks {
         checkColours(keys, &report)
         checkDisplayKeys(keys, &report)
         checkTextLengths(keys, &report)
-        switch template {
-        case "car": checkCarousel(keys, &report)
-        case "timer": checkTimer(keys, &report)
-        default: break
+        if let template {
+            if ValueFormat.equals(template, "car") {
+                checkCarousel(keys, &report)
+            } else if ValueFormat.equals(template, "timer") {
+                checkTimer(keys, &report)
+            }
         }
     }
 
     // MARK: - Every template
 
-    private func checkRequired(_ template: String, _ keys: CustomKeys, _ report: inout CheckReport) {
+    private func checkRequired(_ template: UnsafeRawBufferPointer, _ keys: CustomKeys, _ report: inout CheckReport) {
         // The icon template has no title or body of its own; every other type throws without them.
-        let required = template == "icon" ? Self.iconRequiredKeys : Self.requiredKeys
+        let required = ValueFormat.equals(template, "icon") ? Self.iconRequiredKeys : Self.requiredKeys
         for key in required where !keys.contains(key) {
             report.error(
                 keys.location(key), "android-required-key",
-                "\(key.name) is required by Android's \(template) template code: without it the notification is not shown")
+                "\(key.name) is required by Android's \(String(decoding: template, as: UTF8.self)) template code: without it the notification is not shown")
         }
     }
 
-    private func checkLink(_ keys: CustomKeys, template: String?, _ report: inout CheckReport) {
-        if let type = keys.string(.linkType), !ValueFormat.isOne(of: Self.actionTypes, type) {
+    private func checkLink(_ keys: CustomKeys, template: UnsafeRawBufferPointer?, _ report: inout CheckReport) {
+        if let type = keys.text(.linkType), !ValueFormat.isOne(of: Self.actionTypes, type) {
             let effect = template == nil
                 ? "the messaging SDK does not act on it, so a tap only opens the app"
                 : "Android's template code throws and the notification is not shown"
@@ -62,7 +64,7 @@ struct AndroidClientChecks {
                 keys.location(.linkType), "android-link-type",
                 "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS or OPENAPP: \(effect)")
         }
-        if keys.string(.uri) != nil, !keys.contains(.linkType) {
+        if keys.text(.uri) != nil, !keys.contains(.linkType) {
             report.warning(
                 keys.location(.uri), "android-link-without-type",
                 "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
@@ -75,7 +77,7 @@ struct AndroidClientChecks {
     }
 
     private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
-        guard let text = keys.string(.actions) else { return }
+        guard let text = keys.text(.actions) else { return }
         // Built only for a finding: most payloads have none.
         let location = { keys.location(.actions) }
         guard let actions = Self.actions(text) else {
@@ -108,9 +110,8 @@ struct AndroidClientChecks {
 
     /// The actions `text` holds, or nil when it is not a JSON array. Read from the tape parser's
     /// output without building the array (the full parser only when the tape parser is unsure).
-    static func actions(_ text: String) -> [Action]? {
-        var text = text
-        let fromTape: [Action]?? = text.withUTF8 { bytes in
+    static func actions(_ text: UnsafeRawBufferPointer) -> [Action]? {
+        let fromTape: [Action]?? = text.withMemoryRebound(to: UInt8.self) { bytes in
             guard let tape = JSONTape.parse(bytes, limits: JSONParser.Limits()) else { return nil }
             var reader = tape.reader
             guard reader.op == JSONTape.Op.array else { return .some(nil) }
@@ -149,9 +150,7 @@ struct AndroidClientChecks {
     }
 
     private static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
-        guard bytes.count == word.utf8CodeUnitCount else { return false }
-        guard let base = bytes.baseAddress else { return bytes.isEmpty }
-        return memcmp(base, word.utf8Start, bytes.count) == 0
+        JSONItems.same(bytes, word)
     }
 
     /// `location` is built only for a finding.
@@ -183,8 +182,8 @@ struct AndroidClientChecks {
 
     private func checkRemindLater(_ keys: CustomKeys, _ report: inout CheckReport) {
         // adb_rem_sec wins when it is positive; then adb_rem_ts is not used.
-        if let seconds = keys.string(.remindAfter).flatMap(ValueFormat.integer), seconds > 0 { return }
-        guard let at = keys.string(.remindAt).flatMap(ValueFormat.integer), at <= now else { return }
+        if let seconds = keys.text(.remindAfter).flatMap(ValueFormat.integer), seconds > 0 { return }
+        guard let at = keys.text(.remindAt).flatMap(ValueFormat.integer), at <= now else { return }
         report.warning(
             keys.location(.remindAt), "android-remind-later-past",
             "adb_rem_ts \(at) is at or before now (\(now)): tapping remind later cancels the notification instead of scheduling it again")
@@ -192,8 +191,8 @@ struct AndroidClientChecks {
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
         for index in keys.prints.indices where keys.prints[index].isColour {
-            guard case .string(let colour) = keys.entries[index].value, !ValueFormat.isHexColour(colour) else { continue }
-            let key = keys.entries[index].key
+            guard let colour = keys.entries[index].value.utf8, !ValueFormat.isHexColour(colour) else { continue }
+            let key = keys.entries[index].name
             report.error(
                 keys.location(at: index), "android-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour")
@@ -201,22 +200,22 @@ struct AndroidClientChecks {
     }
 
     private func checkDisplayKeys(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if let count = keys.string(.badgeCount), ValueFormat.integer(count) == nil {
+        if let count = keys.text(.badgeCount), ValueFormat.integer(count) == nil {
             report.warning(
                 keys.location(.badgeCount), "android-badge-count",
                 "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
         }
-        if let sticky = keys.string(.sticky), !isBoolean(sticky) {
+        if let sticky = keys.text(.sticky), !isBoolean(sticky) {
             report.warning(
                 keys.location(.sticky), "android-sticky",
                 "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
         }
-        if let priority = keys.string(.displayPriority), !ValueFormat.isOne(of: Self.displayPriorities, priority) {
+        if let priority = keys.text(.displayPriority), !ValueFormat.isOne(of: Self.displayPriorities, priority) {
             report.warning(
                 keys.location(.displayPriority), "android-display-priority",
                 "adb_n_priority \(ValueFormat.quoted(priority)) is not PRIORITY_DEFAULT, _MIN, _LOW, _HIGH or _MAX: Android uses PRIORITY_DEFAULT")
         }
-        if let visibility = keys.string(.visibility), !ValueFormat.isOne(of: Self.visibilities, visibility) {
+        if let visibility = keys.text(.visibility), !ValueFormat.isOne(of: Self.visibilities, visibility) {
             report.warning(
                 keys.location(.visibility), "android-visibility",
                 "adb_n_visibility \(ValueFormat.quoted(visibility)) is not PRIVATE, PUBLIC or SECRET: Android uses PRIVATE")
@@ -225,9 +224,9 @@ struct AndroidClientChecks {
 
     /// "true" or "false" in any case, as Java's `Boolean.parseBoolean` reads it. The exact
     /// lowercase words, by far the most common, need no lowercased copy.
-    private func isBoolean(_ text: String) -> Bool {
+    private func isBoolean(_ text: UnsafeRawBufferPointer) -> Bool {
         if ValueFormat.equals(text, "true") || ValueFormat.equals(text, "false") { return true }
-        return ["true", "false"].contains(text.lowercased())
+        return ["true", "false"].contains(String(decoding: text, as: UTF8.self).lowercased())
     }
 
     private func checkTextLengths(_ keys: CustomKeys, _ report: inout CheckReport) {
@@ -238,7 +237,7 @@ struct AndroidClientChecks {
     }
 
     private func checkTextLength(_ key: CustomKeys.Known, _ limit: Int, _ keys: CustomKeys, _ report: inout CheckReport) {
-        guard let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) else { return }
+        guard let text = keys.text(key), let count = ValueFormat.characterCount(text, over: limit) else { return }
         report.warning(
             keys.location(key), "android-text-length",
             "\(key.name) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
@@ -247,7 +246,7 @@ struct AndroidClientChecks {
     // MARK: - Carousel
 
     private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if let layout = keys.string(.carouselLayout) {
+        if let layout = keys.text(.carouselLayout) {
             if !ValueFormat.isOne(of: Self.carouselLayouts, layout) {
                 report.error(
                     keys.location(.carouselLayout), "android-carousel-layout",
@@ -267,7 +266,7 @@ struct AndroidClientChecks {
             return
         }
         // A non-string value is already an FCM error; Android never sees it.
-        guard let text = keys.string(.items) else { return }
+        guard let text = keys.text(.items) else { return }
         guard let items = (try? JSONParser.parse(text))?.arrayValue else {
             report.error(
                 itemsLocation, "android-carousel-items-json",
@@ -292,7 +291,7 @@ struct AndroidClientChecks {
                 itemsLocation, "android-carousel-items-count",
                 "the carousel has \(usable.count) item(s) with images; Android needs at least \(Self.minCarouselItems) and otherwise falls back to a basic notification")
         }
-        if keys.string(.carouselMode) == "auto" {
+        if keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? false {
             for (index, item) in usable.enumerated() where (item["uri"]?.stringValue ?? "").isEmpty {
                 report.warning(
                     itemsLocation.index(index), "android-carousel-item-uri",
@@ -317,7 +316,7 @@ struct AndroidClientChecks {
             return
         }
         var duration: Int64?
-        if let text = keys.string(.timerDuration) {
+        if let text = keys.text(.timerDuration) {
             duration = ValueFormat.integer(text).flatMap { $0 > 0 ? $0 : nil }
             if duration == nil {
                 report.error(
@@ -326,7 +325,7 @@ struct AndroidClientChecks {
             }
         }
         var end: Int64?
-        if let text = keys.string(.timerEnd) {
+        if let text = keys.text(.timerEnd) {
             end = ValueFormat.integer(text)
             if end == nil {
                 report.error(

@@ -10,9 +10,13 @@ struct CustomKeys {
     /// One key's value and the payload object it sits in; its location is built only when a
     /// finding needs it, since most keys never get one.
     struct Entry {
-        let key: String
-        var value: JSONValue
+        /// The key's bytes, the payload's own.
+        let key: UnsafeRawBufferPointer
+        var value: JSONNode
         var base: String
+
+        /// The key as a string, for messages.
+        var name: String { String(decoding: key, as: UTF8.self) }
     }
 
     /// Where a key the payload lacks would go, for "missing" findings.
@@ -24,6 +28,8 @@ struct CustomKeys {
     /// For each ``Known`` key, its index in `entries`, or -1 when absent; held inline, so that a
     /// payload's keys cost no third allocation.
     private var slots = SIMD32<Int>(repeating: -1)
+    /// The known keys' prints, read once here rather than through a lazy global at every key.
+    private let known = Known.table
 
     init(base: String) {
         self.base = base
@@ -43,9 +49,9 @@ struct CustomKeys {
     /// - Parameter new: the caller knows no entry has this key (the first object added, with
     ///   each key once): no search for an earlier entry, which is a scan for keys no rule reads.
     @discardableResult
-    mutating func add(_ key: String, _ value: JSONValue, in base: String, new: Bool = false) -> KeyPrint {
-        let print = KeyPrint(key)
-        let known = Known.matching(key, print)
+    mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: String, new: Bool = false) -> KeyPrint {
+        let print = KeyPrint(bytes: key)
+        let known = known.matching(key, print)
         let existing = new ? -1 : known.map { slots[$0.rawValue] } ?? unknownIndex(key, print)
         if existing >= 0 {
             entries[existing].value = value
@@ -59,23 +65,27 @@ struct CustomKeys {
     }
 
     /// The index of a key no rule reads by name, or -1.
-    private func unknownIndex(_ key: String, _ print: KeyPrint) -> Int {
-        for index in prints.indices where prints[index] == print && (print.isWhole || UTF8Bytes.equal(entries[index].key, key)) {
+    private func unknownIndex(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Int {
+        for index in prints.indices where prints[index] == print && (print.isWhole || JSONItems.same(entries[index].key, key)) {
             return index
         }
         return -1
     }
 
-    func value(_ key: Known) -> JSONValue? {
+    func value(_ key: Known) -> JSONNode? {
         let index = slots[key.rawValue]
         return index >= 0 ? entries[index].value : nil
     }
 
-    /// The value when it is a string; the clients read nothing else.
-    func string(_ key: Known) -> String? {
+    /// The value's bytes when it is a string; the clients read nothing else.
+    func text(_ key: Known) -> UnsafeRawBufferPointer? {
         let index = slots[key.rawValue]
-        guard index >= 0, case .string(let text) = entries[index].value else { return nil }
-        return text
+        return index >= 0 ? entries[index].value.utf8 : nil
+    }
+
+    /// The value when it is a string, made anew (for messages and rare paths).
+    func string(_ key: Known) -> String? {
+        text(key).map { String(decoding: $0, as: UTF8.self) }
     }
 
     func contains(_ key: Known) -> Bool { slots[key.rawValue] >= 0 }
@@ -88,7 +98,7 @@ struct CustomKeys {
 
     /// Where the key at `index` is.
     func location(at index: Int) -> CheckLocation {
-        IntentOrigin.customKeyLocation(base: entries[index].base, key: entries[index].key)
+        IntentOrigin.customKeyLocation(base: entries[index].base, key: entries[index].name)
     }
 }
 
@@ -129,22 +139,30 @@ extension CustomKeys {
             }
         }
 
-        /// The known keys with their prints, by length, to match added keys against.
-        private static let printsByLength: [[(print: KeyPrint, key: Known)]] = {
-            var table = [[(print: KeyPrint, key: Known)]](repeating: [], count: maxLength + 1)
-            for key in allCases { table[key.name.utf8.count].append((KeyPrint(key.name), key)) }
-            return table
-        }()
-        private static let maxLength = allCases.map(\.name.utf8.count).max() ?? 0
+        static let table = Table()
 
-        /// The known key whose bytes `key` has.
-        static func matching(_ key: String, _ print: KeyPrint) -> Known? {
-            // Every known key starts with adb_: most other keys are settled by that alone.
-            guard print.length <= maxLength, print.hasPrefix(KeyPrint.adobePrefix, length: 4) else { return nil }
-            for candidate in printsByLength[print.length] where candidate.print == print {
-                return print.isWhole || UTF8Bytes.equal(candidate.key.name, key) ? candidate.key : nil
+        /// The known keys with their prints, by length, to match added keys against.
+        struct Table {
+            private let printsByLength: [[(print: KeyPrint, key: Known)]]
+            private let maxLength: Int
+
+            init() {
+                let maxLength = Known.allCases.map(\.name.utf8.count).max() ?? 0
+                var table = [[(print: KeyPrint, key: Known)]](repeating: [], count: maxLength + 1)
+                for key in Known.allCases { table[key.name.utf8.count].append((KeyPrint(key.name), key)) }
+                printsByLength = table
+                self.maxLength = maxLength
             }
-            return nil
+
+            /// The known key whose bytes `key` has.
+            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Known? {
+                // Every known key starts with adb_: most other keys are settled by that alone.
+                guard print.length <= maxLength, print.hasPrefix(KeyPrint.adobePrefix, length: 4) else { return nil }
+                for candidate in printsByLength[print.length] where candidate.print == print {
+                    return print.isWhole || candidate.key.name.utf8.elementsEqual(key) ? candidate.key : nil
+                }
+                return nil
+            }
         }
     }
 }
@@ -155,6 +173,12 @@ struct KeyPrint: Equatable {
     let length: Int
     let head: UInt64
     let tail: UInt64
+
+    init(length: Int, head: UInt64, tail: UInt64) {
+        self.length = length
+        self.head = head
+        self.tail = tail
+    }
 
     init(_ key: String) {
         var key = key
@@ -201,7 +225,8 @@ struct KeyPrint: Equatable {
     /// Whether the key starts with `adb_clr_`: a colour.
     var isColour: Bool { hasPrefix(Self.colourPrefix, length: 8) }
 
-    /// "adb_" and "adb_clr_", packed little-endian as ``head`` is.
-    static let adobePrefix = KeyPrint("adb_").head
-    static let colourPrefix = KeyPrint("adb_clr_").head
+    /// "adb_" and "adb_clr_", packed little-endian as ``head`` is: written out, so that reading
+    /// them costs no lazy initialisation (a test holds them to the words).
+    static let adobePrefix: UInt64 = 0x5f62_6461
+    static let colourPrefix: UInt64 = 0x5f72_6c63_5f62_6461
 }

@@ -6,21 +6,21 @@ struct FCMPayloadChecks {
     static let maxBytes = 4096
     /// FCM keeps a message at most 28 days.
     static let maxTTLSeconds: Int64 = 2_419_200
-    static let targets = ["token", "topic", "condition"]
+    static let targets: [StaticString] = ["token", "topic", "condition"]
     static let deliveryPriorities: [StaticString] = ["NORMAL", "HIGH"]
 
     /// Checks the message and returns its data map for the Android rules, or nil when there is
     /// no message to read one from.
     /// - Parameter compactSize: the payload's compact length when the caller has written it.
-    func run(_ payload: JSONValue, compactSize: Int? = nil, into report: inout CheckReport) -> CustomKeys? {
+    func run(_ payload: JSONNode, compactSize: Int? = nil, into report: inout CheckReport) -> CustomKeys? {
         guard let root = payload.objectValue else {
             report.error(
                 CheckLocation(payload: "$"), "fcm-message-object",
                 "an FCM payload is a JSON object holding `message`, not \(article(payload.typeName)): FCM refuses it")
             return nil
         }
-        let messageLocation = CheckLocation(payload: "$.message")
         guard let message = root["message"]?.objectValue else {
+            let messageLocation = CheckLocation(payload: "$.message")
             let found = root["message"].map { "it is \(article($0.typeName))" } ?? "it is missing"
             report.error(messageLocation, "fcm-message-object", "an FCM payload needs an object `message` (\(found)): FCM refuses it")
             return nil
@@ -40,14 +40,14 @@ struct FCMPayloadChecks {
                 }
             } else {
                 report.error(
-                    messageLocation.member("android"), "fcm-android-object",
+                    CheckLocation(payload: "$.message.android"), "fcm-android-object",
                     "message.android must be an object, not \(article(androidValue.typeName)): FCM refuses the message")
             }
         }
 
         // The message's length: from the payload's written text when `message` is all it holds
         // (`{"message":` and `}` around it), else counted.
-        let size = (root.count == 1 ? compactSize.map { $0 - 12 } : nil) ?? JSONWriter.compactByteCount(.object(message))
+        let size = (root.count == 1 ? compactSize.map { $0 - 12 } : nil) ?? JSONWriter.compactByteCount(root["message"]?.value() ?? .null)
         if size > Self.maxBytes {
             report.error(
                 CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
@@ -57,7 +57,7 @@ struct FCMPayloadChecks {
     }
 
     /// Adds a data map's entries, checking that each is a string under a key FCM accepts.
-    private func collect(_ value: JSONValue, base: String, into keys: inout CustomKeys, report: inout CheckReport) {
+    private func collect(_ value: JSONNode, base: String, into keys: inout CustomKeys, report: inout CheckReport) {
         guard let data = value.objectValue else {
             report.error(
                 CheckLocation(payload: base), "fcm-data-map",
@@ -67,17 +67,20 @@ struct FCMPayloadChecks {
         keys.reserve(data.count)
         // Keys in byte order are each there once: the first map's need no search for duplicates.
         let new = keys.isEmpty && data.keysSorted
-        for (key, member) in data {
+        for (keyNode, member) in data {
+            guard let key = keyNode.utf8 else { continue }
             let print = keys.add(key, member, in: base, new: new)
-            if case .string = member {} else {
+            if !member.isString {
+                let name = String(decoding: key, as: UTF8.self)
                 report.error(
-                    IntentOrigin.customKeyLocation(base: base, key: key), "fcm-data-string",
-                    "FCM data values must be strings; \(key) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
+                    IntentOrigin.customKeyLocation(base: base, key: name), "fcm-data-string",
+                    "FCM data values must be strings; \(name) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
             }
             if isReserved(print) {
+                let name = String(decoding: key, as: UTF8.self)
                 report.error(
-                    IntentOrigin.customKeyLocation(base: base, key: key), "fcm-reserved-key",
-                    "FCM refuses the data key \(key): from, message_type and keys starting google. or gcm. are reserved")
+                    IntentOrigin.customKeyLocation(base: base, key: name), "fcm-reserved-key",
+                    "FCM refuses the data key \(name): from, message_type and keys starting google. or gcm. are reserved")
             }
         }
     }
@@ -89,30 +92,32 @@ struct FCMPayloadChecks {
             || key.hasPrefix(Self.googlePrefix, length: 7) || key.hasPrefix(Self.gcmPrefix, length: 4)
     }
 
-    private static let fromPrint = KeyPrint("from")
-    private static let messageTypePrint = KeyPrint("message_type")
-    private static let googlePrefix = KeyPrint("google.").head
-    private static let gcmPrefix = KeyPrint("gcm.").head
+    // Written out, so that reading them costs no lazy initialisation; a test holds them to
+    // the words.
+    static let fromPrint = KeyPrint(length: 4, head: 0x6d6f_7266, tail: 0x6d6f_7266)  // "from"
+    static let messageTypePrint = KeyPrint(length: 12, head: 0x5f65_6761_7373_656d, tail: 0x6570_7974_5f65_6761)  // "message_type"
+    static let googlePrefix: UInt64 = 0x2e_656c_676f_6f67  // "google."
+    static let gcmPrefix: UInt64 = 0x2e6d_6367  // "gcm.
 
-    private func checkTargets(_ message: JSONObject, _ report: inout CheckReport) {
+    private func checkTargets(_ message: JSONObjectNode, _ report: inout CheckReport) {
         // Counted first: the list is built only for a finding.
         var count = 0
         for target in Self.targets where message[target] != nil { count += 1 }
         guard count > 1 else { return }
-        let present = Self.targets.filter { message[$0] != nil }
+        let present = Self.targets.filter { message[$0] != nil }.map { "\($0)" }
         report.error(
             CheckLocation(payload: "$.message", intent: "$.target"), "fcm-one-target",
             "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")
     }
 
-    private func checkAndroidConfig(_ android: JSONObject, _ report: inout CheckReport) {
-        if let priority = android["priority"], !(priority.stringValue.map { ValueFormat.isOne(of: Self.deliveryPriorities, $0) } ?? false) {
+    private func checkAndroidConfig(_ android: JSONObjectNode, _ report: inout CheckReport) {
+        if let priority = android["priority"], !(priority.utf8.map { ValueFormat.isOne(of: Self.deliveryPriorities, $0) } ?? false) {
             report.error(
                 location("priority"), "fcm-delivery-priority",
                 "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(shown(priority)): FCM refuses the message (the display priority is adb_n_priority)")
         }
         if let ttl = android["ttl"] {
-            let duration = ttl.stringValue.flatMap(ValueFormat.duration)
+            let duration = ttl.utf8.flatMap(ValueFormat.duration)
             if let duration {
                 if duration.seconds > Self.maxTTLSeconds || (duration.seconds == Self.maxTTLSeconds && duration.fraction) {
                     report.error(
@@ -132,8 +137,8 @@ struct FCMPayloadChecks {
     }
 
     /// A value as a message shows it: strings quoted, anything else by its type.
-    private func shown(_ value: JSONValue) -> String {
-        value.stringValue.map(ValueFormat.quoted) ?? article(value.typeName)
+    private func shown(_ value: JSONNode) -> String {
+        value.utf8.map(ValueFormat.quoted) ?? article(value.typeName)
     }
 
     private func article(_ typeName: String) -> String {

@@ -13,39 +13,41 @@ struct IOSClientChecks {
     static let nonStringKeys: [StaticString] = ["adb_items", "adb_act"]
     static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
     /// The alert fields every template reads.
-    static let alertFields = ["title", "body"]
+    static let alertFields: [StaticString] = ["title", "body"]
 
     func run(_ parts: APNSPayloadChecks.Parts, into report: inout CheckReport) {
         let keys = parts.keys
         let aps = parts.aps
         checkStringValues(keys, &report)
-        let template = keys.string(.templateType)
+        let template = keys.text(.templateType)
+        var timer = false
         if let template {
             if ValueFormat.isOne(of: Self.templates, template) {
-                checkTemplate(template, aps, &report)
+                checkTemplate(String(decoding: template, as: UTF8.self), aps, &report)
             } else {
                 report.warning(
                     keys.location(.templateType), "ios-template-type",
                     "iOS renders only the basic, car and timer templates: \(ValueFormat.quoted(template)) shows the fallback (title and body only)")
             }
+            if ValueFormat.equals(template, "car") {
+                checkCarousel(keys, &report)
+            } else if ValueFormat.equals(template, "timer") {
+                timer = true
+                checkTimer(keys, &report)
+            }
         } else {
             checkPlain(keys, aps, &report)
         }
-        switch template {
-        case "car": checkCarousel(keys, &report)
-        case "timer": checkTimer(keys, &report)
-        default: break
-        }
         checkMedia(keys, &report)
         checkColours(keys, &report)
-        checkTextLengths(keys, aps, timer: template == "timer", &report)
+        checkTextLengths(keys, aps, timer: timer, &report)
     }
 
     private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
         for index in keys.prints.indices where keys.prints[index].isAdobeKey {
-            if case .string = keys.entries[index].value { continue }
-            let key = keys.entries[index].key
-            guard !ValueFormat.isOne(of: Self.nonStringKeys, key) else { continue }
+            if keys.entries[index].value.isString { continue }
+            guard !ValueFormat.isOne(of: Self.nonStringKeys, keys.entries[index].key) else { continue }
+            let key = keys.entries[index].name
             let value = keys.entries[index].value
             report.error(
                 keys.location(at: index), "ios-string-value",
@@ -53,9 +55,9 @@ struct IOSClientChecks {
         }
     }
 
-    private func checkTemplate(_ template: String, _ aps: JSONObject, _ report: inout CheckReport) {
-        let category = aps["category"]?.stringValue
-        if category != Self.templateCategory {
+    private func checkTemplate(_ template: String, _ aps: JSONObjectNode, _ report: inout CheckReport) {
+        let category = aps["category"]?.utf8
+        if !(category.map { ValueFormat.equals($0, "AEPNotification") } ?? false) {
             let found = category.map { "is \(ValueFormat.quoted($0))" } ?? "is missing"
             report.error(
                 APNSPayloadChecks.location("category"), "ios-template-category",
@@ -67,23 +69,23 @@ struct IOSClientChecks {
                 "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
         }
         let alert = aps["alert"]?.objectValue
-        for field in Self.alertFields where alert?[field]?.stringValue == nil {
+        for field in Self.alertFields where !(alert?[field]?.isString ?? false) {
             report.error(
-                IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys), "ios-template-alert",
+                IntentOrigin.location(base: "$.aps.alert", key: "\(field)", table: IntentOrigin.alertKeys), "ios-template-alert",
                 "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
         }
     }
 
-    private func checkPlain(_ keys: CustomKeys, _ aps: JSONObject, _ report: inout CheckReport) {
+    private func checkPlain(_ keys: CustomKeys, _ aps: JSONObjectNode, _ report: inout CheckReport) {
         if keys.contains(.media), !isOne(aps["mutable-content"]) {
             report.warning(
                 keys.location(.media), "ios-media-without-mutable-content",
                 "adb_media needs aps.mutable-content 1: without it the service extension does not run and the image is not attached")
         }
         if isOne(aps["content-available"]), aps["alert"] == nil {
-            for key in ["sound", "badge"] where aps[key] != nil {
+            for key: StaticString in ["sound", "badge"] where aps[key] != nil {
                 report.warning(
-                    APNSPayloadChecks.location(key), "ios-silent-push-alerts",
+                    APNSPayloadChecks.location("\(key)"), "ios-silent-push-alerts",
                     "a background push (content-available without alert) sets aps.\(key): background pushes should not alert; send a visible notification or drop it")
             }
         }
@@ -98,7 +100,7 @@ struct IOSClientChecks {
         }
         var missing: [Int] = []
         for (index, item) in items.enumerated() {
-            guard let image = item["img"]?.stringValue, !image.isEmpty else {
+            guard let image = item["img"]?.utf8, !image.isEmpty else {
                 missing.append(index)
                 continue
             }
@@ -118,13 +120,13 @@ struct IOSClientChecks {
     }
 
     private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if keys.string(.titleAlt) == nil {
+        if keys.text(.titleAlt) == nil {
             report.error(
                 keys.location(.titleAlt), "ios-timer-alternate-title",
                 "adb_title_alt is required by iOS's timer code (the docs say optional): without it iOS shows the fallback")
         }
-        let durationText = keys.string(.timerDuration)
-        let endText = keys.string(.timerEnd)
+        let durationText = keys.text(.timerDuration)
+        let endText = keys.text(.timerEnd)
         guard durationText != nil || endText != nil else {
             let location = keys.location(.timerDuration)
             report.error(
@@ -159,7 +161,7 @@ struct IOSClientChecks {
 
     private func checkMedia(_ keys: CustomKeys, _ report: inout CheckReport) {
         for key in Self.mediaKeys {
-            guard let url = keys.string(key), !ValueFormat.isHTTPS(url) else { continue }
+            guard let url = keys.text(key), !ValueFormat.isHTTPS(url) else { continue }
             report.warning(
                 keys.location(key), "ios-media-https",
                 "\(key.name) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
@@ -173,8 +175,8 @@ struct IOSClientChecks {
 
     private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
         for index in keys.prints.indices where keys.prints[index].isColour {
-            guard case .string(let colour) = keys.entries[index].value, !isHexColour(colour) else { continue }
-            let key = keys.entries[index].key
+            guard let colour = keys.entries[index].value.utf8, !isHexColour(colour) else { continue }
+            let key = keys.entries[index].name
             report.error(
                 keys.location(at: index), "ios-color",
                 "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or RRGGBBAA, # allowed): iOS ignores the colour and uses the system one")
@@ -183,15 +185,16 @@ struct IOSClientChecks {
 
     /// 6 or 8 hex digits, after an optional `#`. The plain forms are settled on the bytes; only
     /// a colour that fails them takes the Character-wise path, which decides what `#` is.
-    private func isHexColour(_ colour: String) -> Bool {
-        if ValueFormat.isHexColour(colour) || (colour.utf8.first == UInt8(ascii: "#") && ValueFormat.isHexColour(colour.utf8.dropFirst())) {
+    private func isHexColour(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        if ValueFormat.isHexColour(bytes) || (bytes.first == UInt8(ascii: "#") && ValueFormat.isHexColour(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))) {
             return true
         }
+        let colour = String(decoding: bytes, as: UTF8.self)
         let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
         return ValueFormat.isHexColour(digits)
     }
 
-    private func checkTextLengths(_ keys: CustomKeys, _ aps: JSONObject, timer: Bool, _ report: inout CheckReport) {
+    private func checkTextLengths(_ keys: CustomKeys, _ aps: JSONObjectNode, timer: Bool, _ report: inout CheckReport) {
         // The template guidelines: a timer leaves less room for text.
         let titleLimit = timer ? 50 : 70
         let bodyLimit = timer ? 450 : 600
@@ -201,20 +204,20 @@ struct IOSClientChecks {
                 "\(name) is \(count) characters; iOS's guideline is \(limit)\(timer ? " for a timer" : ""): longer text is cut off")
         }
         if let alert = aps["alert"] {
-            if let body = alert.stringValue, let count = ValueFormat.characterCount(body, over: bodyLimit) {
+            if let body = alert.utf8, let count = ValueFormat.characterCount(body, over: bodyLimit) {
                 warn("aps.alert", count, bodyLimit, CheckLocation(payload: "$.aps.alert", intent: "$.body"))
             }
             // Field by field: a table of (field, limit) pairs would be allocated on every run.
-            func checkField(_ field: String, _ limit: Int) {
-                if let text = alert[field]?.stringValue, let count = ValueFormat.characterCount(text, over: limit) {
-                    warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: field, table: IntentOrigin.alertKeys))
+            func checkField(_ field: StaticString, _ limit: Int) {
+                if let text = alert[field]?.utf8, let count = ValueFormat.characterCount(text, over: limit) {
+                    warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: "\(field)", table: IntentOrigin.alertKeys))
                 }
             }
             checkField("title", titleLimit)
             checkField("body", bodyLimit)
         }
         func checkKey(_ key: CustomKeys.Known, _ limit: Int) {
-            if let text = keys.string(key), let count = ValueFormat.characterCount(text, over: limit) {
+            if let text = keys.text(key), let count = ValueFormat.characterCount(text, over: limit) {
                 warn(key.name, count, limit, keys.location(key))
             }
         }
@@ -222,8 +225,7 @@ struct IOSClientChecks {
         checkKey(.bodyEx, bodyLimit)
     }
 
-    private func isOne(_ value: JSONValue?) -> Bool {
-        if case .integer(1)? = value { return true }
-        return false
+    private func isOne(_ value: JSONNode?) -> Bool {
+        value?.integerValue == 1
     }
 }

@@ -34,6 +34,12 @@ public struct PayloadChecker: Sendable {
     /// ``JSONWriter`` and `.compact`, as it will be sent) and knows its length: the size rules then
     /// need no walk of their own.
     public func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
+        JSONItemStorage(payload).withRoot { check($0, platform: platform, compactSize: compactSize) }
+    }
+
+    /// As ``check(_:platform:compactSize:)``, on a payload read in place (a translated one, as
+    /// the Lua host hands it over): no ``JSONValue`` is built.
+    func check(_ payload: JSONNode, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         switch platform {
         case .fcm:

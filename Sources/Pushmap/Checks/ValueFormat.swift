@@ -3,6 +3,7 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
+internal import PushmapJSON
 
 /// Small text tests the checks share, written by hand to keep Foundation out of the library.
 enum ValueFormat {
@@ -40,6 +41,64 @@ enum ValueFormat {
         for word in words where word.utf8CodeUnitCount == count && starts(text, with: word) { return true }
         return false
     }
+
+    // MARK: bytes in place (a payload's strings as the checks read them)
+
+    /// Whether the bytes are exactly `word`'s.
+    @inline(__always)
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        JSONItems.same(bytes, word)
+    }
+
+    /// Whether the bytes are one of `words`'.
+    static func isOne(of words: [StaticString], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        for word in words where JSONItems.same(bytes, word) { return true }
+        return false
+    }
+
+    /// Whether the bytes start with `prefix`'s.
+    static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard bytes.count >= n else { return false }
+        return n == 0 || JSONItems.same(UnsafeRawBufferPointer(rebasing: bytes[0..<n]), prefix)
+    }
+
+    /// As ``characterCount(_:over:)-(String,_)``, on bytes that are valid UTF-8.
+    static func characterCount(_ bytes: UnsafeRawBufferPointer, over limit: Int) -> Int? {
+        guard bytes.count > limit else { return nil }
+        let count = String(decoding: bytes, as: UTF8.self).count
+        return count > limit ? count : nil
+    }
+
+    /// 6 or 8 hex digits and nothing else.
+    static func isHexColour(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        (bytes.count == 6 || bytes.count == 8) && bytes.allSatisfy(isHexDigit)
+    }
+
+    /// As ``integer(_:)-(String)``, on bytes.
+    static func integer(_ bytes: UnsafeRawBufferPointer) -> Int64? {
+        integer(bytes: UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)[...])
+    }
+
+    /// As ``duration(_:)-(String)``, on bytes.
+    static func duration(_ bytes: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Bool)? {
+        duration(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// As ``isHTTPS(_:)-(String)``, on bytes.
+    static func isHTTPS(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let prefix: StaticString = "https://"
+        guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
+        for i in 0..<prefix.utf8CodeUnitCount where lowered(bytes[i]) != prefix.utf8Start[i] { return false }
+        return true
+    }
+
+    /// As ``quoted(_:)-(String)``, on bytes.
+    static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
+        quoted(String(decoding: bytes, as: UTF8.self))
+    }
+
+    // MARK: strings
 
     /// 6 or 8 hex digits and nothing else.
     static func isHexColour(_ text: String) -> Bool {

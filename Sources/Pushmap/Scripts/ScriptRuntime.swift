@@ -108,23 +108,27 @@ final class ScriptRuntime {
         return found
     }
 
-    /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape); each
-    /// platform's payload in the order of `platforms`, with its compact text (written as the
-    /// host read it), and the script's findings.
+    /// Runs template `name` for `platforms` over `intent` (a value, or a parsed tape). Each
+    /// platform's payload goes to `payload`, in the order of `platforms`, read in place with its
+    /// compact text (written as the host read it) while it is still in the state: valid only
+    /// inside the call. Gives the script's findings.
     /// `metered` false for templates that run only pushmap's own Lua (``TemplateScripts/ownTemplates``).
     func translate(
-        _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true
-    ) throws(LuaError) -> (payloads: [(value: JSONValue, text: [UInt8]?)], diagnostics: [Diagnostic]) {
-        var results: [(value: JSONValue, text: [UInt8]?)]
+        _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true,
+        payload: (_ index: Int, _ node: JSONNode, _ text: UnsafeRawBufferPointer) -> Void
+    ) throws(LuaError) -> [Diagnostic] {
+        let results: [JSONValue]
         do {
-            results = try state.callWithText(run, [
+            results = try state.callWithItems(run, [
                 .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-            ], resultCount: 1 + platforms.count, textFrom: 1, metered: metered)
+            ], resultCount: 1 + platforms.count, itemsFrom: 1, metered: metered) { position, node, text in
+                payload(position - 1, node, text)
+            }
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)
         }
         var diagnostics: [Diagnostic] = []
-        for item in results.first?.value.arrayValue ?? [] {
+        for item in results.first?.arrayValue ?? [] {
             let severity: Diagnostic.Severity = item["severity"]?.stringValue == "error" ? .error : .warning
             diagnostics.append(Diagnostic(
                 severity,
@@ -134,8 +138,7 @@ final class ScriptRuntime {
                 platform: item["platform"]?.stringValue.map(Platform.init)
             ))
         }
-        if !results.isEmpty { results.removeFirst() }
-        return (results, diagnostics)
+        return diagnostics
     }
 
     /// A payload the host cannot read is named by its place in the run's results (`$result2` is

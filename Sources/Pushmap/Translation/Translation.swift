@@ -1,30 +1,38 @@
 public import PushmapJSON
+internal import LuaHost
 
 /// A translated intent: a payload per platform asked for, and the warnings found on the way.
 public struct Translation: Sendable, Hashable {
     /// The template that made the payloads.
     public var template: String
-    /// The payload of each platform asked for.
+    /// The payload of each platform asked for. A translator hands over each payload as its
+    /// compact text (``bytes(for:style:)``); the values are read from that text the first time
+    /// they are asked for, so a caller that only sends the bytes never pays for them.
     public var payloads: [Platform: JSONValue] {
-        didSet { compact = [:] } // a changed payload is written anew
+        get { store.payloads }
+        set { store = PayloadStore(payloads: newValue) } // a changed payload is written anew
     }
     /// Warnings (a translation with errors is a ``TranslationError`` instead).
     public var diagnostics: [Diagnostic]
-    /// Each payload's compact text, written once by the translator (its size rules read the
-    /// length) and handed out by ``bytes(for:style:)``.
-    var compact: [Platform: [UInt8]]
+    private var store: PayloadStore
 
-    init(template: String, payloads: [Platform: JSONValue], diagnostics: [Diagnostic], compact: [Platform: [UInt8]] = [:]) {
+    init(template: String, payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
         self.template = template
-        self.payloads = payloads
+        self.store = PayloadStore(payloads: payloads)
         self.diagnostics = diagnostics
-        self.compact = compact
+    }
+
+    /// A translation from the payloads' compact text, as the translator wrote it.
+    init(template: String, compact: [Platform: [UInt8]], diagnostics: [Diagnostic]) {
+        self.template = template
+        self.store = PayloadStore(compact: compact)
+        self.diagnostics = diagnostics
     }
 
     /// The payload for `platform` as JSON text: keys sorted, so the same intent always gives the
     /// same bytes. Empty when the platform was not asked for.
     public func bytes(for platform: Platform, style: JSONWriter.Style = .pretty) -> [UInt8] {
-        if style == .compact, let text = compact[platform] { return text }
+        if style == .compact, let text = store.compact[platform] { return text }
         guard let payload = payloads[platform] else { return [] }
         return JSONWriter(style: style).write(payload)
     }
@@ -39,6 +47,38 @@ public struct Translation: Sendable, Hashable {
         hasher.combine(template)
         hasher.combine(payloads)
         hasher.combine(diagnostics)
+    }
+}
+
+/// A translation's payloads: the compact text the translator wrote, and the values, read from
+/// that text once, on first use, by whichever thread asks first.
+private final class PayloadStore: Sendable {
+    /// Each payload's compact text; empty for payloads given as values.
+    let compact: [Platform: [UInt8]]
+    private let values: Locked<[Platform: JSONValue]?>
+
+    init(compact: [Platform: [UInt8]]) {
+        self.compact = compact
+        values = Locked(nil)
+    }
+
+    init(payloads: [Platform: JSONValue]) {
+        compact = [:]
+        values = Locked(payloads)
+    }
+
+    var payloads: [Platform: JSONValue] {
+        values.withLock { values in
+            if let values { return values }
+            var parsed = [Platform: JSONValue](minimumCapacity: compact.count)
+            for (platform, text) in compact {
+                // The translator's own writing: it parses (and a failure would be a bug, kept
+                // visible as a null payload rather than a crash).
+                parsed[platform] = (try? JSONParser.parse(text)) ?? .null
+            }
+            values = parsed
+            return parsed
+        }
     }
 }
 

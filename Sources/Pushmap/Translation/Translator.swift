@@ -172,35 +172,38 @@ public final class Translator: Sendable {
         _ intent: LuaArgument, name: String, known: Bool, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
     ) throws(TranslationError) -> Translation {
-        var diagnostics = diagnostics
-        let result: (payloads: [(value: JSONValue, text: [UInt8]?)], diagnostics: [Diagnostic])
+        // Each payload is checked and its text kept as the host reads it, still in the state: no
+        // JSONValue is built (``Translation/payloads`` parses the text if someone asks). The
+        // size rules read the text's length, and the caller, who sends the payload, gets the text.
+        let checker = PayloadChecker(now: now, intentPaths: true)
+        var compact = [[UInt8]?](repeating: nil, count: platforms.count)
+        var findings: [Diagnostic] = []
+        let scriptDiagnostics: [Diagnostic]
         do {
-            result = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !runtime.ownTemplates.contains(name))
+            scriptDiagnostics = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !runtime.ownTemplates.contains(name)) { index, node, text in
+                guard compact.indices.contains(index) else { return }
+                compact[index] = Array(text)
+                findings += checker.check(node, platform: platforms[index], compactSize: text.count)
+            }
         } catch {
             let scriptError = ScriptError(error, script: known ? generation.scripts.winners[name] : nil)
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
-        diagnostics += result.diagnostics
-        if result.diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
+        var diagnostics = diagnostics + scriptDiagnostics
+        if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
 
-        // Each payload is written once, by the host as it read it: the size rules read the
-        // text's length, and the caller, who sends the payload, gets the text.
-        let checker = PayloadChecker(now: now, intentPaths: true)
-        var payloads = [Platform: JSONValue](minimumCapacity: platforms.count)
-        var compact = [Platform: [UInt8]](minimumCapacity: platforms.count)
+        var texts = [Platform: [UInt8]](minimumCapacity: platforms.count)
         for (index, platform) in platforms.enumerated() {
-            guard index < result.payloads.count, let text = result.payloads[index].text else {
+            guard let text = compact[index] else {
                 let path = known ? generation.templates[name]?.path : nil
                 let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
             }
-            let payload = result.payloads[index].value
-            diagnostics += checker.check(payload, platform: platform, compactSize: text.count)
-            payloads[platform] = payload
-            compact[platform] = text
+            texts[platform] = text
         }
+        diagnostics += findings
         if diagnostics.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: diagnostics) }
-        return Translation(template: name, payloads: payloads, diagnostics: diagnostics, compact: compact)
+        return Translation(template: name, compact: texts, diagnostics: diagnostics)
     }
 
     /// Translates on the caller's task; the work is microseconds of CPU, so it runs inline.

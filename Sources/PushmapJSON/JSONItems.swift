@@ -1,0 +1,336 @@
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// One value of a ``JSONItems`` list. A container is followed by its elements (an object by
+/// key, value, key, value...), each followed by theirs: the list is the value written out in
+/// order, one item per value.
+package struct JSONItem {
+    /// The value's op, as ``JSONTape/Op`` spells it.
+    package var kind: UInt8
+    /// For an object: its keys are in byte order, each once, so no search for duplicates.
+    package var sorted: Bool
+    /// A string's length in bytes; an array's elements or an object's members.
+    package var count: Int
+    /// The index just past this value and everything inside it: its next sibling's.
+    package var end: Int
+    /// A string's bytes, valid as long as the list is.
+    package var bytes: UnsafeRawPointer?
+    /// An integer, or a double's bit pattern.
+    package var bits: UInt64
+
+    /// The offsets of `kind`, `sorted`, `count`, `end`, `bytes` and `bits`, then the size: a
+    /// producer whose items have this layout lends them as they are.
+    package static var layout: [Int] {
+        [
+            MemoryLayout<Self>.offset(of: \.kind), MemoryLayout<Self>.offset(of: \.sorted),
+            MemoryLayout<Self>.offset(of: \.count), MemoryLayout<Self>.offset(of: \.end),
+            MemoryLayout<Self>.offset(of: \.bytes), MemoryLayout<Self>.offset(of: \.bits),
+        ].map { $0 ?? -1 } + [MemoryLayout<Self>.size]
+    }
+
+    package init(kind: UInt8, sorted: Bool = false, count: Int = 0, end: Int, bytes: UnsafeRawPointer? = nil, bits: UInt64 = 0) {
+        self.kind = kind
+        self.sorted = sorted
+        self.count = count
+        self.end = end
+        self.bytes = bytes
+        self.bits = bits
+    }
+}
+
+/// A JSON value as a flat list of ``JSONItem``s, read in place: what the payload checks walk.
+/// Reading it takes no reference counting and builds no ``JSONValue``; a string becomes a
+/// `String` only when asked for one.
+///
+/// The list and the string bytes belong to whoever made it (the Lua host, for a translated
+/// payload; ``JSONItemStorage`` for a ``JSONValue``) and are valid only while they keep them.
+package struct JSONNode {
+    @usableFromInline let items: UnsafePointer<JSONItem>
+    @usableFromInline let index: Int
+
+    /// The root of `items`, which holds one value.
+    package init(root items: UnsafePointer<JSONItem>) {
+        self.items = items
+        index = 0
+    }
+
+    @usableFromInline init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
+        self.items = items
+        self.index = index
+    }
+
+    @inlinable var item: JSONItem { items[index] }
+
+    package var kind: UInt8 { items[index].kind }
+
+    package var isString: Bool { items[index].kind == JSONTape.Op.string }
+
+    /// The string's bytes when this is a string.
+    @inlinable
+    package var utf8: UnsafeRawBufferPointer? {
+        let item = items[index]
+        guard item.kind == JSONTape.Op.string else { return nil }
+        return UnsafeRawBufferPointer(start: item.bytes, count: item.count)
+    }
+
+    /// The string when this is a string (made anew: for messages and rare paths).
+    package var stringValue: String? {
+        utf8.map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The integer when this is an integer; doubles are not narrowed.
+    package var integerValue: Int64? {
+        let item = items[index]
+        return item.kind == JSONTape.Op.integer ? Int64(bitPattern: item.bits) : nil
+    }
+
+    /// The double when this is a number that is not an integer.
+    package var doubleValue: Double? {
+        let item = items[index]
+        return item.kind == JSONTape.Op.double ? Double(bitPattern: item.bits) : nil
+    }
+
+    /// The Boolean when this is `true` or `false`.
+    package var boolValue: Bool? {
+        switch items[index].kind {
+        case JSONTape.Op.true: true
+        case JSONTape.Op.false: false
+        default: nil
+        }
+    }
+
+    package var isNull: Bool { items[index].kind == JSONTape.Op.null }
+
+    /// The members when this is an object.
+    package var objectValue: JSONObjectNode? {
+        items[index].kind == JSONTape.Op.object ? JSONObjectNode(items, index) : nil
+    }
+
+    /// The elements when this is an array.
+    package var arrayValue: JSONArrayNode? {
+        items[index].kind == JSONTape.Op.array ? JSONArrayNode(items, index) : nil
+    }
+
+    /// The member named `key` when this is an object that has one.
+    package subscript(key: StaticString) -> JSONNode? { objectValue?[key] }
+
+    /// The kind's name for messages, as ``JSONValue/typeName`` says it.
+    package var typeName: String {
+        switch items[index].kind {
+        case JSONTape.Op.null: "null"
+        case JSONTape.Op.true, JSONTape.Op.false: "boolean"
+        case JSONTape.Op.integer: "integer"
+        case JSONTape.Op.double: "number"
+        case JSONTape.Op.string: "string"
+        case JSONTape.Op.array: "array"
+        default: "object"
+        }
+    }
+
+    /// Whether the string's bytes are exactly `word`'s.
+    package func equals(_ word: StaticString) -> Bool {
+        guard let bytes = utf8 else { return false }
+        return JSONItems.same(bytes, word)
+    }
+
+    /// The value as a ``JSONValue``, for the rare paths that need one.
+    package func value() -> JSONValue {
+        let item = items[index]
+        switch item.kind {
+        case JSONTape.Op.null: return .null
+        case JSONTape.Op.true: return .bool(true)
+        case JSONTape.Op.false: return .bool(false)
+        case JSONTape.Op.integer: return .integer(Int64(bitPattern: item.bits))
+        case JSONTape.Op.double: return .double(Double(bitPattern: item.bits))
+        case JSONTape.Op.string: return .string(stringValue ?? "")
+        case JSONTape.Op.array:
+            return .array(JSONArrayNode(items, index).map { $0.value() })
+        default:
+            let members = JSONObjectNode(items, index).map { (key: $0.key.stringValue ?? "", value: $0.value.value()) }
+            return .object(JSONObject(members: members, sorted: item.sorted))
+        }
+    }
+}
+
+/// An object of a ``JSONItems`` list: its members in order, each a key string and a value.
+package struct JSONObjectNode: Sequence {
+    let items: UnsafePointer<JSONItem>
+    let index: Int
+
+    init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
+        self.items = items
+        self.index = index
+    }
+
+    package var count: Int { items[index].count }
+
+    /// Whether the keys are in byte order, each once.
+    package var keysSorted: Bool { items[index].sorted }
+
+    /// The value of the first member named `key`.
+    package subscript(key: StaticString) -> JSONNode? {
+        var position = index + 1
+        let end = items[index].end
+        while position < end {
+            let keyItem = items[position]
+            if keyItem.count == key.utf8CodeUnitCount,
+               JSONItems.same(UnsafeRawBufferPointer(start: keyItem.bytes, count: keyItem.count), key) {
+                return JSONNode(items, position + 1)
+            }
+            position = items[position + 1].end
+        }
+        return nil
+    }
+
+    /// The value of the first member whose key is `key`'s bytes.
+    package subscript(bytes key: UnsafeRawBufferPointer) -> JSONNode? {
+        for member in self where member.key.utf8.map({ JSONItems.same($0, key) }) ?? false { return member.value }
+        return nil
+    }
+
+    package struct Iterator: IteratorProtocol {
+        let items: UnsafePointer<JSONItem>
+        var position: Int
+        let end: Int
+
+        package mutating func next() -> (key: JSONNode, value: JSONNode)? {
+            guard position < end else { return nil }
+            let member = (key: JSONNode(items, position), value: JSONNode(items, position + 1))
+            position = items[position + 1].end
+            return member
+        }
+    }
+
+    package func makeIterator() -> Iterator { Iterator(items: items, position: index + 1, end: items[index].end) }
+
+    package var underestimatedCount: Int { count }
+}
+
+/// An array of a ``JSONItems`` list.
+package struct JSONArrayNode: Sequence {
+    let items: UnsafePointer<JSONItem>
+    let index: Int
+
+    init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
+        self.items = items
+        self.index = index
+    }
+
+    package var count: Int { items[index].count }
+
+    package struct Iterator: IteratorProtocol {
+        let items: UnsafePointer<JSONItem>
+        var position: Int
+        let end: Int
+
+        package mutating func next() -> JSONNode? {
+            guard position < end else { return nil }
+            defer { position = items[position].end }
+            return JSONNode(items, position)
+        }
+    }
+
+    package func makeIterator() -> Iterator { Iterator(items: items, position: index + 1, end: items[index].end) }
+
+    package var underestimatedCount: Int { count }
+}
+
+/// Byte comparisons the nodes share.
+package enum JSONItems {
+    @inline(__always)
+    package static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        guard let base = bytes.baseAddress else { return bytes.isEmpty }
+        return memcmp(base, word.utf8Start, bytes.count) == 0
+    }
+
+    @inline(__always)
+    package static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
+        guard a.count == b.count else { return false }
+        guard let x = a.baseAddress, let y = b.baseAddress else { return a.isEmpty }
+        return memcmp(x, y, a.count) == 0
+    }
+}
+
+/// A ``JSONValue`` laid out as a ``JSONItems`` list in memory this storage owns: items and
+/// string bytes copied once, for code that reads payloads as nodes (the checks) to read one it
+/// was given as a value.
+package final class JSONItemStorage {
+    private let items: UnsafeMutablePointer<JSONItem>
+    private let itemCount: Int
+    private let text: UnsafeMutableRawPointer
+
+    package init(_ value: JSONValue) {
+        var counts = (items: 0, bytes: 0)
+        Self.measure(value, &counts)
+        itemCount = counts.items
+        items = .allocate(capacity: max(1, counts.items))
+        text = .allocate(byteCount: max(1, counts.bytes), alignment: 1)
+        var position = 0
+        var offset = 0
+        fill(value, &position, &offset)
+    }
+
+    deinit {
+        items.deinitialize(count: itemCount)
+        items.deallocate()
+        text.deallocate()
+    }
+
+    /// Runs `body` on the root node; the node is valid only inside it.
+    package func withRoot<Result>(_ body: (JSONNode) throws -> Result) rethrows -> Result {
+        try withExtendedLifetime(self) { try body(JSONNode(root: UnsafePointer(items))) }
+    }
+
+    private static func measure(_ value: JSONValue, _ counts: inout (items: Int, bytes: Int)) {
+        counts.items += 1
+        switch value {
+        case .string(let string): counts.bytes += string.utf8.count
+        case .array(let elements): for element in elements { measure(element, &counts) }
+        case .object(let object):
+            for member in object {
+                counts.items += 1
+                counts.bytes += member.key.utf8.count
+                measure(member.value, &counts)
+            }
+        default: break
+        }
+    }
+
+    private func fill(_ value: JSONValue, _ position: inout Int, _ offset: inout Int) {
+        let at = position
+        position += 1
+        switch value {
+        case .null: (items + at).initialize(to: JSONItem(kind: JSONTape.Op.null, end: position))
+        case .bool(let flag): (items + at).initialize(to: JSONItem(kind: flag ? JSONTape.Op.true : JSONTape.Op.false, end: position))
+        case .integer(let number): (items + at).initialize(to: JSONItem(kind: JSONTape.Op.integer, end: position, bits: UInt64(bitPattern: number)))
+        case .double(let number): (items + at).initialize(to: JSONItem(kind: JSONTape.Op.double, end: position, bits: number.bitPattern))
+        case .string(let string): (items + at).initialize(to: stringItem(string, end: position, &offset))
+        case .array(let elements):
+            for element in elements { fill(element, &position, &offset) }
+            (items + at).initialize(to: JSONItem(kind: JSONTape.Op.array, count: elements.count, end: position))
+        case .object(let object):
+            for member in object {
+                let keyAt = position
+                position += 1
+                (items + keyAt).initialize(to: stringItem(member.key, end: position, &offset))
+                fill(member.value, &position, &offset)
+            }
+            (items + at).initialize(to: JSONItem(kind: JSONTape.Op.object, sorted: object.keysSorted, count: object.count, end: position))
+        }
+    }
+
+    private func stringItem(_ string: String, end: Int, _ offset: inout Int) -> JSONItem {
+        var string = string
+        let start = text + offset
+        let count = string.withUTF8 { bytes -> Int in
+            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+            return bytes.count
+        }
+        offset += count
+        return JSONItem(kind: JSONTape.Op.string, count: count, end: end, bytes: UnsafeRawPointer(start))
+    }
+}
