@@ -64,13 +64,12 @@ package struct JSONNode {
 
     @inlinable var item: JSONItem { items[index] }
 
-    package var kind: UInt8 { items[index].kind }
+    @inlinable package var kind: UInt8 { items[index].kind }
 
-    package var isString: Bool { items[index].kind == JSONTape.Op.string }
+    @inlinable package var isString: Bool { items[index].kind == JSONTape.Op.string }
 
     /// The string's bytes when this is a string.
-    @inlinable
-    package var utf8: UnsafeRawBufferPointer? {
+    @inlinable package var utf8: UnsafeRawBufferPointer? {
         let item = items[index]
         guard item.kind == JSONTape.Op.string else { return nil }
         return UnsafeRawBufferPointer(start: item.bytes, count: item.count)
@@ -82,7 +81,7 @@ package struct JSONNode {
     }
 
     /// The integer when this is an integer; doubles are not narrowed.
-    package var integerValue: Int64? {
+    @inlinable package var integerValue: Int64? {
         let item = items[index]
         return item.kind == JSONTape.Op.integer ? Int64(bitPattern: item.bits) : nil
     }
@@ -105,17 +104,17 @@ package struct JSONNode {
     package var isNull: Bool { items[index].kind == JSONTape.Op.null }
 
     /// The members when this is an object.
-    package var objectValue: JSONObjectNode? {
+    @inlinable package var objectValue: JSONObjectNode? {
         items[index].kind == JSONTape.Op.object ? JSONObjectNode(items, index) : nil
     }
 
     /// The elements when this is an array.
-    package var arrayValue: JSONArrayNode? {
+    @inlinable package var arrayValue: JSONArrayNode? {
         items[index].kind == JSONTape.Op.array ? JSONArrayNode(items, index) : nil
     }
 
     /// The member named `key` when this is an object that has one.
-    package subscript(key: StaticString) -> JSONNode? { objectValue?[key] }
+    @inlinable package subscript(key: StaticString) -> JSONNode? { objectValue?[key] }
 
     /// The kind's name for messages, as ``JSONValue/typeName`` says it.
     package var typeName: String {
@@ -157,21 +156,21 @@ package struct JSONNode {
 
 /// An object of a ``JSONItems`` list: its members in order, each a key string and a value.
 package struct JSONObjectNode: Sequence {
-    let items: UnsafePointer<JSONItem>
-    let index: Int
+    @usableFromInline let items: UnsafePointer<JSONItem>
+    @usableFromInline let index: Int
 
-    init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
+    @usableFromInline init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
         self.items = items
         self.index = index
     }
 
-    package var count: Int { items[index].count }
+    @inlinable package var count: Int { items[index].count }
 
     /// Whether the keys are in byte order, each once.
-    package var keysSorted: Bool { items[index].sorted }
+    @inlinable package var keysSorted: Bool { items[index].sorted }
 
     /// The value of the first member named `key`.
-    package subscript(key: StaticString) -> JSONNode? {
+    @inlinable package subscript(key: StaticString) -> JSONNode? {
         var position = index + 1
         let end = items[index].end
         while position < end {
@@ -185,18 +184,18 @@ package struct JSONObjectNode: Sequence {
         return nil
     }
 
-    /// The value of the first member whose key is `key`'s bytes.
-    package subscript(bytes key: UnsafeRawBufferPointer) -> JSONNode? {
-        for member in self where member.key.utf8.map({ JSONItems.same($0, key) }) ?? false { return member.value }
-        return nil
-    }
-
     package struct Iterator: IteratorProtocol {
-        let items: UnsafePointer<JSONItem>
-        var position: Int
-        let end: Int
+        @usableFromInline let items: UnsafePointer<JSONItem>
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
 
-        package mutating func next() -> (key: JSONNode, value: JSONNode)? {
+        @inlinable init(items: UnsafePointer<JSONItem>, position: Int, end: Int) {
+            self.items = items
+            self.position = position
+            self.end = end
+        }
+
+        @inlinable package mutating func next() -> (key: JSONNode, value: JSONNode)? {
             guard position < end else { return nil }
             let member = (key: JSONNode(items, position), value: JSONNode(items, position + 1))
             position = items[position + 1].end
@@ -204,54 +203,79 @@ package struct JSONObjectNode: Sequence {
         }
     }
 
-    package func makeIterator() -> Iterator { Iterator(items: items, position: index + 1, end: items[index].end) }
+    @inlinable package func makeIterator() -> Iterator { Iterator(items: items, position: index + 1, end: items[index].end) }
 
-    package var underestimatedCount: Int { count }
+    @inlinable package var underestimatedCount: Int { count }
 }
 
 /// An array of a ``JSONItems`` list.
 package struct JSONArrayNode: Sequence {
-    let items: UnsafePointer<JSONItem>
-    let index: Int
+    @usableFromInline let items: UnsafePointer<JSONItem>
+    @usableFromInline let index: Int
 
-    init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
+    @usableFromInline init(_ items: UnsafePointer<JSONItem>, _ index: Int) {
         self.items = items
         self.index = index
     }
 
-    package var count: Int { items[index].count }
+    @inlinable package var count: Int { items[index].count }
 
     package struct Iterator: IteratorProtocol {
-        let items: UnsafePointer<JSONItem>
-        var position: Int
-        let end: Int
+        @usableFromInline let items: UnsafePointer<JSONItem>
+        @usableFromInline var position: Int
+        @usableFromInline let end: Int
 
-        package mutating func next() -> JSONNode? {
+        @inlinable init(items: UnsafePointer<JSONItem>, position: Int, end: Int) {
+            self.items = items
+            self.position = position
+            self.end = end
+        }
+
+        @inlinable package mutating func next() -> JSONNode? {
             guard position < end else { return nil }
             defer { position = items[position].end }
             return JSONNode(items, position)
         }
     }
 
-    package func makeIterator() -> Iterator { Iterator(items: items, position: index + 1, end: items[index].end) }
+    @inlinable package func makeIterator() -> Iterator { Iterator(items: items, position: index + 1, end: items[index].end) }
 
-    package var underestimatedCount: Int { count }
+    @inlinable package var underestimatedCount: Int { count }
 }
 
 /// Byte comparisons the nodes share.
 package enum JSONItems {
-    @inline(__always)
+    @inlinable
     package static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         guard bytes.count == word.utf8CodeUnitCount else { return false }
         guard let base = bytes.baseAddress else { return bytes.isEmpty }
-        return memcmp(base, word.utf8Start, bytes.count) == 0
+        return equalBytes(base, UnsafeRawPointer(word.utf8Start), bytes.count)
     }
 
-    @inline(__always)
+    @inlinable
     package static func same(_ a: UnsafeRawBufferPointer, _ b: UnsafeRawBufferPointer) -> Bool {
         guard a.count == b.count else { return false }
         guard let x = a.baseAddress, let y = b.baseAddress else { return a.isEmpty }
-        return memcmp(x, y, a.count) == 0
+        return equalBytes(x, y, a.count)
+    }
+
+    /// Whether `count` bytes at `a` and `b` are equal: keys and words of up to 16 bytes, most of
+    /// what the checks compare, as two overlapping loads each instead of a call to `memcmp`.
+    @inlinable
+    package static func equalBytes(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, _ count: Int) -> Bool {
+        if count >= 8 && count <= 16 {
+            return a.loadUnaligned(as: UInt64.self) == b.loadUnaligned(as: UInt64.self)
+                && a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if count >= 4 && count < 8 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        if count < 4 {
+            for i in 0..<count where a.load(fromByteOffset: i, as: UInt8.self) != b.load(fromByteOffset: i, as: UInt8.self) { return false }
+            return true
+        }
+        return memcmp(a, b, count) == 0
     }
 }
 

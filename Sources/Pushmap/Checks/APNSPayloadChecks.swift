@@ -61,8 +61,8 @@ struct APNSPayloadChecks {
         for (keyNode, value) in aps {
             guard let bytes = keyNode.utf8 else { continue }
             // Built only for a finding: most keys have none.
-            let key = { String(decoding: bytes, as: UTF8.self) }
-            let location = { Self.location(key()) }
+            func key() -> String { String(decoding: bytes, as: UTF8.self) }
+            func location() -> CheckLocation { Self.location(key()) }
             guard ValueFormat.isOne(of: Self.apsKeys, bytes) else {
                 report.error(location(), "apns-aps-key", "aps.\(key()) is not one of Apple's aps keys: custom keys go beside aps, never inside it")
                 continue
@@ -105,8 +105,8 @@ struct APNSPayloadChecks {
         }
         for (keyNode, member) in alert {
             guard let bytes = keyNode.utf8 else { continue }
-            let key = { String(decoding: bytes, as: UTF8.self) }
-            let memberLocation = { IntentOrigin.location(base: "$.aps.alert", key: key(), table: IntentOrigin.alertKeys) }
+            func key() -> String { String(decoding: bytes, as: UTF8.self) }
+            func memberLocation() -> CheckLocation { IntentOrigin.location(base: "$.aps.alert", key: key(), table: IntentOrigin.alertKeys) }
             if ValueFormat.isOne(of: Self.alertStrings, bytes), !member.isString {
                 report.error(memberLocation(), "apns-alert", "aps.alert.\(key()) must be a string, not \(shown(member)): iOS ignores it")
             }

@@ -103,9 +103,11 @@ struct AndroidClientChecks {
     /// is not an object.
     struct Action {
         var isObject = true
-        var label: JSONValue?
+        /// Whether the label is a string that is not empty.
+        var hasLabel = false
         var type: JSONValue?
-        var uri: JSONValue?
+        /// Whether the uri is a string that is not empty.
+        var hasURI = false
     }
 
     /// The actions `text` holds, or nil when it is not a JSON array. Read from the tape parser's
@@ -128,11 +130,11 @@ struct AndroidClientChecks {
                 for _ in 0..<reader.count() {
                     let key = reader.string()
                     if Self.same(key, "label") {
-                        action.label = reader.value()
+                        action.hasLabel = Self.nonEmptyString(&reader)
                     } else if Self.same(key, "type") {
                         action.type = reader.value()
                     } else if Self.same(key, "uri") {
-                        action.uri = reader.value()
+                        action.hasURI = Self.nonEmptyString(&reader)
                     } else {
                         reader.skip()
                     }
@@ -145,12 +147,23 @@ struct AndroidClientChecks {
         guard let items = (try? JSONParser.parse(text))?.arrayValue else { return nil }
         return items.map { item in
             guard let object = item.objectValue else { return Action(isObject: false) }
-            return Action(label: object["label"], type: object["type"], uri: object["uri"])
+            return Action(
+                hasLabel: !(object["label"]?.stringValue ?? "").isEmpty, type: object["type"],
+                hasURI: !(object["uri"]?.stringValue ?? "").isEmpty)
         }
     }
 
     private static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         JSONItems.same(bytes, word)
+    }
+
+    /// Reads the next value: whether it is a string that is not empty.
+    private static func nonEmptyString(_ reader: inout JSONTapeReader) -> Bool {
+        guard reader.op == JSONTape.Op.string else {
+            reader.skip()
+            return false
+        }
+        return !reader.string().isEmpty
     }
 
     /// `location` is built only for a finding.
@@ -159,8 +172,7 @@ struct AndroidClientChecks {
             report.error(location(), "android-action-incomplete", "action \(number) is not an object {label, uri, type}: Android skips it")
             return
         }
-        let label = action.label?.stringValue ?? ""
-        if label.isEmpty {
+        if !action.hasLabel {
             report.error(location(), "android-action-incomplete", "action \(number) has no label: Android skips the button")
         }
         guard let typeValue = action.type else {
@@ -174,8 +186,7 @@ struct AndroidClientChecks {
                 "action \(number) has type \(shown), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
             return
         }
-        let uri = action.uri?.stringValue ?? ""
-        if ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), uri.isEmpty {
+        if ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), !action.hasURI {
             report.warning(location(), "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
         }
     }

@@ -109,7 +109,10 @@ extension CustomKeys {
         case remindText, remindAt, remindAfter, badgeCount, sticky, displayPriority, visibility
         case carouselLayout, carouselMode, items, timerDuration, timerEnd, titleAlt
 
-        var name: String {
+        var name: String { "\(word)" }
+
+        /// The key's bytes.
+        var word: StaticString {
             switch self {
             case .version: "adb_version"
             case .templateType: "adb_template_type"
@@ -159,7 +162,7 @@ extension CustomKeys {
                 // Every known key starts with adb_: most other keys are settled by that alone.
                 guard print.length <= maxLength, print.hasPrefix(KeyPrint.adobePrefix, length: 4) else { return nil }
                 for candidate in printsByLength[print.length] where candidate.print == print {
-                    return print.isWhole || candidate.key.name.utf8.elementsEqual(key) ? candidate.key : nil
+                    return print.isWhole || JSONItems.same(key, candidate.key.word) ? candidate.key : nil
                 }
                 return nil
             }

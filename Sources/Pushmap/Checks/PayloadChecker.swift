@@ -39,7 +39,7 @@ public struct PayloadChecker: Sendable {
 
     /// As ``check(_:platform:compactSize:)``, on a payload read in place (a translated one, as
     /// the Lua host hands it over): no ``JSONValue`` is built.
-    func check(_ payload: JSONNode, platform: Platform, compactSize: Int?) -> [Diagnostic] {
+    package func check(_ payload: JSONNode, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         switch platform {
         case .fcm:
