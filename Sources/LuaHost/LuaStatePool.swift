@@ -17,47 +17,81 @@ internal import Darwin
 public final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
     // @unchecked: elements are not Sendable, but each is handed to one borrower at a time and
     // moves between threads only through the lock.
-    private let idle = Locked<[(element: Element, thread: pthread_t)]>([])
-    private let make: @Sendable () throws -> Element
+    @usableFromInline let idle: IdleElements
+    @usableFromInline let make: @Sendable () throws -> Element
+
     /// How many idle elements are kept.
-    public let capacity: Int
+    public var capacity: Int { idle.capacity }
 
     /// - Parameters:
     ///   - capacity: idle elements kept for reuse (the cores, typically).
     ///   - make: creates a new element when none is idle.
     public init(capacity: Int, make: @escaping @Sendable () throws -> Element) {
-        self.capacity = max(1, capacity)
+        idle = IdleElements(capacity: max(1, capacity))
         self.make = make
     }
 
     /// Runs `body` with an element no one else is using.
+    @inlinable
     public func withElement<Result>(_ body: (Element) throws -> Result) throws -> Result {
-        let element = try take()
-        defer { give(element) }
+        // The idle list holds plain objects: its code is not generic, so a borrow looks up no
+        // type metadata at run time.
+        let element: Element
+        if let reused = idle.take() {
+            element = unsafeDowncast(reused, to: Element.self)
+        } else {
+            element = try make()
+        }
+        defer { idle.give(element) }
         return try body(element)
     }
 
     /// Drops every idle element, so the next borrowers make new ones.
     public func drain() {
-        idle.withLock { $0.removeAll() }
+        idle.drain()
+    }
+}
+
+/// A pool's idle elements with the thread that used each last.
+@usableFromInline
+final class IdleElements: @unchecked Sendable {
+    // @unchecked: the lists are only touched with the lock held.
+    private let lock = Locked<(elements: [AnyObject], threads: [pthread_t])>(([], []))
+    let capacity: Int
+
+    init(capacity: Int) {
+        self.capacity = capacity
     }
 
-    private func take() throws -> Element {
+    /// The element this thread returned last when it is idle, else the last one returned.
+    @usableFromInline
+    func take() -> AnyObject? {
         let thread = pthread_self()
-        let reused = idle.withLock { elements -> Element? in
-            if let index = elements.lastIndex(where: { pthread_equal($0.thread, thread) != 0 }) {
-                return elements.remove(at: index).element
+        return lock.withLock { idle -> AnyObject? in
+            if let index = idle.threads.lastIndex(where: { pthread_equal($0, thread) != 0 }) {
+                idle.threads.remove(at: index)
+                return idle.elements.remove(at: index)
             }
-            return elements.popLast()?.element
+            idle.threads.popLast()
+            return idle.elements.popLast()
         }
-        if let reused { return reused }
-        return try make()
     }
 
-    private func give(_ element: Element) {
+    @usableFromInline
+    func give(_ element: AnyObject) {
         let thread = pthread_self()
-        idle.withLock { elements in
-            if elements.count < capacity { elements.append((element, thread)) }
+        lock.withLock { idle in
+            if idle.elements.count < capacity {
+                idle.elements.append(element)
+                idle.threads.append(thread)
+            }
+        }
+    }
+
+    func drain() {
+        lock.withLock { idle in
+            idle.elements.removeAll()
+            idle.threads.removeAll()
         }
     }
 }

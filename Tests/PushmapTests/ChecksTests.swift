@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Pushmap
 import PushmapJSON
+import PushmapTestSupport
 
 /// Payload builders and expectations for the payload checks.
 private enum CheckFixtures {
@@ -321,6 +322,43 @@ struct ChecksTests {
     func androidActionsJSON(text: String) {
         let payload = F.fcm(F.merged(F.basicData, ["adb_act": .string(text)]))
         F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-actions-json", .error, at: "$.buttons", payloadPath: "$.message.data.adb_act")
+    }
+
+    @Test("adb_act read straight off its bytes gives what the parsers give, or leaves it to them")
+    func plainActionsAgreeWithTheParsers() throws {
+        var random = SeededGenerator(seed: 0x6164625F616374)
+        let keys = ["label", "type", "uri", "aid", "lab\\u0065l", "type"]
+        let values = [#""accept""#, #""""#, #""WEBURL""#, #""DEEP\nLINK""#, #""x\"y""#, "1", "null", "true", #"{"a":1}"#, #"["b"]"#, #""é✓""#]
+        let spaces = ["", " ", "\n", "\t ", "\r\n"]
+        var plainCount = 0
+        for round in 0..<3000 {
+            func pick(_ list: [String]) -> String { list[Int.random(in: 0..<list.count, using: &random)] }
+            func space() -> String { Int.random(in: 0..<4, using: &random) == 0 ? pick(spaces) : "" }
+            var objects: [String] = []
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                if Int.random(in: 0..<12, using: &random) == 0 { objects.append(pick(values)); continue }
+                var members: [String] = []
+                for _ in 0..<Int.random(in: 0...4, using: &random) {
+                    members.append(space() + "\"" + pick(keys) + "\"" + space() + ":" + space() + pick(values) + space())
+                }
+                objects.append(space() + "{" + members.joined(separator: ",") + "}" + space())
+            }
+            var text = space() + "[" + objects.joined(separator: ",") + "]" + space()
+            // Now and then a cut or a stray byte: what neither reader may take.
+            if Int.random(in: 0..<10, using: &random) == 0, !text.isEmpty {
+                text = String(text.utf8.prefix(Int.random(in: 0..<text.utf8.count, using: &random))) ?? text
+            }
+            if Int.random(in: 0..<20, using: &random) == 0 { text += "x" }
+            let bytes = Array(text.utf8)
+            let parsed = bytes.withUnsafeBytes { AndroidClientChecks.parsedActions($0) }
+            let plain = bytes.withUnsafeBytes { AndroidClientChecks.plainActions($0) }
+            if let plain {
+                plainCount += 1
+                #expect(plain == parsed, "round \(round): \(text)")
+            }
+        }
+        // Most texts hold something the plain reader leaves to the parsers, but not all.
+        #expect(plainCount > 100, "\(plainCount)")
     }
 
     @Test("a well-formed adb_act passes")

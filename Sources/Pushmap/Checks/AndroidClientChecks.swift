@@ -101,7 +101,7 @@ struct AndroidClientChecks {
 
     /// What the Android code reads of one action: the object's label, type and uri, or that it
     /// is not an object.
-    struct Action {
+    struct Action: Equatable {
         var isObject = true
         /// Whether the label is a string that is not empty.
         var hasLabel = false
@@ -113,6 +113,12 @@ struct AndroidClientChecks {
     /// The actions `text` holds, or nil when it is not a JSON array. Read from the tape parser's
     /// output without building the array (the full parser only when the tape parser is unsure).
     static func actions(_ text: UnsafeRawBufferPointer) -> [Action]? {
+        if let plain = plainActions(text) { return plain }
+        return parsedActions(text)
+    }
+
+    /// As ``actions(_:)``, by the parsers, whatever the text.
+    static func parsedActions(_ text: UnsafeRawBufferPointer) -> [Action]? {
         let fromTape: [Action]?? = text.withMemoryRebound(to: UInt8.self) { bytes in
             guard let tape = JSONTape.parse(bytes, limits: JSONParser.Limits()) else { return nil }
             var reader = tape.reader
@@ -155,6 +161,61 @@ struct AndroidClientChecks {
 
     private static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
         JSONItems.same(bytes, word)
+    }
+
+    /// The actions of the usual `adb_act`, as pushmap writes it: an array of objects whose
+    /// members are `label`, `type` and `uri`, each once, each a string with nothing escaped.
+    /// Read straight off the bytes, with no tape; nil for anything else, which the parsers decide.
+    static func plainActions(_ text: UnsafeRawBufferPointer) -> [Action]? {
+        let n = text.count
+        var i = 0
+        func skipSpace() {
+            while i < n, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 }
+        }
+        func take(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard i < n, text[i] == byte else { return false }
+            i += 1
+            return true
+        }
+        // A string with no escape and no control character (the bytes are already UTF-8).
+        func string() -> UnsafeRawBufferPointer? {
+            skipSpace()
+            guard i < n, text[i] == UInt8(ascii: "\"") else { return nil }
+            let start = i + 1
+            var end = start
+            while end < n, text[end] != UInt8(ascii: "\""), text[end] != UInt8(ascii: "\\"), text[end] >= 0x20 { end += 1 }
+            guard end < n, text[end] == UInt8(ascii: "\"") else { return nil }
+            i = end + 1
+            return UnsafeRawBufferPointer(rebasing: text[start..<end])
+        }
+        guard take(UInt8(ascii: "[")) else { return nil }
+        var actions: [Action] = []
+        if !take(UInt8(ascii: "]")) {
+            repeat {
+                guard take(UInt8(ascii: "{")) else { return nil }
+                var action = Action()
+                var seen = 0
+                if !take(UInt8(ascii: "}")) {
+                    repeat {
+                        guard let key = string(), take(UInt8(ascii: ":")), let value = string() else { return nil }
+                        let bit = same(key, "label") ? 1 : same(key, "type") ? 2 : same(key, "uri") ? 4 : 0
+                        guard bit != 0, seen & bit == 0 else { return nil }
+                        seen |= bit
+                        switch bit {
+                        case 1: action.hasLabel = !value.isEmpty
+                        case 2: action.type = .string(String(decoding: value, as: UTF8.self))
+                        default: action.hasURI = !value.isEmpty
+                        }
+                    } while take(UInt8(ascii: ","))
+                    guard take(UInt8(ascii: "}")) else { return nil }
+                }
+                actions.append(action)
+            } while take(UInt8(ascii: ","))
+            guard take(UInt8(ascii: "]")) else { return nil }
+        }
+        skipSpace()
+        return i == n ? actions : nil
     }
 
     /// Reads the next value: whether it is a string that is not empty.

@@ -10,9 +10,12 @@ package import PushmapJSON
 /// service sends, and then no message is needed; when this check says no, ``IntentValidator``
 /// walks the intent again and says why. The two must agree: the tests hold them to each other.
 package struct IntentTapeCheck: Sendable {
-    /// One schema per template: the common fields and the template's own.
-    private let roots: [String: Shape]
+    /// The templates' names, in the order of ``acceptedTemplateIndex(_:)``.
+    package let templateNames: [String]
+    /// One schema per template, by index: the common fields and the template's own.
+    private let roots: [Shape?]
     private let templates: Words
+    private let plainIndex: Int?
 
     indirect enum Shape: Sendable {
         case anything, string, boolean, template
@@ -71,12 +74,11 @@ package struct IntentTapeCheck: Sendable {
     ///   has an object of more than 64 fields gets no compiled schema: its intents always take
     ///   the validator.
     package init(templates: [String: [IntentField]]) {
-        var roots: [String: Shape] = [:]
-        for (name, fields) in templates {
-            if let shape = Self.compile(.object(IntentSchema.root(adding: fields))) { roots[name] = shape }
-        }
-        self.roots = roots
-        self.templates = Words(Array(templates.keys))
+        let names = templates.keys.sorted()
+        templateNames = names
+        roots = names.map { Self.compile(.object(IntentSchema.root(adding: templates[$0] ?? []))) }
+        self.templates = Words(names)
+        plainIndex = names.firstIndex(of: "plain")
     }
 
     private static func compile(_ shape: IntentShape) -> Shape? {
@@ -124,27 +126,32 @@ package struct IntentTapeCheck: Sendable {
 
     /// The intent's template when the intent is valid for it, else nil (invalid, or not sure).
     package func acceptedTemplate(_ tape: JSONTape) -> String? {
-        var reader = tape.reader
-        guard reader.op == JSONTape.Op.object else { return nil }
-        let name = Self.templateName(reader) ?? "plain"
-        guard let root = roots[name], accepts(&reader, root), reader.position == tape.length else { return nil }
-        return name
+        acceptedTemplateIndex(tape).map { templateNames[$0] }
     }
 
-    /// The root object's `template` string; nil when it has none (or it is not a string: the
-    /// check refuses that anyway).
-    private static func templateName(_ start: JSONTapeReader) -> String? {
+    /// As ``acceptedTemplate(_:)``, the template's index in ``templateNames``: no string is made
+    /// and none hashed.
+    package func acceptedTemplateIndex(_ tape: JSONTape) -> Int? {
+        var reader = tape.reader
+        guard reader.op == JSONTape.Op.object, let index = templateIndex(reader),
+              let root = roots[index], accepts(&reader, root), reader.position == tape.length else { return nil }
+        return index
+    }
+
+    /// The index of the root object's `template`: plain's when it has none (or it is not a
+    /// string: the check refuses that anyway), nil when it names no template.
+    private func templateIndex(_ start: JSONTapeReader) -> Int? {
         var reader = start
         let count = reader.count()
         for _ in 0..<count {
             let key = reader.string()
             if key.count == 8, let bytes = key.baseAddress, memcmp(bytes, "template", 8) == 0 {
-                guard reader.op == JSONTape.Op.string else { return nil }
-                return String(decoding: reader.string(), as: UTF8.self)
+                guard reader.op == JSONTape.Op.string else { return plainIndex }
+                return templates.index(of: reader.string())
             }
             reader.skip()
         }
-        return nil
+        return plainIndex
     }
 
     private func accepts(_ reader: inout JSONTapeReader, _ shape: Shape) -> Bool {

@@ -13,6 +13,9 @@ final class ScriptRuntime {
     /// cost a contended reference count at every use.
     private(set) var tapeCheck = IntentTapeCheck(templates: [:])
     private(set) var ownTemplates: Set<String> = []
+    /// What a run needs of each template, in the order of the tape check's names: the
+    /// platforms it maps and whether its calls are metered.
+    private(set) var runs: [(name: String, platforms: [Platform], metered: Bool)] = []
 
     /// Host API version the prelude provides.
     static let api = 1
@@ -40,6 +43,9 @@ final class ScriptRuntime {
             tapeCheck = IntentTapeCheck(templates: templates.mapValues(\.fields))
             // A fresh set, not a copy sharing the translator's storage.
             self.ownTemplates = Set(ownTemplates.map { String(decoding: Array($0.utf8), as: UTF8.self) })
+            runs = tapeCheck.templateNames.map { name in
+                (name, templates[name]?.platforms ?? [], !self.ownTemplates.contains(name))
+            }
         } catch let failure as ScriptError {
             throw failure
         } catch let error as LuaError {

@@ -114,9 +114,12 @@ public final class Translator: Sendable {
            let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
             let now = options.clock()
             let translated = try borrowing(generation) { runtime throws(TranslationError) -> Translation? in
-                guard let name = runtime.tapeCheck.acceptedTemplate(tape), let supported = runtime.templates[name]?.platforms,
-                      platforms.allSatisfy({ supported.contains($0) }) else { return nil }
-                return try run(.tape(tape), name: name, known: true, platforms: platforms, now: now, diagnostics: [], generation: generation, runtime: runtime)
+                guard let index = runtime.tapeCheck.acceptedTemplateIndex(tape), runtime.runs.indices.contains(index) else { return nil }
+                let template = runtime.runs[index]
+                guard platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
+                return try run(
+                    .tape(tape), name: template.name, known: true, metered: template.metered, platforms: platforms, now: now,
+                    diagnostics: [], generation: generation, runtime: runtime)
             }
             if let translated { return translated }
         }
@@ -147,7 +150,9 @@ public final class Translator: Sendable {
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
         let now = now ?? options.clock()
         return try borrowing(generation) { runtime throws(TranslationError) in
-            try run(.value(intent), name: name, known: template != nil, platforms: platforms, now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
+            try run(
+                .value(intent), name: name, known: template != nil, metered: !runtime.ownTemplates.contains(name), platforms: platforms,
+                now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
         }
     }
 
@@ -169,7 +174,7 @@ public final class Translator: Sendable {
     /// payloads. A template the scripts lack (`plain`, when no script provides it; `known` false)
     /// is the script host's to report.
     private func run(
-        _ intent: LuaArgument, name: String, known: Bool, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
+        _ intent: LuaArgument, name: String, known: Bool, metered: Bool, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
     ) throws(TranslationError) -> Translation {
         // Each payload is checked and its text kept as the host reads it, still in the state: no
@@ -180,7 +185,7 @@ public final class Translator: Sendable {
         var findings: [Diagnostic] = []
         let scriptDiagnostics: [Diagnostic]
         do {
-            scriptDiagnostics = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: !runtime.ownTemplates.contains(name)) { index, node, text in
+            scriptDiagnostics = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: metered) { index, node, text in
                 guard compact.indices.contains(index) else { return }
                 compact[index] = Array(text)
                 findings += checker.check(node, platform: platforms[index], compactSize: text.count)
