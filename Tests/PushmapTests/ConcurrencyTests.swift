@@ -144,6 +144,36 @@ struct ConcurrencyTests {
             }
         }
     }
+
+    @Test("sessions on many threads give what each input gets alone, failing scripts included, and see a reload at the next session")
+    func sessions() throws {
+        let translator = try Translator(scripts: Self.scriptsWithFailing(), options: Self.options, logger: quietLogger)
+        let inputs = Self.inputs()
+        let expected = inputs.map { input in Self.outcome { () throws(TranslationError) in try translator.translate(input, platforms: [.fcm, .apns]) } }
+        let results = ResultSlots(count: 4 * inputs.count)
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            translator.withSession { session in
+                for (index, input) in inputs.enumerated() {
+                    results.set(thread * inputs.count + index, Self.outcome { () throws(TranslationError) in try session.translate(input, platforms: [.fcm, .apns]) })
+                }
+            }
+        }
+        for thread in 0..<4 {
+            for index in inputs.indices {
+                #expect(results.get(thread * inputs.count + index) == expected[index], "thread \(thread), input \(index)")
+            }
+        }
+        // A session keeps the scripts it started with; the next one runs the reloaded ones.
+        let raising = Array(#"{"template": "raises", "title": "t", "body": "b"}"#.utf8)
+        let (reloaded, during, after) = translator.withSession { session -> (Bool, Outcome, Outcome) in
+            let reloaded = (try? translator.reload(.builtin)) != nil
+            let during = Self.outcome { () throws(TranslationError) in try session.translate(raising, platforms: [.fcm]) }
+            return (reloaded, during, translator.withSession { next in Self.outcome { () throws(TranslationError) in try next.translate(raising, platforms: [.fcm]) } })
+        }
+        #expect(reloaded)
+        #expect(during == Outcome.failure(.scriptFailed, .runtime))
+        #expect(after == Outcome.failure(.invalidIntent, nil))
+    }
 }
 
 /// Results written by several threads, each slot by one.

@@ -123,19 +123,31 @@ final class ScriptRuntime {
         _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true,
         payload: (_ index: Int, _ node: JSONNode, _ text: UnsafeRawBufferPointer) -> Void
     ) throws(LuaError) -> [Diagnostic] {
-        let results: [JSONValue]
+        var diagnostics: [Diagnostic] = []
         do {
-            results = try state.callWithItems(run, [
+            // The findings too are read in place: a diagnostic's strings are made, no JSONValue.
+            _ = try state.callWithItems(run, [
                 .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-            ], resultCount: 1 + platforms.count, itemsFrom: 1, metered: metered) { position, node, text in
-                payload(position - 1, node, text)
+            ], resultCount: 1 + platforms.count, itemsFrom: 0, metered: metered) { position, node, text in
+                if position == 0 {
+                    diagnostics = Self.diagnostics(node)
+                } else {
+                    payload(position - 1, node, text)
+                }
             }
         } catch {
             throw Self.payloadRelative(error, platforms: platforms)
         }
+        return diagnostics
+    }
+
+    /// The findings the prelude's `run` returns: a list of {severity, path, rule, message, platform}.
+    private static func diagnostics(_ list: JSONNode) -> [Diagnostic] {
+        guard let items = list.arrayValue, items.count > 0 else { return [] }
         var diagnostics: [Diagnostic] = []
-        for item in results.first?.arrayValue ?? [] {
-            let severity: Diagnostic.Severity = item["severity"]?.stringValue == "error" ? .error : .warning
+        diagnostics.reserveCapacity(items.count)
+        for item in items {
+            let severity: Diagnostic.Severity = item["severity"]?.equals("error") ?? false ? .error : .warning
             diagnostics.append(Diagnostic(
                 severity,
                 path: item["path"]?.stringValue ?? "$",

@@ -104,8 +104,41 @@ public final class Translator: Sendable {
         try translateText(intent, platforms: platforms)
     }
 
-    private func translateText(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
+    /// A state lent for several translations, and the scripts it runs.
+    struct Lent {
+        let generation: Generation
+        let runtime: ScriptRuntime
+    }
+
+    /// Translations on one borrowed Lua state, for a caller that has many intents at hand: the
+    /// state and the scripts in force are looked up once, not at every intent (on two busy
+    /// cores, the locks and reference counts they share cost more than the lookup itself).
+    package struct Session: ~Copyable {
+        let translator: Translator
+        let lent: Lent?
+
+        /// As ``Translator/translate(_:platforms:)``.
+        package func translate(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
+            try translator.translateText(intent, platforms: platforms, lent: lent)
+        }
+    }
+
+    /// Runs `body` with a session on one state; a script reload meanwhile takes effect at the
+    /// next session.
+    package func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
         let generation = self.generation
+        do {
+            return try generation.pool.withElement { runtime in
+                body(Session(translator: self, lent: Lent(generation: generation, runtime: runtime)))
+            }
+        } catch {
+            // No state could be made: each translation borrows its own, and says why it fails.
+            return body(Session(translator: self, lent: nil))
+        }
+    }
+
+    private func translateText(_ intent: [UInt8], platforms: [Platform], lent: Lent? = nil) throws(TranslationError) -> Translation {
+        let generation = lent?.generation ?? self.generation
         let limits = JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes)
         // The common case, a valid intent, goes from bytes to the Lua state with no JSONValue on
         // the way. Anything else (bad JSON, an invalid intent, a platform the template lacks)
@@ -113,7 +146,7 @@ public final class Translator: Sendable {
         if options.maxIntentDepth <= options.limits.maxValueDepth,
            let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
             let now = options.clock()
-            let translated = try borrowing(generation) { runtime throws(TranslationError) -> Translation? in
+            let translated = try borrowing(generation, lent: lent) { runtime throws(TranslationError) -> Translation? in
                 guard let index = runtime.tapeCheck.acceptedTemplateIndex(tape), runtime.runs.indices.contains(index) else { return nil }
                 let template = runtime.runs[index]
                 guard platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
@@ -130,13 +163,17 @@ public final class Translator: Sendable {
             let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
             throw TranslationError(kind: .invalidIntent, diagnostics: [diagnostic])
         }
-        return try translate(value, platforms: platforms)
+        return try translateValue(value, platforms: platforms, now: nil, lent: lent)
     }
 
     /// Translates an intent given as a JSON value.
     /// - Parameter now: the time the scripts and checks see, in epoch seconds; the clock's by default.
     public func translate(_ intent: JSONValue, platforms: [Platform], now: Int64? = nil) throws(TranslationError) -> Translation {
-        let generation = self.generation
+        try translateValue(intent, platforms: platforms, now: now, lent: nil)
+    }
+
+    private func translateValue(_ intent: JSONValue, platforms: [Platform], now: Int64?, lent: Lent?) throws(TranslationError) -> Translation {
+        let generation = lent?.generation ?? self.generation
         let name = intent["template"]?.stringValue ?? "plain"
         let template = generation.templates[name]
         var diagnostics = generation.validator.validate(intent, extraFields: template?.fields ?? [])
@@ -149,7 +186,7 @@ public final class Translator: Sendable {
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
         let now = now ?? options.clock()
-        return try borrowing(generation) { runtime throws(TranslationError) in
+        return try borrowing(generation, lent: lent) { runtime throws(TranslationError) in
             try run(
                 .value(intent), name: name, known: template != nil, metered: !runtime.ownTemplates.contains(name), platforms: platforms,
                 now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
@@ -158,7 +195,10 @@ public final class Translator: Sendable {
 
     /// Runs `body` with a runtime no other thread is using; a runtime that cannot be made (its
     /// scripts failed to load since) is a script failure.
-    private func borrowing<Result>(_ generation: Generation, _ body: (ScriptRuntime) throws(TranslationError) -> Result) throws(TranslationError) -> Result {
+    private func borrowing<Result>(
+        _ generation: Generation, lent: Lent? = nil, _ body: (ScriptRuntime) throws(TranslationError) -> Result
+    ) throws(TranslationError) -> Result {
+        if let lent { return try body(lent.runtime) }
         do {
             return try generation.pool.withElement { runtime in try body(runtime) }
         } catch let error as TranslationError {

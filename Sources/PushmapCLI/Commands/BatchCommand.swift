@@ -104,15 +104,20 @@ struct BatchCommand: ParsableCommand {
             while true {
                 let first = next.add(chunk, ordering: .relaxed).oldValue
                 if first >= lines.count { return }
-                for index in first..<min(first + chunk, lines.count) {
-                    results.set(index, translateLine(lines[index], translator: translator, platforms: platforms))
+                // One state for the chunk: no lock or shared count is touched per line.
+                translator.withSession { session in
+                    for index in first..<min(first + chunk, lines.count) {
+                        results.set(index, translateLine(lines[index], translator: translator, session: session, platforms: platforms))
+                    }
                 }
             }
         }
         return results.values
     }
 
-    static func translateLine(_ line: LineReader.Line, translator: Translator, platforms: [Platform]) -> Output {
+    static func translateLine(
+        _ line: LineReader.Line, translator: Translator, session: borrowing Translator.Session, platforms: [Platform]
+    ) -> Output {
         var bytes: [UInt8] = []
         func start(reserving capacity: Int) {
             bytes.reserveCapacity(capacity)
@@ -142,7 +147,7 @@ struct BatchCommand: ParsableCommand {
             return failure(errorObject("invalid intent", [.error("$", "empty-line", "empty line: expected a JSON intent")]))
         }
         do {
-            let translation = try translator.translate(line.bytes, platforms: platforms)
+            let translation = try session.translate(line.bytes, platforms: platforms)
             let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
             // Room for the payloads and a few warnings at once: the line is built without growing.
             start(reserving: payloads.reduce(64 + 256 * translation.diagnostics.count) { $0 + $1.count + 16 })
