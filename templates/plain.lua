@@ -139,8 +139,12 @@ end
 local function copyData(data, into, fcm)
   if data == nil then return end
   local bad
+  local known = verdicts[fcm]
   for key, value in next, data do
-    if refused(key, fcm) then
+    -- The kept verdict read here: a call per key only for a key not seen before.
+    local why = known[key]
+    if why == nil then why = refused(key, fcm) end
+    if why then
       bad = bad or {}
       bad[#bad + 1] = key
     elseif fcm and type(value) ~= "string" then
@@ -161,7 +165,9 @@ end
 -- The buttons as adb_act entries (nil when there are none); iOS also carries each button's id as aid.
 local function buttonActions(buttons, withId)
   if buttons == nil or #buttons == 0 then return nil end
-  local actions = {}
+  -- Sized for Android's three buttons at once: a constructor sizes the table for the items it
+  -- lists, nil ones too, where appending would resize it at each button.
+  local actions = { nil, nil, nil }
   for i = 1, #buttons do
     local button = buttons[i]
     actions[i] = {

@@ -352,7 +352,8 @@ local function run(name, platforms, intent, now)
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
   local entry = winners[name]
-  local payloads = {}
+  -- A constructor sizes the table for the items it lists: room for both platforms at once.
+  local payloads = { false, false }
   for i = 1, #platforms do
     local platform = platforms[i]
     runPlatform = platform
