@@ -391,13 +391,14 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
     lua_Integer integer_keys = 0, largest = 0;
     int ok = 1;
 
-    // One pass over the keys as the reader makes: string values stay on the stack (one slot
-    // each, below the iteration key) to be written in key order afterwards; integer keys are
-    // counted and read in order afterwards.
+    // One pass over the keys as the reader makes: string members stay on the stack (key and
+    // value, with a copy of the key above them for lua_next, cheaper than moving the value
+    // below it) to be written in key order afterwards; integer keys are counted and read in
+    // order afterwards.
     // Stack room is checked once per 16 members, and the top is counted here: each call into
     // Lua the loop saves is one per member of every payload.
     int room = 0;
-    int key_slot = top + 1;  // where lua_next leaves the next key
+    int value_slot = top + 2;  // where lua_next leaves the next value
     lua_pushnil(L);
     while (lua_next(L, t)) {
         int key_type = lua_type(L, -2);
@@ -405,19 +406,19 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
             size_t length;
             const char *key = lua_tolstring(L, -2, &length);  // a string: no conversion
             if (room == 0) {
-                if (!lua_checkstack(L, 18)) {
+                if (!lua_checkstack(L, 34)) {
                     ok = 0;
                     break;
                 }
                 room = 16;
             }
             room--;
-            if (key == NULL || !add_member(e, key, length, key_slot)) {
+            if (key == NULL || !add_member(e, key, length, value_slot)) {
                 ok = 0;
                 break;
             }
-            key_slot++;
-            lua_rotate(L, -2, 1);  // value below key: the key goes on to lua_next
+            value_slot += 2;
+            lua_pushvalue(L, -2);  // the key's copy goes on to lua_next
         } else if (key_type == LUA_TNUMBER && lua_isinteger(L, -2) && e->member_count == first) {
             lua_Integer key = lua_tointegerx(L, -2, NULL);
             if (key < 1) {

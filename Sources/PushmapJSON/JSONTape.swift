@@ -278,7 +278,7 @@ private struct TapeParser: ~Copyable {
         let written = UnsafeRawPointer(out.start)
         let length = Int(written.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self))
         let keyBytes = written + offset + 5
-        let bit = JSONLexing.keyFilterBit(UnsafeRawBufferPointer(start: keyBytes, count: length))
+        let bit = JSONLexing.keyFilterBit(bytes: UnsafeRawBufferPointer(start: keyBytes, count: length))
         if top.pointee.bloom & bit != 0 {
             for index in start..<keyOffsets.count {
                 let other = keyOffsets[index]
