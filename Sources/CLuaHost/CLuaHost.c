@@ -21,8 +21,10 @@
 
 struct pmh_free_block { struct pmh_free_block *next; };
 
-// A key string the key cache holds: its bytes are Lua's, alive while the cache table holds it.
+// A string the string cache holds: its bytes are Lua's, alive while the cache table holds it.
+// Object keys take the first PMH_KEY_SLOTS slots, short string values the next as many.
 #define PMH_KEY_SLOTS 256
+#define PMH_STRING_SLOTS (2 * PMH_KEY_SLOTS)
 #define PMH_KEY_MAX 40  // Lua's short strings: longer ones are not interned anyway
 typedef struct pmh_key_slot {
     const char *bytes;
@@ -54,7 +56,7 @@ struct pmh_host {
     int seeded;
     // Object keys of the values passed in, kept between calls (see push_key).
     int key_cache_ref;
-    pmh_key_slot key_slots[PMH_KEY_SLOTS];
+    pmh_key_slot key_slots[PMH_STRING_SLOTS];
     char library[64];
     // Freed small blocks by size class, reused last-in first-out (see pmh_alloc).
     struct pmh_free_block *free_lists[PMH_SMALL_CLASSES];
@@ -652,9 +654,9 @@ static int pmh_setup(lua_State *L) {
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
 
-    // The key cache: one slot per PMH_KEY_SLOTS, filled as keys come.
-    lua_createtable(L, PMH_KEY_SLOTS, 0);
-    for (int i = 1; i <= PMH_KEY_SLOTS; i++) {
+    // The string cache: one slot per PMH_STRING_SLOTS, filled as keys and values come.
+    lua_createtable(L, PMH_STRING_SLOTS, 0);
+    for (int i = 1; i <= PMH_STRING_SLOTS; i++) {
         lua_pushboolean(L, 0);
         lua_rawseti(L, -2, i);
     }
@@ -820,7 +822,7 @@ typedef struct tape_reader {
     int count;
     int max_depth;
     pmh_host *host;
-    int keys;  // stack index of the key cache table, or 0
+    int keys;  // stack index of the string cache table, or 0
 } tape_reader;
 
 static uint32_t read_u32(lua_State *L, tape_reader *r) {
@@ -831,22 +833,17 @@ static uint32_t read_u32(lua_State *L, tape_reader *r) {
     return v;
 }
 
-// Pushes an object key from the tape. Intents use the same few dozen field names call after
-// call: a key found in the cache is pushed from there, where lua_pushlstring would hash its
-// bytes and search Lua's string table. The slot is picked from the length and the first and
-// last eight bytes; the bytes are then compared in full.
-static void push_key(lua_State *L, tape_reader *r) {
-    if (r->p >= r->end || *r->p != PMH_TAPE_STRING) luaL_error(L, "corrupt value tape");
-    r->p++;
-    uint32_t n = read_u32(L, r);
-    if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
-    const char *bytes = (const char *)r->p;
-    r->p += n;
+// Pushes `n` bytes as a string through the string cache. Intents use the same few dozen field
+// names call after call, and many of the same values ("WEBURL", a channel, a colour): a string
+// found in the cache is pushed from there, where lua_pushlstring would hash its bytes and
+// search Lua's string table. The slot (from `base`: keys and values apart) is picked from the
+// length and the first and last eight bytes; the bytes are then compared in full.
+static void push_cached(lua_State *L, tape_reader *r, const char *bytes, uint32_t n, size_t base) {
     if (r->keys == 0 || n > PMH_KEY_MAX) {
         lua_pushlstring(L, bytes, n);
         return;
     }
-    // The first and last eight bytes (fewer, zero-filled, for a shorter key), read inline.
+    // The first and last eight bytes (fewer, zero-filled, for a shorter string), read inline.
     uint64_t first = 0, last = 0;
     if (n >= 8) {
         memcpy(&first, bytes, 8);
@@ -855,7 +852,7 @@ static void push_key(lua_State *L, tape_reader *r) {
         for (uint32_t i = 0; i < n; i++) first |= (uint64_t)(unsigned char)bytes[i] << (8 * i);
     }
     uint64_t mixed = (first ^ (last * 0x9E3779B97F4A7C15u) ^ n) * 0xFF51AFD7ED558CCDu;
-    size_t slot = (size_t)(mixed >> 56) % PMH_KEY_SLOTS;
+    size_t slot = base + (size_t)(mixed >> 56) % PMH_KEY_SLOTS;
     pmh_key_slot *kept = &r->host->key_slots[slot];
     if (kept->bytes != NULL && kept->length == n && kept->first == first && kept->last == last &&
         (n <= 16 || memcmp(kept->bytes + 8, bytes + 8, n - 16) == 0)) {
@@ -869,6 +866,17 @@ static void push_key(lua_State *L, tape_reader *r) {
     kept->length = n;
     kept->first = first;
     kept->last = last;
+}
+
+// Pushes an object key from the tape.
+static void push_key(lua_State *L, tape_reader *r) {
+    if (r->p >= r->end || *r->p != PMH_TAPE_STRING) luaL_error(L, "corrupt value tape");
+    r->p++;
+    uint32_t n = read_u32(L, r);
+    if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
+    const char *bytes = (const char *)r->p;
+    r->p += n;
+    push_cached(L, r, bytes, n, 0);
 }
 
 static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
@@ -904,7 +912,7 @@ static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
         case PMH_TAPE_STRING: {
             uint32_t n = read_u32(L, r);
             if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
-            lua_pushlstring(L, (const char *)r->p, n);
+            push_cached(L, r, (const char *)r->p, n, PMH_KEY_SLOTS);
             r->p += n;
             return;
         }
