@@ -257,7 +257,7 @@ public struct JSONWriter: Sendable {
 
     /// Appends `s` quoted and escaped.
     @inline(__always)
-    static func escape(_ s: String, into out: inout OutputBuffer) {
+    package static func escape(_ s: String, into out: inout OutputBuffer) {
         var s = s
         s.withUTF8 { escape($0, into: &out) }
     }

@@ -45,7 +45,7 @@ package struct OutputBuffer: ~Copyable {
 
     /// Appends the bytes of an ASCII literal.
     @inline(__always)
-    mutating func append(ascii text: StaticString) {
+    package mutating func append(ascii text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
@@ -117,7 +117,7 @@ package struct OutputBuffer: ~Copyable {
     }
 
     /// Appends the bytes to `array`.
-    func append(to array: inout [UInt8]) {
+    package func append(to array: inout [UInt8]) {
         array.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
     }
 }

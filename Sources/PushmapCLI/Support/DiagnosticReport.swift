@@ -48,28 +48,31 @@ struct DiagnosticReport {
     /// values: keys in the writer's byte order (message, path, payloadPath, platform, rule,
     /// severity). A batch writes one such list per line.
     static func write(_ diagnostics: [Diagnostic], into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "["))
+        // One buffer for the whole list: a buffer per string cost a heap block each.
+        var buffer = OutputBuffer(capacity: 2 + 320 * diagnostics.count)
+        buffer.append(ascii: "[")
         for (index, diagnostic) in diagnostics.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
-            out.append(contentsOf: #"{"message":"#.utf8)
-            JSONWriter.escapeJSONString(diagnostic.message, into: &out)
-            out.append(contentsOf: #","path":"#.utf8)
-            JSONWriter.escapeJSONString(diagnostic.path, into: &out)
+            if index > 0 { buffer.append(ascii: ",") }
+            buffer.append(ascii: #"{"message":"#)
+            JSONWriter.escape(diagnostic.message, into: &buffer)
+            buffer.append(ascii: #","path":"#)
+            JSONWriter.escape(diagnostic.path, into: &buffer)
             if let payloadPath = diagnostic.payloadPath {
-                out.append(contentsOf: #","payloadPath":"#.utf8)
-                JSONWriter.escapeJSONString(payloadPath, into: &out)
+                buffer.append(ascii: #","payloadPath":"#)
+                JSONWriter.escape(payloadPath, into: &buffer)
             }
             if let platform = diagnostic.platform {
-                out.append(contentsOf: #","platform":"#.utf8)
-                JSONWriter.escapeJSONString(platform.name, into: &out)
+                buffer.append(ascii: #","platform":"#)
+                JSONWriter.escape(platform.name, into: &buffer)
             }
-            out.append(contentsOf: #","rule":"#.utf8)
-            JSONWriter.escapeJSONString(diagnostic.rule, into: &out)
-            out.append(contentsOf: #","severity":"#.utf8)
-            JSONWriter.escapeJSONString(diagnostic.severity.name, into: &out)
-            out.append(UInt8(ascii: "}"))
+            buffer.append(ascii: #","rule":"#)
+            JSONWriter.escape(diagnostic.rule, into: &buffer)
+            buffer.append(ascii: #","severity":"#)
+            JSONWriter.escape(diagnostic.severity.name, into: &buffer)
+            buffer.append(ascii: "}")
         }
-        out.append(UInt8(ascii: "]"))
+        buffer.append(ascii: "]")
+        buffer.append(to: &out)
     }
 
     static func json(_ error: ScriptError) -> JSONValue {
