@@ -878,6 +878,17 @@ struct ChecksTests {
         }
     }
 
+    @Test("finding messages read as Swift's own interpolation writes them")
+    func messagesMatchSwiftInterpolation() {
+        for number in [Int64.min, -1_000_000_007, -1, 0, 7, 1_893_456_000, Int64.max] {
+            let text = "é \("quoted") \(number) \(Int(truncatingIfNeeded: number)) \(2.5) \(Platform.fcm): end"
+            let message: CheckMessage = "é \("quoted") \(number) \(Int(truncatingIfNeeded: number)) \(2.5) \(Platform.fcm): end"
+            #expect(message.text == text)
+        }
+        let plain: CheckMessage = "no interpolation"
+        #expect(plain.text == "no interpolation")
+    }
+
     @Test("the key prefixes and reserved words written out as numbers are the words they stand for")
     func writtenOutPrintsMatchTheirWords() {
         #expect(KeyPrint.adobePrefix == KeyPrint("adb_").head)

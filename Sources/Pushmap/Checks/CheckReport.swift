@@ -10,12 +10,12 @@ struct CheckReport {
         self.intentPaths = intentPaths
     }
 
-    mutating func error(_ location: CheckLocation, _ rule: String, _ message: String) {
-        add(.error, location, rule, message)
+    mutating func error(_ location: CheckLocation, _ rule: String, _ message: CheckMessage) {
+        add(.error, location, rule, message.text)
     }
 
-    mutating func warning(_ location: CheckLocation, _ rule: String, _ message: String) {
-        add(.warning, location, rule, message)
+    mutating func warning(_ location: CheckLocation, _ rule: String, _ message: CheckMessage) {
+        add(.warning, location, rule, message.text)
     }
 
     private mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ rule: String, _ message: String) {

@@ -93,7 +93,9 @@ struct CustomKeys {
     /// Where the key is, or where it would go when absent.
     func location(_ key: Known) -> CheckLocation {
         let index = slots[key.rawValue]
-        return IntentOrigin.customKeyLocation(base: index >= 0 ? entries[index].base : base, key: key.name)
+        return CheckLocation(
+            payload: PathText.member(index >= 0 ? entries[index].base : base, identifier: key.name),
+            intent: Known.intentPaths[key.rawValue])
     }
 
     /// Where the key at `index` is.
@@ -109,7 +111,13 @@ extension CustomKeys {
         case remindText, remindAt, remindAfter, badgeCount, sticky, displayPriority, visibility
         case carouselLayout, carouselMode, items, timerDuration, timerEnd, titleAlt
 
-        var name: String { "\(word)" }
+        var name: String {
+            let word = word
+            return String(decoding: UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount), as: UTF8.self)
+        }
+
+        /// The intent field each known key comes from, by raw value: read once, not hashed per finding.
+        static let intentPaths: [String] = allCases.map { IntentOrigin.customKey($0.name) }
 
         /// The key's bytes.
         var word: StaticString {

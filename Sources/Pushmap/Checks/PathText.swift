@@ -18,6 +18,16 @@ enum PathText {
         return text + "\"]"
     }
 
+    /// `base.key` for a key known to be an identifier, built in one allocation.
+    static func member(_ base: String, identifier key: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(base.utf8.count + 1 + key.utf8.count)
+        bytes.append(contentsOf: base.utf8)
+        bytes.append(UInt8(ascii: "."))
+        bytes.append(contentsOf: key.utf8)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
     /// `base[index]`.
     static func index(_ base: String, _ index: Int) -> String {
         base + "[" + String(index) + "]"

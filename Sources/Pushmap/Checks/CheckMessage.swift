@@ -1,0 +1,53 @@
+/// A finding's message, written with string interpolation as any string is, but built as bytes
+/// in one buffer: Swift's own interpolation grows a string piece by piece, several times the
+/// cost for the messages that fire on every payload of a batch (a remind-later time past).
+struct CheckMessage: ExpressibleByStringInterpolation {
+    let text: String
+
+    init(stringLiteral value: StaticString) {
+        text = String(decoding: UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount), as: UTF8.self)
+    }
+
+    init(stringInterpolation: Interpolation) {
+        text = String(decoding: stringInterpolation.bytes, as: UTF8.self)
+    }
+
+    struct Interpolation: StringInterpolationProtocol {
+        var bytes: [UInt8] = []
+
+        init(literalCapacity: Int, interpolationCount: Int) {
+            bytes.reserveCapacity(literalCapacity + 24 * interpolationCount)
+        }
+
+        mutating func appendLiteral(_ literal: StaticString) {
+            bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        }
+
+        mutating func appendInterpolation(_ text: String) {
+            bytes.append(contentsOf: text.utf8)
+        }
+
+        mutating func appendInterpolation(_ number: some BinaryInteger) {
+            // Digits backwards into a small buffer; the magnitude as unsigned covers the minimum.
+            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+            var magnitude = UInt64(truncatingIfNeeded: number.magnitude)
+            withUnsafeMutableBytes(of: &digits) { buffer in
+                var index = buffer.count
+                repeat {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                } while magnitude > 0
+                if number < 0 {
+                    index -= 1
+                    buffer[index] = UInt8(ascii: "-")
+                }
+                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
+            }
+        }
+
+        mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            bytes.append(contentsOf: value.description.utf8)
+        }
+    }
+}
