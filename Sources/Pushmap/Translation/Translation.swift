@@ -51,32 +51,37 @@ public struct Translation: Sendable, Hashable {
 }
 
 /// A translation's payloads: the compact text the translator wrote, and the values, read from
-/// that text once, on first use, by whichever thread asks first.
-private final class PayloadStore: Sendable {
-    /// Each payload's compact text; empty for payloads given as values.
-    let compact: [Platform: [UInt8]]
-    private let values: Locked<[Platform: JSONValue]?>
+/// that text once, on first use, by whichever thread asks first. One lock holds both, so a
+/// translation allocates one object for them.
+private struct PayloadStore: Sendable {
+    private struct State {
+        /// Each payload's compact text; empty for payloads given as values.
+        var compact: [Platform: [UInt8]]
+        var values: [Platform: JSONValue]?
+    }
+
+    private let state: Locked<State>
 
     init(compact: [Platform: [UInt8]]) {
-        self.compact = compact
-        values = Locked(nil)
+        state = Locked(State(compact: compact, values: nil))
     }
 
     init(payloads: [Platform: JSONValue]) {
-        compact = [:]
-        values = Locked(payloads)
+        state = Locked(State(compact: [:], values: payloads))
     }
 
+    var compact: [Platform: [UInt8]] { state.withLock { $0.compact } }
+
     var payloads: [Platform: JSONValue] {
-        values.withLock { values in
-            if let values { return values }
-            var parsed = [Platform: JSONValue](minimumCapacity: compact.count)
-            for (platform, text) in compact {
+        state.withLock { state in
+            if let values = state.values { return values }
+            var parsed = [Platform: JSONValue](minimumCapacity: state.compact.count)
+            for (platform, text) in state.compact {
                 // The translator's own writing: it parses (and a failure would be a bug, kept
                 // visible as a null payload rather than a crash).
                 parsed[platform] = (try? JSONParser.parse(text)) ?? .null
             }
-            values = parsed
+            state.values = parsed
             return parsed
         }
     }
