@@ -145,6 +145,22 @@ struct ConcurrencyTests {
         }
     }
 
+    @Test("threads reading one translation's payloads at once all get the values its text holds")
+    func lazyPayloadsAcrossThreads() throws {
+        let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        for input in Self.inputs().prefix(8) {
+            guard let translation = try? translator.translate(input, platforms: [.fcm, .apns]) else { continue }
+            let expected = try [Platform.fcm, .apns].map { try JSONParser.parse(translation.bytes(for: $0, style: .compact)) }
+            let seen = ResultSlots(count: 8)
+            DispatchQueue.concurrentPerform(iterations: 8) { thread in
+                let payloads = translation.payloads
+                let same = payloads[.fcm] == expected[0] && payloads[.apns] == expected[1]
+                seen.set(thread, same ? .payloads([], []) : .failure(.failedCheck, nil))
+            }
+            for thread in 0..<8 { #expect(seen.get(thread) == .payloads([], []), "thread \(thread)") }
+        }
+    }
+
     @Test("sessions on many threads give what each input gets alone, failing scripts included, and see a reload at the next session")
     func sessions() throws {
         let translator = try Translator(scripts: Self.scriptsWithFailing(), options: Self.options, logger: quietLogger)

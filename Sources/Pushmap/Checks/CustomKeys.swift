@@ -13,14 +13,15 @@ struct CustomKeys {
         /// The key's bytes, the payload's own.
         let key: UnsafeRawBufferPointer
         var value: JSONNode
-        var base: String
+        /// The payload path of the object it sits in (a literal: the entry holds no reference).
+        var base: StaticString
 
         /// The key as a string, for messages.
         var name: String { String(decoding: key, as: UTF8.self) }
     }
 
     /// Where a key the payload lacks would go, for "missing" findings.
-    let base: String
+    let base: StaticString
     /// The keys in payload order, each once.
     private(set) var entries: [Entry] = []
     /// Each entry's key print, at the same index: scans read these plain words and copy no entry.
@@ -31,7 +32,7 @@ struct CustomKeys {
     /// The known keys' prints, read once here rather than through a lazy global at every key.
     private let known = Known.table
 
-    init(base: String) {
+    init(base: StaticString) {
         self.base = base
     }
 
@@ -49,7 +50,7 @@ struct CustomKeys {
     /// - Parameter new: the caller knows no entry has this key (the first object added, with
     ///   each key once): no search for an earlier entry, which is a scan for keys no rule reads.
     @discardableResult
-    mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: String, new: Bool = false) -> KeyPrint {
+    mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: StaticString, new: Bool = false) -> KeyPrint {
         let print = KeyPrint(bytes: key)
         let known = known.matching(key, print)
         let existing = new ? -1 : known.map { slots[$0.rawValue] } ?? unknownIndex(key, print)
@@ -94,13 +95,13 @@ struct CustomKeys {
     func location(_ key: Known) -> CheckLocation {
         let index = slots[key.rawValue]
         return CheckLocation(
-            payload: PathText.member(index >= 0 ? entries[index].base : base, identifier: key.name),
+            payload: PathText.member(PathText.text(index >= 0 ? entries[index].base : base), identifier: key.name),
             intent: Known.intentPaths[key.rawValue])
     }
 
     /// Where the key at `index` is.
     func location(at index: Int) -> CheckLocation {
-        IntentOrigin.customKeyLocation(base: entries[index].base, key: entries[index].name)
+        IntentOrigin.customKeyLocation(base: PathText.text(entries[index].base), key: entries[index].name)
     }
 }
 

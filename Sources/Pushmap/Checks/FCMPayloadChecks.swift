@@ -57,10 +57,10 @@ struct FCMPayloadChecks {
     }
 
     /// Adds a data map's entries, checking that each is a string under a key FCM accepts.
-    private func collect(_ value: JSONNode, base: String, into keys: inout CustomKeys, report: inout CheckReport) {
+    private func collect(_ value: JSONNode, base: StaticString, into keys: inout CustomKeys, report: inout CheckReport) {
         guard let data = value.objectValue else {
             report.error(
-                CheckLocation(payload: base), "fcm-data-map",
+                CheckLocation(payload: PathText.text(base)), "fcm-data-map",
                 "FCM data must be an object of string values, not \(article(value.typeName)): FCM refuses the message")
             return
         }
@@ -73,13 +73,13 @@ struct FCMPayloadChecks {
             if !member.isString {
                 let name = String(decoding: key, as: UTF8.self)
                 report.error(
-                    IntentOrigin.customKeyLocation(base: base, key: name), "fcm-data-string",
+                    IntentOrigin.customKeyLocation(base: PathText.text(base), key: name), "fcm-data-string",
                     "FCM data values must be strings; \(name) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
             }
             if isReserved(print) {
                 let name = String(decoding: key, as: UTF8.self)
                 report.error(
-                    IntentOrigin.customKeyLocation(base: base, key: name), "fcm-reserved-key",
+                    IntentOrigin.customKeyLocation(base: PathText.text(base), key: name), "fcm-reserved-key",
                     "FCM refuses the data key \(name): from, message_type and keys starting google. or gcm. are reserved")
             }
         }

@@ -1,5 +1,5 @@
 public import PushmapJSON
-internal import LuaHost
+internal import Synchronization
 
 /// A translated intent: a payload per platform asked for, and the warnings found on the way.
 public struct Translation: Sendable, Hashable {
@@ -51,39 +51,37 @@ public struct Translation: Sendable, Hashable {
 }
 
 /// A translation's payloads: the compact text the translator wrote, and the values, read from
-/// that text once, on first use, by whichever thread asks first. One lock holds both, so a
-/// translation allocates one object for them.
-private struct PayloadStore: Sendable {
-    private struct State {
-        /// Each payload's compact text; empty for payloads given as values.
-        var compact: [Platform: [UInt8]]
-        var values: [Platform: JSONValue]?
+/// that text on first use and published once (a thread that loses the race drops its copy).
+/// No lock: a translation allocates this one object for its payloads.
+private final class PayloadStore: Sendable {
+    /// The values, boxed for the lazy reference.
+    final class Values: Sendable {
+        let payloads: [Platform: JSONValue]
+        init(_ payloads: [Platform: JSONValue]) { self.payloads = payloads }
     }
 
-    private let state: Locked<State>
+    /// Each payload's compact text; empty for payloads given as values.
+    let compact: [Platform: [UInt8]]
+    private let values = AtomicLazyReference<Values>()
 
     init(compact: [Platform: [UInt8]]) {
-        state = Locked(State(compact: compact, values: nil))
+        self.compact = compact
     }
 
     init(payloads: [Platform: JSONValue]) {
-        state = Locked(State(compact: [:], values: payloads))
+        compact = [:]
+        _ = values.storeIfNil(Values(payloads))
     }
 
-    var compact: [Platform: [UInt8]] { state.withLock { $0.compact } }
-
     var payloads: [Platform: JSONValue] {
-        state.withLock { state in
-            if let values = state.values { return values }
-            var parsed = [Platform: JSONValue](minimumCapacity: state.compact.count)
-            for (platform, text) in state.compact {
-                // The translator's own writing: it parses (and a failure would be a bug, kept
-                // visible as a null payload rather than a crash).
-                parsed[platform] = (try? JSONParser.parse(text)) ?? .null
-            }
-            state.values = parsed
-            return parsed
+        if let values = values.load() { return values.payloads }
+        var parsed = [Platform: JSONValue](minimumCapacity: compact.count)
+        for (platform, text) in compact {
+            // The translator's own writing: it parses (and a failure would be a bug, kept
+            // visible as a null payload rather than a crash).
+            parsed[platform] = (try? JSONParser.parse(text)) ?? .null
         }
+        return values.storeIfNil(Values(parsed)).payloads
     }
 }
 
