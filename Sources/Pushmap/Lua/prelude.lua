@@ -158,7 +158,10 @@ end
 
 -- Diagnostics ----------------------------------------------------------------------------------
 
-local diagnostics = {}   -- of the current run; a fresh list at each run (the host reads an empty one as none)
+-- The findings of the current run, nil until the first: severity, path, message and platform
+-- (false outside a run) of each, one after another. A flat list costs no table per finding, and
+-- the host reads it without sorting any keys.
+local diagnostics = nil
 local diagnosticCount = 0
 local runPlatform = nil         -- the platform whose payload the current run is making
 
@@ -167,8 +170,14 @@ local function record(severity, who, path, message)
     error(format("%s: the path must be a JSON path starting with '$' (like \"$.link.uri\"), got %s", who, describe(path)), 3)
   end
   checkString(who, "the message", message, 4)
-  diagnosticCount = diagnosticCount + 1
-  diagnostics[diagnosticCount] = { severity = severity, path = path, message = message, platform = runPlatform }
+  local platform = runPlatform or false
+  if diagnostics == nil then
+    diagnostics = { severity, path, message, platform }  -- a constructor sizes it at once
+  else
+    local n = diagnosticCount
+    diagnostics[n + 1], diagnostics[n + 2], diagnostics[n + 3], diagnostics[n + 4] = severity, path, message, platform
+  end
+  diagnosticCount = diagnosticCount + 4
 end
 
 function pushmap.warn(path, message)
@@ -345,10 +354,10 @@ end
 -- Host-only: run -------------------------------------------------------------------------------
 
 -- Runs template `name` for each platform in `platforms`. Returns the diagnostics the mappings
--- recorded ({severity, path, message, platform}), then each platform's payload in the order asked:
+-- recorded (the flat list above, or nil), then each platform's payload in the order asked:
 -- separate results, so that a payload's nesting is counted from the payload itself.
 local function run(name, platforms, intent, now)
-  diagnostics, diagnosticCount = {}, 0
+  diagnostics, diagnosticCount = nil, 0
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
   local entry = winners[name]

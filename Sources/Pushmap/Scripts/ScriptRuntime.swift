@@ -141,19 +141,20 @@ final class ScriptRuntime {
         return diagnostics
     }
 
-    /// The findings the prelude's `run` returns: a list of {severity, path, rule, message, platform}.
+    /// The findings the prelude's `run` returns: nil, or a flat list of severity, path, message
+    /// and platform (false for none), four items a finding.
     private static func diagnostics(_ list: JSONNode) -> [Diagnostic] {
-        guard let items = list.arrayValue, items.count > 0 else { return [] }
+        guard let items = list.arrayValue, items.count >= 4 else { return [] }
         var diagnostics: [Diagnostic] = []
-        diagnostics.reserveCapacity(items.count)
-        for item in items {
-            let severity: Diagnostic.Severity = item["severity"]?.equals("error") ?? false ? .error : .warning
+        diagnostics.reserveCapacity(items.count / 4)
+        var iterator = items.makeIterator()
+        while let severity = iterator.next(), let path = iterator.next(), let message = iterator.next(), let platform = iterator.next() {
             diagnostics.append(Diagnostic(
-                severity,
-                path: item["path"]?.stringValue ?? "$",
-                rule: item["rule"]?.stringValue ?? "script",
-                message: item["message"]?.stringValue ?? "",
-                platform: item["platform"]?.stringValue.map(Platform.init)
+                severity.equals("error") ? .error : .warning,
+                path: path.stringValue ?? "$",
+                rule: "script",
+                message: message.stringValue ?? "",
+                platform: platform.equals("fcm") ? .fcm : platform.equals("apns") ? .apns : platform.stringValue.map(Platform.init)
             ))
         }
         return diagnostics
