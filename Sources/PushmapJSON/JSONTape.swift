@@ -72,6 +72,16 @@ extension OutputBuffer {
         append(JSONTape.Op.string)
         append(raw: UInt32(truncatingIfNeeded: count))
     }
+
+    /// Writes a whole string: op, count and bytes, with room made once.
+    @inline(__always)
+    mutating func putString(_ bytes: UnsafePointer<UInt8>, count: Int) {
+        reserve(5 &+ count)
+        appendUnchecked(JSONTape.Op.string)
+        UnsafeMutableRawPointer(base + self.count).storeBytes(of: UInt32(truncatingIfNeeded: count), as: UInt32.self)
+        self.count &+= 4
+        appendUnchecked(bytes, count: count)
+    }
 }
 
 /// Reads a ``JSONTape`` value by value. Every read assumes a well-formed tape, which is all
@@ -197,7 +207,9 @@ private struct TapeParser: ~Copyable {
         self.input = input
         self.base = base
         self.end = input.count
-        self.out = OutputBuffer(capacity: input.count + 64)
+        // A tape outgrows its text by a few bytes a string: room for twice it, which an intent
+        // rarely needs to grow.
+        self.out = OutputBuffer(capacity: 2 * input.count + 64)
         self.limits = limits
     }
 
@@ -310,8 +322,7 @@ private struct TapeParser: ~Copyable {
             guard count <= limits.maxStringBytes else { return false }
             if high & 0x8080_8080_8080_8080 != 0,
                UTF8Validation.firstInvalid(input, from: start, to: pos, skippingEscapes: false) != nil { return false }
-            out.putString(count: count)
-            append(from: start, to: pos)
+            out.putString(base.assumingMemoryBound(to: UInt8.self) + start, count: count)
             pos += 1
             return true
         }
