@@ -216,6 +216,14 @@ static inline int plain_word(uint64_t w) {
     return (w & tops) == 0 && (((w - ones * 0x20) | (q - ones) | (b - ones)) & tops) == 0;
 }
 
+// The bytes of `w` that end a plain run (non-ASCII, a control character, a quote or a
+// backslash), as their top bits. Borrows can mark a byte after a marked one, never before, so
+// the lowest mark is exact: all a scan for the next such byte needs.
+static inline uint64_t special_bytes(uint64_t w) {
+    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
+    return (w | (w - ones * 0x20) | (q - ones) | (b - ones)) & tops;
+}
+
 // Whether the string is ASCII with nothing to escape, as most keys and values are: eight bytes
 // at a time, the last eight overlapping the ones before.
 static inline int plain_string(const unsigned char *s, size_t n) {
@@ -267,14 +275,16 @@ static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
     *out++ = '"';
     size_t run = 0, i = 0;
     while (i < n) {
-        // Eight plain ASCII bytes at a time.
+        // Eight bytes at a time: past a plain word, or straight to the first byte that is not.
         if (n - i >= 8) {
             uint64_t w;
             memcpy(&w, s + i, 8);
-            if (plain_word(w)) {
+            uint64_t special = special_bytes(w);
+            if (special == 0) {
                 i += 8;
                 continue;
             }
+            i += (size_t)(__builtin_ctzll(special) >> 3);
         }
         unsigned char c = s[i];
         if (c >= 0x80) {
