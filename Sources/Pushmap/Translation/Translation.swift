@@ -23,7 +23,7 @@ public struct Translation: Sendable, Hashable {
     }
 
     /// A translation from the payloads' compact text, as the translator wrote it.
-    init(template: String, compact: [Platform: [UInt8]], diagnostics: [Diagnostic]) {
+    init(template: String, compact: [(platform: Platform, text: [UInt8])], diagnostics: [Diagnostic]) {
         self.template = template
         self.store = PayloadStore(compact: compact)
         self.diagnostics = diagnostics
@@ -32,7 +32,7 @@ public struct Translation: Sendable, Hashable {
     /// The payload for `platform` as JSON text: keys sorted, so the same intent always gives the
     /// same bytes. Empty when the platform was not asked for.
     public func bytes(for platform: Platform, style: JSONWriter.Style = .pretty) -> [UInt8] {
-        if style == .compact, let text = store.compact[platform] { return text }
+        if style == .compact, let text = store.text(for: platform) { return text }
         guard let payload = payloads[platform] else { return [] }
         return JSONWriter(style: style).write(payload)
     }
@@ -60,17 +60,23 @@ private final class PayloadStore: Sendable {
         init(_ payloads: [Platform: JSONValue]) { self.payloads = payloads }
     }
 
-    /// Each payload's compact text; empty for payloads given as values.
-    let compact: [Platform: [UInt8]]
+    /// Each payload's compact text, in the order asked for (a list: a platform or two need no
+    /// hashing); empty for payloads given as values.
+    let compact: [(platform: Platform, text: [UInt8])]
     private let values = AtomicLazyReference<Values>()
 
-    init(compact: [Platform: [UInt8]]) {
+    init(compact: [(platform: Platform, text: [UInt8])]) {
         self.compact = compact
     }
 
     init(payloads: [Platform: JSONValue]) {
-        compact = [:]
+        compact = []
         _ = values.storeIfNil(Values(payloads))
+    }
+
+    func text(for platform: Platform) -> [UInt8]? {
+        for entry in compact where entry.platform == platform { return entry.text }
+        return nil
     }
 
     var payloads: [Platform: JSONValue] {

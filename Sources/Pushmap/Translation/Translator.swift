@@ -234,21 +234,27 @@ public final class Translator: Sendable {
             let scriptError = ScriptError(error, script: known ? generation.scripts.winners[name] : nil)
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
-        var diagnostics = diagnostics + scriptDiagnostics
-        if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
+        if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
 
-        var texts = [Platform: [UInt8]](minimumCapacity: platforms.count)
+        var texts: [(platform: Platform, text: [UInt8])] = []
+        texts.reserveCapacity(platforms.count)
         for (index, platform) in platforms.enumerated() {
             guard let text = compact[index] else {
                 let path = known ? generation.templates[name]?.path : nil
                 let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
-                throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
+                throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics + scriptDiagnostics, scriptError: scriptError)
             }
-            texts[platform] = text
+            texts.append((platform, text))
         }
-        diagnostics += findings
-        if diagnostics.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: diagnostics) }
-        return Translation(template: name, compact: texts, diagnostics: diagnostics)
+        // One list, made once: the validator's, the script's, then the checks' findings.
+        var all = diagnostics
+        if !scriptDiagnostics.isEmpty || !findings.isEmpty {
+            all.reserveCapacity(diagnostics.count + scriptDiagnostics.count + findings.count)
+            all += scriptDiagnostics
+            all += findings
+        }
+        if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
+        return Translation(template: name, compact: texts, diagnostics: all)
     }
 
     /// Translates on the caller's task; the work is microseconds of CPU, so it runs inline.
