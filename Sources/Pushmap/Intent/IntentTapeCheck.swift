@@ -17,14 +17,16 @@ package struct IntentTapeCheck: Sendable {
     private let templates: Words
     private let plainIndex: Int?
 
-    indirect enum Shape: Sendable {
+    /// Only the cases that hold a shape are boxed: a string or an integer field is matched
+    /// without a reference count.
+    enum Shape: Sendable {
         case anything, string, boolean, template
         case integer(Int64?, Int64?)
         case number(Double?, Double?)
         case choice(Words)
         case object(Object)
-        case array(Shape, maxItems: Int?)
-        case map(Shape?)
+        indirect case array(Shape, maxItems: Int?)
+        indirect case map(Shape?)
     }
 
     /// A class, so that matching a shape takes one reference rather than copying five arrays.
