@@ -72,7 +72,7 @@ final class IdleElements: @unchecked Sendable {
                 idle.threads.remove(at: index)
                 return idle.elements.remove(at: index)
             }
-            idle.threads.popLast()
+            _ = idle.threads.popLast()
             return idle.elements.popLast()
         }
     }
