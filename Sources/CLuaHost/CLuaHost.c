@@ -22,15 +22,15 @@
 struct pmh_free_block { struct pmh_free_block *next; };
 
 // A string the string cache holds: its bytes are Lua's, alive while the cache table holds it.
-// Object keys take the first PMH_KEY_SLOTS slots, short string values the next as many.
-#define PMH_KEY_SLOTS 256
-#define PMH_STRING_SLOTS (2 * PMH_KEY_SLOTS)
-#define PMH_KEY_MAX 40  // Lua's short strings: longer ones are not interned anyway
-typedef struct pmh_key_slot {
+// Object keys take the first PMH_CACHE_HALF slots, short string values the next as many.
+#define PMH_CACHE_HALF 256
+#define PMH_CACHE_SLOTS (2 * PMH_CACHE_HALF)
+#define PMH_CACHED_MAX 40  // Lua's short strings: longer ones are not interned anyway
+typedef struct pmh_cached_string {
     const char *bytes;
     size_t length;
-    uint64_t first, last;  // as push_key reads them: a key of up to 16 bytes is equal by these
-} pmh_key_slot;
+    uint64_t first, last;  // as push_cached reads them: a string of up to 16 bytes is equal by these
+} pmh_cached_string;
 
 struct pmh_host {
     lua_State *L;
@@ -54,9 +54,9 @@ struct pmh_host {
     size_t random_state_size;
     unsigned char seeded_state[64];
     int seeded;
-    // Object keys of the values passed in, kept between calls (see push_key).
-    int key_cache_ref;
-    pmh_key_slot key_slots[PMH_STRING_SLOTS];
+    // Keys and short values of the values passed in, kept between calls (see push_cached).
+    int string_cache_ref;
+    pmh_cached_string cached[PMH_CACHE_SLOTS];
     char library[64];
     // Freed small blocks by size class, reused last-in first-out (see pmh_alloc).
     struct pmh_free_block *free_lists[PMH_SMALL_CLASSES];
@@ -654,13 +654,13 @@ static int pmh_setup(lua_State *L) {
     lua_setfield(L, -2, "randomseed");
     lua_pop(L, 1);
 
-    // The string cache: one slot per PMH_STRING_SLOTS, filled as keys and values come.
-    lua_createtable(L, PMH_STRING_SLOTS, 0);
-    for (int i = 1; i <= PMH_STRING_SLOTS; i++) {
+    // The string cache: one slot per PMH_CACHE_SLOTS, filled as keys and values come.
+    lua_createtable(L, PMH_CACHE_SLOTS, 0);
+    for (int i = 1; i <= PMH_CACHE_SLOTS; i++) {
         lua_pushboolean(L, 0);
         lua_rawseti(L, -2, i);
     }
-    h->key_cache_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+    h->string_cache_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 
     // Marks for empty arrays and objects; their metatables cannot be read or replaced by scripts.
     lua_createtable(L, 0, 1);
@@ -695,7 +695,7 @@ pmh_host *pmh_open(const pmh_limits *limits, const char *library, pmh_log_fn log
     h->log = log;
     h->log_context = log_context;
     h->randomseed_ref = LUA_NOREF;
-    h->key_cache_ref = LUA_NOREF;
+    h->string_cache_ref = LUA_NOREF;
     snprintf(h->library, sizeof h->library, "%s", library);
     h->cap_lifted = 1;  // the set-up is the host's own and must not stop halfway on the cap
     lua_State *L = lua_newstate(pmh_alloc, h);
@@ -822,7 +822,7 @@ typedef struct tape_reader {
     int count;
     int max_depth;
     pmh_host *host;
-    int keys;  // stack index of the string cache table, or 0
+    int strings;  // stack index of the string cache table, or 0
 } tape_reader;
 
 static uint32_t read_u32(lua_State *L, tape_reader *r) {
@@ -839,7 +839,7 @@ static uint32_t read_u32(lua_State *L, tape_reader *r) {
 // search Lua's string table. The slot (from `base`: keys and values apart) is picked from the
 // length and the first and last eight bytes; the bytes are then compared in full.
 static void push_cached(lua_State *L, tape_reader *r, const char *bytes, uint32_t n, size_t base) {
-    if (r->keys == 0 || n > PMH_KEY_MAX) {
+    if (r->strings == 0 || n > PMH_CACHED_MAX) {
         lua_pushlstring(L, bytes, n);
         return;
     }
@@ -852,16 +852,16 @@ static void push_cached(lua_State *L, tape_reader *r, const char *bytes, uint32_
         for (uint32_t i = 0; i < n; i++) first |= (uint64_t)(unsigned char)bytes[i] << (8 * i);
     }
     uint64_t mixed = (first ^ (last * 0x9E3779B97F4A7C15u) ^ n) * 0xFF51AFD7ED558CCDu;
-    size_t slot = base + (size_t)(mixed >> 56) % PMH_KEY_SLOTS;
-    pmh_key_slot *kept = &r->host->key_slots[slot];
+    size_t slot = base + (size_t)(mixed >> 56) % PMH_CACHE_HALF;
+    pmh_cached_string *kept = &r->host->cached[slot];
     if (kept->bytes != NULL && kept->length == n && kept->first == first && kept->last == last &&
         (n <= 16 || memcmp(kept->bytes + 8, bytes + 8, n - 16) == 0)) {
-        lua_rawgeti(L, r->keys, (lua_Integer)slot + 1);
+        lua_rawgeti(L, r->strings, (lua_Integer)slot + 1);
         return;
     }
     lua_pushlstring(L, bytes, n);
     lua_pushvalue(L, -1);
-    lua_rawseti(L, r->keys, (lua_Integer)slot + 1);  // the array part exists: no allocation
+    lua_rawseti(L, r->strings, (lua_Integer)slot + 1);  // the array part exists: no allocation
     kept->bytes = lua_tostring(L, -1);
     kept->length = n;
     kept->first = first;
@@ -912,7 +912,7 @@ static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
         case PMH_TAPE_STRING: {
             uint32_t n = read_u32(L, r);
             if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
-            push_cached(L, r, (const char *)r->p, n, PMH_KEY_SLOTS);
+            push_cached(L, r, (const char *)r->p, n, PMH_CACHE_HALF);
             r->p += n;
             return;
         }
@@ -951,9 +951,9 @@ static int push_tape_fn(lua_State *L) {
     tape_reader *r = (tape_reader *)lua_touserdata(L, 1);
     lua_pop(L, 1);
     luaL_checkstack(L, r->count + 5, "too many values");
-    if (r->host->key_cache_ref != LUA_NOREF) {
-        if (lua_rawgeti(L, LUA_REGISTRYINDEX, r->host->key_cache_ref) == LUA_TTABLE) {
-            r->keys = lua_gettop(L);  // below the values: the function returns only those
+    if (r->host->string_cache_ref != LUA_NOREF) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, r->host->string_cache_ref) == LUA_TTABLE) {
+            r->strings = lua_gettop(L);  // below the values: the function returns only those
         } else {
             lua_pop(L, 1);
         }

@@ -208,17 +208,11 @@ static inline void copy_bytes(char *out, const char *in, size_t n) {
     }
 }
 
-// Whether the 8 bytes of `w` are ASCII and none is a control character, a quote or a backslash.
-// With every byte below 0x80, subtracting sets a byte's top bit exactly when it is below 0x20
-// (or, after the xor, equal to the quote or the backslash).
-static inline int plain_word(uint64_t w) {
-    uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
-    return (w & tops) == 0 && (((w - ones * 0x20) | (q - ones) | (b - ones)) & tops) == 0;
-}
-
 // The bytes of `w` that end a plain run (non-ASCII, a control character, a quote or a
-// backslash), as their top bits. Borrows can mark a byte after a marked one, never before, so
-// the lowest mark is exact: all a scan for the next such byte needs.
+// backslash), as their top bits: none for a plain word. With every byte below 0x80,
+// subtracting sets a byte's top bit when it is below 0x20 (or, after the xor, equal to the quote
+// or the backslash); borrows can mark a byte after a marked one, never before, so the lowest
+// mark is exact: all a scan for the next such byte needs.
 static inline uint64_t special_bytes(uint64_t w) {
     uint64_t q = w ^ (ones * '"'), b = w ^ (ones * '\\');
     return (w | (w - ones * 0x20) | (q - ones) | (b - ones)) & tops;
@@ -239,16 +233,16 @@ static inline int plain_string(const unsigned char *s, size_t n) {
         } else if (n > 0) {
             w = (w & ~(uint64_t)0xFFFFFF) | (uint64_t)s[0] | ((uint64_t)s[n / 2] << 8) | ((uint64_t)s[n - 1] << 16);
         }
-        return plain_word(w);
+        return special_bytes(w) == 0;
     }
     size_t i = 0;
     for (; i + 8 <= n; i += 8) {
         memcpy(&w, s + i, 8);
-        if (!plain_word(w)) return 0;
+        if (special_bytes(w) != 0) return 0;
     }
     if (i == n) return 1;
     memcpy(&w, s + n - 8, 8);
-    return plain_word(w);
+    return special_bytes(w) == 0;
 }
 
 // Writes the string quoted and escaped as JSONWriter.escape does, checking UTF-8 on the way.

@@ -143,19 +143,27 @@ public final class LuaState {
         var results: [(value: JSONValue, text: [UInt8]?)] = []
         results.reserveCapacity(resultCount)
         for position in 0..<resultCount {
-            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
-            let at = top + 1 + Int32(position)
-            // C first: one walk over the tables writes the text and lists the values, which
-            // Swift then builds with no call into Lua. Anything C is unsure of (and every error,
-            // whose message the reader words) takes the reader's walk.
-            if let encoded = encodedResult(at: at, withText: position >= textFrom) {
-                results.append(encoded)
-                continue
-            }
-            let value = try reader.read(at: at, root: root)
-            results.append((value, position >= textFrom ? JSONWriter(style: .compact).write(value) : nil))
+            results.append(try result(position, of: resultCount, above: top, withText: position >= textFrom, reader: &reader))
         }
         return results
+    }
+
+    /// Result `position` of `count` (the first just above `top`) as a value, with its compact
+    /// text when asked. C first: one walk over the tables writes the text and lists the values,
+    /// which Swift then builds with no call into Lua. Anything C is unsure of (and every error,
+    /// whose message the reader words) takes the reader's walk.
+    private func result(
+        _ position: Int, of count: Int, above top: Int32, withText: Bool, reader: inout LuaValueReader
+    ) throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
+        let at = top + 1 + Int32(position)
+        if let encoded = encodedResult(at: at, withText: withText) { return encoded }
+        let value = try reader.read(at: at, root: Self.resultRoot(position, of: count))
+        return (value, withText ? JSONWriter(style: .compact).write(value) : nil)
+    }
+
+    /// How errors name result `position` of `count`: `$` for a single one.
+    private static func resultRoot(_ position: Int, of count: Int) -> String {
+        count == 1 ? "$" : "$result\(position + 1)"
     }
 
     /// As ``callWithText(_:_:resultCount:textFrom:metered:)``, but the results from `itemsFrom`
@@ -174,16 +182,11 @@ public final class LuaState {
         var values: [JSONValue] = []
         values.reserveCapacity(min(itemsFrom, resultCount))
         for position in 0..<resultCount {
-            let root = resultCount == 1 ? "$" : "$result\(position + 1)"
-            let at = top + 1 + Int32(position)
             if position < itemsFrom {
-                if let encoded = encodedResult(at: at, withText: false) {
-                    values.append(encoded.value)
-                } else {
-                    values.append(try reader.read(at: at, root: root))
-                }
+                values.append(try result(position, of: resultCount, above: top, withText: false, reader: &reader).value)
                 continue
             }
+            let at = top + 1 + Int32(position)
             if readsResultsInC, let jsonEncoder,
                pmh_json_encode_items(jsonEncoder, host, at, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK {
                 var length = 0
@@ -191,7 +194,7 @@ public final class LuaState {
                 if withNodeRoot(jsonEncoder, { body(position, $0, text) }) { continue }
             }
             // The reader's walk: what C is unsure of, and every error, which the reader words.
-            let value = try reader.read(at: at, root: root)
+            let value = try reader.read(at: at, root: Self.resultRoot(position, of: resultCount))
             let text = JSONWriter(style: .compact).write(value)
             JSONItemStorage(value).withRoot { node in
                 text.withUnsafeBytes { body(position, node, $0) }
@@ -238,12 +241,20 @@ public final class LuaState {
     }()
 
     /// The value at `at` (and its compact text) from the C encoder, or nil when it falls back.
+    /// The value is built from the encoder's item list with no call into Lua: the walk has
+    /// already read the tables, sorted each object's keys and checked every string's UTF-8.
     private func encodedResult(at index: Int32, withText: Bool) -> (value: JSONValue, text: [UInt8]?)? {
         guard readsResultsInC, let jsonEncoder,
-              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK,
-              var items = LuaJSONItems(encoder: jsonEncoder, strings: strings.storage),
-              let value = items.value()
+              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
         else { return nil }
+        let storage = strings.storage
+        var built: JSONValue?
+        _ = withNodeRoot(jsonEncoder) { node in
+            built = node.value { bytes in
+                bytes.baseAddress.flatMap { LuaStringCache.string($0, bytes.count, from: storage) } ?? String(decoding: bytes, as: UTF8.self)
+            }
+        }
+        guard let value = built else { return nil }
         guard withText else { return (value, nil) }
         var length = 0
         guard let bytes = pmh_json_encoder_bytes(jsonEncoder, &length) else { return nil }

@@ -65,11 +65,6 @@ final class LuaStringCache {
         storage.bytes.deallocate()
     }
 
-    /// The string for `length` bytes at `address`, or nil when they are not valid UTF-8.
-    func string(_ address: UnsafeRawPointer, _ length: Int) -> String? {
-        storage.string(address, length)
-    }
-
     /// The string for `length` bytes at `address` from `cache` when there is one, else made
     /// anew; nil when the bytes are not valid UTF-8.
     @inline(__always)

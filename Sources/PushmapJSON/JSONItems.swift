@@ -135,8 +135,14 @@ package struct JSONNode {
         return JSONItems.same(bytes, word)
     }
 
-    /// The value as a ``JSONValue``, for the rare paths that need one.
+    /// The value as a ``JSONValue``, for the paths that need one.
     package func value() -> JSONValue {
+        value { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// As ``value()``, with each string (keys too) made by `string`: a cache of the strings made
+    /// before, say.
+    package func value(strings string: (UnsafeRawBufferPointer) -> String) -> JSONValue {
         let item = items[index]
         switch item.kind {
         case JSONTape.Op.null: return .null
@@ -144,11 +150,20 @@ package struct JSONNode {
         case JSONTape.Op.false: return .bool(false)
         case JSONTape.Op.integer: return .integer(Int64(bitPattern: item.bits))
         case JSONTape.Op.double: return .double(Double(bitPattern: item.bits))
-        case JSONTape.Op.string: return .string(stringValue ?? "")
+        case JSONTape.Op.string: return .string(string(UnsafeRawBufferPointer(start: item.bytes, count: item.count)))
         case JSONTape.Op.array:
-            return .array(JSONArrayNode(items, index).map { $0.value() })
+            var elements: [JSONValue] = []
+            elements.reserveCapacity(item.count)
+            for element in JSONArrayNode(items, index) { elements.append(element.value(strings: string)) }
+            return .array(elements)
         default:
-            let members = JSONObjectNode(items, index).map { (key: $0.key.stringValue ?? "", value: $0.value.value()) }
+            var members: [JSONObject.Member] = []
+            members.reserveCapacity(item.count)
+            for member in JSONObjectNode(items, index) {
+                // A key is always a string.
+                let key = member.key.utf8 ?? UnsafeRawBufferPointer(start: nil, count: 0)
+                members.append((key: string(key), value: member.value.value(strings: string)))
+            }
             return .object(JSONObject(members: members, sorted: item.sorted))
         }
     }

@@ -70,8 +70,9 @@ enum JSONLexing {
         return i
     }
 
-    /// As ``keyFilterBit(_:)`` for bytes in memory, from the length and the first and last eight
-    /// bytes (overlapping loads, no walk): equal keys get equal bits, which is all a filter needs.
+    /// A key's bit in a 64-bit duplicate-key filter, from the length and the first and last eight
+    /// bytes (overlapping loads, no walk): a key whose bit is clear in its object's filter is new
+    /// without comparing it to the others, and equal keys get equal bits, which is all a filter needs.
     @inline(__always)
     static func keyFilterBit(bytes key: UnsafeRawBufferPointer) -> UInt64 {
         let n = key.count
@@ -89,15 +90,6 @@ enum JSONLexing {
         }
         let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(n)) &* 0xFF51_AFD7_ED55_8CCD
         return 1 &<< (mixed >> 58)
-    }
-
-    /// A key's bit in a 64-bit duplicate-key filter (FNV-1a, folded): a key whose bit is clear in
-    /// its object's filter is new without comparing it to the others.
-    @inline(__always)
-    static func keyFilterBit<Bytes: Sequence<UInt8>>(_ key: Bytes) -> UInt64 {
-        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-        for byte in key { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
-        return 1 << ((hash ^ hash >> 32) & 63)
     }
 
     // MARK: escapes

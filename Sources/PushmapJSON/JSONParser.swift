@@ -240,7 +240,8 @@ extension JSONParser {
             let start = frames[top].keyStart
             var duplicate = false
             if keys.count - start < Self.linearKeyLimit {
-                let bit = JSONLexing.keyFilterBit(key.utf8)
+                var bytes = key
+                let bit = bytes.withUTF8 { JSONLexing.keyFilterBit(bytes: UnsafeRawBufferPointer($0)) }
                 if frames[top].bloom & bit != 0 {
                     for i in start..<keys.count where UTF8Bytes.equal(keys[i], key) {
                         duplicate = true

@@ -57,18 +57,8 @@ public struct JSONWriter: Sendable {
         switch value {
         case .null: return 4
         case .bool(let bool): return bool ? 4 : 5
-        case .integer(let integer):
-            var count = integer < 0 ? 2 : 1
-            var magnitude = integer.magnitude / 10
-            while magnitude > 0 {
-                count += 1
-                magnitude /= 10
-            }
-            return count
-        case .double(let double):
-            var out = OutputBuffer(capacity: 32)
-            writeDouble(double, into: &out)
-            return out.count
+        case .integer(let integer): return integerByteCount(integer)
+        case .double(let double): return doubleByteCount(double)
         case .string(let string):
             return escapedByteCount(string)
         case .array(let array):
@@ -84,10 +74,49 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// As ``compactByteCount(_:)-(JSONValue)``, for a value read in place.
+    package static func compactByteCount(_ node: JSONNode) -> Int {
+        if let bytes = node.utf8 { return escapedByteCount(bytes: bytes) }
+        if let integer = node.integerValue { return integerByteCount(integer) }
+        if let double = node.doubleValue { return doubleByteCount(double) }
+        if let array = node.arrayValue {
+            var count = 2 + max(0, array.count - 1)
+            for element in array { count += compactByteCount(element) }
+            return count
+        }
+        if let object = node.objectValue {
+            var count = 2 + max(0, object.count - 1)
+            for member in object { count += compactByteCount(member.key) + 1 + compactByteCount(member.value) }
+            return count
+        }
+        return node.boolValue == false ? 5 : 4  // null, true, false
+    }
+
+    private static func integerByteCount(_ integer: Int64) -> Int {
+        var count = integer < 0 ? 2 : 1
+        var magnitude = integer.magnitude / 10
+        while magnitude > 0 {
+            count += 1
+            magnitude /= 10
+        }
+        return count
+    }
+
+    private static func doubleByteCount(_ double: Double) -> Int {
+        var out = OutputBuffer(capacity: 32)
+        writeDouble(double, into: &out)
+        return out.count
+    }
+
     /// The length of `s` as a quoted, escaped JSON string.
     static func escapedByteCount(_ s: String) -> Int {
         var s = s
-        return s.withUTF8 { bytes in
+        return s.withUTF8 { escapedByteCount(bytes: UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The length of UTF-8 `bytes` as a quoted, escaped JSON string.
+    static func escapedByteCount(bytes: UnsafeRawBufferPointer) -> Int {
+        bytes.withMemoryRebound(to: UInt8.self) { bytes in
             var count = bytes.count + 2
             guard let base = bytes.baseAddress else { return count }
             let raw = UnsafeRawPointer(base)

@@ -44,7 +44,7 @@ struct APNSPayloadChecks {
             keys.add(bytes, value, in: "$", new: root.keysSorted)
         }
         checkAps(aps, &report)
-        let size = compactSize ?? JSONWriter.compactByteCount(payload.value())
+        let size = compactSize ?? JSONWriter.compactByteCount(payload)
         if size > Self.maxBytes {
             report.error(
                 CheckLocation.root, "apns-size",

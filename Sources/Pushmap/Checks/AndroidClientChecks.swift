@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 internal import PushmapJSON
 
 /// What Android's code does with the FCM data map: the notificationbuilder library for templates
@@ -135,11 +130,11 @@ struct AndroidClientChecks {
                 var action = Action()
                 for _ in 0..<reader.count() {
                     let key = reader.string()
-                    if Self.same(key, "label") {
+                    if ValueFormat.equals(key, "label") {
                         action.hasLabel = Self.nonEmptyString(&reader)
-                    } else if Self.same(key, "type") {
+                    } else if ValueFormat.equals(key, "type") {
                         action.type = reader.value()
-                    } else if Self.same(key, "uri") {
+                    } else if ValueFormat.equals(key, "uri") {
                         action.hasURI = Self.nonEmptyString(&reader)
                     } else {
                         reader.skip()
@@ -157,10 +152,6 @@ struct AndroidClientChecks {
                 hasLabel: !(object["label"]?.stringValue ?? "").isEmpty, type: object["type"],
                 hasURI: !(object["uri"]?.stringValue ?? "").isEmpty)
         }
-    }
-
-    private static func same(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
-        JSONItems.same(bytes, word)
     }
 
     /// The actions of the usual `adb_act`, as pushmap writes it: an array of objects whose
@@ -199,7 +190,7 @@ struct AndroidClientChecks {
                 if !take(UInt8(ascii: "}")) {
                     repeat {
                         guard let key = string(), take(UInt8(ascii: ":")), let value = string() else { return nil }
-                        let bit = same(key, "label") ? 1 : same(key, "type") ? 2 : same(key, "uri") ? 4 : 0
+                        let bit = ValueFormat.equals(key, "label") ? 1 : ValueFormat.equals(key, "type") ? 2 : ValueFormat.equals(key, "uri") ? 4 : 0
                         guard bit != 0, seen & bit == 0 else { return nil }
                         seen |= bit
                         switch bit {

@@ -5,7 +5,7 @@ struct CheckMessage: ExpressibleByStringInterpolation {
     let text: String
 
     init(stringLiteral value: StaticString) {
-        text = String(decoding: UnsafeBufferPointer(start: value.utf8Start, count: value.utf8CodeUnitCount), as: UTF8.self)
+        text = ValueFormat.text(value)
     }
 
     init(stringInterpolation: Interpolation) {

@@ -95,13 +95,13 @@ struct CustomKeys {
     func location(_ key: Known) -> CheckLocation {
         let index = slots[key.rawValue]
         return CheckLocation(
-            payload: PathText.member(PathText.text(index >= 0 ? entries[index].base : base), identifier: key.name),
+            payload: PathText.member(ValueFormat.text(index >= 0 ? entries[index].base : base), identifier: key.name),
             intent: Known.intentPaths[key.rawValue])
     }
 
     /// Where the key at `index` is.
     func location(at index: Int) -> CheckLocation {
-        IntentOrigin.customKeyLocation(base: PathText.text(entries[index].base), key: entries[index].name)
+        IntentOrigin.customKeyLocation(base: ValueFormat.text(entries[index].base), key: entries[index].name)
     }
 }
 
@@ -112,10 +112,7 @@ extension CustomKeys {
         case remindText, remindAt, remindAfter, badgeCount, sticky, displayPriority, visibility
         case carouselLayout, carouselMode, items, timerDuration, timerEnd, titleAlt
 
-        var name: String {
-            let word = word
-            return String(decoding: UnsafeRawBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount), as: UTF8.self)
-        }
+        var name: String { ValueFormat.text(word) }
 
         /// The intent field each known key comes from, by raw value: read once, not hashed per finding.
         static let intentPaths: [String] = allCases.map { IntentOrigin.customKey($0.name) }

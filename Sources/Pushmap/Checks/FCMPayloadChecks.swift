@@ -47,7 +47,7 @@ struct FCMPayloadChecks {
 
         // The message's length: from the payload's written text when `message` is all it holds
         // (`{"message":` and `}` around it), else counted.
-        let size = (root.count == 1 ? compactSize.map { $0 - 12 } : nil) ?? JSONWriter.compactByteCount(root["message"]?.value() ?? .null)
+        let size = (root.count == 1 ? compactSize.map { $0 - 12 } : nil) ?? root["message"].map(JSONWriter.compactByteCount) ?? 0
         if size > Self.maxBytes {
             report.error(
                 CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
@@ -60,7 +60,7 @@ struct FCMPayloadChecks {
     private func collect(_ value: JSONNode, base: StaticString, into keys: inout CustomKeys, report: inout CheckReport) {
         guard let data = value.objectValue else {
             report.error(
-                CheckLocation(payload: PathText.text(base)), "fcm-data-map",
+                CheckLocation(payload: ValueFormat.text(base)), "fcm-data-map",
                 "FCM data must be an object of string values, not \(article(value.typeName)): FCM refuses the message")
             return
         }
@@ -73,13 +73,13 @@ struct FCMPayloadChecks {
             if !member.isString {
                 let name = String(decoding: key, as: UTF8.self)
                 report.error(
-                    IntentOrigin.customKeyLocation(base: PathText.text(base), key: name), "fcm-data-string",
+                    IntentOrigin.customKeyLocation(base: ValueFormat.text(base), key: name), "fcm-data-string",
                     "FCM data values must be strings; \(name) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
             }
             if isReserved(print) {
                 let name = String(decoding: key, as: UTF8.self)
                 report.error(
-                    IntentOrigin.customKeyLocation(base: PathText.text(base), key: name), "fcm-reserved-key",
+                    IntentOrigin.customKeyLocation(base: ValueFormat.text(base), key: name), "fcm-reserved-key",
                     "FCM refuses the data key \(name): from, message_type and keys starting google. or gcm. are reserved")
             }
         }
@@ -104,7 +104,7 @@ struct FCMPayloadChecks {
         var count = 0
         for target in Self.targets where message[target] != nil { count += 1 }
         guard count > 1 else { return }
-        let present = Self.targets.filter { message[$0] != nil }.map { "\($0)" }
+        let present = Self.targets.filter { message[$0] != nil }.map(ValueFormat.text)
         report.error(
             CheckLocation(payload: "$.message", intent: "$.target"), "fcm-one-target",
             "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")

@@ -8,7 +8,7 @@ struct IOSClientChecks {
 
     static let templates: [StaticString] = ["basic", "car", "timer"]
     /// The category the app registers for the templates' content extension.
-    static let templateCategory = "AEPNotification"
+    static let templateCategory: StaticString = "AEPNotification"
     /// Keys the client reads as something other than a string.
     static let nonStringKeys: [StaticString] = ["adb_items", "adb_act"]
     static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
@@ -57,7 +57,7 @@ struct IOSClientChecks {
 
     private func checkTemplate(_ template: String, _ aps: JSONObjectNode, _ report: inout CheckReport) {
         let category = aps["category"]?.utf8
-        if !(category.map { ValueFormat.equals($0, "AEPNotification") } ?? false) {
+        if !(category.map { ValueFormat.equals($0, Self.templateCategory) } ?? false) {
             let found = category.map { "is \(ValueFormat.quoted($0))" } ?? "is missing"
             report.error(
                 APNSPayloadChecks.location("category"), "ios-template-category",
@@ -71,7 +71,7 @@ struct IOSClientChecks {
         let alert = aps["alert"]?.objectValue
         for field in Self.alertFields where !(alert?[field]?.isString ?? false) {
             report.error(
-                IntentOrigin.location(base: "$.aps.alert", key: "\(field)", table: IntentOrigin.alertKeys), "ios-template-alert",
+                IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(field), table: IntentOrigin.alertKeys), "ios-template-alert",
                 "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
         }
     }
@@ -85,7 +85,7 @@ struct IOSClientChecks {
         if isOne(aps["content-available"]), aps["alert"] == nil {
             for key: StaticString in ["sound", "badge"] where aps[key] != nil {
                 report.warning(
-                    APNSPayloadChecks.location("\(key)"), "ios-silent-push-alerts",
+                    APNSPayloadChecks.location(ValueFormat.text(key)), "ios-silent-push-alerts",
                     "a background push (content-available without alert) sets aps.\(key): background pushes should not alert; send a visible notification or drop it")
             }
         }
@@ -210,7 +210,7 @@ struct IOSClientChecks {
             // Field by field: a table of (field, limit) pairs would be allocated on every run.
             func checkField(_ field: StaticString, _ limit: Int) {
                 if let text = alert[field]?.utf8, let count = ValueFormat.characterCount(text, over: limit) {
-                    warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: "\(field)", table: IntentOrigin.alertKeys))
+                    warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(field), table: IntentOrigin.alertKeys))
                 }
             }
             checkField("title", titleLimit)

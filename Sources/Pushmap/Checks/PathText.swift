@@ -28,11 +28,6 @@ enum PathText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A literal path as a string.
-    static func text(_ path: StaticString) -> String {
-        String(decoding: UnsafeBufferPointer(start: path.utf8Start, count: path.utf8CodeUnitCount), as: UTF8.self)
-    }
-
     /// `base[index]`.
     static func index(_ base: String, _ index: Int) -> String {
         base + "[" + String(index) + "]"

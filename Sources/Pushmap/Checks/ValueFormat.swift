@@ -18,15 +18,6 @@ enum ValueFormat {
         return text.withUTF8 { bytes in bytes.baseAddress.map { memcmp($0, prefix.utf8Start, n) == 0 } ?? false }
     }
 
-    /// The number of characters in `text`, or nil as soon as it surely is at most `limit`: a
-    /// string of at most `limit` UTF-8 bytes cannot have more characters, so most texts are
-    /// never walked grapheme by grapheme.
-    static func characterCount(_ text: String, over limit: Int) -> Int? {
-        guard text.utf8.count > limit else { return nil }
-        let count = text.count
-        return count > limit ? count : nil
-    }
-
     /// Whether `text`'s UTF-8 bytes are exactly `word`'s, as the phones compare. Swift's `==`
     /// would take "DEEPLIN\u{212A}" (a Kelvin sign) for "DEEPLINK"; bytes do not.
     @inline(__always)
@@ -40,6 +31,12 @@ enum ValueFormat {
         let count = text.utf8.count
         for word in words where word.utf8CodeUnitCount == count && starts(text, with: word) { return true }
         return false
+    }
+
+    /// A literal as a string, copied from its bytes (where interpolating it goes through its
+    /// description).
+    static func text(_ literal: StaticString) -> String {
+        String(decoding: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount), as: UTF8.self)
     }
 
     // MARK: bytes in place (a payload's strings as the checks read them)
@@ -63,7 +60,9 @@ enum ValueFormat {
         return n == 0 || JSONItems.same(UnsafeRawBufferPointer(rebasing: bytes[0..<n]), prefix)
     }
 
-    /// As ``characterCount(_:over:)-(String,_)``, on bytes that are valid UTF-8.
+    /// The number of characters in `bytes` (valid UTF-8), or nil as soon as it surely is at most
+    /// `limit`: text of at most `limit` bytes cannot have more characters, so most texts are never
+    /// walked grapheme by grapheme.
     static func characterCount(_ bytes: UnsafeRawBufferPointer, over limit: Int) -> Int? {
         guard bytes.count > limit else { return nil }
         let count = String(decoding: bytes, as: UTF8.self).count
@@ -75,17 +74,13 @@ enum ValueFormat {
         (bytes.count == 6 || bytes.count == 8) && bytes.allSatisfy(isHexDigit)
     }
 
-    /// As ``integer(_:)-(String)``, on bytes.
+    /// The value of a decimal integer with an optional sign, as Java's `Long.parseLong` reads it;
+    /// nil when it is not one or does not fit in 64 bits.
     static func integer(_ bytes: UnsafeRawBufferPointer) -> Int64? {
         integer(bytes: UnsafeBufferPointer(start: bytes.baseAddress?.assumingMemoryBound(to: UInt8.self), count: bytes.count)[...])
     }
 
-    /// As ``duration(_:)-(String)``, on bytes.
-    static func duration(_ bytes: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Bool)? {
-        duration(String(decoding: bytes, as: UTF8.self))
-    }
-
-    /// As ``isHTTPS(_:)-(String)``, on bytes.
+    /// Whether a URL's scheme is https, in any case.
     static func isHTTPS(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let prefix: StaticString = "https://"
         guard bytes.count >= prefix.utf8CodeUnitCount else { return false }
@@ -107,11 +102,6 @@ enum ValueFormat {
         return text.withUTF8 { bytes in (bytes.count == 6 || bytes.count == 8) && bytes.allSatisfy(isHexDigit) }
     }
 
-    static func isHexColour(_ bytes: Substring.UTF8View) -> Bool {
-        guard bytes.count == 6 || bytes.count == 8 else { return false }
-        return bytes.allSatisfy(isHexDigit)
-    }
-
     static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
@@ -121,14 +111,6 @@ enum ValueFormat {
 
     static func isDigit(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    /// The value of a decimal integer string with an optional sign, as Java's `Long.parseLong`
-    /// reads it; nil when it is not one or does not fit in 64 bits.
-    static func integer(_ text: String) -> Int64? {
-        // The bytes read in place (withUTF8 serves small strings too): no index checks per byte.
-        var text = text
-        return text.withUTF8 { integer(bytes: $0[...]) }
     }
 
     private static func integer(bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Int64? {
@@ -153,10 +135,9 @@ enum ValueFormat {
 
     /// A protobuf duration as FCM reads `android.ttl`: digits, an optional fraction of up to 9
     /// digits, then `s`. Gives the whole seconds and whether a non-zero fraction follows.
-    static func duration(_ text: String) -> (seconds: Int64, fraction: Bool)? {
-        let bytes = Array(text.utf8)
-        guard bytes.last == UInt8(ascii: "s") else { return nil }
-        let number = bytes.dropLast()
+    static func duration(_ text: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Bool)? {
+        guard text.last == UInt8(ascii: "s") else { return nil }
+        let number = text.dropLast()
         let parts = number.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, !whole.isEmpty, whole.allSatisfy(isDigit) else { return nil }
         var fraction = false
@@ -165,16 +146,8 @@ enum ValueFormat {
             guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(isDigit) else { return nil }
             fraction = digits.contains { $0 != UInt8(ascii: "0") }
         }
-        guard let seconds = integer(String(decoding: whole, as: UTF8.self)) else { return nil }
+        guard let seconds = integer(UnsafeRawBufferPointer(rebasing: whole)) else { return nil }
         return (seconds, fraction)
-    }
-
-    /// Whether a URL's scheme is https, in any case.
-    static func isHTTPS(_ text: String) -> Bool {
-        let prefix = Array("https://".utf8)
-        let bytes = Array(text.utf8.prefix(prefix.count))
-        guard bytes.count == prefix.count else { return false }
-        return zip(bytes, prefix).allSatisfy { lowered($0) == $1 }
     }
 
     private static func lowered(_ byte: UInt8) -> UInt8 {

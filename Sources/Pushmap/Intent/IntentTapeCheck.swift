@@ -61,12 +61,7 @@ package struct IntentTapeCheck: Sendable {
         func index(of key: UnsafeRawBufferPointer) -> Int? {
             let print = KeyPrint(bytes: key)
             for index in prints.indices where prints[index] == print {
-                if print.isWhole { return index }
-                let same = bytes[index].withUnsafeBytes { word in
-                    guard let a = word.baseAddress, let b = key.baseAddress else { return false }
-                    return memcmp(a, b, key.count) == 0
-                }
-                if same { return index }
+                if print.isWhole || bytes[index].withUnsafeBytes({ JSONItems.same($0, key) }) { return index }
             }
             return nil
         }
