@@ -71,16 +71,14 @@ public struct FuzzTarget: Sendable {
         }
     }
 
-    /// Bytes both ways a translator reads an intent: the tape parser with the yes/no schema check
-    /// (the fast path), and JSONParser with the validator (the path that explains). Promises: the
-    /// tape takes only what JSONParser takes, and reads back as the same value; the check accepts
-    /// exactly the intents in which the validator finds nothing.
+    /// Bytes both ways a translator reads an intent: the tape parser with the intent check's
+    /// yes-or-no walk (the fast path), and JSONParser with its explaining walk. Promises: the tape
+    /// takes only what JSONParser takes, and reads back as the same value; the fast walk accepts
+    /// exactly the intents in which the explaining walk finds nothing.
     static func fastPath() -> FuzzTarget {
         let limits = JSONParser.Limits(maxDepth: 32, maxBytes: 1 << 20)
-        let fields: [String: [IntentField]] = ["plain": [], "basic": [], "carousel": [], "timer": []]
-        let check = IntentTapeCheck(templates: fields)
-        let validator = IntentValidator(templates: Array(fields.keys))
-        return FuzzTarget(name: "fast-path", summary: "intent bytes through the tape parser and check, against the parser and validator") { input in
+        let check = IntentCheck(templates: ["plain": [], "basic": [], "carousel": [], "timer": []])
+        return FuzzTarget(name: "fast-path", summary: "intent bytes through the tape parser and the intent check's two walks") { input in
             let tape = JSONTape.parse(input, limits: limits)
             guard let value = try? JSONParser.parse(input, limits: limits) else {
                 return tape == nil ? nil : "the tape took what JSONParser refuses"
@@ -88,14 +86,13 @@ public struct FuzzTarget: Sendable {
             guard let tape else { return nil } // giving up is allowed: the full path then runs
             var reader = tape.reader
             if reader.value() != value || reader.position != tape.length { return "the tape reads back a different value" }
-            guard case .object = value else {
-                return check.acceptedTemplate(tape) == nil ? nil : "the check accepted an intent that is not an object"
-            }
+            let findings = check.findings(tape)
+            if check.findings(JSONTape(value)) != findings { return "the tape made from the value gives other findings" }
             let name = value["template"]?.stringValue ?? "plain"
-            let valid = fields[name] != nil && !validator.validate(value, extraFields: []).hasErrors
-            let accepted = check.acceptedTemplate(tape)
+            let valid = check.templateNames.contains(name) && !findings.hasErrors
+            let accepted = check.accepts(tape).map { check.templateNames[$0] }
             if accepted != (valid ? name : nil) {
-                return valid ? "the check refused a valid intent" : "the check accepted an intent the validator refuses"
+                return valid ? "the fast walk refused a valid intent" : "the fast walk accepted an intent the explaining walk refuses"
             }
             return nil
         }

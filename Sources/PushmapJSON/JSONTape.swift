@@ -45,6 +45,41 @@ public final class JSONTape: @unchecked Sendable {
     /// A reader positioned on the value.
     public var reader: JSONTapeReader { JSONTapeReader(base: UnsafeRawPointer(base), end: length) }
 
+    /// The tape of a value already parsed, for the intents that reach the translator as values,
+    /// or that only ``JSONParser`` could read: every intent is then checked by one walk.
+    package convenience init(_ value: JSONValue) {
+        var out = OutputBuffer(capacity: 256)
+        Self.write(value, into: &out)
+        self.init(adopting: out)
+    }
+
+    private static func write(_ value: JSONValue, into out: inout OutputBuffer) {
+        switch value {
+        case .null: out.put(Op.null)
+        case .bool(let bool): out.put(bool ? Op.true : Op.false)
+        case .integer(let integer): out.put(Op.integer, integer)
+        case .double(let double): out.put(Op.double, double.bitPattern)
+        case .string(let string): writeString(string, into: &out)
+        case .array(let items):
+            out.put(Op.array, UInt32(truncatingIfNeeded: items.count))
+            for item in items { write(item, into: &out) }
+        case .object(let object):
+            out.put(Op.object, UInt32(truncatingIfNeeded: object.count))
+            for member in object.members {
+                writeString(member.key, into: &out)
+                write(member.value, into: &out)
+            }
+        }
+    }
+
+    private static func writeString(_ string: String, into out: inout OutputBuffer) {
+        var string = string
+        string.withUTF8 { bytes in
+            out.putString(count: bytes.count)
+            if let start = bytes.baseAddress { out.append(start, count: bytes.count) }
+        }
+    }
+
     /// Parses `input` into a new tape, or nil where ``JSONParser`` must decide (see the type).
     public static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
         guard let start = input.baseAddress, !input.isEmpty else { return nil }

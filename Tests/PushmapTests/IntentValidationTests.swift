@@ -5,10 +5,10 @@ import Testing
 
 @Suite("Intent validation")
 struct IntentValidationTests {
-    let validator = IntentValidator(templates: ["plain", "basic", "carousel", "timer"])
+    let check = IntentCheck(templates: ["plain": [], "basic": [], "carousel": [], "timer": []])
 
     func findings(_ text: String) throws -> [Diagnostic] {
-        validator.validate(try json(text), extraFields: [])
+        check.findings(JSONTape(try json(text)))
     }
 
     @Test("names an unknown field with its path and a did-you-mean")
@@ -30,8 +30,8 @@ struct IntentValidationTests {
         #expect(field.first?.message.contains("looks like 'collapseKey' but is written with other Unicode characters") == true)
         let choice = try findings(#"{"link": {"uri": "myapp://x", "type": "DEEPLIN\#u{212A}"}}"#)
         #expect(choice.first?.rule == "bad-value")
-        let named = IntentValidator(templates: ["kiosk"])
-        #expect(named.validate(try json(#"{"template": "\#u{212A}iosk"}"#), extraFields: []).first?.rule == "unknown-template")
+        let named = IntentCheck(templates: ["kiosk": []])
+        #expect(named.findings(JSONTape(try json(#"{"template": "\#u{212A}iosk"}"#))).first?.rule == "unknown-template")
     }
 
     @Test("names wrong types with what was expected and what came")
@@ -78,15 +78,16 @@ struct IntentValidationTests {
     @Test("accepts a template's own fields only for that template")
     func extraFields() throws {
         let extra = [IntentField("coupon", .string, "test")]
-        #expect(validator.validate(try json(#"{"coupon": "X1"}"#), extraFields: extra).isEmpty)
-        #expect(validator.validate(try json(#"{"coupon": 1}"#), extraFields: extra).first?.rule == "wrong-type")
+        let promo = IntentCheck(templates: ["plain": extra])
+        #expect(promo.findings(JSONTape(try json(#"{"coupon": "X1"}"#))).isEmpty)
+        #expect(promo.findings(JSONTape(try json(#"{"coupon": 1}"#))).first?.rule == "wrong-type")
         #expect(try findings(#"{"coupon": "X1"}"#).first?.rule == "unknown-field")
     }
 
     @Test("accepts every example intent", arguments: ["basic-apns-sneakers", "basic-apns", "basic-fcm", "carousel-apns", "carousel-fcm", "plain-apns", "plain-fcm", "timer-apns", "timer-fcm"])
     func examples(name: String) throws {
         let bytes = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent("examples/seeds/\(name).json")))
-        #expect(validator.validate(try JSONParser.parse(bytes), extraFields: []) == [])
+        #expect(check.findings(JSONTape(try JSONParser.parse(bytes))) == [])
     }
 
     @Test("publishes the schema file that the code describes")

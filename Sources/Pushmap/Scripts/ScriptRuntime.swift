@@ -11,9 +11,9 @@ final class ScriptRuntime {
     /// The schema check and the set of pushmap's own templates, this runtime's own copies: a
     /// translation touches only what its borrowed runtime owns, since objects two threads share
     /// cost a contended reference count at every use.
-    private(set) var tapeCheck = IntentTapeCheck(templates: [:])
+    private(set) var intentCheck = IntentCheck(templates: [:])
     private(set) var ownTemplates: Set<String> = []
-    /// What a run needs of each template, in the order of the tape check's names: the
+    /// What a run needs of each template, in the order of the intent check's names: the
     /// platforms it maps and whether its calls are metered.
     private(set) var runs: [(name: String, platforms: [Platform], metered: Bool)] = []
 
@@ -40,10 +40,10 @@ final class ScriptRuntime {
                 )
                 seen.insert(script.name)
             }
-            tapeCheck = IntentTapeCheck(templates: templates.mapValues(\.fields))
+            intentCheck = IntentCheck(templates: templates.mapValues(\.fields))
             // A fresh set, not a copy sharing the translator's storage.
             self.ownTemplates = Set(ownTemplates.map { String(decoding: Array($0.utf8), as: UTF8.self) })
-            runs = tapeCheck.templateNames.map { name in
+            runs = intentCheck.templateNames.map { name in
                 (name, templates[name]?.platforms ?? [], !self.ownTemplates.contains(name))
             }
         } catch let failure as ScriptError {

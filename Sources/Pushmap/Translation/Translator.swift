@@ -52,7 +52,8 @@ public final class Translator: Sendable {
         let scripts: TemplateScripts
         let templates: [String: TemplateInfo]
         let pool: LuaStatePool<ScriptRuntime>
-        let validator: IntentValidator
+        /// The intent check that explains; each runtime has its own for the hot path.
+        let check: IntentCheck
 
         init(scripts: TemplateScripts, options: Options, logger: Logger) throws(ScriptError) {
             let limits = options.limits.lua
@@ -61,7 +62,7 @@ public final class Translator: Sendable {
             let first = try ScriptRuntime(scripts: scripts, limits: limits, logger: logger, ownTemplates: own)
             self.scripts = scripts
             self.templates = first.templates
-            self.validator = IntentValidator(templates: Array(first.templates.keys))
+            self.check = IntentCheck(templates: first.templates.mapValues(\.fields))
             // The first runtime goes to the pool's first borrower.
             let seed = Locked<ScriptRuntime?>(first)
             pool = LuaStatePool(capacity: options.idleStates) {
@@ -138,23 +139,12 @@ public final class Translator: Sendable {
     }
 
     private func translateText(_ intent: [UInt8], platforms: [Platform], lent: Lent? = nil) throws(TranslationError) -> Translation {
-        let generation = lent?.generation ?? self.generation
         let limits = JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes)
-        // The common case, a valid intent, goes from bytes to the Lua state with no JSONValue on
-        // the way. Anything else (bad JSON, an invalid intent, a platform the template lacks)
-        // takes the full path below, whose parser and validator say what is wrong.
-        if options.maxIntentDepth <= options.limits.maxValueDepth,
-           let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
-            let now = options.clock()
-            let translated = try borrowing(generation, lent: lent) { runtime throws(TranslationError) -> Translation? in
-                guard let index = runtime.tapeCheck.acceptedTemplateIndex(tape), runtime.runs.indices.contains(index) else { return nil }
-                let template = runtime.runs[index]
-                guard platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
-                return try run(
-                    .tape(tape), name: template.name, known: true, metered: template.metered, platforms: platforms, now: now,
-                    diagnostics: [], generation: generation, runtime: runtime)
-            }
-            if let translated { return translated }
+        // The tape parser reads almost every intent; what it leaves (bad JSON, and a few rare
+        // forms such as a number it cannot convert exactly) goes to JSONParser, which says where
+        // the JSON goes wrong.
+        if let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
+            return try translateTape(tape, platforms: platforms, now: nil, lent: lent)
         }
         let value: JSONValue
         do {
@@ -163,20 +153,37 @@ public final class Translator: Sendable {
             let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
             throw TranslationError(kind: .invalidIntent, diagnostics: [diagnostic])
         }
-        return try translateValue(value, platforms: platforms, now: nil, lent: lent)
+        return try translateTape(JSONTape(value), platforms: platforms, now: nil, lent: lent)
     }
 
     /// Translates an intent given as a JSON value.
     /// - Parameter now: the time the scripts and checks see, in epoch seconds; the clock's by default.
     public func translate(_ intent: JSONValue, platforms: [Platform], now: Int64? = nil) throws(TranslationError) -> Translation {
-        try translateValue(intent, platforms: platforms, now: now, lent: nil)
+        try translateTape(JSONTape(intent), platforms: platforms, now: now, lent: nil)
     }
 
-    private func translateValue(_ intent: JSONValue, platforms: [Platform], now: Int64?, lent: Lent?) throws(TranslationError) -> Translation {
+    private func translateTape(_ tape: JSONTape, platforms: [Platform], now: Int64?, lent: Lent?) throws(TranslationError) -> Translation {
         let generation = lent?.generation ?? self.generation
+        let now = now ?? options.clock()
+        // The common case: a valid intent whose template maps every platform asked for goes from
+        // the tape into the Lua state, with no JSONValue and no message built on the way.
+        if options.maxIntentDepth <= options.limits.maxValueDepth {
+            let translated = try borrowing(generation, lent: lent) { runtime throws(TranslationError) -> Translation? in
+                guard let index = runtime.intentCheck.accepts(tape), runtime.runs.indices.contains(index) else { return nil }
+                let template = runtime.runs[index]
+                guard platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
+                return try run(
+                    .tape(tape), name: template.name, known: true, metered: template.metered, platforms: platforms, now: now,
+                    diagnostics: [], generation: generation, runtime: runtime)
+            }
+            if let translated { return translated }
+        }
+        // Anything else walks the intent again with a reporter that says what is wrong.
+        var reader = tape.reader
+        let intent = reader.value()
         let name = intent["template"]?.stringValue ?? "plain"
         let template = generation.templates[name]
-        var diagnostics = generation.validator.validate(intent, extraFields: template?.fields ?? [])
+        var diagnostics = generation.check.findings(tape)
         if let template {
             for platform in platforms where !template.platforms.contains(platform) {
                 diagnostics.append(.error("$.template", "unsupported-platform",
@@ -185,7 +192,6 @@ public final class Translator: Sendable {
             }
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
-        let now = now ?? options.clock()
         return try borrowing(generation, lent: lent) { runtime throws(TranslationError) in
             try run(
                 .value(intent), name: name, known: template != nil, metered: !runtime.ownTemplates.contains(name), platforms: platforms,

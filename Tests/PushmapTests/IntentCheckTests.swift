@@ -3,19 +3,18 @@ import PushmapTestSupport
 @testable import Pushmap
 import Testing
 
-/// The translator skips the validator when the tape check accepts an intent, so the check must
-/// never accept what the validator refuses; and it should accept what the validator accepts, or
-/// the fast path is lost.
-@Suite("The tape check against the validator")
-struct IntentTapeCheckTests {
+/// The intent check walks once with a reporter that stops at the first problem, and again with
+/// one that explains only when the first says no. The two must agree: the first may never accept
+/// what the second finds wrong, and should accept what it finds right, or the fast path is lost.
+@Suite("The intent check's two reporters")
+struct IntentCheckTests {
     static let now: Int64 = 1_704_067_200
     static let extra = [IntentField("coupon", .string, "Declared by promo.lua."), IntentField("stock", .integer(), "Declared by promo.lua.")]
     static let fields: [String: [IntentField]] = ["plain": [], "basic": [], "carousel": [], "timer": [], "promo": extra]
-    let check = IntentTapeCheck(templates: Self.fields)
-    let validator = IntentValidator(templates: Array(Self.fields.keys))
+    let check = IntentCheck(templates: Self.fields)
 
     /// Both verdicts on `value` written as JSON; false when the tape parser gave up (numbers it
-    /// cannot convert exactly, like 1e300), which sends the intent down the validator's path.
+    /// cannot convert exactly, like 1e300), which sends the intent through JSONParser first.
     @discardableResult
     func agree(_ value: JSONValue, _ shown: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation) -> Bool {
         let bytes = JSONWriter(style: .compact, sortKeys: false).write(value)
@@ -23,10 +22,12 @@ struct IntentTapeCheckTests {
             return false
         }
         let name = value["template"]?.stringValue ?? "plain"
-        let findings = validator.validate(value, extraFields: Self.fields[name] ?? [])
+        let findings = check.findings(tape)
         let valid = !findings.hasErrors && Self.fields[name] != nil
-        let accepted = check.acceptedTemplate(tape)
-        #expect(accepted == (valid ? name : nil), "\(shown()): validator \(findings)", sourceLocation: sourceLocation)
+        let accepted = check.accepts(tape).map { check.templateNames[$0] }
+        #expect(accepted == (valid ? name : nil), "\(shown()): findings \(findings)", sourceLocation: sourceLocation)
+        // A value the tape parser left to JSONParser is checked on the tape made from it: the same.
+        #expect(check.findings(JSONTape(value)) == findings, "\(shown())", sourceLocation: sourceLocation)
         return true
     }
 
@@ -73,7 +74,7 @@ struct IntentTapeCheckTests {
         #expect(compared > total * 9 / 10, "only \(compared) of \(total) compared")
     }
 
-    @Test("the validator's own test inputs get the same verdict")
+    @Test("the validation tests' inputs get the same verdict")
     func validatorCases() throws {
         let texts = [
             #"{"tittle": "x"}"#, #"{"link": {"url": "https://x"}}"#, #"{"android": {"collapse\#u{212A}ey": "x"}}"#,
@@ -85,6 +86,17 @@ struct IntentTapeCheckTests {
             #"{"template": "carousel", "carousel": {"items": [{"image": "https://e.com/1.png"}]}}"#, #"[]"#, #""plain""#, "{}",
         ]
         for text in texts { agree(try JSONParser.parse(text), text) }
+    }
+
+    @Test("a template may declare more fields than fit in one word: both walks still see each one")
+    func manyFields() throws {
+        let many = (0..<80).map { IntentField("field\($0)", .integer(minimum: 0), "Declared by wide.lua.") }
+        let check = IntentCheck(templates: ["plain": [], "wide": many])
+        let good = try JSONParser.parse(#"{"template": "wide", "field79": 3, "field0": 1, "title": "t"}"#)
+        #expect(check.accepts(JSONTape(good)).map { check.templateNames[$0] } == "wide")
+        let bad = try JSONParser.parse(#"{"template": "wide", "field79": -3}"#)
+        #expect(check.accepts(JSONTape(bad)) == nil)
+        #expect(check.findings(JSONTape(bad)) == [.error("$.field79", "out-of-range", "-3 is below the minimum of 0")])
     }
 
     /// `value` with the member at `path` set to `replacement`, or removed for nil. Missing objects

@@ -1,0 +1,379 @@
+package import PushmapJSON
+
+/// ``IntentSchema`` compiled once per set of templates, and the one walk that checks an intent's
+/// tape against it.
+///
+/// The walk is generic over what it does with a problem (an ``IntentReporter``): the translator
+/// first walks with ``FirstProblem``, which stops at the first problem and builds no message,
+/// since almost every intent a service sends is valid; only when that says no does it walk again
+/// with ``IntentFindings``, which goes on to the end and says, at each JSON path, what is wrong.
+/// Swift specialises the walk for each reporter, so the yes-or-no walk pays for no message.
+package struct IntentCheck: Sendable {
+    /// The templates' names, in the order of ``accepts(_:)``'s index.
+    package let templateNames: [String]
+    /// One schema per template, by index (the common fields and the template's own), then the
+    /// common fields alone, for an intent whose template is unknown.
+    private let roots: [Shape]
+    private let templates: Words
+    private let plainIndex: Int?
+
+    /// Only the cases that hold a shape are boxed: a string or an integer field is matched
+    /// without a reference count.
+    enum Shape: Sendable {
+        case anything, string, boolean, template
+        case integer(Int64?, Int64?)
+        case number(Double?, Double?)
+        case choice(Words)
+        case object(Object)
+        indirect case array(Shape, maxItems: Int?)
+        indirect case map(Shape?)
+    }
+
+    /// A class, so that matching a shape takes one reference rather than copying its arrays.
+    final class Object: Sendable {
+        let names: Words
+        let shapes: [Shape]
+        /// The required fields, and each group's fields.
+        let required: FieldSet
+        let exclusive: [FieldSet]
+        let oneRequired: [FieldSet]
+        /// The names a did-you-mean picks from.
+        let suggestible: [String]
+
+        init(_ object: IntentObject, shapes: [Shape]) {
+            names = Words(object.fields.map(\.name))
+            self.shapes = shapes
+            required = FieldSet(object.fields.indices.filter { object.fields[$0].required })
+            exclusive = object.exclusive.map { FieldSet($0.compactMap(object.fieldIndex(named:))) }
+            oneRequired = object.oneRequired.map { FieldSet($0.compactMap(object.fieldIndex(named:))) }
+            suggestible = object.fields.map(\.name).filter { $0 != "$schema" }
+        }
+    }
+
+    /// Words matched by their print (length and first and last eight bytes), which settles
+    /// every word of up to 16 bytes without touching its bytes. Byte for byte, as the scripts
+    /// and the phones compare: "DEEPLIN\u{212A}" (a Kelvin sign) is not "DEEPLINK".
+    final class Words: Sendable {
+        let names: [String]
+        private let prints: [KeyPrint]
+        private let bytes: [[UInt8]]
+
+        init(_ words: [String]) {
+            names = words
+            bytes = words.map { Array($0.utf8) }
+            prints = words.map(KeyPrint.init)
+        }
+
+        /// The index of the word whose bytes are `key`'s, or nil.
+        func index(of key: UnsafeRawBufferPointer) -> Int? {
+            let print = KeyPrint(bytes: key)
+            for index in prints.indices where prints[index] == print {
+                if print.isWhole || bytes[index].withUnsafeBytes({ JSONItems.same($0, key) }) { return index }
+            }
+            return nil
+        }
+    }
+
+    /// - Parameter templates: each template's name and its own fields.
+    package init(templates: [String: [IntentField]]) {
+        let names = templates.keys.sorted()
+        templateNames = names
+        self.templates = Words(names)
+        roots = (names.map { templates[$0] ?? [] } + [[]]).map { Self.compile(.object(IntentSchema.root(adding: $0))) }
+        plainIndex = names.firstIndex(of: "plain")
+    }
+
+    private static func compile(_ shape: IntentShape) -> Shape {
+        switch shape {
+        case .anything: .anything
+        case .string: .string
+        case .boolean: .boolean
+        case .template: .template
+        case .integer(let minimum, let maximum): .integer(minimum, maximum)
+        case .number(let minimum, let maximum): .number(minimum, maximum)
+        case .choice(let choices): .choice(Words(choices))
+        case .array(let item, let maxItems): .array(compile(item), maxItems: maxItems)
+        case .map(let item): .map(item.map(compile))
+        case .object(let object): .object(Object(object, shapes: object.fields.map { compile($0.shape) }))
+        }
+    }
+
+    /// The index in ``templateNames`` of the intent's template when the intent is valid for it;
+    /// nil when it is not valid, or its template is unknown. No string is made and none hashed.
+    package func accepts(_ tape: JSONTape) -> Int? {
+        var reporter = FirstProblem()
+        let index = templateIndex(tape)
+        guard let index, walkIntent(tape, root: roots[index], reporter: &reporter) else { return nil }
+        return index
+    }
+
+    /// What is wrong with the intent on `tape`, each problem at its JSON path, in the intent's order.
+    package func findings(_ tape: JSONTape) -> [Diagnostic] {
+        var reporter = IntentFindings()
+        _ = walkIntent(tape, root: roots[templateIndex(tape) ?? templateNames.count], reporter: &reporter)
+        return reporter.diagnostics
+    }
+
+    private func walkIntent<Reporter: IntentReporter>(_ tape: JSONTape, root: Shape, reporter: inout Reporter) -> Bool {
+        var reader = tape.reader
+        guard reader.op == JSONTape.Op.object else {
+            guard Reporter.explains else { return false }
+            reporter.add(.error("$", "wrong-type", "an intent is a JSON object, got \(Self.typeName(reader.op))"))
+            return false
+        }
+        return walk(&reader, root, &reporter)
+    }
+
+    /// The index of the root object's `template`: plain's when it has none (or it is not a
+    /// string: the walk refuses that anyway), nil when it names no template.
+    private func templateIndex(_ tape: JSONTape) -> Int? {
+        var reader = tape.reader
+        guard reader.op == JSONTape.Op.object else { return plainIndex }
+        for _ in 0..<reader.count() {
+            if JSONItems.same(reader.string(), "template") {
+                guard reader.op == JSONTape.Op.string else { return plainIndex }
+                return templates.index(of: reader.string())
+            }
+            reader.skip()
+        }
+        return plainIndex
+    }
+
+    /// Walks one value against `shape`. False: stop, the reporter has had enough.
+    private func walk<Reporter: IntentReporter>(_ reader: inout JSONTapeReader, _ shape: Shape, _ reporter: inout Reporter) -> Bool {
+        let op = reader.op
+        switch shape {
+        case .anything:
+            reader.skip()
+            return true
+        case .string:
+            guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            reader.skip()
+            return true
+        case .boolean:
+            guard op == JSONTape.Op.true || op == JSONTape.Op.false else { return wrongType(&reader, "true or false", &reporter) }
+            reader.skip()
+            return true
+        case .integer(let minimum, let maximum):
+            guard op == JSONTape.Op.integer else {
+                guard Reporter.explains else { return false }
+                if op == JSONTape.Op.double {
+                    let number = reader.double()
+                    if number.rounded() == number {
+                        reporter.add(.error(reporter.path, "wrong-type", "expected an integer, got \(number): write it without a fraction"))
+                        return true
+                    }
+                    reporter.add(.error(reporter.path, "wrong-type", "expected an integer, got number"))
+                    return true
+                }
+                return wrongType(&reader, "an integer", &reporter)
+            }
+            let number = reader.integer()
+            if let minimum, number < minimum {
+                guard Reporter.explains else { return false }
+                reporter.add(.error(reporter.path, "out-of-range", "\(number) is below the minimum of \(minimum)"))
+            }
+            if let maximum, number > maximum {
+                guard Reporter.explains else { return false }
+                reporter.add(.error(reporter.path, "out-of-range", "\(number) is above the maximum of \(maximum)"))
+            }
+            return true
+        case .number(let minimum, let maximum):
+            let number: Double
+            if op == JSONTape.Op.integer {
+                number = Double(reader.integer())
+            } else if op == JSONTape.Op.double {
+                number = reader.double()
+            } else {
+                return wrongType(&reader, "a number", &reporter)
+            }
+            if let minimum, number < minimum {
+                guard Reporter.explains else { return false }
+                reporter.add(.error(reporter.path, "out-of-range", "\(number) is below the minimum of \(minimum)"))
+            }
+            if let maximum, number > maximum {
+                guard Reporter.explains else { return false }
+                reporter.add(.error(reporter.path, "out-of-range", "\(number) is above the maximum of \(maximum)"))
+            }
+            return true
+        case .choice(let choices):
+            guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            let bytes = reader.string()
+            guard choices.index(of: bytes) == nil else { return true }
+            guard Reporter.explains else { return false }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let message = "'\(text)' is not one of \(choices.names.joined(separator: ", "))" + Self.hint(text, among: choices.names)
+            reporter.add(.error(reporter.path, "bad-value", message))
+            return true
+        case .template:
+            guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            let bytes = reader.string()
+            guard templates.index(of: bytes) == nil else { return true }
+            guard Reporter.explains else { return false }
+            let text = String(decoding: bytes, as: UTF8.self)
+            var message = "unknown template '\(text)'" + Self.hint(text, among: templateNames)
+            message += " (known: \(templateNames.joined(separator: ", ")))"
+            reporter.add(.error(reporter.path, "unknown-template", message))
+            return true
+        case .array(let item, let maxItems):
+            guard op == JSONTape.Op.array else { return wrongType(&reader, "an array", &reporter) }
+            let count = reader.count()
+            if let maxItems, count > maxItems {
+                guard Reporter.explains else { return false }
+                reporter.add(.error(reporter.path, "too-many-items", "\(count) items, at most \(maxItems) allowed"))
+            }
+            for index in 0..<count {
+                reporter.enter(index)
+                defer { reporter.leave() }
+                guard walk(&reader, item, &reporter) else { return false }
+            }
+            return true
+        case .map(let item):
+            guard op == JSONTape.Op.object else { return wrongType(&reader, "an object", &reporter) }
+            guard let item else {
+                reader.skip()
+                return true
+            }
+            for _ in 0..<reader.count() {
+                reporter.enter(reader.string())
+                defer { reporter.leave() }
+                guard walk(&reader, item, &reporter) else { return false }
+            }
+            return true
+        case .object(let object):
+            guard op == JSONTape.Op.object else { return wrongType(&reader, "an object", &reporter) }
+            return walkObject(&reader, object, &reporter)
+        }
+    }
+
+    /// An object's members in their order, then its required fields and groups.
+    private func walkObject<Reporter: IntentReporter>(_ reader: inout JSONTapeReader, _ object: Object, _ reporter: inout Reporter) -> Bool {
+        var present = FieldSet()
+        for _ in 0..<reader.count() {
+            let key = reader.string()
+            guard let index = object.names.index(of: key) else {
+                guard Reporter.explains else { return false }
+                let name = String(decoding: key, as: UTF8.self)
+                let message = "unknown field '\(name)' at \(reporter.path)" + Self.hint(name, among: object.suggestible)
+                reporter.enter(key)
+                reporter.add(.error(reporter.path, "unknown-field", message))
+                reporter.leave()
+                reader.skip()
+                continue
+            }
+            present.insert(index)
+            reporter.enter(key)
+            defer { reporter.leave() }
+            guard walk(&reader, object.shapes[index], &reporter) else { return false }
+        }
+        // Rarely anything to say here: each rule is a word operation unless it is broken.
+        if !present.isSuperset(of: object.required) {
+            guard Reporter.explains else { return false }
+            for index in object.required.indices where !present.contains(index) {
+                reporter.add(.error(reporter.path, "missing-field", "missing required field '\(object.names.names[index])'"))
+            }
+        }
+        for group in object.exclusive where present.intersection(group).count > 1 {
+            guard Reporter.explains else { return false }
+            let names = group.indices.map { object.names.names[$0] }
+            let given = present.intersection(group).indices.map { object.names.names[$0] }
+            reporter.add(.error(reporter.path, "exclusive-fields", "give only one of \(Self.quoted(names)), not \(Self.quoted(given))"))
+        }
+        for group in object.oneRequired where present.intersection(group).count == 0 {
+            guard Reporter.explains else { return false }
+            reporter.add(.error(reporter.path, "missing-field", "needs one of \(Self.quoted(group.indices.map { object.names.names[$0] }))"))
+        }
+        return true
+    }
+
+    private func wrongType<Reporter: IntentReporter>(_ reader: inout JSONTapeReader, _ expected: String, _ reporter: inout Reporter) -> Bool {
+        guard Reporter.explains else { return false }
+        reporter.add(.error(reporter.path, "wrong-type", "expected \(expected), got \(Self.typeName(reader.op))"))
+        reader.skip()
+        return true
+    }
+
+    /// The name ``JSONValue/typeName`` gives a value of this op.
+    private static func typeName(_ op: UInt8) -> String {
+        switch op {
+        case JSONTape.Op.true, JSONTape.Op.false: "boolean"
+        case JSONTape.Op.integer: "integer"
+        case JSONTape.Op.double: "number"
+        case JSONTape.Op.string: "string"
+        case JSONTape.Op.array: "array"
+        case JSONTape.Op.object: "object"
+        default: "null"
+        }
+    }
+
+    /// "Did you mean" for `text`; a name it only equals by canonical equivalence looks the same
+    /// when printed, so that case is spelt out.
+    private static func hint(_ text: String, among names: [String]) -> String {
+        if let twin = names.first(where: { $0 == text }) {
+            return "; it looks like '\(twin)' but is written with other Unicode characters (such as a Kelvin sign for K)"
+        }
+        return Suggestion.nearest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
+    }
+
+    private static func quoted(_ names: [String]) -> String {
+        names.map { "'\($0)'" }.joined(separator: names.count == 2 ? " and " : ", ")
+    }
+}
+
+/// A set of an object's fields, by index: one word for the usual object, more words only for an
+/// object with more than 64 fields (a team may declare that many).
+struct FieldSet: Sendable {
+    private var first: UInt64 = 0
+    private var rest: [UInt64]?
+
+    init() {}
+
+    init(_ indices: [Int]) {
+        for index in indices { insert(index) }
+    }
+
+    mutating func insert(_ index: Int) {
+        if index < 64 {
+            first |= 1 << index
+            return
+        }
+        var words = rest ?? []
+        let word = index / 64 - 1
+        if words.count <= word { words += [UInt64](repeating: 0, count: word + 1 - words.count) }
+        words[word] |= 1 << (index % 64)
+        rest = words
+    }
+
+    func contains(_ index: Int) -> Bool {
+        if index < 64 { return first & (1 << index) != 0 }
+        let word = index / 64 - 1
+        guard let rest, word < rest.count else { return false }
+        return rest[word] & (1 << (index % 64)) != 0
+    }
+
+    func isSuperset(of other: FieldSet) -> Bool {
+        guard first & other.first == other.first else { return false }
+        guard let wanted = other.rest else { return true }
+        return wanted.indices.allSatisfy { word in (rest.map { word < $0.count ? $0[word] : 0 } ?? 0) & wanted[word] == wanted[word] }
+    }
+
+    func intersection(_ other: FieldSet) -> FieldSet {
+        var both = FieldSet()
+        both.first = first & other.first
+        if let mine = rest, let theirs = other.rest {
+            both.rest = zip(mine, theirs).map { $0 & $1 }
+        }
+        return both
+    }
+
+    var count: Int { first.nonzeroBitCount + (rest?.reduce(0) { $0 + $1.nonzeroBitCount } ?? 0) }
+
+    /// The indices in the set, in order.
+    var indices: [Int] {
+        var all = (0..<64).filter { first & (1 << $0) != 0 }
+        for (word, bits) in (rest ?? []).enumerated() {
+            all += (0..<64).filter { bits & (1 << $0) != 0 }.map { (word + 1) * 64 + $0 }
+        }
+        return all
+    }
+}
