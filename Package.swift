@@ -14,7 +14,6 @@ let package = Package(
     products: [
         .executable(name: "pushmap", targets: ["PushmapCLI"]),
         .library(name: "Pushmap", targets: ["Pushmap"]),
-        .library(name: "LuaHost", targets: ["LuaHost"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -62,7 +62,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Makes room for `count` members, for readers that know how many are coming.
-    public mutating func reserveCapacity(_ count: Int) {
+    package mutating func reserveCapacity(_ count: Int) {
         members.reserveCapacity(count)
     }
 
@@ -72,7 +72,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// The same members sorted by the keys' UTF-8 bytes; members with equal keys keep their order.
-    public func sortedByKey() -> JSONObject {
+    package func sortedByKey() -> JSONObject {
         JSONObject(members: Self.sortedIndices(members).map { members[$0] })
     }
 

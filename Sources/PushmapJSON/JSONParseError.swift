@@ -15,7 +15,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     public var reason: String
 
     /// An error with every field given.
-    public init(offset: Int, line: Int, column: Int, path: JSONPath, reason: String) {
+    package init(offset: Int, line: Int, column: Int, path: JSONPath, reason: String) {
         self.offset = offset
         self.line = line
         self.column = column
@@ -44,7 +44,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
     /// The offending line of `bytes` (at most about 80 characters around the column, with
     /// non-printable characters and invalid UTF-8 shown as `?`) and under it a `^` at the column.
-    public func snippet(in bytes: [UInt8]) -> String {
+    package func snippet(in bytes: [UInt8]) -> String {
         bytes.withUnsafeBufferPointer { Self.render(line: $0, offset: offset) }
     }
 

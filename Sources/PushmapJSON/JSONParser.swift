@@ -34,12 +34,12 @@ public enum JSONParser: Sendable {
     }
 
     /// Parses one JSON text from raw memory holding UTF-8 bytes.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         try bytes.withMemoryRebound(to: UInt8.self) { parseResult($0, limits) }.get()
     }
 
     /// Parses one JSON text from a buffer of UTF-8 bytes.
-    public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: UnsafeBufferPointer<UInt8>, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         try parseResult(bytes, limits).get()
     }
 

@@ -78,7 +78,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The kind's name for messages: "null", "boolean", "integer", "number", "string", "array" or "object".
-    public var typeName: String {
+    package var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "boolean"

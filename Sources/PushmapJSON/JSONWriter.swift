@@ -45,7 +45,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends `s` as a quoted JSON string literal, escaping only what JSON requires.
-    public static func escapeJSONString(_ s: String, into out: inout [UInt8]) {
+    package static func escapeJSONString(_ s: String, into out: inout [UInt8]) {
         var buffer = OutputBuffer(capacity: s.utf8.count + 16)
         escape(s, into: &buffer)
         buffer.append(to: &out)
@@ -53,7 +53,7 @@ public struct JSONWriter: Sendable {
 
     /// The length in bytes of the value written compactly, computed without writing it: key
     /// order does not change the length, so nothing is sorted and nothing is allocated.
-    public static func compactByteCount(_ value: JSONValue) -> Int {
+    package static func compactByteCount(_ value: JSONValue) -> Int {
         switch value {
         case .null: return 4
         case .bool(let bool): return bool ? 4 : 5

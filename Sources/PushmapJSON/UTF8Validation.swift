@@ -57,10 +57,10 @@ enum UTF8Validation {
 }
 
 /// Makes `String`s from bytes that must be UTF-8, for hosts that read text from C.
-public enum UTF8Text {
+package enum UTF8Text {
     /// The bytes as a string, or nil when they are not valid UTF-8. The standard library's
     /// `String(validating:as:)` is generic and unspecialised here, several times slower.
-    public static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    package static func string(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
         if UTF8Validation.firstInvalid(bytes, from: 0, to: bytes.count, skippingEscapes: false) != nil { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -6,18 +6,18 @@ public import PushmapJSON
 ///
 /// Findings are errors where the service refuses the payload or the phone drops the notification
 /// or shows its fallback, warnings where the notification still shows but degrades.
-public struct PayloadChecker: Sendable {
+package struct PayloadChecker: Sendable {
     /// Epoch seconds that "already past" is measured against (timer ends, remind-later times).
-    public let now: Int64
+    package let now: Int64
     /// Whether findings are placed at the intent path a key comes from (translating) rather than
     /// at the payload path (validating an existing payload).
-    public let intentPaths: Bool
+    package let intentPaths: Bool
 
     /// - Parameters:
     ///   - now: epoch seconds for "already past".
     ///   - intentPaths: report at the intent path a key comes from (`$.title`) when known, else at
     ///     the payload path (`$.message.data.adb_title`).
-    public init(now: Int64, intentPaths: Bool) {
+    package init(now: Int64, intentPaths: Bool) {
         self.now = now
         self.intentPaths = intentPaths
     }
@@ -26,14 +26,14 @@ public struct PayloadChecker: Sendable {
     /// rules: for a translated payload, its keys' byte order, as the Lua host reads them, so the
     /// same intent gives the same findings in the same order from every state. A platform with no
     /// rules here gives none.
-    public func check(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
+    package func check(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
         check(payload, platform: platform, compactSize: nil)
     }
 
     /// As ``check(_:platform:)``, for a caller that has written the payload compactly (with
     /// ``JSONWriter`` and `.compact`, as it will be sent) and knows its length: the size rules then
     /// need no walk of their own.
-    public func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
+    package func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         JSONItemStorage(payload).withRoot { check($0, platform: platform, compactSize: compactSize) }
     }
 

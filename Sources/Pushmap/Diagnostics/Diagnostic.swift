@@ -24,7 +24,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// Where in the payload the finding lies, when it differs from `path`.
     public var payloadPath: String?
 
-    public init(
+    package init(
         _ severity: Severity, path: String, rule: String, message: String,
         platform: Platform? = nil, payloadPath: String? = nil
     ) {
@@ -36,11 +36,11 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         self.payloadPath = payloadPath
     }
 
-    public static func error(_ path: String, _ rule: String, _ message: String, platform: Platform? = nil, payloadPath: String? = nil) -> Diagnostic {
+    package static func error(_ path: String, _ rule: String, _ message: String, platform: Platform? = nil, payloadPath: String? = nil) -> Diagnostic {
         Diagnostic(.error, path: path, rule: rule, message: message, platform: platform, payloadPath: payloadPath)
     }
 
-    public static func warning(_ path: String, _ rule: String, _ message: String, platform: Platform? = nil, payloadPath: String? = nil) -> Diagnostic {
+    package static func warning(_ path: String, _ rule: String, _ message: String, platform: Platform? = nil, payloadPath: String? = nil) -> Diagnostic {
         Diagnostic(.warning, path: path, rule: rule, message: message, platform: platform, payloadPath: payloadPath)
     }
 

@@ -4,19 +4,19 @@ public import PushmapJSON
 /// Stored as `NAME.test/CASE.json` beside the script:
 /// `{"intent": {...}, "now": 1700000000, "fcm": {...}, "apns": {...}}` or
 /// `{"intent": {...}, "error": "part of the expected message"}`.
-public struct Fixture: Sendable, Hashable {
-    public var path: String
-    public var intent: JSONValue
+package struct Fixture: Sendable, Hashable {
+    package var path: String
+    package var intent: JSONValue
     /// The time the translation runs at; fixtures with timers need a fixed one.
-    public var now: Int64
-    public var expected: [Platform: JSONValue]
-    public var expectedError: String?
+    package var now: Int64
+    package var expected: [Platform: JSONValue]
+    package var expectedError: String?
 
     /// The time fixtures run at when they name none: 2024-01-01T00:00:00Z.
-    public static let defaultNow: Int64 = 1_704_067_200
+    package static let defaultNow: Int64 = 1_704_067_200
 
     /// Reads a fixture file's content.
-    public init(path: String, bytes: [UInt8]) throws(FixtureProblem) {
+    package init(path: String, bytes: [UInt8]) throws(FixtureProblem) {
         self.path = path
         let value: JSONValue
         do {
@@ -39,8 +39,8 @@ public struct Fixture: Sendable, Hashable {
 }
 
 /// A fixture file that cannot be read as one.
-public struct FixtureProblem: Error, Sendable, CustomStringConvertible {
-    public var path: String
-    public var reason: String
-    public var description: String { "\(path): \(reason)" }
+package struct FixtureProblem: Error, Sendable, CustomStringConvertible {
+    package var path: String
+    package var reason: String
+    package var description: String { "\(path): \(reason)" }
 }

@@ -1,23 +1,23 @@
 internal import PushmapJSON
 
 /// Runs fixtures against a translator: the engine of `pushmap scripts check`.
-public struct FixtureRunner: Sendable {
+package struct FixtureRunner: Sendable {
     /// One fixture's outcome.
-    public struct Outcome: Sendable, Hashable {
-        public var path: String
-        public var passed: Bool
+    package struct Outcome: Sendable, Hashable {
+        package var path: String
+        package var passed: Bool
         /// What differs, one line each (empty when passed).
-        public var differences: [String]
+        package var differences: [String]
     }
 
-    public let translator: Translator
+    package let translator: Translator
 
-    public init(translator: Translator) {
+    package init(translator: Translator) {
         self.translator = translator
     }
 
     /// Translates the fixture's intent and compares with what it expects.
-    public func run(_ fixture: Fixture) -> Outcome {
+    package func run(_ fixture: Fixture) -> Outcome {
         let platforms = fixture.expectedError != nil && fixture.expected.isEmpty ? Platform.all : Platform.all.filter { fixture.expected[$0] != nil }
         do {
             let translation = try translator.translate(fixture.intent, platforms: platforms, now: fixture.now)
@@ -41,7 +41,7 @@ public struct FixtureRunner: Sendable {
     }
 
     /// Every fixture under `folder`: the files `NAME.test/*.json`.
-    public static func fixtures(in folder: String) throws -> [Fixture] {
+    package static func fixtures(in folder: String) throws -> [Fixture] {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         var fixtures: [Fixture] = []
         for entry in try FileSystem.list(base) where entry.hasSuffix(".test") && FileSystem.isDirectory(base + "/" + entry) {
@@ -54,14 +54,14 @@ public struct FixtureRunner: Sendable {
     }
 
     /// The fixtures that ship with the built-in scripts.
-    public static var builtinFixtures: [Fixture] {
+    package static var builtinFixtures: [Fixture] {
         get throws {
             try BuiltinFiles.fixtures.map { file throws in try Fixture(path: file.path, bytes: Array(file.source.utf8)) }
         }
     }
 
     /// The built-in scripts and fixtures as files, for `pushmap scripts export`.
-    public static var builtinFiles: [(path: String, source: String)] {
+    package static var builtinFiles: [(path: String, source: String)] {
         BuiltinScripts.files.filter { $0.path.hasPrefix("templates/") }.map { (String($0.path.dropFirst("templates/".count)), $0.source) }
     }
 }

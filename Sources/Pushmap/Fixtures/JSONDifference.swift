@@ -2,8 +2,8 @@ public import PushmapJSON
 
 /// The differences between an expected and an actual JSON value, one readable line each,
 /// naming the path: `$.message.data.adb_title: expected "A", got "B"`.
-public enum JSONDifference {
-    public static func lines(expected: JSONValue, actual: JSONValue, path: JSONPath = .root) -> [String] {
+package enum JSONDifference {
+    package static func lines(expected: JSONValue, actual: JSONValue, path: JSONPath = .root) -> [String] {
         var lines: [String] = []
         compare(expected, actual, path, &lines)
         return lines

@@ -1,13 +1,13 @@
 internal import PushmapJSON
 
 /// One field of the intent: its name, its shape, and a line for editors and error messages.
-public struct IntentField: Sendable, Hashable {
-    public var name: String
-    public var shape: IntentShape
-    public var required: Bool
-    public var summary: String
+package struct IntentField: Sendable, Hashable {
+    package var name: String
+    package var shape: IntentShape
+    package var required: Bool
+    package var summary: String
 
-    public init(_ name: String, _ shape: IntentShape, required: Bool = false, _ summary: String) {
+    package init(_ name: String, _ shape: IntentShape, required: Bool = false, _ summary: String) {
         self.name = name
         self.shape = shape
         self.required = required
@@ -16,7 +16,7 @@ public struct IntentField: Sendable, Hashable {
 }
 
 /// What values a field accepts.
-public indirect enum IntentShape: Sendable, Hashable {
+package indirect enum IntentShape: Sendable, Hashable {
     case string
     case integer(minimum: Int64? = nil, maximum: Int64? = nil)
     case number(minimum: Double? = nil, maximum: Double? = nil)
@@ -33,14 +33,14 @@ public indirect enum IntentShape: Sendable, Hashable {
 }
 
 /// The fields of an object, and which of them exclude each other.
-public struct IntentObject: Sendable, Hashable {
-    public var fields: [IntentField]
+package struct IntentObject: Sendable, Hashable {
+    package var fields: [IntentField]
     /// Groups of fields of which at most one may be given.
-    public var exclusive: [[String]]
+    package var exclusive: [[String]]
     /// Groups of fields of which exactly one must be given.
-    public var oneRequired: [[String]]
+    package var oneRequired: [[String]]
 
-    public init(_ fields: [IntentField], exclusive: [[String]] = [], oneRequired: [[String]] = []) {
+    package init(_ fields: [IntentField], exclusive: [[String]] = [], oneRequired: [[String]] = []) {
         self.fields = fields
         self.exclusive = exclusive
         self.oneRequired = oneRequired
@@ -49,7 +49,7 @@ public struct IntentObject: Sendable, Hashable {
     /// The field whose name has the same UTF-8 bytes as `name`. Not `==`: Swift's canonical
     /// equivalence would take "collapse\u{212A}ey" (a Kelvin sign) for "collapseKey", which the
     /// scripts, reading keys byte for byte, would then never see.
-    public func field(named name: String) -> IntentField? {
+    package func field(named name: String) -> IntentField? {
         fieldIndex(named: name).map { fields[$0] }
     }
 

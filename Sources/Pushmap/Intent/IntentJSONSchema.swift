@@ -2,9 +2,9 @@ public import PushmapJSON
 
 /// Writes ``IntentSchema`` as a JSON Schema (draft 2020-12) that editors use for completion and
 /// checking. The file in the repository, `schema/intent.schema.json`, is this output.
-public enum IntentJSONSchema {
+package enum IntentJSONSchema {
     /// The schema, naming `templates` as the known template names.
-    public static func make(templates: [String]) -> JSONValue {
+    package static func make(templates: [String]) -> JSONValue {
         var root = object(IntentSchema.root, templates: templates)
         root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
         root["$id"] = "https://github.com/pushmap/pushmap/schema/intent.schema.json"

@@ -1,13 +1,13 @@
 /// The intent's contract: every field pushmap knows, in one place. Validation, the JSON Schema
 /// for editors (`schema/intent.schema.json`) and the documentation all come from this table.
-public enum IntentSchema {
+package enum IntentSchema {
     /// Link and button action types that Adobe's clients read.
-    public static let actionTypes = ["WEBURL", "DEEPLINK", "OPENAPP", "DISMISS"]
+    package static let actionTypes = ["WEBURL", "DEEPLINK", "OPENAPP", "DISMISS"]
 
     static let text = IntentShape.string
 
     /// The top-level object. Templates may add fields of their own (see the script contract).
-    public static let root = IntentObject([
+    package static let root = IntentObject([
         IntentField("$schema", .string, "The JSON Schema this file follows, for editors; ignored by pushmap."),
         IntentField("template", .template, "plain (default), basic, carousel, timer, or a custom script's name."),
         IntentField("version", .string, "Payload version for templates (adb_version); default \"1\"."),

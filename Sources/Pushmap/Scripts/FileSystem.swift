@@ -6,34 +6,38 @@ internal import Musl
 internal import Darwin
 #endif
 
+/// Why a file or folder could not be read or written, in words for a one-line message.
+public struct FileError: Error, Sendable, CustomStringConvertible {
+    /// The file or folder.
+    public let path: String
+    /// What went wrong, such as "No such file or directory".
+    public let reason: String
+    /// `path: reason`.
+    public var description: String { "\(path): \(reason)" }
+
+    package init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+}
+
 /// The few file operations pushmap needs, over POSIX: Foundation is slow to load, and a
 /// command-line run should start in milliseconds.
-public enum FileSystem {
-    /// Why a file could not be read, in words for a one-line message.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
-        public let path: String
-        public let reason: String
-        public var description: String { "\(path): \(reason)" }
-
-        public init(path: String, reason: String) {
-            self.path = path
-            self.reason = reason
-        }
-    }
+package enum FileSystem {
 
     /// The whole content of the file at `path`, refusing folders and anything over `limit` bytes.
-    public static func readFile(_ path: String, limit: Int = 1 << 30) throws(Failure) -> [UInt8] {
+    package static func readFile(_ path: String, limit: Int = 1 << 30) throws(FileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Failure(path: path, reason: reason(errno)) }
+        guard descriptor >= 0 else { throw FileError(path: path, reason: reason(errno)) }
         defer { close(descriptor) }
         var info = stat()
-        guard fstat(descriptor, &info) == 0 else { throw Failure(path: path, reason: reason(errno)) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw Failure(path: path, reason: "is a directory, not a file") }
+        guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, reason: reason(errno)) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, not a file") }
         return try readAll(descriptor, path: path, limit: limit, sizeHint: Int(info.st_size))
     }
 
     /// Everything from an open descriptor (standard input, a pipe) up to `limit` bytes.
-    public static func readAll(_ descriptor: Int32, path: String, limit: Int = 1 << 30, sizeHint: Int = 0) throws(Failure) -> [UInt8] {
+    package static func readAll(_ descriptor: Int32, path: String, limit: Int = 1 << 30, sizeHint: Int = 0) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(max(4096, min(sizeHint + 1, limit + 1)))
         var chunk = [UInt8](repeating: 0, count: 65_536)
@@ -43,30 +47,30 @@ public enum FileSystem {
             }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure(path: path, reason: reason(errno))
+                throw FileError(path: path, reason: reason(errno))
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
-            if bytes.count > limit { throw Failure(path: path, reason: "larger than the limit of \(limit) bytes") }
+            if bytes.count > limit { throw FileError(path: path, reason: "larger than the limit of \(limit) bytes") }
         }
         return bytes
     }
 
     /// Whether `path` names a folder.
-    public static func isDirectory(_ path: String) -> Bool {
+    package static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     /// Whether something exists at `path`.
-    public static func exists(_ path: String) -> Bool {
+    package static func exists(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0
     }
 
     /// The names in the folder at `path`, sorted, without "." and "..".
-    public static func list(_ path: String) throws(Failure) -> [String] {
-        guard let folder = opendir(path) else { throw Failure(path: path, reason: reason(errno)) }
+    package static func list(_ path: String) throws(FileError) -> [String] {
+        guard let folder = opendir(path) else { throw FileError(path: path, reason: reason(errno)) }
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
@@ -79,15 +83,15 @@ public enum FileSystem {
     }
 
     /// Writes `bytes` to `path`, replacing it.
-    public static func writeFile(_ bytes: [UInt8], to path: String) throws(Failure) {
+    package static func writeFile(_ bytes: [UInt8], to path: String) throws(FileError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw Failure(path: path, reason: reason(errno)) }
+        guard descriptor >= 0 else { throw FileError(path: path, reason: reason(errno)) }
         defer { close(descriptor) }
         try writeAll(bytes, to: descriptor, path: path)
     }
 
     /// Writes all of `bytes` to an open descriptor, going on after short writes and interrupts.
-    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {
+    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { buffer in
@@ -95,20 +99,20 @@ public enum FileSystem {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw Failure(path: path, reason: reason(errno))
+                throw FileError(path: path, reason: reason(errno))
             }
             offset += written
         }
     }
 
     /// Makes the folder `path` and its parents.
-    public static func makeDirectory(_ path: String) throws(Failure) {
+    package static func makeDirectory(_ path: String) throws(FileError) {
         var current = path.hasPrefix("/") ? "" : "."
         for part in path.split(separator: "/") {
             current += "/" + part
-            if mkdir(current, 0o755) != 0, errno != EEXIST { throw Failure(path: current, reason: reason(errno)) }
+            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileError(path: current, reason: reason(errno)) }
         }
-        guard isDirectory(path) else { throw Failure(path: path, reason: "exists and is not a directory") }
+        guard isDirectory(path) else { throw FileError(path: path, reason: "exists and is not a directory") }
     }
 
     static func reason(_ code: Int32) -> String {

@@ -24,7 +24,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     public var message: String
     public var traceback: String?
 
-    public init(kind: Kind, script: String?, line: Int?, message: String, traceback: String? = nil) {
+    package init(kind: Kind, script: String?, line: Int?, message: String, traceback: String? = nil) {
         self.kind = kind
         self.script = script
         self.line = line

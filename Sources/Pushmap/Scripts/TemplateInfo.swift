@@ -5,7 +5,7 @@ public struct TemplateInfo: Sendable, Hashable {
     public var api: Int
     public var platforms: [Platform]
     /// Intent fields the template accepts beyond the common ones.
-    public var fields: [IntentField]
+    package var fields: [IntentField]
     public var path: String
     public var layer: String
     /// Whether a script of the same name in an earlier layer is replaced by this one.

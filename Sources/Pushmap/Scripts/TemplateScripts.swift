@@ -4,9 +4,9 @@ internal import PushmapJSON
 /// added folder or string, later layers replacing earlier templates of the same name.
 public struct TemplateScripts: Sendable, Hashable {
     /// Every script in load order; a later one with the same name wins.
-    public private(set) var scripts: [TemplateScript]
+    package private(set) var scripts: [TemplateScript]
 
-    public init(scripts: [TemplateScript] = []) {
+    package init(scripts: [TemplateScript] = []) {
         self.scripts = scripts
     }
 
@@ -16,16 +16,16 @@ public struct TemplateScripts: Sendable, Hashable {
     }
 
     /// Adds every `NAME.lua` in `folder` as a layer.
-    public mutating func addDirectory(_ folder: String) throws(FileSystem.Failure) {
+    public mutating func addDirectory(_ folder: String) throws(FileError) {
         guard FileSystem.isDirectory(folder) else {
-            throw FileSystem.Failure(path: folder, reason: FileSystem.exists(folder) ? "is not a directory" : "no such directory")
+            throw FileError(path: folder, reason: FileSystem.exists(folder) ? "is not a directory" : "no such directory")
         }
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         for file in try FileSystem.list(folder) where file.hasSuffix(".lua") {
             let path = base + "/" + file
             let bytes = try FileSystem.readFile(path, limit: 1 << 20)
             guard let source = String(validating: bytes, as: UTF8.self) else {
-                throw FileSystem.Failure(path: path, reason: "is not valid UTF-8")
+                throw FileError(path: path, reason: "is not valid UTF-8")
             }
             scripts.append(TemplateScript(name: String(file.dropLast(4)), path: path, layer: base, source: source))
         }
@@ -37,7 +37,7 @@ public struct TemplateScripts: Sendable, Hashable {
     }
 
     /// The winning script of each template, by name.
-    public var winners: [String: TemplateScript] {
+    package var winners: [String: TemplateScript] {
         var result: [String: TemplateScript] = [:]
         for script in scripts { result[script.name] = script }
         return result

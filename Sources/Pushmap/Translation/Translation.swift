@@ -111,14 +111,14 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
     /// The script's failure, for ``Kind/scriptFailed``.
     public var scriptError: ScriptError?
 
-    public init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
+    package init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
         self.kind = kind
         self.diagnostics = diagnostics
         self.scriptError = scriptError
     }
 
     /// 1 for an invalid intent or a failed check, 2 for a failed script.
-    public var exitCode: Int32 { kind == .scriptFailed ? 2 : 1 }
+    package var exitCode: Int32 { kind == .scriptFailed ? 2 : 1 }
 
     public var description: String {
         if let scriptError { return "\(kind): \(scriptError)" }

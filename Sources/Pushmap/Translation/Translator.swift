@@ -276,7 +276,7 @@ public final class Translator: Sendable {
 
     /// Bytes one Lua state holds with every script loaded, after a full collection: what Lua
     /// has in use, and the freed small blocks kept for reuse.
-    public func stateMemory() -> Int {
+    package func stateMemory() -> Int {
         (try? generation.pool.withElement { runtime in
             runtime.state.collectGarbage()
             return runtime.state.memoryInUse + runtime.state.memoryKept

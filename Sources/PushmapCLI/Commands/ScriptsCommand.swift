@@ -36,7 +36,7 @@ struct ScriptsCommand: ParsableCommand {
                     try FileSystem.writeFile(Array(file.source.utf8), to: path)
                     try? StandardStream.output.write("wrote \(path)\n")
                 }
-            } catch let failure as FileSystem.Failure {
+            } catch let failure as FileError {
                 StandardStream.note("pushmap: \(failure)")
                 throw ExitStatus.invalid
             }

@@ -17,7 +17,7 @@ struct InputFile {
     }
 
     /// The whole input; a one-line reason when it cannot be read or is empty.
-    func read(limit: Int) throws(FileSystem.Failure) -> [UInt8] {
+    func read(limit: Int) throws(FileError) -> [UInt8] {
         let bytes: [UInt8]
         if let path {
             bytes = try FileSystem.readFile(path, limit: limit)
@@ -25,7 +25,7 @@ struct InputFile {
             bytes = try FileSystem.readAll(0, path: name, limit: limit)
         }
         if bytes.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) {
-            throw FileSystem.Failure(path: name, reason: "empty input: expected a JSON object")
+            throw FileError(path: name, reason: "empty input: expected a JSON object")
         }
         return bytes
     }

@@ -20,7 +20,7 @@ struct ScriptOptions: ParsableArguments {
     }
 
     /// The built-in scripts with the folders layered on top.
-    func scripts() throws(FileSystem.Failure) -> TemplateScripts {
+    func scripts() throws(FileError) -> TemplateScripts {
         var scripts = TemplateScripts.builtin
         for directory in directories { try scripts.addDirectory(directory) }
         return scripts
