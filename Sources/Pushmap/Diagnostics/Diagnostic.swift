@@ -3,14 +3,18 @@
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How bad a finding is. An error stops the translation; a warning is reported beside the payload.
     public struct Severity: Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// `warning` or `error`.
         public let name: String
         let rank: Int
+        /// The phone shows the notification, with something ignored or degraded.
         public static let warning = Severity(name: "warning", rank: 0)
+        /// The platform refuses the request, or the phone shows nothing or the wrong thing.
         public static let error = Severity(name: "error", rank: 1)
         public var description: String { name }
         public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
     }
 
+    /// How bad the finding is.
     public var severity: Severity
     /// The JSON path the finding comes from: in the intent when translating (`$.carousel.items[1]`),
     /// in the payload when validating one.

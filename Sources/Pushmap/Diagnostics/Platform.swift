@@ -3,6 +3,7 @@ public struct Platform: Hashable, Sendable, Comparable, CustomStringConvertible 
     /// The name used on the command line, in scripts and in output: `fcm`, `apns`.
     public let name: String
 
+    /// A platform by name; ``fcm`` and ``apns`` are the ones pushmap writes.
     public init(_ name: String) { self.name = name }
 
     /// Firebase Cloud Messaging, HTTP v1: an Android data message.

@@ -6,22 +6,32 @@ internal import LuaHost
 public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, compared by name.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as messages show it.
         public let name: String
         public var description: String { name }
+        /// The script does not compile.
         public static let syntax = Kind(name: "syntax")
+        /// The script raised an error while it ran.
         public static let runtime = Kind(name: "runtime")
+        /// The script ran more instructions than ``ScriptLimits/instructions``.
         public static let instructionLimit = Kind(name: "instruction limit")
+        /// The script's state grew past ``ScriptLimits/memoryBytes``.
         public static let memoryLimit = Kind(name: "memory limit")
+        /// The script returned a value that cannot be a payload (a function, a cycle, a key that is not a string).
         public static let badValue = Kind(name: "bad value")
         /// The script's returned table does not follow the template contract.
         public static let contract = Kind(name: "contract")
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The script's path as messages name it, when known.
     public var script: String?
+    /// The line in the script, when known.
     public var line: Int?
+    /// What Lua or the host said, in one line.
     public var message: String
+    /// Lua's stack traceback, for a runtime error.
     public var traceback: String?
 
     package init(kind: Kind, script: String?, line: Int?, message: String, traceback: String? = nil) {

@@ -1,12 +1,16 @@
 /// What a loaded template script says of itself (its contract), and where it comes from.
 public struct TemplateInfo: Sendable, Hashable {
+    /// The template's name, as intents give it in `template`.
     public var name: String
     /// The host API version the script needs.
     public var api: Int
+    /// The platforms the script maps.
     public var platforms: [Platform]
     /// Intent fields the template accepts beyond the common ones.
     package var fields: [IntentField]
+    /// The script's file as messages name it (`templates/basic.lua` for a built-in one).
     public var path: String
+    /// Where the script comes from: `built-in`, or the folder given with `--scripts`.
     public var layer: String
     /// Whether a script of the same name in an earlier layer is replaced by this one.
     public var overrides: Bool

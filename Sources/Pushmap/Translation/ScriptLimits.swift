@@ -12,6 +12,7 @@ public struct ScriptLimits: Sendable, Hashable {
     /// Deepest nesting of a payload a script returns.
     public var maxValueDepth: Int
 
+    /// Limits with the defaults: 2,000,000 instructions, 32 MiB, 1 MiB strings, 32 levels.
     public init(instructions: Int = 2_000_000, memoryBytes: Int = 32 << 20, maxStringBytes: Int = 1 << 20, maxValueDepth: Int = 32) {
         self.instructions = instructions
         self.memoryBytes = memoryBytes

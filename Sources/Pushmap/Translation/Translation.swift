@@ -91,10 +91,11 @@ private final class PayloadStore: Sendable {
     }
 }
 
-/// Why an intent was not translated. ``exitCode`` is what the command line exits with.
+/// Why an intent was not translated.
 public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What failed, compared by name.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name, as messages show it.
         public let name: String
         public var description: String { name }
         /// The input is not JSON, or not a valid intent.
@@ -105,6 +106,7 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
         public static let scriptFailed = Kind(name: "script failed")
     }
 
+    /// What failed.
     public var kind: Kind
     /// Every finding, errors and warnings.
     public var diagnostics: [Diagnostic]

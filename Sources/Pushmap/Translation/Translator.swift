@@ -32,6 +32,8 @@ public final class Translator: Sendable {
         /// Deepest nesting accepted in an intent.
         public var maxIntentDepth: Int
 
+        /// Options with the defaults: ``ScriptLimits``' defaults, an idle state per core, the
+        /// system clock, intents up to 1 MiB and 32 levels deep.
         public init(
             limits: ScriptLimits = ScriptLimits(),
             idleStates: Int = Translator.cores,
@@ -72,6 +74,7 @@ public final class Translator: Sendable {
         }
     }
 
+    /// The options the translator was built with.
     public let options: Options
     private let logger: Logger
     private let current: Locked<Generation>
