@@ -44,7 +44,7 @@ public enum JSONParser: Sendable {
     }
 
     /// Parses one JSON text from any collection of UTF-8 bytes, such as an `ArraySlice`.
-    public static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    package static func parse<Bytes: Collection<UInt8>>(_ bytes: Bytes, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         if let result = bytes.withContiguousStorageIfAvailable({ parseResult($0, limits) }) {
             return try result.get()
         }

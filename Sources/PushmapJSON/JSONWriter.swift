@@ -33,14 +33,14 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends the value's JSON text to `out`.
-    public func write(_ value: JSONValue, into out: inout [UInt8]) {
+    package func write(_ value: JSONValue, into out: inout [UInt8]) {
         var buffer = OutputBuffer(capacity: 1024)
         emit(value, indent: 0, into: &buffer)
         buffer.append(to: &out)
     }
 
     /// The value as JSON text in a `String`.
-    public func string(_ value: JSONValue) -> String {
+    package func string(_ value: JSONValue) -> String {
         String(decoding: write(value), as: UTF8.self)
     }
 
