@@ -168,16 +168,7 @@ package struct IntentCheck: Sendable {
                 }
                 return wrongType(&reader, "an integer", &reporter)
             }
-            let number = reader.integer()
-            if let minimum, number < minimum {
-                guard Reporter.explains else { return false }
-                reporter.add(.error(reporter.path, "out-of-range", "\(number) is below the minimum of \(minimum)"))
-            }
-            if let maximum, number > maximum {
-                guard Reporter.explains else { return false }
-                reporter.add(.error(reporter.path, "out-of-range", "\(number) is above the maximum of \(maximum)"))
-            }
-            return true
+            return walkBounds(reader.integer(), minimum, maximum, &reporter)
         case .number(let minimum, let maximum):
             let number: Double
             if op == JSONTape.Op.integer {
@@ -187,15 +178,7 @@ package struct IntentCheck: Sendable {
             } else {
                 return wrongType(&reader, "a number", &reporter)
             }
-            if let minimum, number < minimum {
-                guard Reporter.explains else { return false }
-                reporter.add(.error(reporter.path, "out-of-range", "\(number) is below the minimum of \(minimum)"))
-            }
-            if let maximum, number > maximum {
-                guard Reporter.explains else { return false }
-                reporter.add(.error(reporter.path, "out-of-range", "\(number) is above the maximum of \(maximum)"))
-            }
-            return true
+            return walkBounds(number, minimum, maximum, &reporter)
         case .choice(let choices):
             guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
             let bytes = reader.string()
@@ -282,6 +265,20 @@ package struct IntentCheck: Sendable {
         for group in object.oneRequired where present.intersection(group).count == 0 {
             guard Reporter.explains else { return false }
             reporter.add(.error(reporter.path, "missing-field", "needs one of \(Self.quoted(group.indices.map { object.names.names[$0] }))"))
+        }
+        return true
+    }
+
+    private func walkBounds<Number: Comparable, Reporter: IntentReporter>(
+        _ number: Number, _ minimum: Number?, _ maximum: Number?, _ reporter: inout Reporter
+    ) -> Bool {
+        if let minimum, number < minimum {
+            guard Reporter.explains else { return false }
+            reporter.add(.error(reporter.path, "out-of-range", "\(number) is below the minimum of \(minimum)"))
+        }
+        if let maximum, number > maximum {
+            guard Reporter.explains else { return false }
+            reporter.add(.error(reporter.path, "out-of-range", "\(number) is above the maximum of \(maximum)"))
         }
         return true
     }
