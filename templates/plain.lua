@@ -7,8 +7,8 @@
 
 local pushmap = pushmap
 local warn, fail = pushmap.warn, pushmap.error
-local json, linktype = pushmap.json, pushmap.linktype
-local format, find, byte, sub = string.format, string.find, string.byte, string.sub
+local json, linktype, reserved = pushmap.json, pushmap.linktype, pushmap.reserved
+local format, find = string.format, string.find
 local sort = table.sort
 local next, type = next, type
 
@@ -97,54 +97,16 @@ local function dataPath(key)
   return format("$.data[%q]", key)
 end
 
--- Why a custom data key cannot be used, or nil: the SDK's namespace (adb_*) and the APNS
--- dictionary (aps) belong to the mapping, and FCM reserves a few keys of its own. Prefixes are
--- tested on the first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no
--- pattern runs per key.
-local function findRefusal(key, fcm)
-  local first = byte(key, 1)
-  if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
-    return "collides with the keys pushmap writes (adb_*, aps)"
-  end
-  if fcm then
-    if key == "from" or key == "message_type" then return "is reserved by FCM" end
-    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 4) == "gcm.") then -- 'g'
-      return "is reserved by FCM"
-    end
-  end
-  return nil
-end
-
--- A service sends the same custom keys again and again: each verdict (false for a usable key)
--- is kept, up to VERDICT_LIMIT keys per platform, so a repeat costs one table read.
-local VERDICT_LIMIT = 256
-local verdicts = { [true] = {}, [false] = {} }
-local verdictCounts = { [true] = 0, [false] = 0 }
-
-local function refused(key, fcm)
-  local known = verdicts[fcm][key]
-  if known ~= nil then return known or nil end
-  local why = findRefusal(key, fcm)
-  if verdictCounts[fcm] < VERDICT_LIMIT then
-    verdicts[fcm][key] = why or false
-    verdictCounts[fcm] = verdictCounts[fcm] + 1
-  end
-  return why
-end
-
--- Copies the intent's custom data into `into`, refused keys aside (an error each). `fcm`: FCM
--- data values are strings, so other JSON values are JSON-encoded. Walked with `next`, not the
--- sandbox's sorted `pairs`: the result does not depend on the order, and the refused keys are
--- sorted before they are reported.
-local function copyData(data, into, fcm)
+-- Copies the intent's custom data into `into`, with an error for each key the platform or
+-- pushmap reserves (pushmap.reserved says why). FCM data values are strings, so other JSON
+-- values are JSON-encoded. Walked with `next` rather than the sandbox's sorted `pairs`: the
+-- result does not depend on the order, and the refused keys are sorted before they are reported.
+local function copyData(data, into, platform)
   if data == nil then return end
+  local fcm = platform == "fcm"
   local bad
-  local known = verdicts[fcm]
   for key, value in next, data do
-    -- The kept verdict read here: a call per key only for a key not seen before.
-    local why = known[key]
-    if why == nil then why = refused(key, fcm) end
-    if why then
+    if reserved(key, platform) then
       bad = bad or {}
       bad[#bad + 1] = key
     elseif fcm and type(value) ~= "string" then
@@ -154,10 +116,10 @@ local function copyData(data, into, fcm)
     end
   end
   if bad then
-    sort(bad) -- diagnostics in a stable order
+    sort(bad)
     for i = 1, #bad do
       local key = bad[i]
-      fail(dataPath(key), format("data key '%s' %s", key, refused(key, fcm)))
+      fail(dataPath(key), format("data key '%s' %s", key, reserved(key, platform)))
     end
   end
 end
@@ -214,7 +176,7 @@ local function fcm(intent, ctx)
     }
   end
 
-  copyData(intent.data, data, true)
+  copyData(intent.data, data, "fcm")
   return { message = message }
 end
 
@@ -257,7 +219,7 @@ local function apns(intent, ctx)
     adb_act = buttonActions(intent.buttons, true),
   }
 
-  copyData(intent.data, payload, false)
+  copyData(intent.data, payload, "apns")
   return payload
 end
 

@@ -3,7 +3,7 @@
 -- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
 -- made the global table `pushmap` with the primitives null, array, object, isarray, isobject and
 -- json. This chunk adds the public API that template scripts use (version, color, androidColor,
--- get, linktype, warn, error, map, builtin) and returns the host-only functions (register, run),
+-- get, linktype, reserved, warn, error, map, builtin) and returns the host-only functions (register, run),
 -- which no script can reach. Its state (the registered templates, the diagnostics of the current
 -- run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
@@ -95,6 +95,47 @@ function pushmap.linktype(uri)
     if c5 == 58 or (c5 and (c5 | 32) == 115 and c6 == 58) then return "WEBURL" end -- "http:", "https:"
   end
   return "DEEPLINK"
+end
+
+-- Custom keys ----------------------------------------------------------------------------------
+
+-- Why `key` cannot be a custom key: the SDK's namespace (adb_*) and the APNS dictionary (aps)
+-- belong to the mappings, and FCM reserves a few keys of its own. Prefixes are tested on the
+-- first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no pattern runs.
+local function findReserved(key, fcm)
+  local first = byte(key, 1)
+  if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
+    return "collides with the keys pushmap writes (adb_*, aps)"
+  end
+  if fcm then
+    if key == "from" or key == "message_type" then return "is reserved by FCM" end
+    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 4) == "gcm.") then -- 'g'
+      return "is reserved by FCM"
+    end
+  end
+  return nil
+end
+
+-- A service sends the same custom keys again and again: each verdict (false for a usable key)
+-- is kept, up to VERDICT_LIMIT keys per platform, so that a repeat costs one table read.
+local VERDICT_LIMIT = 256
+local verdicts = { fcm = {}, apns = {} }
+local verdictCounts = { fcm = 0, apns = 0 }
+
+function pushmap.reserved(key, platform)
+  local known = verdicts[platform]
+  if known == nil then
+    error(format("pushmap.reserved: the platform must be \"fcm\" or \"apns\", got %s", describe(platform)), 2)
+  end
+  local why = known[key]
+  if why ~= nil then return why or nil end
+  checkString("pushmap.reserved", "the key", key)
+  why = findReserved(key, platform == "fcm")
+  if verdictCounts[platform] < VERDICT_LIMIT then
+    known[key] = why or false
+    verdictCounts[platform] = verdictCounts[platform] + 1
+  end
+  return why
 end
 
 -- pushmap.get ----------------------------------------------------------------------------------
