@@ -1,13 +1,12 @@
 -- plain: the generic push notification, no adb_template_type. Android's messaging SDK and the
--- iOS app read it as is (Adobe's "payload keys" page). It is also the base of every built-in
--- template: basic starts from this payload and carousel and timer start from basic's, so the
+-- iOS app read it as is (Adobe's "payload keys" page). Templates build on it (`base`), so the
 -- keys common to all (title, body, sound, badge, link, channel, target, custom data...) are
 -- written here, once. Its payload does not depend on who calls it; only its diagnostics do:
 -- they concern the template being run (ctx.template).
 
 local pushmap = pushmap
 local warn, fail = pushmap.warn, pushmap.error
-local json, linktype, reserved = pushmap.json, pushmap.linktype, pushmap.reserved
+local json, linktype, reserved, rules = pushmap.json, pushmap.linktype, pushmap.reserved, pushmap.rules
 local format, find = string.format, string.find
 local sort = table.sort
 local next, type = next, type
@@ -17,12 +16,6 @@ local NONE = {} -- stands for an absent object; never written to
 local PRIORITY = { min = "PRIORITY_MIN", low = "PRIORITY_LOW", default = "PRIORITY_DEFAULT", high = "PRIORITY_HIGH", max = "PRIORITY_MAX" }
 local VISIBILITY = { private = "PRIVATE", public = "PUBLIC", secret = "SECRET" }
 local DELIVERY = { normal = "NORMAL", high = "HIGH" }
-
--- Fields that belong to one template. Given to another built-in template they are an error;
--- a field of basic is also accepted by the templates built on basic (which may ignore it).
-local OWNED = { "remindLater", "carousel", "timer", "expired" }
-local OWNER = { remindLater = "basic", carousel = "carousel", timer = "timer", expired = "timer" }
-local BUILT_ON_BASIC = { basic = true, carousel = true, timer = true }
 
 -- Intent fields a plain notification leaves out, by platform.
 local IGNORED = {
@@ -38,22 +31,12 @@ local function ignored(field, platform)
   warn("$." .. field, "'" .. field .. "' is ignored by plain notifications on " .. IGNORED_BY[platform] .. " (only push templates read it)")
 end
 
--- For each built-in template, the owned fields it does not accept: what checkFields tests,
--- worked out once instead of at every call. Plain accepts none of them.
-local FORBIDDEN = { plain = OWNED }
-for template in next, BUILT_ON_BASIC do
-  local list = {}
-  for i = 1, #OWNED do
-    local owner = OWNER[OWNED[i]]
-    if owner ~= template and owner ~= "basic" then list[#list + 1] = OWNED[i] end
-  end
-  FORBIDDEN[template] = list
-end
-
+-- Warns about the fields plain notifications leave out, when plain is the template being run,
+-- and reports the fields the template being run refuses: those another template owns (the
+-- templates declare them; pushmap.rules gathers them).
 local function checkFields(intent, ctx)
-  local template = ctx.template
+  local template, platform = ctx.template, ctx.platform
   if template == "plain" then
-    local platform = ctx.platform
     local fields = IGNORED[platform]
     for i = 1, #fields do
       if intent[fields[i]] ~= nil then ignored(fields[i], platform) end
@@ -65,12 +48,11 @@ local function checkFields(intent, ctx)
       end
     end
   end
-  local forbidden = FORBIDDEN[template]
-  if forbidden == nil then return end -- a custom template decides for itself
-  for i = 1, #forbidden do
-    local field = forbidden[i]
+  local refuses = rules[template].refuses
+  for i = 1, #refuses do
+    local field = refuses[i]
     if intent[field] ~= nil then
-      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, OWNER[field], template))
+      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, rules[template].owners[field], template))
     end
   end
 end
@@ -127,9 +109,7 @@ end
 -- The buttons as adb_act entries (nil when there are none); iOS also carries each button's id as aid.
 local function buttonActions(buttons, withId)
   if buttons == nil or #buttons == 0 then return nil end
-  -- Sized for Android's three buttons at once: a constructor sizes the table for the items it
-  -- lists, nil ones too, where appending would resize it at each button.
-  local actions = { nil, nil, nil }
+  local actions = { nil, nil, nil } -- room for Android's three buttons at once
   for i = 1, #buttons do
     local button = buttons[i]
     actions[i] = {
@@ -140,9 +120,8 @@ local function buttonActions(buttons, withId)
   return actions
 end
 
--- The payload tables are built by constructors that name all their keys: Lua sizes a table for
--- them at once (a key whose value is nil is not added), where setting them one by one would
--- rehash it as it grows. Calls that may record a diagnostic run first, in the order they report.
+-- Each payload table is written as one constructor naming all its keys (a nil value adds no
+-- key). Calls that may report a diagnostic run first, in the order they report.
 
 local function fcm(intent, ctx)
   checkFields(intent, ctx)
