@@ -1,18 +1,13 @@
 -- basic: Adobe's basic push template (adb_template_type "basic"): title, body, expanded text,
 -- image, link, buttons, colours, icons and, on Android, a remind-later button.
--- Built on the plain payload (pushmap.builtin("plain", ...)), to which it adds the template keys;
--- carousel and timer are built on this one.
+-- Built on the plain payload (pushmap.builtin("plain", ...)), to which it adds the template keys.
 
 local pushmap = pushmap
-local builtin, warn = pushmap.builtin, pushmap.warn
+local builtin, warn, rules = pushmap.builtin, pushmap.warn, pushmap.rules
 local color, androidColor = pushmap.color, pushmap.androidColor
 local format = string.format
 
 local NONE = {} -- stands for an absent object; never written to
-
--- Built-in templates built on basic that show neither buttons nor a remind-later button (they
--- remove basic's adb_act and adb_rem_* keys; basic reports it for them).
-local NO_ACTIONS = { carousel = true, timer = true }
 
 local IOS_BUTTONS = "buttons are not shown by iOS push templates (actions come from the app's notification categories)"
 
@@ -45,14 +40,18 @@ local function fcm(intent, ctx)
     if remind.after ~= nil then data.adb_rem_sec = format("%d", remind.after) end
   end
 
-  -- Diagnostics concern the template being run: carousel and timer remove these keys again.
+  -- Diagnostics concern the template being run: one built on basic that declares it ignores
+  -- the buttons or the remind-later button removes their keys again.
   local template = ctx.template
-  if NO_ACTIONS[template] then
-    if data.adb_act ~= nil then warn("$.buttons", "buttons are ignored by the " .. template .. " template") end
-    if remind ~= nil then warn("$.remindLater", "remindLater is ignored by the " .. template .. " template") end
-  elseif remind ~= nil then
+  local ignores = rules[template].ignores
+  if ignores.buttons and data.adb_act ~= nil then
+    warn("$.buttons", "buttons are ignored by the " .. template .. " template")
+  end
+  if remind ~= nil then
     local buttons = intent.buttons
-    if buttons ~= nil and #buttons > 2 then
+    if ignores.remindLater then
+      warn("$.remindLater", "remindLater is ignored by the " .. template .. " template")
+    elseif not ignores.buttons and buttons ~= nil and #buttons > 2 then
       warn("$.buttons", "with remindLater, Android shows at most 2 buttons")
     end
   end
@@ -97,6 +96,8 @@ return {
   name = "basic",
   api = 1,
   platforms = { "fcm", "apns" },
+  base = "plain",
+  owns = { "remindLater" },
   fcm = fcm,
   apns = apns,
 }

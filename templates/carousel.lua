@@ -59,7 +59,7 @@ local function fcm(intent, ctx)
   local data = payload.message.data
   data.adb_template_type = "car"
   dropImage(data, "adb_image", intent)
-  -- No buttons or remind-later button (basic reports them as ignored).
+  -- No buttons or remind-later button (ignored: basic reports them).
   data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
 
   local carousel = carouselOf(intent)
@@ -89,6 +89,9 @@ return {
   name = "carousel",
   api = 1,
   platforms = { "fcm", "apns" },
+  base = "basic",
+  owns = { "carousel" },
+  ignores = { "buttons", "remindLater" },
   fcm = fcm,
   apns = apns,
 }

@@ -1,14 +1,13 @@
 -- plain: the generic push notification, no adb_template_type. Android's messaging SDK and the
--- iOS app read it as is (Adobe's "payload keys" page). It is also the base of every built-in
--- template: basic starts from this payload and carousel and timer start from basic's, so the
+-- iOS app read it as is (Adobe's "payload keys" page). Templates build on it (`base`), so the
 -- keys common to all (title, body, sound, badge, link, channel, target, custom data...) are
 -- written here, once. Its payload does not depend on who calls it; only its diagnostics do:
 -- they concern the template being run (ctx.template).
 
 local pushmap = pushmap
 local warn, fail = pushmap.warn, pushmap.error
-local json, linktype = pushmap.json, pushmap.linktype
-local format, find, byte, sub = string.format, string.find, string.byte, string.sub
+local json, linktype, reserved, rules = pushmap.json, pushmap.linktype, pushmap.reserved, pushmap.rules
+local format, find = string.format, string.find
 local sort = table.sort
 local next, type = next, type
 
@@ -17,12 +16,6 @@ local NONE = {} -- stands for an absent object; never written to
 local PRIORITY = { min = "PRIORITY_MIN", low = "PRIORITY_LOW", default = "PRIORITY_DEFAULT", high = "PRIORITY_HIGH", max = "PRIORITY_MAX" }
 local VISIBILITY = { private = "PRIVATE", public = "PUBLIC", secret = "SECRET" }
 local DELIVERY = { normal = "NORMAL", high = "HIGH" }
-
--- Fields that belong to one template. Given to another built-in template they are an error;
--- a field of basic is also accepted by the templates built on basic (which may ignore it).
-local OWNED = { "remindLater", "carousel", "timer", "expired" }
-local OWNER = { remindLater = "basic", carousel = "carousel", timer = "timer", expired = "timer" }
-local BUILT_ON_BASIC = { basic = true, carousel = true, timer = true }
 
 -- Intent fields a plain notification leaves out, by platform.
 local IGNORED = {
@@ -38,22 +31,12 @@ local function ignored(field, platform)
   warn("$." .. field, "'" .. field .. "' is ignored by plain notifications on " .. IGNORED_BY[platform] .. " (only push templates read it)")
 end
 
--- For each built-in template, the owned fields it does not accept: what checkFields tests,
--- worked out once instead of at every call. Plain accepts none of them.
-local FORBIDDEN = { plain = OWNED }
-for template in next, BUILT_ON_BASIC do
-  local list = {}
-  for i = 1, #OWNED do
-    local owner = OWNER[OWNED[i]]
-    if owner ~= template and owner ~= "basic" then list[#list + 1] = OWNED[i] end
-  end
-  FORBIDDEN[template] = list
-end
-
+-- Warns about the fields plain notifications leave out, when plain is the template being run,
+-- and reports the fields the template being run refuses: those another template owns (the
+-- templates declare them; pushmap.rules gathers them).
 local function checkFields(intent, ctx)
-  local template = ctx.template
+  local template, platform = ctx.template, ctx.platform
   if template == "plain" then
-    local platform = ctx.platform
     local fields = IGNORED[platform]
     for i = 1, #fields do
       if intent[fields[i]] ~= nil then ignored(fields[i], platform) end
@@ -65,12 +48,11 @@ local function checkFields(intent, ctx)
       end
     end
   end
-  local forbidden = FORBIDDEN[template]
-  if forbidden == nil then return end -- a custom template decides for itself
-  for i = 1, #forbidden do
-    local field = forbidden[i]
+  local refuses = rules[template].refuses
+  for i = 1, #refuses do
+    local field = refuses[i]
     if intent[field] ~= nil then
-      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, OWNER[field], template))
+      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, rules[template].owners[field], template))
     end
   end
 end
@@ -97,54 +79,16 @@ local function dataPath(key)
   return format("$.data[%q]", key)
 end
 
--- Why a custom data key cannot be used, or nil: the SDK's namespace (adb_*) and the APNS
--- dictionary (aps) belong to the mapping, and FCM reserves a few keys of its own. Prefixes are
--- tested on the first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no
--- pattern runs per key.
-local function findRefusal(key, fcm)
-  local first = byte(key, 1)
-  if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
-    return "collides with the keys pushmap writes (adb_*, aps)"
-  end
-  if fcm then
-    if key == "from" or key == "message_type" then return "is reserved by FCM" end
-    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 4) == "gcm.") then -- 'g'
-      return "is reserved by FCM"
-    end
-  end
-  return nil
-end
-
--- A service sends the same custom keys again and again: each verdict (false for a usable key)
--- is kept, up to VERDICT_LIMIT keys per platform, so a repeat costs one table read.
-local VERDICT_LIMIT = 256
-local verdicts = { [true] = {}, [false] = {} }
-local verdictCounts = { [true] = 0, [false] = 0 }
-
-local function refused(key, fcm)
-  local known = verdicts[fcm][key]
-  if known ~= nil then return known or nil end
-  local why = findRefusal(key, fcm)
-  if verdictCounts[fcm] < VERDICT_LIMIT then
-    verdicts[fcm][key] = why or false
-    verdictCounts[fcm] = verdictCounts[fcm] + 1
-  end
-  return why
-end
-
--- Copies the intent's custom data into `into`, refused keys aside (an error each). `fcm`: FCM
--- data values are strings, so other JSON values are JSON-encoded. Walked with `next`, not the
--- sandbox's sorted `pairs`: the result does not depend on the order, and the refused keys are
--- sorted before they are reported.
-local function copyData(data, into, fcm)
+-- Copies the intent's custom data into `into`, with an error for each key the platform or
+-- pushmap reserves (pushmap.reserved says why). FCM data values are strings, so other JSON
+-- values are JSON-encoded. Walked with `next` rather than the sandbox's sorted `pairs`: the
+-- result does not depend on the order, and the refused keys are sorted before they are reported.
+local function copyData(data, into, platform)
   if data == nil then return end
+  local fcm = platform == "fcm"
   local bad
-  local known = verdicts[fcm]
   for key, value in next, data do
-    -- The kept verdict read here: a call per key only for a key not seen before.
-    local why = known[key]
-    if why == nil then why = refused(key, fcm) end
-    if why then
+    if reserved(key, platform) then
       bad = bad or {}
       bad[#bad + 1] = key
     elseif fcm and type(value) ~= "string" then
@@ -154,10 +98,10 @@ local function copyData(data, into, fcm)
     end
   end
   if bad then
-    sort(bad) -- diagnostics in a stable order
+    sort(bad)
     for i = 1, #bad do
       local key = bad[i]
-      fail(dataPath(key), format("data key '%s' %s", key, refused(key, fcm)))
+      fail(dataPath(key), format("data key '%s' %s", key, reserved(key, platform)))
     end
   end
 end
@@ -165,9 +109,7 @@ end
 -- The buttons as adb_act entries (nil when there are none); iOS also carries each button's id as aid.
 local function buttonActions(buttons, withId)
   if buttons == nil or #buttons == 0 then return nil end
-  -- Sized for Android's three buttons at once: a constructor sizes the table for the items it
-  -- lists, nil ones too, where appending would resize it at each button.
-  local actions = { nil, nil, nil }
+  local actions = { nil, nil, nil } -- room for Android's three buttons at once
   for i = 1, #buttons do
     local button = buttons[i]
     actions[i] = {
@@ -178,9 +120,8 @@ local function buttonActions(buttons, withId)
   return actions
 end
 
--- The payload tables are built by constructors that name all their keys: Lua sizes a table for
--- them at once (a key whose value is nil is not added), where setting them one by one would
--- rehash it as it grows. Calls that may record a diagnostic run first, in the order they report.
+-- Each payload table is written as one constructor naming all its keys (a nil value adds no
+-- key). Calls that may report a diagnostic run first, in the order they report.
 
 local function fcm(intent, ctx)
   checkFields(intent, ctx)
@@ -214,7 +155,7 @@ local function fcm(intent, ctx)
     }
   end
 
-  copyData(intent.data, data, true)
+  copyData(intent.data, data, "fcm")
   return { message = message }
 end
 
@@ -257,7 +198,7 @@ local function apns(intent, ctx)
     adb_act = buttonActions(intent.buttons, true),
   }
 
-  copyData(intent.data, payload, false)
+  copyData(intent.data, payload, "apns")
   return payload
 end
 

@@ -41,7 +41,7 @@ end
 local function fcm(intent, ctx)
   local payload = builtin("basic", "fcm", intent, ctx)
   local data = payload.message.data
-  -- No buttons or remind-later button (basic reports them as ignored).
+  -- No buttons or remind-later button (ignored: basic reports them).
   data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
   local expired = timerKeys(data, intent, ctx, androidColor)
   data.adb_body_ex_alt = expired.expandedBody
@@ -60,6 +60,9 @@ return {
   name = "timer",
   api = 1,
   platforms = { "fcm", "apns" },
+  base = "basic",
+  owns = { "timer", "expired" },
+  ignores = { "buttons", "remindLater" },
   fcm = fcm,
   apns = apns,
 }

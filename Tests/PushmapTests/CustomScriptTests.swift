@@ -32,6 +32,22 @@ struct CustomScriptTests {
     }
     """
 
+    /// A team's template on the built-in basic that leaves out the buttons, and says so.
+    static let zoom = """
+    return {
+      name = "zoom",
+      api = 1,
+      platforms = { "fcm" },
+      base = "basic",
+      ignores = { "buttons" },
+      fcm = function(intent, ctx)
+        local payload = pushmap.builtin("basic", "fcm", intent, ctx)
+        payload.message.data.adb_act = nil
+        return payload
+      end,
+    }
+    """
+
     let intent = #"{"template": "basic", "title": "Hi", "body": "There", "sound": "ding"}"#
 
     @Test("an override renames a key, composed on the built-in without copying it")
@@ -60,12 +76,58 @@ struct CustomScriptTests {
         #expect(elsewhere?.diagnostics.first?.rule == "unknown-field")
     }
 
+    @Test("a template's declarations reach the templates it builds on, which name no template of their own")
+    func declarations() throws {
+        let translator = try Translator(scripts: scripts(["zoom": Self.zoom]), logger: quietLogger)
+        let intent = #"{"template": "zoom", "title": "Hi", "body": "There", "buttons": [{"label": "Go"}], "remindLater": {"label": "Later", "after": 60}}"#
+        let translation = try translator.translate(Array(intent.utf8), platforms: [.fcm])
+        #expect(data(translation.payloads[.fcm])?["adb_act"] == nil)
+        // Built on basic, so basic's remindLater is accepted and written.
+        #expect(data(translation.payloads[.fcm])?["adb_rem_txt"] == .string("Later"))
+        #expect(translation.diagnostics.map(\.message) == ["buttons are ignored by the zoom template"])
+        let carousel = #"{"template": "zoom", "title": "Hi", "body": "There", "carousel": {"items": [{"image": "https://example.com/1.png"}]}}"#
+        let refused = translationError { _ = try translator.translate(Array(carousel.utf8), platforms: [.fcm]) }
+        #expect(refused?.diagnostics.map(\.message) == ["field 'carousel' belongs to the carousel template, not zoom"])
+        // A template that declares nothing decides for itself.
+        let promo = try Translator(scripts: scripts(["promo": Self.promo]), logger: quietLogger)
+        _ = try promo.translate(Array(#"{"template": "promo", "title": "Sale", "carousel": {"items": []}}"#.utf8), platforms: [.fcm])
+    }
+
+    @Test("pushmap.reserved says why a custom key cannot be used, the same way each time")
+    func reservedKeys() throws {
+        let source = """
+            return { name = 'keys', api = 1, platforms = {'apns'}, fields = { keys = 'array' },
+              apns = function(intent)
+                local fcm, apns = {}, {}
+                for round = 1, 2 do
+                  for i = 1, #intent.keys do
+                    fcm[#fcm + 1] = pushmap.reserved(intent.keys[i], 'fcm') or 'ok'
+                    apns[#apns + 1] = pushmap.reserved(intent.keys[i], 'apns') or 'ok'
+                  end
+                end
+                return { aps = { alert = 'x' }, fcm = fcm, apns = apns }
+              end }
+            """
+        let translator = try Translator(scripts: scripts(["keys": source]), logger: quietLogger)
+        let keys = ["adb_title", "aps", "from", "google.x", "gcm.y", "message_type", "orderId", "adb", "apsx"]
+        let intent = JSONValue.object(JSONObject([("template", .string("keys")), ("keys", .array(keys.map(JSONValue.string)))]))
+        let payload = try translator.translate(intent, platforms: [.apns]).payloads[.apns]
+        let collides = "collides with the keys pushmap writes (adb_*, aps)"
+        let fcm = [collides, collides, "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "ok", "ok", "ok"]
+        let apns = [collides, collides, "ok", "ok", "ok", "ok", "ok", "ok", "ok"]
+        #expect(payload?["fcm"]?.arrayValue?.compactMap(\.stringValue) == fcm + fcm)
+        #expect(payload?["apns"]?.arrayValue?.compactMap(\.stringValue) == apns + apns)
+    }
+
     @Test("a script that breaks the contract is reported with its file and line", arguments: [
         ("return {\n  name = 'other', api = 1, platforms = {'fcm'}, fcm = function() return {} end }", "'name'"),
         ("local x = 1\nreturn {\n  name = 'bad', api = 1, platforms = 'fcm', fcm = function() return {} end }", "'platforms'"),
         ("return { name = 'bad', api = 1, platforms = {'fcm'} }", "fcm"),
         ("return { name = 'bad', api = 99, platforms = {'fcm'}, fcm = function() return {} end }", "api"),
         ("return 42", "table"),
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = 'carousel', fcm = function() return {} end }", "'owns'"),
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = {'timer'}, fcm = function() return {} end }", "owned by the timer template"),
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 2, fcm = function() return {} end }", "'base'"),
     ])
     func contractErrors(source: String, mentions: String) throws {
         do {

@@ -3,7 +3,7 @@
 -- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
 -- made the global table `pushmap` with the primitives null, array, object, isarray, isobject and
 -- json. This chunk adds the public API that template scripts use (version, color, androidColor,
--- get, linktype, warn, error, map, builtin) and returns the host-only functions (register, run),
+-- get, linktype, reserved, rules, warn, error, map, builtin) and returns the host-only functions (register, run),
 -- which no script can reach. Its state (the registered templates, the diagnostics of the current
 -- run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
@@ -11,7 +11,7 @@
 local pushmap = pushmap
 
 local null, array, object = pushmap.null, pushmap.array, pushmap.object
-local type, error, tostring, pairs, next = type, error, tostring, pairs, next
+local type, error, tostring, pairs, next, setmetatable = type, error, tostring, pairs, next, setmetatable
 local mathtype = math.type
 local byte, sub, upper, match, format = string.byte, string.sub, string.upper, string.match, string.format
 local sort, concat, unpack = table.sort, table.concat, table.unpack
@@ -22,7 +22,9 @@ local PLATFORM_ORDER = { "fcm", "apns" }
 -- The layer label of the scripts that ship inside pushmap ("built-in" from the Swift host).
 local BUILTIN_LAYERS = { builtin = true, ["built-in"] = true }
 local FIELD_TYPES = { string = true, integer = true, number = true, boolean = true, object = true, array = true }
-local CONTRACT_KEYS = { name = true, api = true, platforms = true, fields = true, fcm = true, apns = true }
+local CONTRACT_KEYS = {
+  name = true, api = true, platforms = true, fields = true, base = true, owns = true, ignores = true, fcm = true, apns = true,
+}
 
 -- A value in a message: strings quoted, numbers and booleans as written, other values by type.
 local function describe(value)
@@ -95,6 +97,47 @@ function pushmap.linktype(uri)
     if c5 == 58 or (c5 and (c5 | 32) == 115 and c6 == 58) then return "WEBURL" end -- "http:", "https:"
   end
   return "DEEPLINK"
+end
+
+-- Custom keys ----------------------------------------------------------------------------------
+
+-- Why `key` cannot be a custom key: the SDK's namespace (adb_*) and the APNS dictionary (aps)
+-- belong to the mappings, and FCM reserves a few keys of its own. Prefixes are tested on the
+-- first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no pattern runs.
+local function findReserved(key, fcm)
+  local first = byte(key, 1)
+  if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
+    return "collides with the keys pushmap writes (adb_*, aps)"
+  end
+  if fcm then
+    if key == "from" or key == "message_type" then return "is reserved by FCM" end
+    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 4) == "gcm.") then -- 'g'
+      return "is reserved by FCM"
+    end
+  end
+  return nil
+end
+
+-- A service sends the same custom keys again and again: each verdict (false for a usable key)
+-- is kept, up to VERDICT_LIMIT keys per platform, so that a repeat costs one table read.
+local VERDICT_LIMIT = 256
+local verdicts = { fcm = {}, apns = {} }
+local verdictCounts = { fcm = 0, apns = 0 }
+
+function pushmap.reserved(key, platform)
+  local known = verdicts[platform]
+  if known == nil then
+    error(format("pushmap.reserved: the platform must be \"fcm\" or \"apns\", got %s", describe(platform)), 2)
+  end
+  local why = known[key]
+  if why ~= nil then return why or nil end
+  checkString("pushmap.reserved", "the key", key)
+  why = findReserved(key, platform == "fcm")
+  if verdictCounts[platform] < VERDICT_LIMIT then
+    known[key] = why or false
+    verdictCounts[platform] = verdictCounts[platform] + 1
+  end
+  return why
 end
 
 -- pushmap.get ----------------------------------------------------------------------------------
@@ -266,6 +309,109 @@ local function sortedKeys(t)
   return keys
 end
 
+-- Host-only: what templates declare of each other ---------------------------------------------
+
+-- The rules of a template that declares nothing: it decides for itself.
+local NO_RULES = { refuses = {}, owners = {}, ignores = {} }
+
+-- pushmap.rules: template name -> what the declarations say of it (NO_RULES for any other name).
+-- Scripts keep a reference to it, so it is refilled in place as scripts are loaded.
+local rulesOf = setmetatable({}, { __index = function() return NO_RULES end, __metatable = false })
+pushmap.rules = rulesOf
+
+local names, loaded = {}, {} -- template names in the order first loaded, and as a set
+local declaredBy = {}        -- name -> the latest script's { base, owns, ignores }, when it declares any
+local builtinDeclared = {}   -- name -> the built-in script's { base, owns, ignores }
+
+-- What a template declares: its own script's declarations, else (an override that declares
+-- none of them) the built-in template's of the same name, else nothing.
+local function declarationOf(name)
+  return declaredBy[name] or builtinDeclared[name]
+end
+
+-- Works out pushmap.rules for every template: the fields it refuses (owned by a template it does
+-- not build on, in load order) with their owners, and the set of fields it ignores.
+local function computeRules()
+  local owned, owners = {}, {}
+  for i = 1, #names do
+    local declaration = declarationOf(names[i])
+    local owns = declaration and declaration.owns or {}
+    for j = 1, #owns do
+      if owners[owns[j]] == nil then
+        owned[#owned + 1] = owns[j]
+        owners[owns[j]] = names[i]
+      end
+    end
+  end
+  for name in next, rulesOf do rulesOf[name] = nil end
+  for i = 1, #names do
+    local name = names[i]
+    local declaration = declarationOf(name)
+    if declaration then
+      -- A template accepts the fields it owns and those of the templates it builds on.
+      local accepted, seen, current = {}, {}, declaration
+      while current and not seen[current] do
+        seen[current] = true
+        local owns = current.owns or {}
+        for j = 1, #owns do accepted[owns[j]] = true end
+        current = current.base and declarationOf(current.base)
+      end
+      local refuses = {}
+      for j = 1, #owned do
+        if not accepted[owned[j]] then refuses[#refuses + 1] = owned[j] end
+      end
+      local ignores = {}
+      local ignored = declaration.ignores or {}
+      for j = 1, #ignored do ignores[ignored[j]] = true end
+      rulesOf[name] = { refuses = refuses, owners = owners, ignores = ignores }
+    end
+  end
+end
+
+-- The list of field names under contract key `key`, copied, or nil when absent.
+local function fieldList(broken, key, list)
+  if list == nil then return nil end
+  local example = key == "owns" and "{ \"carousel\" }" or "{ \"buttons\" }"
+  if type(list) ~= "table" then broken("'%s' must be a list of intent field names (%s = %s), got %s", key, key, example, type(list)) end
+  local count = 0
+  for _ in pairs(list) do count = count + 1 end
+  if count ~= #list then broken("'%s' must be a list of intent field names (%s = %s), got a table that is not a list", key, key, example) end
+  local copy = {}
+  for i = 1, count do
+    local field = list[i]
+    if type(field) ~= "string" or not match(field, "^[%a_][%w_]*$") then
+      broken("'%s' must be a list of intent field names (%s = %s), got %s at index %d", key, key, example, describe(field), i)
+    end
+    copy[i] = field
+  end
+  return copy
+end
+
+-- Reads a script's base, owns and ignores; nil when it declares none of them. A field has one
+-- owner: another template's claim on it is refused.
+local function readDeclaration(broken, name, template)
+  local base = template.base
+  if base ~= nil and type(base) ~= "string" then
+    broken("'base' must be the name of the template this one builds on, got %s", describe(base))
+  end
+  local owns = fieldList(broken, "owns", template.owns)
+  local ignores = fieldList(broken, "ignores", template.ignores)
+  if owns then
+    for i = 1, #names do
+      local other = names[i]
+      local declaration = other ~= name and declarationOf(other)
+      local theirs = declaration and declaration.owns or {}
+      for j = 1, #theirs do
+        for k = 1, #owns do
+          if owns[k] == theirs[j] then broken("'owns': field '%s' is owned by the %s template", owns[k], other) end
+        end
+      end
+    end
+  end
+  if base == nil and owns == nil and ignores == nil then return nil end
+  return { base = base, owns = owns, ignores = ignores }
+end
+
 -- Checks a template table against the contract (version 1). Returns the entry to store and its
 -- description, or raises "path:line: template contract: ...".
 local function register(layer, name, path, template, returnLine)
@@ -284,7 +430,7 @@ local function register(layer, name, path, template, returnLine)
     if not CONTRACT_KEYS[keys[i]] then unknown[#unknown + 1] = describe(keys[i]) end
   end
   if #unknown > 0 then
-    broken("unknown key%s %s (the keys are name, api, platforms, fields, fcm, apns)", #unknown > 1 and "s" or "", concat(unknown, ", "))
+    broken("unknown key%s %s (the keys are name, api, platforms, fields, base, owns, ignores, fcm, apns)", #unknown > 1 and "s" or "", concat(unknown, ", "))
   end
 
   local tname = template.name
@@ -346,8 +492,20 @@ local function register(layer, name, path, template, returnLine)
     end
   end
 
+  local declaration = readDeclaration(broken, name, template)
+
   winners[name] = entry
-  if BUILTIN_LAYERS[layer] then builtins[name] = entry end
+  if not loaded[name] then
+    loaded[name] = true
+    names[#names + 1] = name
+  end
+  declaredBy[name] = declaration
+  if BUILTIN_LAYERS[layer] then
+    builtins[name] = entry
+    builtinDeclared[name] = declaration or {}
+    declaredBy[name] = nil
+  end
+  computeRules()
   return { name = name, api = api, platforms = array(list), fields = object(described) }
 end
 
