@@ -103,6 +103,7 @@ let package = Package(
             dependencies: ["PushmapFuzzing", "PushmapJSON"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PushmapPreviewTests", dependencies: ["PushmapPreview", "PushmapJSON"], swiftSettings: strict),
         .testTarget(
             name: "PushmapCLITests",
             dependencies: ["PushmapJSON"],
