@@ -91,7 +91,10 @@ package struct PreviewPage: Sendable {
                 html += "<ul>"
                 for diagnostic in preview.diagnostics {
                     html += "<li data-role=\"diagnostic\" data-severity=\"\(diagnostic.severity.name)\" data-rule=\"\(HTMLEscape.text(diagnostic.rule))\">"
-                    html += "<span class=\"severity \(diagnostic.severity.name)\">\(diagnostic.severity.name)</span> \(HTMLEscape.text(diagnostic.description))</li>"
+                    // The badge says the severity; the line says the rest.
+                    let line = diagnostic.description.hasPrefix("\(diagnostic.severity.name): ")
+                        ? String(diagnostic.description.dropFirst(diagnostic.severity.name.count + 2)) : diagnostic.description
+                    html += "<span class=\"severity \(diagnostic.severity.name)\">\(diagnostic.severity.name)</span> \(HTMLEscape.text(line))</li>"
                 }
                 html += "</ul>"
             }
@@ -139,7 +142,7 @@ package struct PreviewPage: Sendable {
         // iOS's content extension puts the image above the text; everything else below.
         let imageFirst = os == "ios" && view.id != "collapsed"
         if imageFirst, let image = view.image { html += imageFrame(image, role: "image") }
-        if let carousel = view.carousel, os == "ios" { html += self.carousel(carousel) }
+        if let carousel = view.carousel, os == "ios" { html += carouselFrames(carousel) }
         html += "<div class=\"text-row\"><div class=\"texts\">"
         if let title = view.title { html += text(title, role: "title", color: view.colors.title) }
         if let subtitle = view.subtitle { html += text(subtitle, role: "subtitle", color: view.colors.title) }
@@ -148,7 +151,11 @@ package struct PreviewPage: Sendable {
         if let thumbnail = view.thumbnail { html += imageFrame(thumbnail, role: "thumbnail") }
         html += "</div>"
         if !imageFirst, let image = view.image { html += imageFrame(image, role: "image") }
-        if let carousel = view.carousel, os != "ios" { html += self.carousel(carousel) }
+        // Android draws the carousel below the text; iOS draws the item's caption below the title.
+        if let carousel = view.carousel {
+            if os != "ios" { html += carouselFrames(carousel) }
+            html += carouselCaption(carousel)
+        }
         if !view.buttons.isEmpty {
             html += "<div class=\"buttons\">" + view.buttons.map { "<span class=\"button\" data-role=\"button\">\(HTMLEscape.text($0))</span>" }.joined() + "</div>"
         }
@@ -166,7 +173,8 @@ package struct PreviewPage: Sendable {
         return html
     }
 
-    private func carousel(_ carousel: NotificationView.Carousel) -> String {
+    /// The carousel's pictures: the item in front, and its neighbours in the filmstrip layout.
+    private func carouselFrames(_ carousel: NotificationView.Carousel) -> String {
         var html = "<div class=\"carousel \(HTMLEscape.text(carousel.layout))\" data-role=\"carousel\" data-mode=\"\(HTMLEscape.text(carousel.mode))\" data-layout=\"\(HTMLEscape.text(carousel.layout))\">"
         let current = carousel.items[carousel.current]
         if carousel.layout == "filmstrip", carousel.items.count > 1 {
@@ -177,11 +185,16 @@ package struct PreviewPage: Sendable {
         } else {
             html += imageFrame(current.image, role: "image")
         }
-        if let caption = current.caption { html += text(caption, role: "caption", color: nil) }
+        return html + "</div>"
+    }
+
+    /// The front item's caption and where it stands among the items.
+    private func carouselCaption(_ carousel: NotificationView.Carousel) -> String {
+        var html = carousel.items[carousel.current].caption.map { text($0, role: "caption", color: nil) } ?? ""
         html += "<div class=\"dots\">"
         for index in carousel.items.indices { html += index == carousel.current ? "●" : "○" }
         html += carousel.mode == "manual" ? " ‹ ›" : ""
-        return html + "</div></div>"
+        return html + "</div>"
     }
 
     private func imageFrame(_ url: String, role: String) -> String {
