@@ -1,12 +1,14 @@
 internal import Pushmap
-internal import PushmapJSON
+package import PushmapJSON
 
 /// Draws an FCM payload as Android shows it: a template (`adb_template_type` basic, car, timer)
 /// as Adobe's notificationbuilder lays it out, anything else as the messaging SDK's plain
 /// notification. The rules are the ones in pushmap's client notes (what the SDKs' code does).
-struct AndroidPreviewReader {
+package struct AndroidPreviewReader {
     /// The time the notification arrives, in epoch seconds (for timers).
     let now: Int64
+
+    package init(now: Int64) { self.now = now }
     let guideline = TextGuideline.android
 
     /// The keys the messaging SDK reads for a plain notification.
@@ -30,7 +32,7 @@ struct AndroidPreviewReader {
         func has(_ key: String) -> Bool { members.contains { $0.key == key } }
     }
 
-    func read(_ payload: JSONValue) -> PlatformPreview {
+    package func read(_ payload: JSONValue) -> PlatformPreview {
         let message = payload["message"]
         let data = Data(members: (message?["data"]?.objectValue.map { Array($0.members) } ?? []).sorted { $0.key < $1.key })
         let type = data.text("adb_template_type")
@@ -50,6 +52,12 @@ struct AndroidPreviewReader {
     // MARK: - Views
 
     private func plain(_ data: Data) -> PlatformPreview {
+        // The messaging SDK takes a push as Adobe's only when it has adb_title (or _xdm).
+        guard data.has("adb_title") || data.has("_xdm") else {
+            return PlatformPreview(
+                platform: .fcm, drawnBy: "Adobe's messaging SDK, plain notification", layout: "none",
+                notes: ["No adb_title (nor _xdm): the messaging SDK does not take it for an Adobe notification and draws nothing; the app gets the data."])
+        }
         var collapsed = NotificationView(id: "collapsed", label: "Collapsed")
         collapsed.title = guideline.title(data.text("adb_title"))
         collapsed.body = guideline.body(data.text("adb_body"))

@@ -1,7 +1,7 @@
 /// Escapes text for HTML: every `&`, `<`, `>`, `"` and `'`, so text is text in element
 /// content and in quoted attribute values alike.
-enum HTMLEscape {
-    static func text(_ text: String) -> String {
+package enum HTMLEscape {
+    package static func text(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text.unicodeScalars {

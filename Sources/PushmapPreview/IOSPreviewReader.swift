@@ -1,13 +1,15 @@
 internal import Pushmap
-internal import PushmapJSON
+package import PushmapJSON
 
 /// Draws an APNS payload as iOS shows it: the system banner, then, for the basic, car and timer
 /// templates with the "AEPNotification" category and mutable-content 1, Adobe's
 /// AEPNotificationContent extension; for anything else the system's own expanded view, which
 /// for a template is the fallback (title and body only).
-struct IOSPreviewReader {
+package struct IOSPreviewReader {
     /// The time the notification arrives, in epoch seconds (for timers).
     let now: Int64
+
+    package init(now: Int64) { self.now = now }
 
     static let templates: Set<String> = ["basic", "car", "timer"]
     /// Keys only Android reads.
@@ -60,7 +62,7 @@ struct IOSPreviewReader {
         var runsExtension: Bool { template != nil && extensionRefusal == nil }
     }
 
-    func read(_ payload: JSONValue) -> PlatformPreview {
+    package func read(_ payload: JSONValue) -> PlatformPreview {
         let reading = Reading(payload)
         let guideline = reading.template == "timer" ? TextGuideline.iOSTimer : TextGuideline.iOS
         var banner = NotificationView(id: "collapsed", label: "Banner (collapsed)")

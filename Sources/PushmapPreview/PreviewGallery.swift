@@ -60,13 +60,16 @@ package struct PreviewGallery: Sendable {
             do {
                 return try previewer.preview(fixture.intent, name: path, platforms: wanted.isEmpty ? platforms : wanted, now: fixture.now)
             } catch {
-                return failed(path, error, expected: expectsError, template: fixture.intent["template"]?.stringValue)
+                var preview = failed(path, error, expected: expectsError, template: fixture.intent["template"]?.stringValue ?? "plain")
+                preview.now = fixture.now
+                return preview
             }
         }
         do {
             return try previewer.preview(bytes, name: path, platforms: platforms)
         } catch {
-            return failed(path, error, expected: false, template: nil)
+            let template = (try? JSONParser.parse(bytes))?["template"]?.stringValue ?? "plain"
+            return failed(path, error, expected: false, template: template)
         }
     }
 

@@ -1,6 +1,6 @@
 /// Epoch seconds as a UTC date and time, `2024-01-01 00:00 UTC`, for people reading a page.
-enum UTCTime {
-    static func text(_ seconds: Int64) -> String {
+package enum UTCTime {
+    package static func text(_ seconds: Int64) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         // Howard Hinnant's days-to-civil algorithm.

@@ -38,6 +38,10 @@ struct PreviewReaderTests {
         #expect(preview.layout == "plain")
         let verdicts = Dictionary(uniqueKeysWithValues: preview.keys.map { ($0.key, $0.verdict) })
         #expect(verdicts == ["adb_title": .shows, "adb_body": .shows, "adb_body_ex": .ignores, "adb_clr_bg": .ignores, "game": .uses])
+        // Without adb_title the messaging SDK does not take it for Adobe's: nothing is drawn.
+        let silent = AndroidPreviewReader(now: 0).read(fcm(["sync": "inbox"]))
+        #expect(silent.views.isEmpty)
+        #expect(silent.keys.map(\.verdict) == [.uses])
     }
 
     @Test("colours: Android reads AARRGGBB and refuses '#', iOS reads RRGGBBAA with or without '#'")

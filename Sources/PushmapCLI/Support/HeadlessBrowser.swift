@@ -61,7 +61,7 @@ struct HeadlessBrowser {
         let arguments = [
             executable, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
             "--disable-extensions", "--user-data-dir=\(folder)/profile", "--screenshot=\(target)",
-            "--window-size=\(width),\(height)", "file://\(page)",
+            "--window-size=\(width),\(height)", Self.fileURL(page),
         ]
         let status = try run(arguments, log: log)
         guard status == 0 else {
@@ -102,6 +102,22 @@ struct HeadlessBrowser {
         }
         // Exited normally: its code; killed by a signal: 128 + the signal, as shells say.
         return status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    }
+
+    /// A `file://` URL for an absolute path, every byte but unreserved ones and `/` percent-encoded.
+    static func fileURL(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var url = Array("file://".utf8)
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                url.append(byte)
+            default:
+                url += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+            }
+        }
+        return String(decoding: url, as: UTF8.self)
     }
 
     private static func environment(_ name: String) -> String? {
