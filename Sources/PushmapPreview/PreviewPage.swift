@@ -17,6 +17,8 @@ package struct PreviewPage: Sendable {
 
     /// The width the page is laid out for, in CSS pixels.
     package static let width = 1400
+    /// The tallest picture drawn; a longer gallery is cut there (its HTML page holds it all).
+    package static let maxPictureHeight = 16_000
 
     package func html(_ previews: [NotificationPreview], gallery: Bool = false) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -27,7 +27,7 @@ package struct PreviewTextReport: Sendable {
                 if let title = view.title { text += line("title", title) }
                 if let subtitle = view.subtitle { text += line("subtitle", subtitle) }
                 if let body = view.body { text += line("body", body) }
-                if let thumbnail = view.thumbnail { text += "    icon:     [\(thumbnail)]\n" }
+                if let thumbnail = view.thumbnail { text += "    thumb:    [\(thumbnail)]\n" }
                 if let image = view.image { text += "    image:    [\(image)]\n" }
                 if let carousel = view.carousel {
                     let item = carousel.items[carousel.current]

@@ -103,8 +103,7 @@ struct PreviewCommand: ParsableCommand {
             previews = PreviewGallery(previewer: previewer, platforms: platforms).previews(of: paths)
             for preview in previews where PreviewGallery.isUnexpectedFailure(preview) {
                 failedEntries += 1
-                let report = DiagnosticReport(format: .human, file: preview.name)
-                for line in preview.failure?.lines ?? [] { StandardStream.note("\(report.file): \(line)") }
+                for line in preview.failure?.lines ?? [] { StandardStream.note("\(preview.name): \(line)") }
             }
             title = "pushmap gallery: \(gallery) (\(previews.count) entries)"
             baseFolder = gallery
@@ -145,7 +144,8 @@ struct PreviewCommand: ParsableCommand {
                 throw ExitStatus.invalid
             }
         case .picture(let path):
-            let height = min(page.estimatedHeight(previews, gallery: gallery != nil), 16_000)
+            // Chromium draws the window, not the page: a height that holds it, within reason.
+            let height = min(page.estimatedHeight(previews, gallery: gallery != nil), PreviewPage.maxPictureHeight)
             do {
                 try browser?.screenshot(html: page.html(previews, gallery: gallery != nil), width: PreviewPage.width, height: height, output: path)
             } catch {
