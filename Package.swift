@@ -42,10 +42,12 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedScripts"]
         ),
+        // What each phone shows of a translation, drawn as HTML or text (`pushmap preview`).
+        .target(name: "PushmapPreview", dependencies: ["Pushmap", "PushmapJSON"], swiftSettings: strict),
         .executableTarget(
             name: "PushmapCLI",
             dependencies: [
-                "Pushmap", "PushmapJSON",
+                "Pushmap", "PushmapJSON", "PushmapPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -101,6 +103,7 @@ let package = Package(
             dependencies: ["PushmapFuzzing", "PushmapJSON"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PushmapPreviewTests", dependencies: ["PushmapPreview", "PushmapJSON"], swiftSettings: strict),
         .testTarget(
             name: "PushmapCLITests",
             dependencies: ["PushmapJSON"],

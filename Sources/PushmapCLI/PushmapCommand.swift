@@ -8,12 +8,12 @@ struct PushmapCommand: ParsableCommand {
         abstract: "Translate notification intents into FCM and APNS payloads through Lua template scripts.",
         discussion: """
         Exit status: 0 success (warnings allowed), 1 invalid input or a failed check, \
-        2 a mapping script failed, 64 a usage error.
+        2 a mapping script failed, 3 no headless browser for `preview --output FILE.png`, 64 a usage error.
         """,
         version: "0.1.0",
         subcommands: [
             TranslateCommand.self, ValidateCommand.self, BatchCommand.self,
-            TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self,
+            TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self, PreviewCommand.self,
         ]
     )
 }

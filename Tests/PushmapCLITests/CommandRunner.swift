@@ -26,8 +26,9 @@ struct CommandRunner {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
     }
 
-    /// Runs `pushmap arguments` in the repository root with `input` on stdin.
-    static func run(_ arguments: [String], input: Data? = nil, directory: URL? = nil) throws -> Result {
+    /// Runs `pushmap arguments` in the repository root with `input` on stdin; `environment`
+    /// replaces the variables it names.
+    static func run(_ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
         // Files rather than pipes for stdin and stderr: no deadlock, no threads to share.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -40,6 +41,9 @@ struct CommandRunner {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        }
         process.currentDirectoryURL = directory ?? root
         let stdout = Pipe()
         process.standardOutput = stdout

@@ -8,4 +8,6 @@ enum ExitStatus {
     static let invalid = ExitCode(1)
     /// A mapping script failed: syntax, runtime error, limit, contract.
     static let scriptFailed = ExitCode(2)
+    /// `preview --output FILE.png`: no headless browser, or it failed to draw the page.
+    static let noBrowser = ExitCode(3)
 }

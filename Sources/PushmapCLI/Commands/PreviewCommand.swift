@@ -1,0 +1,161 @@
+internal import ArgumentParser
+internal import Pushmap
+internal import PushmapPreview
+
+/// `pushmap preview`: what each phone shows of an intent's payloads, as text, an HTML page or a
+/// PNG; or, with `--gallery`, every intent and fixture of a folder on one page.
+struct PreviewCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "preview",
+        abstract: "Draw what each phone shows of an intent: collapsed and expanded, per template, with what it does with each key.",
+        discussion: """
+        With no --output, a text form for the terminal. --output FILE.html writes one self-contained page \
+        (no script, nothing fetched); --output FILE.png draws that page with headless Chromium. \
+        Exit status: 0 drawn, 1 invalid input (no page written; with --gallery, an entry that should \
+        translate did not, the page is still written), 2 a mapping script failed, \
+        3 no headless browser for a PNG or it failed, 64 a usage error.
+        """
+    )
+
+    @Option(name: .long, help: "fcm, apns, or both.")
+    var platform: PlatformChoice = .both
+
+    @OptionGroup var scriptOptions: ScriptOptions
+
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page (.html) or a picture of it (.png) instead of text.", valueName: "file"))
+    var output: String?
+
+    @Flag(name: .long, help: "Embed images that are local files (a path or file:// URL) as data URIs; other URLs stay frames.")
+    var images = false
+
+    @Option(name: .long, help: ArgumentHelp("Draw every intent and fixture in a folder (*.json, NAME.test/*.json) on one page.", valueName: "dir"))
+    var gallery: String?
+
+    @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
+    var format: OutputFormat = .human
+
+    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"))
+    var file: String?
+
+    /// What `--output` asks for.
+    private enum Destination {
+        case terminal
+        case page(String)
+        case picture(String)
+    }
+
+    private var destination: Destination {
+        guard let output else { return .terminal }
+        let lower = output.lowercased()
+        return lower.hasSuffix(".png") ? .picture(output) : .page(output)
+    }
+
+    func validate() throws {
+        if gallery != nil, file != nil {
+            throw ValidationError("give an intent FILE or --gallery DIR, not both")
+        }
+        if let output {
+            let lower = output.lowercased()
+            guard lower.hasSuffix(".html") || lower.hasSuffix(".htm") || lower.hasSuffix(".png") else {
+                throw ValidationError("--output must name a .html or .png file, not '\(output)'")
+            }
+        }
+    }
+
+    func run() throws {
+        // Checked first, so no work is done for a page that cannot be written.
+        if let output, let slash = output.lastIndex(of: "/") {
+            let folder = slash == output.startIndex ? "/" : String(output[..<slash])
+            guard FileSystem.isDirectory(folder) else {
+                StandardStream.note("pushmap: \(output): no such folder: \(folder)")
+                throw ExitStatus.invalid
+            }
+        }
+        // A picture needs a browser: say so before any work.
+        var browser: HeadlessBrowser?
+        if case .picture = destination {
+            do {
+                browser = try HeadlessBrowser.find()
+            } catch {
+                StandardStream.note("pushmap: preview: \(error)")
+                throw ExitStatus.noBrowser
+            }
+        }
+        let translator = try scriptOptions.translator(format: format)
+        let previewer = Previewer(translator: translator)
+        let platforms = platform.platforms
+        let previews: [NotificationPreview]
+        let title: String
+        var failedEntries = 0
+        var baseFolder: String?
+        if let gallery {
+            let paths: [String]
+            do {
+                paths = try PreviewGallery.files(in: gallery)
+            } catch {
+                StandardStream.note("pushmap: \(error)")
+                throw ExitStatus.invalid
+            }
+            guard !paths.isEmpty else {
+                StandardStream.note("pushmap: \(gallery): no intents or fixtures (*.json, NAME.test/*.json)")
+                throw ExitStatus.invalid
+            }
+            previews = PreviewGallery(previewer: previewer, platforms: platforms).previews(of: paths)
+            for preview in previews where PreviewGallery.isUnexpectedFailure(preview) {
+                failedEntries += 1
+                for line in preview.failure?.lines ?? [] { StandardStream.note("\(preview.name): \(line)") }
+            }
+            title = "pushmap gallery: \(gallery) (\(previews.count) entries)"
+            baseFolder = gallery
+        } else {
+            let input = InputFile(file)
+            let report = DiagnosticReport(format: format, file: input.name)
+            let bytes: [UInt8]
+            do {
+                bytes = try input.read(limit: 1 << 20)
+            } catch {
+                StandardStream.note("pushmap: \(error)")
+                throw ExitStatus.invalid
+            }
+            do {
+                previews = [try previewer.preview(bytes, name: input.name, platforms: platforms)]
+            } catch {
+                report.emit(error.diagnostics, scriptError: error.scriptError)
+                throw ExitCode(error.exitCode)
+            }
+            report.emit(previews[0].diagnostics)
+            title = "pushmap preview: \(input.name)"
+            if let path = input.path, let slash = path.lastIndex(of: "/") { baseFolder = String(path[..<slash]) }
+        }
+
+        var page = PreviewPage(title: title)
+        if images {
+            let urls = previews.reduce(into: Set<String>()) { $0.formUnion($1.imageURLs) }
+            page.images = LocalImages.dataURIs(for: urls, baseFolder: baseFolder)
+        }
+        switch destination {
+        case .terminal:
+            do { try StandardStream.output.write(PreviewTextReport().text(previews)) } catch { throw ExitStatus.success }
+        case .page(let path):
+            do {
+                try FileSystem.writeFile(Array(page.html(previews, gallery: gallery != nil).utf8), to: path)
+            } catch {
+                StandardStream.note("pushmap: \(error)")
+                throw ExitStatus.invalid
+            }
+        case .picture(let path):
+            // Chromium draws the window, not the page: a height that holds it, within reason.
+            let height = min(page.estimatedHeight(previews, gallery: gallery != nil), PreviewPage.maxPictureHeight)
+            do {
+                try browser?.screenshot(html: page.html(previews, gallery: gallery != nil), width: PreviewPage.width, height: height, output: path)
+            } catch {
+                StandardStream.note("pushmap: preview: \(error)")
+                throw ExitStatus.noBrowser
+            }
+        }
+        if failedEntries > 0 {
+            StandardStream.note("pushmap: preview: \(failedEntries) of \(previews.count) entries did not translate")
+            throw ExitStatus.invalid
+        }
+    }
+}

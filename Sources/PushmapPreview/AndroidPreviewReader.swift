@@ -1,0 +1,353 @@
+internal import Pushmap
+package import PushmapJSON
+
+/// Draws an FCM payload as Android shows it: a template (`adb_template_type` basic, car, timer)
+/// as Adobe's notificationbuilder lays it out, anything else as the messaging SDK's plain
+/// notification. The rules are the ones in pushmap's client notes (what the SDKs' code does).
+package struct AndroidPreviewReader {
+    /// The time the notification arrives, in epoch seconds (for timers).
+    let now: Int64
+
+    package init(now: Int64) { self.now = now }
+    let guideline = TextGuideline.android
+
+    /// The keys the messaging SDK reads for a plain notification.
+    static let plainKeys: Set<String> = [
+        "adb_title", "adb_body", "adb_sound", "adb_n_count", "adb_n_visibility", "adb_n_priority",
+        "adb_channel_id", "adb_icon", "adb_image", "adb_a_type", "adb_uri", "adb_act",
+    ]
+    static let actionTypes: Set<String> = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP", "NONE"]
+    static let priorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
+    static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
+    /// Template types notificationbuilder knows but this preview does not draw in their own layout.
+    static let otherTemplates: Set<String> = ["input", "zb", "cat", "rate", "icon"]
+
+    /// The payload's data keys as strings (FCM data values are strings; anything else is shown as JSON).
+    private struct Data {
+        let members: [(key: String, value: JSONValue)]
+        func text(_ key: String) -> String? {
+            for member in members where member.key == key { return member.value.stringValue }
+            return nil
+        }
+        func has(_ key: String) -> Bool { members.contains { $0.key == key } }
+    }
+
+    package func read(_ payload: JSONValue) -> PlatformPreview {
+        let message = payload["message"]
+        let data = Data(members: (message?["data"]?.objectValue.map { Array($0.members) } ?? []).sorted { $0.key < $1.key })
+        let type = data.text("adb_template_type")
+        var preview: PlatformPreview
+        switch type {
+        case nil:
+            preview = plain(data)
+        case "basic", "car", "timer":
+            preview = template(type ?? "basic", data)
+        case let other?:
+            preview = template(other, data)
+        }
+        preview.keys = envelope(message) + data.members.map { reading($0.key, $0.value, type: type, data: data) }
+        return preview
+    }
+
+    // MARK: - Views
+
+    private func plain(_ data: Data) -> PlatformPreview {
+        // The messaging SDK takes a push as Adobe's only when it has adb_title (or _xdm).
+        guard data.has("adb_title") || data.has("_xdm") else {
+            return PlatformPreview(
+                platform: .fcm, drawnBy: "Adobe's messaging SDK, plain notification", layout: "none",
+                notes: ["No adb_title (nor _xdm): the messaging SDK does not take it for an Adobe notification and draws nothing; the app gets the data."])
+        }
+        var collapsed = NotificationView(id: "collapsed", label: "Collapsed")
+        collapsed.title = guideline.title(data.text("adb_title"))
+        collapsed.body = guideline.body(data.text("adb_body"))
+        var expanded = collapsed
+        expanded.id = "expanded"
+        expanded.label = "Expanded"
+        expanded.image = data.text("adb_image")
+        expanded.buttons = buttons(data)
+        return PlatformPreview(
+            platform: .fcm, drawnBy: "Adobe's messaging SDK, plain notification", layout: "plain",
+            views: [collapsed, expanded],
+            notes: ["No adb_template_type: the messaging SDK draws it, reading only the generic keys."])
+    }
+
+    private func template(_ type: String, _ data: Data) -> PlatformPreview {
+        var preview = PlatformPreview(platform: .fcm, drawnBy: "Adobe's notificationbuilder, \(type) template", layout: type)
+        preview.notes.append(
+            "Drawn as notificationbuilder draws it (apps with the Campaign Classic extension); the released AJO Messaging SDK (3.10) shows every push as a plain notification.")
+        // Keys whose absence or wrong value throws before anything is shown.
+        var refusals: [String] = []
+        for key in ["adb_version", "adb_title", "adb_body"] where !data.has(key) {
+            refusals.append("\(key) is missing")
+        }
+        if let action = data.text("adb_a_type"), !Self.actionTypes.contains(action) {
+            refusals.append("adb_a_type \"\(action)\" is not one of DEEPLINK, WEBURL, DISMISS, OPENAPP, NONE")
+        }
+        if type == "car", !data.has("adb_car_layout") { refusals.append("adb_car_layout is missing") }
+        if type == "timer", !data.has("adb_title_alt") { refusals.append("adb_title_alt is missing") }
+        if !refusals.isEmpty {
+            preview.layout = "none"
+            preview.notes.append("Android shows nothing: " + refusals.joined(separator: "; ") + ".")
+            return preview
+        }
+        let colors = colorSet(data, timer: type == "timer")
+        var collapsed = NotificationView(id: "collapsed", label: "Collapsed")
+        collapsed.title = guideline.title(data.text("adb_title"))
+        collapsed.body = guideline.body(data.text("adb_body"))
+        collapsed.thumbnail = data.text("adb_large_icon")
+        collapsed.colors = colors
+        var expanded = collapsed
+        expanded.id = "expanded"
+        expanded.label = "Expanded"
+        expanded.body = guideline.body(data.text("adb_body_ex") ?? data.text("adb_body"))
+
+        switch type {
+        case "car":
+            let images = carouselItems(data)
+            if images.count < 3 {
+                preview.layout = "basic"
+                let reason = "only \(images.count) carousel image\(images.count == 1 ? "" : "s") (Android needs 3): it shows the basic template"
+                preview.notes.append("Falls back: " + reason + ".")
+                expanded.image = data.text("adb_image")
+                collapsed.fallback = "basic"
+                collapsed.fallbackReason = reason
+                expanded.fallback = "basic"
+                expanded.fallbackReason = reason
+                preview.views = [collapsed, expanded]
+                return preview
+            }
+            let mode = data.text("adb_car_mode") == nil || data.text("adb_car_mode") == "auto" ? "auto" : "manual"
+            let layout = data.text("adb_car_layout") == "filmstrip" ? "filmstrip" : "default"
+            preview.views = [collapsed]
+            for index in images.indices {
+                var view = expanded
+                view.id = "expanded-item-\(index + 1)"
+                view.label = "Expanded, item \(index + 1) of \(images.count) (\(mode == "auto" ? "turns by itself" : "arrows to turn"), \(layout) layout)"
+                view.carousel = NotificationView.Carousel(items: images, current: index, mode: mode, layout: layout)
+                preview.views.append(view)
+            }
+        case "timer":
+            timerViews(data, collapsed: collapsed, expanded: expanded, into: &preview)
+        default:
+            if type != "basic" {
+                let known = Self.otherTemplates.contains(type)
+                preview.notes.append(known
+                    ? "pushmap does not draw notificationbuilder's \(type) layout: drawn here as basic."
+                    : "\"\(type)\" is no template notificationbuilder knows: it shows a plain big-picture notification (drawn here as basic).")
+                preview.layout = "basic"
+            }
+            expanded.image = data.text("adb_image")
+            expanded.buttons = buttons(data)
+            if type == "basic", let remind = data.text("adb_rem_txt"), !remind.isEmpty { expanded.buttons.append(remind) }
+            preview.views = [collapsed, expanded]
+        }
+        return preview
+    }
+
+    private func timerViews(_ data: Data, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
+        // adb_tmr_dur (seconds from when it is built) wins over adb_tmr_end (epoch seconds).
+        let remaining: Int64? =
+            if let duration = PayloadValues.integer(data.text("adb_tmr_dur")), duration > 0 { duration }
+            else if let end = PayloadValues.integer(data.text("adb_tmr_end")) { end - now }
+            else { nil }
+        var collapsed = collapsed, expanded = expanded
+        expanded.image = data.text("adb_image")
+        var expiredCollapsed = collapsed
+        expiredCollapsed.id = "expired-collapsed"
+        expiredCollapsed.label = "Collapsed, after expiry"
+        expiredCollapsed.title = guideline.title(data.text("adb_title_alt"))
+        // Where an alternate is not given, the active text stays.
+        expiredCollapsed.body = guideline.body(data.text("adb_body_alt") ?? data.text("adb_body"))
+        expiredCollapsed.timer = PayloadValues.countdown(0)
+        var expiredExpanded = expiredCollapsed
+        expiredExpanded.id = "expired-expanded"
+        expiredExpanded.label = "Expanded, after expiry"
+        expiredExpanded.body = guideline.body(data.text("adb_body_ex_alt") ?? data.text("adb_body_alt") ?? data.text("adb_body_ex") ?? data.text("adb_body"))
+        expiredExpanded.image = data.text("adb_image_alt") ?? data.text("adb_image")
+        guard let remaining, remaining > 0 else {
+            preview.notes.append(
+                "The timer has run out when the notification arrives (or has no valid adb_tmr_dur or adb_tmr_end): Android drops it, unless a notification with the same adb_tag is showing, which then shows the expired content.")
+            preview.views = [expiredCollapsed, expiredExpanded]
+            return
+        }
+        collapsed.timer = PayloadValues.countdown(remaining)
+        expanded.timer = collapsed.timer
+        collapsed.label = "Collapsed, before expiry"
+        expanded.label = "Expanded, before expiry"
+        preview.views = [collapsed, expanded, expiredCollapsed, expiredExpanded]
+    }
+
+    /// The carousel's items as Android parses them: an item without `img` ends the list.
+    private func carouselItems(_ data: Data) -> [NotificationView.Carousel.Item] {
+        var items: [NotificationView.Carousel.Item] = []
+        for item in PayloadValues.decodedArray(data.text("adb_items")) ?? [] {
+            guard let image = item["img"]?.stringValue else { break }
+            items.append(.init(image: image, caption: guideline.body(item["txt"]?.stringValue)))
+        }
+        return items
+    }
+
+    /// `adb_act`'s labels: bad JSON gives none, an item without a label or type is skipped, at most 3.
+    private func buttons(_ data: Data) -> [String] {
+        var labels: [String] = []
+        for item in PayloadValues.decodedArray(data.text("adb_act")) ?? [] {
+            guard let label = item["label"]?.stringValue, !label.isEmpty, item["type"] != nil else { continue }
+            labels.append(label)
+        }
+        return Array(labels.prefix(3))
+    }
+
+    private func colorSet(_ data: Data, timer: Bool) -> PreviewColor.Set {
+        var colors = PreviewColor.Set()
+        colors.title = data.text("adb_clr_title").flatMap(PreviewColor.android)
+        colors.body = data.text("adb_clr_body").flatMap(PreviewColor.android)
+        colors.background = data.text("adb_clr_bg").flatMap(PreviewColor.android)
+        colors.icon = data.text("adb_clr_icon").flatMap(PreviewColor.android)
+        if timer { colors.timer = data.text("adb_clr_tmr").flatMap(PreviewColor.android) }
+        return colors
+    }
+
+    // MARK: - Keys
+
+    /// The message's keys outside `data`: FCM's, not the phone's.
+    private func envelope(_ message: JSONValue?) -> [KeyReading] {
+        guard let object = message?.objectValue else { return [] }
+        var readings: [KeyReading] = []
+        for (key, value) in object.members.sorted(by: { $0.key < $1.key }) where key != "data" {
+            if key == "android", let android = value.objectValue {
+                for (inner, innerValue) in android.members.sorted(by: { $0.key < $1.key }) {
+                    let reason = switch inner {
+                    case "collapse_key": "FCM keeps only the newest undelivered message with this key"
+                    case "priority": "FCM's delivery priority, not how the notification is shown"
+                    case "ttl": "how long FCM keeps trying to deliver"
+                    default: "read by FCM"
+                    }
+                    readings.append(KeyReading(key: "message.android.\(inner)", value: PayloadValues.display(innerValue), verdict: .service, reason: reason))
+                }
+                continue
+            }
+            let reason = ["token", "topic", "condition"].contains(key) ? "whom FCM delivers to" : "read by FCM"
+            readings.append(KeyReading(key: "message.\(key)", value: PayloadValues.display(value), verdict: .service, reason: reason))
+        }
+        return readings
+    }
+
+    private func reading(_ key: String, _ value: JSONValue, type: String?, data: Data) -> KeyReading {
+        let (verdict, reason) = verdict(key, value, type: type, data: data)
+        return KeyReading(key: key, value: PayloadValues.display(value), verdict: verdict, reason: reason)
+    }
+
+    private func verdict(_ key: String, _ value: JSONValue, type: String?, data: Data) -> (KeyReading.Verdict, String) {
+        let text = value.stringValue
+        guard key.hasPrefix("adb_") else { return (.uses, "handed to the app with the message; not drawn") }
+        guard let type else {
+            // Plain: the messaging SDK.
+            guard Self.plainKeys.contains(key) else {
+                return (.ignores, "the messaging SDK reads only the generic keys; this one needs a template")
+            }
+            return plainVerdict(key, text, data: data)
+        }
+        if let common = commonVerdict(key, text, type: type, data: data) { return common }
+        switch key {
+        case "adb_car_layout", "adb_car_mode", "adb_items":
+            guard type == "car" else { return (.ignores, "a carousel key; the \(type) template does not read it") }
+            switch key {
+            case "adb_items":
+                let count = carouselItems(data).count
+                return count >= 3 ? (.shows, "\(count) carousel items, an image and caption each") : (.ignores, "fewer than 3 images: the basic template shows instead")
+            case "adb_car_mode": return (.uses, text == "auto" ? "turns by itself" : "manual: arrows to turn")
+            default: return (.uses, text == "filmstrip" ? "filmstrip layout: neighbours beside the centre item" : "default layout")
+            }
+        case "adb_tmr_dur", "adb_tmr_end":
+            guard type == "timer" else { return (.ignores, "a timer key; the \(type) template does not read it") }
+            if key == "adb_tmr_end", let duration = PayloadValues.integer(data.text("adb_tmr_dur")), duration > 0 {
+                return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
+            }
+            guard PayloadValues.integer(text) != nil else { return (.ignores, "not a whole number: the timer counts as expired") }
+            return (.shows, "the countdown")
+        case "adb_title_alt", "adb_body_alt", "adb_body_ex_alt", "adb_image_alt", "adb_clr_tmr":
+            guard type == "timer" else { return (.ignores, "a timer key; the \(type) template does not read it") }
+            if key == "adb_clr_tmr" { return colorVerdict(text, what: "countdown colour") }
+            return (.shows, "after the timer runs out")
+        case "adb_act":
+            guard type == "basic" else { return (.ignores, "only the basic template draws buttons") }
+            let count = buttons(data).count
+            return count > 0 ? (.shows, "\(count) button\(count == 1 ? "" : "s") when expanded (at most 3)") : (.ignores, "not a JSON array of labelled buttons: no buttons")
+        case "adb_rem_txt":
+            return type == "basic" ? (.shows, "remind-later button when expanded") : (.ignores, "only the basic template has remind later")
+        case "adb_rem_ts", "adb_rem_sec":
+            return type == "basic" ? (.uses, "when the remind-later button brings it back") : (.ignores, "only the basic template has remind later")
+        case "adb_title_ex", "adb_media", "adb_media_alt":
+            return (.ignores, "an iOS key: Android does not read it")
+        default:
+            return (.ignores, "not a key notificationbuilder reads")
+        }
+    }
+
+    /// Keys every template reads the same way; nil for the template-specific ones.
+    private func commonVerdict(_ key: String, _ text: String?, type: String, data: Data) -> (KeyReading.Verdict, String)? {
+        switch key {
+        case "adb_version": return (.uses, "required (only its presence): nothing shows without it")
+        case "adb_template_type":
+            return (.uses, ["basic", "car", "timer"].contains(type) ? "chooses the \(type) layout" : "not drawn in its own layout here")
+        case "adb_title": return (.shows, "title, collapsed and expanded")
+        case "adb_body": return (.shows, data.has("adb_body_ex") ? "body when collapsed" : "body, collapsed and expanded")
+        case "adb_body_ex": return (.shows, "body when expanded")
+        case "adb_image":
+            if type == "car" {
+                return carouselItems(data).count >= 3 ? (.ignores, "the carousel shows its items' images") : (.shows, "image of the basic fallback")
+            }
+            return (.shows, "image when expanded")
+        case "adb_large_icon": return (.shows, "large icon beside the text")
+        case "adb_small_icon": return (.shows, "small icon in the header (a drawable name)")
+        case "adb_icon":
+            return data.has("adb_small_icon") ? (.ignores, "adb_small_icon wins over it") : (.shows, "small icon in the header (a drawable name)")
+        case "adb_clr_title": return colorVerdict(text, what: "title colour")
+        case "adb_clr_body": return colorVerdict(text, what: "body colour")
+        case "adb_clr_bg": return colorVerdict(text, what: "background colour")
+        case "adb_clr_icon": return colorVerdict(text, what: "small icon colour")
+        case "adb_sound": return (.uses, "sound on arrival (a file in res/raw)")
+        case "adb_channel_id": return (.uses, "notification channel, made if the app lacks it")
+        case "adb_n_priority":
+            return Self.priorities.contains(text ?? "") ? (.uses, "display priority") : (.ignores, "not a PRIORITY_ value: PRIORITY_DEFAULT is used")
+        case "adb_n_visibility":
+            return Self.visibilities.contains(text ?? "") ? (.uses, "lock-screen visibility") : (.ignores, "not PRIVATE, PUBLIC or SECRET: PRIVATE is used")
+        case "adb_n_count":
+            return PayloadValues.integer(text) != nil ? (.uses, "badge count") : (.ignores, "not a whole number: 0 is used")
+        case "adb_uri":
+            return data.text("adb_a_type") == "DISMISS" ? (.ignores, "adb_a_type is DISMISS: a tap only dismisses") : (.uses, "opened on a tap, whatever adb_a_type says")
+        case "adb_a_type": return (.uses, text == "DISMISS" ? "a tap dismisses" : "the tap's action")
+        case "adb_tag": return (.uses, "replaces a showing notification with the same tag")
+        case "adb_sticky": return (.uses, text?.lowercased() == "true" ? "stays after a tap" : "dismissed by a tap")
+        case "adb_ticker": return (.uses, "ticker text for accessibility services")
+        default: return nil
+        }
+    }
+
+    private func plainVerdict(_ key: String, _ text: String?, data: Data) -> (KeyReading.Verdict, String) {
+        switch key {
+        case "adb_title": return (.shows, "title")
+        case "adb_body": return (.shows, "body")
+        case "adb_image": return (.shows, "big picture when expanded")
+        case "adb_act":
+            let count = buttons(data).count
+            return count > 0 ? (.shows, "\(count) action button\(count == 1 ? "" : "s") when expanded") : (.ignores, "not a JSON array of labelled buttons: no buttons")
+        case "adb_icon": return (.shows, "small icon (a drawable name)")
+        case "adb_sound": return (.uses, "sound on arrival")
+        case "adb_n_count": return (.uses, "badge count")
+        case "adb_n_priority": return (.uses, "display priority")
+        case "adb_n_visibility": return (.uses, "lock-screen visibility")
+        case "adb_channel_id": return (.uses, "notification channel; an unknown one falls back to the SDK's own")
+        case "adb_uri": return (.uses, "opened on a tap")
+        default: return (.uses, "the tap's action")
+        }
+    }
+
+    private func colorVerdict(_ text: String?, what: String) -> (KeyReading.Verdict, String) {
+        guard let text, let color = PreviewColor.android(text) else {
+            return (.ignores, "not RRGGBB or AARRGGBB without '#': logged and ignored")
+        }
+        return (.shows, "\(what) \(color.css) (read as \(text.count == 8 ? "AARRGGBB" : "RRGGBB"))")
+    }
+}

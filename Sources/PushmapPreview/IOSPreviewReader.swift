@@ -1,0 +1,295 @@
+internal import Pushmap
+package import PushmapJSON
+
+/// Draws an APNS payload as iOS shows it: the system banner, then, for the basic, car and timer
+/// templates with the "AEPNotification" category and mutable-content 1, Adobe's
+/// AEPNotificationContent extension; for anything else the system's own expanded view, which
+/// for a template is the fallback (title and body only).
+package struct IOSPreviewReader {
+    /// The time the notification arrives, in epoch seconds (for timers).
+    let now: Int64
+
+    package init(now: Int64) { self.now = now }
+
+    static let templates: Set<String> = ["basic", "car", "timer"]
+    /// Keys only Android reads.
+    static let androidKeys: Set<String> = [
+        "adb_image", "adb_image_alt", "adb_body_ex_alt", "adb_channel_id", "adb_icon", "adb_small_icon", "adb_large_icon",
+        "adb_clr_icon", "adb_n_priority", "adb_n_visibility", "adb_n_count", "adb_sound", "adb_tag", "adb_sticky", "adb_ticker",
+        "adb_rem_txt", "adb_rem_ts", "adb_rem_sec", "adb_car_layout",
+    ]
+
+    /// What the payload asks of iOS, read once.
+    private struct Reading {
+        let payload: JSONValue
+        let aps: JSONValue?
+        let title: String?
+        let subtitle: String?
+        let body: String?
+        /// `adb_template_type` when it is a string (iOS reads adb_ values as strings only).
+        let template: String?
+        let category: String?
+        let mutable: Bool
+        /// Why the content extension does not run for a template; nil when it runs or there is no template.
+        let extensionRefusal: String?
+
+        init(_ payload: JSONValue) {
+            self.payload = payload
+            aps = payload["aps"]
+            let alert = aps?["alert"]
+            title = alert?["title"]?.stringValue
+            subtitle = alert?["subtitle"]?.stringValue
+            body = alert?.stringValue ?? alert?["body"]?.stringValue
+            template = payload["adb_template_type"]?.stringValue
+            category = aps?["category"]?.stringValue
+            mutable = aps?["mutable-content"]?.integerValue == 1
+            if let template {
+                if !IOSPreviewReader.templates.contains(template) {
+                    extensionRefusal = "iOS has no \"\(template)\" template (only basic, car and timer)"
+                } else if category != "AEPNotification" {
+                    extensionRefusal = "aps.category is not \"AEPNotification\", so Adobe's content extension does not run"
+                } else if !mutable {
+                    extensionRefusal = "aps.mutable-content is not 1, so Adobe's content extension does not run"
+                } else {
+                    extensionRefusal = nil
+                }
+            } else {
+                extensionRefusal = nil
+            }
+        }
+
+        func text(_ key: String) -> String? { payload[key]?.stringValue }
+        var runsExtension: Bool { template != nil && extensionRefusal == nil }
+    }
+
+    package func read(_ payload: JSONValue) -> PlatformPreview {
+        let reading = Reading(payload)
+        let guideline = reading.template == "timer" ? TextGuideline.iOSTimer : TextGuideline.iOS
+        var banner = NotificationView(id: "collapsed", label: "Banner (collapsed)")
+        banner.title = guideline.title(reading.title)
+        banner.subtitle = guideline.title(reading.subtitle)
+        banner.body = guideline.body(reading.body)
+        // The messaging SDK's service extension attaches https media; the banner shows its thumbnail.
+        if let media = reading.text("adb_media"), media.hasPrefix("https://"), reading.mutable { banner.thumbnail = media }
+
+        var preview: PlatformPreview
+        if reading.template == nil {
+            preview = PlatformPreview(platform: .apns, drawnBy: "iOS's own notification view", layout: "plain")
+            var expanded = banner
+            expanded.id = "expanded"
+            expanded.label = "Expanded (long press)"
+            expanded.image = banner.thumbnail
+            expanded.thumbnail = nil
+            preview.views = [banner, expanded]
+            if reading.aps?["alert"] == nil { preview.notes.append("No alert: a silent push, nothing is drawn.") ; preview.views = [] }
+        } else if let refusal = reading.extensionRefusal {
+            preview = PlatformPreview(platform: .apns, drawnBy: "iOS's own notification view (fallback)", layout: "ios-default")
+            preview.notes.append("Falls back: \(refusal); iOS shows the title and body only.")
+            preview.views = [banner, fallback(banner, refusal)]
+        } else {
+            preview = PlatformPreview(
+                platform: .apns, drawnBy: "Adobe's AEPNotificationContent, \(reading.template ?? "basic") template", layout: reading.template ?? "basic")
+            templateViews(reading, banner: banner, guideline: guideline, into: &preview)
+        }
+        preview.keys = keys(reading)
+        return preview
+    }
+
+    private func fallback(_ banner: NotificationView, _ reason: String) -> NotificationView {
+        var view = NotificationView(id: "expanded", label: "Expanded (fallback)")
+        view.title = banner.title
+        view.body = banner.body
+        view.fallback = "ios-default"
+        view.fallbackReason = reason
+        return view
+    }
+
+    private func templateViews(_ reading: Reading, banner: NotificationView, guideline: TextGuideline, into preview: inout PlatformPreview) {
+        var expanded = NotificationView(id: "expanded", label: "Expanded (content extension)")
+        expanded.title = guideline.title(reading.text("adb_title_ex") ?? reading.title)
+        expanded.body = guideline.body(reading.text("adb_body_ex") ?? reading.body)
+        expanded.image = reading.text("adb_media")
+        expanded.colors.title = reading.text("adb_clr_title").flatMap(PreviewColor.iOS)
+        expanded.colors.body = reading.text("adb_clr_body").flatMap(PreviewColor.iOS)
+        expanded.colors.background = reading.text("adb_clr_bg").flatMap(PreviewColor.iOS)
+        switch reading.template {
+        case "car":
+            guard let items = reading.payload["adb_items"]?.arrayValue else {
+                let reason = "adb_items is not a JSON array"
+                preview.layout = "ios-default"
+                preview.notes.append("Falls back: \(reason); iOS shows the title and body only.")
+                preview.views = [banner, fallback(banner, reason)]
+                return
+            }
+            // Items without an image are skipped; one without text shows the alert body.
+            let kept: [NotificationView.Carousel.Item] = items.compactMap { item in
+                guard let image = item["img"]?.stringValue else { return nil }
+                return .init(image: image, caption: guideline.body(item["txt"]?.stringValue ?? reading.body))
+            }
+            guard !kept.isEmpty else {
+                let reason = "no carousel item has an image"
+                preview.layout = "ios-default"
+                preview.notes.append("Falls back: \(reason); iOS shows the title and body only.")
+                preview.views = [banner, fallback(banner, reason)]
+                return
+            }
+            let mode = reading.text("adb_car_mode") == "manual" ? "manual" : "auto"
+            preview.views = [banner]
+            expanded.image = nil
+            for index in kept.indices {
+                var view = expanded
+                view.id = "expanded-item-\(index + 1)"
+                view.label = "Expanded, item \(index + 1) of \(kept.count) (\(mode == "auto" ? "turns by itself" : "swipe to turn"))"
+                view.carousel = NotificationView.Carousel(items: kept, current: index, mode: mode, layout: "ios")
+                view.body = nil
+                preview.views.append(view)
+            }
+        case "timer":
+            expanded.colors.timer = reading.text("adb_clr_tmr").flatMap(PreviewColor.iOS)
+            let remaining: Int64? =
+                if let duration = PayloadValues.integer(reading.text("adb_tmr_dur")) { duration }
+                else if let end = PayloadValues.integer(reading.text("adb_tmr_end")) { end - now }
+                else { nil }
+            guard let remaining, let alternate = reading.text("adb_title_alt") else {
+                let reason = remaining == nil ? "neither adb_tmr_dur nor adb_tmr_end is a number in a string" : "adb_title_alt is missing"
+                preview.layout = "ios-default"
+                preview.notes.append("Falls back: \(reason); iOS shows the title and body only.")
+                preview.views = [banner, fallback(banner, reason)]
+                return
+            }
+            var expired = expanded
+            expired.id = "expired-expanded"
+            expired.label = "Expanded, after expiry"
+            expired.title = guideline.title(alternate)
+            // Where an alternate is not given, the active text stays; the image does (the SDK's rule).
+            expired.body = guideline.body(reading.text("adb_body_alt") ?? expanded.body?.full)
+            expired.image = reading.text("adb_media_alt") ?? reading.text("adb_media")
+            expired.timer = PayloadValues.countdown(0)
+            if remaining > 0 {
+                expanded.timer = PayloadValues.countdown(remaining)
+                expanded.label = "Expanded, before expiry"
+                preview.views = [banner, expanded, expired]
+            } else {
+                preview.notes.append("The timer has run out when the notification arrives: iOS shows the expired content.")
+                preview.views = [banner, expired]
+            }
+        default:
+            preview.views = [banner, expanded]
+        }
+    }
+
+    // MARK: - Keys
+
+    private func keys(_ reading: Reading) -> [KeyReading] {
+        var readings: [KeyReading] = []
+        guard let object = reading.payload.objectValue else { return [] }
+        for (key, value) in object.members.sorted(by: { $0.key < $1.key }) {
+            if key == "aps", let aps = value.objectValue {
+                for (inner, innerValue) in aps.members.sorted(by: { $0.key < $1.key }) {
+                    if inner == "alert", let alert = innerValue.objectValue {
+                        for (field, fieldValue) in alert.members.sorted(by: { $0.key < $1.key }) {
+                            let (verdict, reason) = alertVerdict(field, reading)
+                            readings.append(KeyReading(key: "aps.alert.\(field)", value: PayloadValues.display(fieldValue), verdict: verdict, reason: reason))
+                        }
+                        continue
+                    }
+                    let (verdict, reason) = apsVerdict(inner, innerValue, reading)
+                    readings.append(KeyReading(key: "aps.\(inner)", value: PayloadValues.display(innerValue), verdict: verdict, reason: reason))
+                }
+                continue
+            }
+            let (verdict, reason) = keyVerdict(key, value, reading)
+            readings.append(KeyReading(key: key, value: PayloadValues.display(value), verdict: verdict, reason: reason))
+        }
+        return readings
+    }
+
+    private func alertVerdict(_ field: String, _ reading: Reading) -> (KeyReading.Verdict, String) {
+        let expanded = reading.runsExtension
+        switch field {
+        case "title":
+            return (.shows, expanded && reading.text("adb_title_ex") == nil ? "title, banner and expanded" : "title of the banner")
+        case "subtitle": return (.shows, "subtitle of the banner")
+        case "body":
+            if reading.template == "car", expanded { return (.shows, "body of the banner; caption of an item without txt") }
+            return (.shows, expanded && reading.text("adb_body_ex") == nil ? "body, banner and expanded" : "body of the banner")
+        default: return (.uses, "read by iOS for the alert")
+        }
+    }
+
+    private func apsVerdict(_ key: String, _ value: JSONValue, _ reading: Reading) -> (KeyReading.Verdict, String) {
+        switch key {
+        case "alert": return (.shows, "body of the banner")
+        case "category":
+            guard value.stringValue == "AEPNotification" else { return (.uses, "the app's category: its actions") }
+            return (.uses, reading.runsExtension ? "runs Adobe's content extension" : "asks for Adobe's content extension, which shows the fallback")
+        case "mutable-content": return (.uses, "lets the service extension attach media and prepare the template")
+        case "sound": return (.uses, "sound on arrival")
+        case "badge": return (.shows, "badge on the app icon")
+        case "thread-id": return (.uses, "groups notifications of one thread")
+        case "content-available": return (.uses, "wakes the app in the background")
+        case "interruption-level": return (.uses, "how much it interrupts (Focus)")
+        case "relevance-score": return (.uses, "order in the notification summary")
+        case "target-content-id": return (.uses, "the window brought forward on a tap")
+        default: return (.ignores, "not an aps key iOS reads")
+        }
+    }
+
+    private func keyVerdict(_ key: String, _ value: JSONValue, _ reading: Reading) -> (KeyReading.Verdict, String) {
+        guard key.hasPrefix("adb_") else { return (.uses, "handed to the app with the notification; not drawn") }
+        if Self.androidKeys.contains(key) {
+            return (.ignores, key == "adb_image" ? "an Android key: iOS reads adb_media" : key == "adb_body_ex_alt" ? "iOS has no expanded body after expiry" : "an Android key: iOS does not read it")
+        }
+        let text = value.stringValue
+        if text == nil, key != "adb_items", key != "adb_act" {
+            return (.ignores, "\(value.typeName) where iOS reads a string: counts as absent")
+        }
+        let template = reading.template
+        let runs = reading.runsExtension
+        switch key {
+        case "adb_template_type":
+            return runs ? (.uses, "chooses the \(template ?? "") layout") : (.ignores, reading.extensionRefusal ?? "no content extension runs")
+        case "adb_version": return (.ignores, "never read on iOS")
+        case "adb_uri": return (.uses, "opened on a tap")
+        case "adb_a_type": return template == nil ? (.uses, "the tap's action") : (.ignores, "iOS templates read only adb_uri")
+        case "adb_act":
+            return template == nil ? (.uses, "actions (with aid) for the app's category") : (.ignores, "template actions come from the app's registered categories")
+        case "adb_media":
+            if runs { return template == "car" ? (.ignores, "the carousel shows its items' images") : (.shows, "image of the expanded view") }
+            if let text, text.hasPrefix("https://"), reading.mutable { return (.shows, "attached by the messaging SDK: thumbnail and expanded image") }
+            return (.ignores, reading.extensionRefusal ?? "attached only for https URLs with mutable-content 1")
+        default:
+            break
+        }
+        guard runs else { return (.ignores, reading.extensionRefusal ?? "read only by the templates' content extension") }
+        switch key {
+        case "adb_title_ex": return (.shows, "title of the expanded view")
+        case "adb_body_ex": return (template == "car" ? .ignores : .shows, template == "car" ? "a carousel shows captions, not the body" : "body of the expanded view")
+        case "adb_clr_title": return colorVerdict(text, what: "expanded title colour")
+        case "adb_clr_body": return colorVerdict(text, what: "expanded body colour")
+        case "adb_clr_bg": return colorVerdict(text, what: "expanded background colour")
+        case "adb_items", "adb_car_mode":
+            guard template == "car" else { return (.ignores, "a carousel key; the \(template ?? "") template does not read it") }
+            if key == "adb_car_mode" { return (.uses, text == "manual" ? "manual: swipe to turn" : "turns by itself") }
+            guard let items = value.arrayValue else { return (.ignores, "not a JSON array: the fallback shows") }
+            let kept = items.filter { $0["img"]?.stringValue != nil }.count
+            return (.shows, "\(kept) carousel item\(kept == 1 ? "" : "s")" + (kept < items.count ? " (\(items.count - kept) without img skipped)" : ""))
+        case "adb_tmr_dur", "adb_tmr_end", "adb_title_alt", "adb_body_alt", "adb_media_alt", "adb_clr_tmr":
+            guard template == "timer" else { return (.ignores, "a timer key; the \(template ?? "") template does not read it") }
+            switch key {
+            case "adb_tmr_end" where PayloadValues.integer(reading.text("adb_tmr_dur")) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
+            case "adb_tmr_dur", "adb_tmr_end": return (.shows, "the countdown")
+            case "adb_clr_tmr": return colorVerdict(text, what: "countdown colour")
+            default: return (.shows, "after the timer runs out")
+            }
+        default:
+            return (.ignores, "not a key AEPNotificationContent reads")
+        }
+    }
+
+    private func colorVerdict(_ text: String?, what: String) -> (KeyReading.Verdict, String) {
+        guard let text, let color = PreviewColor.iOS(text) else { return (.ignores, "not 6 or 8 hex digits: ignored") }
+        let digits = text.hasPrefix("#") ? text.count - 1 : text.count
+        return (.shows, "\(what) \(color.css) (read as \(digits == 8 ? "RRGGBBAA" : "RRGGBB"))")
+    }
+}

@@ -1,0 +1,89 @@
+package import Pushmap
+internal import PushmapJSON
+
+/// Every intent and fixture in a folder, previewed for one page: the folder's `*.json` files
+/// (an intent, or a fixture: an object with "intent" and "fcm", "apns" or "error") and its
+/// fixture folders' files (`NAME.test/*.json`), in path order.
+package struct PreviewGallery: Sendable {
+    package let previewer: Previewer
+    package let platforms: [Platform]
+
+    package init(previewer: Previewer, platforms: [Platform]) {
+        self.previewer = previewer
+        self.platforms = platforms
+    }
+
+    /// The paths the gallery draws, sorted.
+    package static func files(in folder: String) throws(FileError) -> [String] {
+        let base = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+        guard FileSystem.isDirectory(base) else { throw FileError(path: base, reason: "not a folder") }
+        var paths: [String] = []
+        for entry in try FileSystem.list(base) {
+            let path = base + "/" + entry
+            if entry.hasSuffix(".json"), !FileSystem.isDirectory(path) {
+                paths.append(path)
+            } else if entry.hasSuffix(".test"), FileSystem.isDirectory(path) {
+                for file in try FileSystem.list(path) where file.hasSuffix(".json") { paths.append(path + "/" + file) }
+            }
+        }
+        return paths.sorted()
+    }
+
+    /// One preview per file; a file that does not translate is an entry with its failure.
+    package func previews(of paths: [String]) -> [NotificationPreview] {
+        paths.map(preview)
+    }
+
+    /// Whether an entry failed where it should have drawn (an intent, or a fixture that expects payloads).
+    package static func isUnexpectedFailure(_ preview: NotificationPreview) -> Bool {
+        preview.failure.map { !$0.expected } ?? false
+    }
+
+    private func preview(_ path: String) -> NotificationPreview {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileSystem.readFile(path, limit: 1 << 20)
+        } catch {
+            return failed(path, kind: "unreadable", lines: [error.description])
+        }
+        // A fixture is an object with an intent and what it expects; anything else is an intent.
+        if let value = try? JSONParser.parse(bytes), value["intent"] != nil,
+           value["fcm"] != nil || value["apns"] != nil || value["error"] != nil {
+            let fixture: Fixture
+            do {
+                fixture = try Fixture(path: path, bytes: bytes)
+            } catch {
+                return failed(path, kind: "unreadable", lines: [error.description])
+            }
+            let expectsError = fixture.expectedError != nil && fixture.expected.isEmpty
+            let wanted = expectsError ? platforms : platforms.filter { fixture.expected[$0] != nil }
+            do {
+                return try previewer.preview(fixture.intent, name: path, platforms: wanted.isEmpty ? platforms : wanted, now: fixture.now)
+            } catch {
+                var preview = failed(path, error, expected: expectsError, template: fixture.intent["template"]?.stringValue ?? "plain")
+                preview.now = fixture.now
+                return preview
+            }
+        }
+        do {
+            return try previewer.preview(bytes, name: path, platforms: platforms)
+        } catch {
+            let template = (try? JSONParser.parse(bytes))?["template"]?.stringValue ?? "plain"
+            return failed(path, error, expected: false, template: template)
+        }
+    }
+
+    private func failed(_ path: String, _ error: TranslationError, expected: Bool, template: String?) -> NotificationPreview {
+        var lines = error.diagnostics.map(\.description)
+        if let scriptError = error.scriptError { lines.append("script error: \(scriptError)") }
+        var preview = failed(path, kind: error.kind.name, lines: lines, template: template)
+        preview.failure?.expected = expected
+        return preview
+    }
+
+    private func failed(_ path: String, kind: String, lines: [String], template: String? = nil) -> NotificationPreview {
+        NotificationPreview(
+            name: path, template: template ?? "?", now: previewer.translator.options.clock(), platforms: [], diagnostics: [],
+            failure: .init(kind: kind, lines: lines, expected: false))
+    }
+}

@@ -1,0 +1,65 @@
+internal import Pushmap
+
+/// Writes previews as text for a terminal: each view's texts as the phone cuts them, images as
+/// their URLs, then what the phone does with each key.
+package struct PreviewTextReport: Sendable {
+    package init() {}
+
+    package func text(_ previews: [NotificationPreview]) -> String {
+        previews.map(entry).joined(separator: "\n")
+    }
+
+    private func entry(_ preview: NotificationPreview) -> String {
+        var text = "\(preview.name): template \(preview.template), arriving at \(UTCTime.text(preview.now))\n"
+        if let failure = preview.failure {
+            text += "  \(failure.kind)\(failure.expected ? " (as the fixture expects)" : ""): nothing to draw\n"
+            for line in failure.lines { text += "    \(line)\n" }
+            return text
+        }
+        for platform in preview.platforms {
+            text += "\n== \(platform.heading): \(platform.drawnBy)\n"
+            for note in platform.notes { text += "  note: \(note)\n" }
+            if platform.views.isEmpty { text += "  (the phone shows nothing)\n" }
+            for view in platform.views {
+                text += "  [\(view.label)]\n"
+                if let fallback = view.fallback { text += "    fallback (\(fallback)): \(view.fallbackReason ?? "")\n" }
+                if let timer = view.timer { text += "    timer:    \(timer)\n" }
+                if let title = view.title { text += line("title", title) }
+                if let subtitle = view.subtitle { text += line("subtitle", subtitle) }
+                if let body = view.body { text += line("body", body) }
+                if let thumbnail = view.thumbnail { text += "    thumb:    [\(thumbnail)]\n" }
+                if let image = view.image { text += "    image:    [\(image)]\n" }
+                if let carousel = view.carousel {
+                    let item = carousel.items[carousel.current]
+                    text += "    item:     [\(item.image)] \(carousel.current + 1)/\(carousel.items.count)\n"
+                    if let caption = item.caption { text += line("caption", caption) }
+                }
+                if !view.buttons.isEmpty { text += "    buttons:  " + view.buttons.map { "[\($0)]" }.joined(separator: " ") + "\n" }
+            }
+            text += "  keys:\n"
+            let width = min(28, platform.keys.map(\.key.count).max() ?? 0)
+            for reading in platform.keys {
+                let verdict = reading.verdict.rawValue.padding(7)
+                text += "    \(verdict) \(reading.key.padding(width))  \(reading.reason)\n"
+            }
+        }
+        text += "\ndiagnostics: "
+        if preview.diagnostics.isEmpty { return text + "none\n" }
+        text += "\(preview.diagnostics.count)\n"
+        for diagnostic in preview.diagnostics { text += "  \(diagnostic)\n" }
+        return text
+    }
+
+    private func line(_ name: String, _ text: PreviewText) -> String {
+        var line = "    " + "\(name):".padding(10) + text.shown
+        if text.isCut, let limit = text.limit { line += "  (cut at \(limit) of \(text.full.count) characters)" }
+        return line + "\n"
+    }
+}
+
+extension String {
+    /// The string with spaces after it up to `width` characters.
+    fileprivate func padding(_ width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}

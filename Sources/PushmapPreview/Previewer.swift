@@ -1,0 +1,39 @@
+package import Pushmap
+package import PushmapJSON
+
+/// Translates an intent and reads each payload as the phone does. It calls the translator as
+/// any caller would, so the translation's hot path knows nothing of previews.
+package struct Previewer: Sendable {
+    package let translator: Translator
+
+    package init(translator: Translator) {
+        self.translator = translator
+    }
+
+    /// The preview of an intent given as JSON text, at the translator's clock.
+    package func preview(_ intent: [UInt8], name: String, platforms: [Platform]) throws(TranslationError) -> NotificationPreview {
+        let now = translator.options.clock()
+        let translation = try translator.translate(intent, platforms: platforms)
+        return preview(translation, name: name, platforms: platforms, now: now)
+    }
+
+    /// The preview of an intent given as a value, at `now` (a fixture's time).
+    package func preview(_ intent: JSONValue, name: String, platforms: [Platform], now: Int64) throws(TranslationError) -> NotificationPreview {
+        let translation = try translator.translate(intent, platforms: platforms, now: now)
+        return preview(translation, name: name, platforms: platforms, now: now)
+    }
+
+    /// Reads a translation's payloads.
+    package func preview(_ translation: Translation, name: String, platforms: [Platform], now: Int64) -> NotificationPreview {
+        var drawn: [PlatformPreview] = []
+        for platform in platforms {
+            guard let payload = translation.payloads[platform] else { continue }
+            switch platform {
+            case .fcm: drawn.append(AndroidPreviewReader(now: now).read(payload))
+            case .apns: drawn.append(IOSPreviewReader(now: now).read(payload))
+            default: continue
+            }
+        }
+        return NotificationPreview(name: name, template: translation.template, now: now, platforms: drawn, diagnostics: translation.diagnostics)
+    }
+}

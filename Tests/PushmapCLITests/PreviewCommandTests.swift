@@ -1,0 +1,202 @@
+import Foundation
+import Testing
+
+/// `pushmap preview`, end to end: pages written by the built binary and opened in a real
+/// headless Chromium, asserting on the DOM it builds.
+@Suite("pushmap preview")
+struct PreviewCommandTests {
+    /// Runs `pushmap preview ARGUMENTS --output page.html` and opens the page in Chromium.
+    private func drawn(_ arguments: [String], input: Data? = nil) throws -> DOM {
+        let page = try temporaryFolder().appendingPathComponent("page.html")
+        let result = try CommandRunner.run(["preview", "--output", page.path] + arguments, input: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let dom = try HeadlessChromium.dumpDOM(page)
+        #expect(dom.contains("data-page="), "Chromium built no page from \(page.path)")
+        return dom
+    }
+
+    @Test("the basic seed: each platform's title and body, in the light and the dark appearance")
+    func basicSeed() throws {
+        let dom = try drawn(["examples/seeds/basic-fcm.json"])
+        let android = dom.platform("fcm"), iOS = dom.platform("apns")
+        #expect(android.texts("title").contains("game request"))
+        #expect(android.texts("body").contains("shall we play a game?"))
+        #expect(android.texts("body").contains("Bob wants to play a game of chess with you. Click 'accept' to start!"))
+        #expect(android.texts("button") == ["accept", "decline", "Remind me", "accept", "decline", "Remind me"])
+        #expect(iOS.texts("title").contains("game request"))
+        #expect(iOS.texts("body").contains("shall we play a game?"))
+        for part in [android, iOS] {
+            #expect(part.values(of: "data-appearance").filter { $0 == "light" }.count == part.values(of: "data-appearance").filter { $0 == "dark" }.count)
+            #expect(part.values(of: "data-view").starts(with: ["collapsed", "expanded"]))
+        }
+        // Colours as each platform reads them, and the warnings beside the pictures.
+        #expect(android.contains("color:#AABBCC"))
+        #expect(dom.values(of: "data-rule").contains("android-remind-later-past"))
+        #expect(!dom.contains("<script"))
+    }
+
+    @Test("a carousel: every item's caption on both platforms")
+    func carouselCaptions() throws {
+        let android = try drawn(["--platform", "fcm", "examples/seeds/carousel-fcm.json"]).platform("fcm")
+        #expect(android.values(of: "data-view") == ["collapsed", "expanded-item-1", "expanded-item-2", "expanded-item-3"])
+        let captions = ["Shoe 1 by Cool Sneaker Brand", "Shoe 2 by Lame Sneaker Brand", "Shoe 3 by Average Sneaker Brand"]
+        #expect(Set(android.texts("caption")) == Set(captions))
+        let iOS = try drawn(["--platform", "apns", "examples/seeds/carousel-apns.json"]).platform("apns")
+        #expect(iOS.texts("caption").count == 6) // three items, two appearances
+        #expect(iOS.texts("caption").contains("At sunset, the beach buzzes with playful silhouettes against the fading light, laughter mingling with the sea's whispers."))
+        #expect(iOS.keys("ignores").contains("adb_version"))
+    }
+
+    @Test("a template iOS lacks shows iOS's fallback, title and body only")
+    func iOSFallback() throws {
+        let folder = try temporaryFolder()
+        try """
+        return {
+          name = "zb", api = 1, platforms = {"fcm", "apns"},
+          fcm = function(intent, ctx)
+            local payload = pushmap.builtin("basic", "fcm", intent, ctx)
+            payload.message.data.adb_template_type = "zb"
+            return payload
+          end,
+          apns = function(intent, ctx)
+            local payload = pushmap.builtin("basic", "apns", intent, ctx)
+            payload.adb_template_type = "zb"
+            return payload
+          end,
+        }
+        """.write(to: folder.appendingPathComponent("zb.lua"), atomically: true, encoding: .utf8)
+        let intent = #"{"template": "zb", "title": "Edge to edge", "body": "A zero-bezel picture", "expandedBody": "More"}"#
+        let iOS = try drawn(["--scripts", folder.path, "-"], input: Data(intent.utf8)).platform("apns")
+        #expect(iOS.contains(#"data-layout="ios-default""#))
+        #expect(iOS.values(of: "data-fallback").contains("ios-default"))
+        #expect(iOS.texts("fallback-note").contains { $0.contains("iOS has no \"zb\" template") })
+        #expect(iOS.texts("title").allSatisfy { $0 == "Edge to edge" })
+        #expect(!iOS.texts("body").contains("More"))
+        #expect(iOS.keys("ignores").contains("adb_template_type"))
+        #expect(iOS.keys("ignores").contains("adb_body_ex"))
+    }
+
+    @Test("a timer before and after expiry, and one that has run out on arrival")
+    func timer() throws {
+        let iOS = try drawn(["--platform", "apns", "examples/seeds/timer-apns.json"]).platform("apns")
+        #expect(iOS.values(of: "data-view") == ["collapsed", "expanded", "expired-expanded"])
+        #expect(iOS.texts("title").contains("Missed out this time?"))
+        #expect(iOS.texts("timer").contains("⏱ 00:10"))
+        let android = try drawn(["--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
+        #expect(android.values(of: "data-view") == ["expired-collapsed", "expired-expanded"])
+        #expect(android.texts("note").contains { $0.contains("Android drops it") })
+    }
+
+    @Test("text is cut where each phone cuts it, and 8-digit colours read per platform")
+    func cutsAndColours() throws {
+        let title = "A title that runs well past what Android shows on one line"
+        let intent = #"{"template": "basic", "title": "\#(title)", "body": "b", "colors": {"title": "11223380"}}"#
+        let dom = try drawn(["-"], input: Data(intent.utf8))
+        let android = dom.platform("fcm"), iOS = dom.platform("apns")
+        #expect(android.texts("title").first == String(title.prefix(35)) + "…")
+        #expect(android.texts("cut-note").first == "title cut at 35 of \(title.count) characters")
+        #expect(iOS.texts("title").first == title)
+        // RRGGBBAA in the intent: Android reads the AARRGGBB pushmap writes, iOS the RRGGBBAA.
+        #expect(android.contains("color:rgba(17, 34, 51, 0.501)"))
+        #expect(iOS.contains("color:rgba(17, 34, 51, 0.501)"))
+    }
+
+    @Test("text from the intent is escaped, never markup")
+    func escapes() throws {
+        let intent = #"{"title": "<b>bold</b> & \"quoted\"", "body": "<img src=x onerror=alert(1)>"}"#
+        let dom = try drawn(["-"], input: Data(intent.utf8))
+        #expect(dom.platform("fcm").texts("title").first == #"<b>bold</b> & "quoted""#)
+        #expect(!dom.contains("<b>bold"))
+        #expect(!dom.contains("<img src=\"x\""))
+    }
+
+    @Test("the gallery of the built-in fixtures draws every one, and error fixtures say why")
+    func builtinGallery() throws {
+        let templates = CommandRunner.root.appendingPathComponent("templates")
+        var fixtures: [[String: Any]] = []
+        for folder in try FileManager.default.contentsOfDirectory(atPath: templates.path) where folder.hasSuffix(".test") {
+            for file in try FileManager.default.contentsOfDirectory(atPath: templates.appendingPathComponent(folder).path) where file.hasSuffix(".json") {
+                let text = try String(contentsOf: templates.appendingPathComponent("\(folder)/\(file)"), encoding: .utf8)
+                fixtures.append(try #require(CommandRunner.json(text) as? [String: Any]))
+            }
+        }
+        let dom = try drawn(["--gallery", "templates"])
+        #expect(dom.values(of: "data-entry").count == fixtures.count)
+        // An error fixture is drawn as its reasons; any other as the platforms it names.
+        let errorFixtures = fixtures.filter { $0["error"] != nil }.count
+        #expect(dom.count(#"data-role="failure" data-expected="true""#) == errorFixtures)
+        #expect(dom.count(#"data-expected="false""#) == 0)
+        let platforms = fixtures.reduce(0) { $0 + ($1["fcm"] != nil ? 1 : 0) + ($1["apns"] != nil ? 1 : 0) }
+        #expect(dom.values(of: "data-platform").count == platforms)
+        #expect(dom.texts("caption").contains("Green"))
+    }
+
+    @Test("a PNG drawn by Chromium is not blank")
+    func picture() throws {
+        let png = try temporaryFolder().appendingPathComponent("preview.png")
+        let result = try CommandRunner.run(["preview", "--output", png.path, "examples/seeds/carousel-fcm.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try HeadlessChromium.colourCount(png) > 8)
+    }
+
+    @Test("no browser: a one-line error and exit 3, and no file")
+    func noBrowser() throws {
+        let png = try temporaryFolder().appendingPathComponent("preview.png")
+        let named = try CommandRunner.run(
+            ["preview", "--output", png.path, "examples/seeds/basic-fcm.json"], environment: ["PUSHMAP_CHROMIUM": "/nonexistent/chromium"])
+        #expect(named.status == 3)
+        #expect(named.stderr.split(separator: "\n").count == 1)
+        let none = try CommandRunner.run(
+            ["preview", "--output", png.path, "examples/seeds/basic-fcm.json"], environment: ["PUSHMAP_CHROMIUM": "", "PATH": "/nonexistent"])
+        #expect(none.status == 3)
+        #expect(none.stderr == "pushmap: preview: no headless browser to draw the PNG with: install Chromium (Debian: apt-get install chromium) or set PUSHMAP_CHROMIUM; --output with .html needs none\n")
+        #expect(!FileManager.default.fileExists(atPath: png.path))
+    }
+
+    @Test("an invalid intent writes no page: exit 1 with its diagnostics")
+    func invalidIntent() throws {
+        let page = try temporaryFolder().appendingPathComponent("page.html")
+        let result = try CommandRunner.run(["preview", "--output", page.path, "-"], input: Data(#"{"tittle": "Hi"}"#.utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("did you mean 'title'? [unknown-field]"))
+        #expect(!FileManager.default.fileExists(atPath: page.path))
+        let notJSON = try CommandRunner.run(["preview", "-"], input: Data("nope".utf8))
+        #expect(notJSON.status == 1)
+        #expect(notJSON.stdout.isEmpty)
+    }
+
+    @Test("bad usage is exit 64; a missing folder or gallery is exit 1")
+    func usage() throws {
+        #expect(try CommandRunner.run(["preview", "--output", "page.txt", "examples/seeds/basic-fcm.json"]).status == 64)
+        #expect(try CommandRunner.run(["preview", "--gallery", "templates", "examples/seeds/basic-fcm.json"]).status == 64)
+        let noFolder = try CommandRunner.run(["preview", "--output", "/nonexistent/page.html", "examples/seeds/basic-fcm.json"])
+        #expect(noFolder.status == 1)
+        #expect(noFolder.stderr.split(separator: "\n").count == 1)
+        #expect(try CommandRunner.run(["preview", "--gallery", "/nonexistent"]).status == 1)
+    }
+
+    @Test("the text form: each view's texts and what the phone does with each key")
+    func textForm() throws {
+        let result = try CommandRunner.run(["preview", "--platform", "apns", "examples/seeds/basic-apns.json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("== iOS (APNS): Adobe's AEPNotificationContent, basic template"))
+        #expect(result.stdout.contains("[Banner (collapsed)]"))
+        #expect(result.stdout.contains("ignores adb_version"))
+        #expect(!result.stdout.contains("Android"))
+    }
+
+    @Test("--images embeds a local image file as a data URI; other URLs stay frames")
+    func localImages() throws {
+        let folder = try temporaryFolder()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        try Data(png).write(to: folder.appendingPathComponent("local.png"))
+        let intent = #"{"template": "basic", "title": "t", "body": "b", "image": "file://\#(folder.path)/local.png"}"#
+        let page = folder.appendingPathComponent("page.html")
+        let result = try CommandRunner.run(["preview", "--platform", "fcm", "--images", "--output", page.path, "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("data:image/png;base64,iVBORw0KGgo="))
+        #expect(!html.contains("http://") && !html.contains("https://"))
+    }
+}

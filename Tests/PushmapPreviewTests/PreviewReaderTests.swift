@@ -1,0 +1,95 @@
+import PushmapJSON
+import PushmapPreview
+import Testing
+
+/// The readers on hand-made payloads: the cases pushmap's own checks refuse to translate, which
+/// a phone still meets (a payload from another tool, a custom script's).
+@Suite("Preview readers")
+struct PreviewReaderTests {
+    private func fcm(_ data: JSONObject) -> JSONValue { ["message": ["data": .object(data)]] }
+
+    @Test("Android: a carousel of fewer than 3 images shows the basic template")
+    func androidCarouselFallback() throws {
+        let items = #"[{"img":"https://a/1.png","txt":"one"},{"txt":"no image"},{"img":"https://a/3.png"}]"#
+        let preview = AndroidPreviewReader(now: 0).read(fcm([
+            "adb_version": "1", "adb_template_type": "car", "adb_title": "t", "adb_body": "b",
+            "adb_car_layout": "default", "adb_items": .string(items),
+        ]))
+        #expect(preview.layout == "basic")
+        #expect(preview.views.map(\.fallback) == ["basic", "basic"])
+        #expect(preview.views.allSatisfy { $0.carousel == nil })
+        #expect(preview.keys.first { $0.key == "adb_items" }?.verdict == .ignores)
+    }
+
+    @Test("Android: a missing required key or a bad action type shows nothing")
+    func androidNotShown() {
+        let missing = AndroidPreviewReader(now: 0).read(fcm(["adb_version": "1", "adb_template_type": "basic", "adb_title": "t"]))
+        #expect(missing.views.isEmpty)
+        #expect(missing.notes.contains { $0.contains("adb_body is missing") })
+        let badAction = AndroidPreviewReader(now: 0).read(fcm([
+            "adb_version": "1", "adb_template_type": "basic", "adb_title": "t", "adb_body": "b", "adb_a_type": "weburl",
+        ]))
+        #expect(badAction.views.isEmpty)
+    }
+
+    @Test("Android: plain reads only the generic keys")
+    func androidPlain() {
+        let preview = AndroidPreviewReader(now: 0).read(fcm(["adb_title": "t", "adb_body": "b", "adb_body_ex": "more", "adb_clr_bg": "000000", "game": "552"]))
+        #expect(preview.layout == "plain")
+        let verdicts = Dictionary(uniqueKeysWithValues: preview.keys.map { ($0.key, $0.verdict) })
+        #expect(verdicts == ["adb_title": .shows, "adb_body": .shows, "adb_body_ex": .ignores, "adb_clr_bg": .ignores, "game": .uses])
+        // Without adb_title the messaging SDK does not take it for Adobe's: nothing is drawn.
+        let silent = AndroidPreviewReader(now: 0).read(fcm(["sync": "inbox"]))
+        #expect(silent.views.isEmpty)
+        #expect(silent.keys.map(\.verdict) == [.uses])
+    }
+
+    @Test("colours: Android reads AARRGGBB and refuses '#', iOS reads RRGGBBAA with or without '#'")
+    func colours() {
+        #expect(PreviewColor.android("80112233")?.css == "rgba(17, 34, 51, 0.501)")
+        #expect(PreviewColor.android("#112233") == nil)
+        #expect(PreviewColor.android("11223") == nil)
+        #expect(PreviewColor.iOS("#11223380")?.css == "rgba(17, 34, 51, 0.501)")
+        #expect(PreviewColor.iOS("AABBCC")?.css == "#AABBCC")
+        #expect(PreviewColor.iOS("GG0000") == nil)
+    }
+
+    @Test("iOS: adb_items as a string, or a number where a string is read, gives the fallback or is ignored")
+    func iOSFallbacks() {
+        let aps: JSONValue = ["alert": ["title": "t", "body": "b"], "category": "AEPNotification", "mutable-content": 1]
+        let stringItems = IOSPreviewReader(now: 0).read(["aps": aps, "adb_template_type": "car", "adb_items": "[]"])
+        #expect(stringItems.layout == "ios-default")
+        #expect(stringItems.views.last?.fallback == "ios-default")
+        let numberTimer = IOSPreviewReader(now: 0).read(["aps": aps, "adb_template_type": "timer", "adb_tmr_dur": 10, "adb_title_alt": "over"])
+        #expect(numberTimer.layout == "ios-default")
+        #expect(numberTimer.keys.first { $0.key == "adb_tmr_dur" }?.verdict == .ignores)
+        let wrongCategory = IOSPreviewReader(now: 0).read(["aps": ["alert": ["title": "t", "body": "b"], "mutable-content": 1], "adb_template_type": "basic"])
+        #expect(wrongCategory.layout == "ios-default")
+    }
+
+    @Test("iOS: a timer already run out shows the alternate content, keeping the image")
+    func iOSExpiredTimer() {
+        let aps: JSONValue = ["alert": ["title": "t", "body": "b"], "category": "AEPNotification", "mutable-content": 1]
+        let preview = IOSPreviewReader(now: 2_000).read([
+            "aps": aps, "adb_template_type": "timer", "adb_tmr_end": "1000", "adb_title_alt": "over", "adb_media": "https://a/1.png",
+        ])
+        #expect(preview.views.map(\.id) == ["collapsed", "expired-expanded"])
+        #expect(preview.views.last?.title?.shown == "over")
+        #expect(preview.views.last?.image == "https://a/1.png")
+    }
+
+    @Test("text is cut after the guideline's characters, counted as people count them")
+    func cuts() {
+        let text = PreviewText(String(repeating: "🏖️", count: 40), limit: 35)
+        #expect(text.isCut)
+        #expect(text.shown.count == 36)
+        #expect(!PreviewText("short", limit: 35).isCut)
+    }
+
+    @Test("HTML escaping and UTC times")
+    func helpers() {
+        #expect(HTMLEscape.text(#"<a href="x">'&'</a>"#) == "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;")
+        #expect(UTCTime.text(1_704_067_200) == "2024-01-01 00:00 UTC")
+        #expect(UTCTime.text(1_703_462_400) == "2023-12-25 00:00 UTC")
+    }
+}
