@@ -127,7 +127,17 @@ struct ChecksTests {
         F.expectOne(F.check(payload, .apns), "apns-aps-type", .error, at: #"$.aps["thread-id"]"#)
         #expect(IntentOrigin.customKey("my key") == #"$.data["my key"]"#)
         #expect(IntentOrigin.customKey("some_custom_data_key") == "$.data.some_custom_data_key")
-        #expect(PathText.member("$.data", #"a"b"#) == #"$.data["a\"b"]"#)
+        #expect(JSONPath.member("$.data", #"a"b"#) == #"$.data["a\"b"]"#)
+    }
+
+    @Test("a member path renders keys as the payload checks always have: dot form, or quoted and escaped")
+    func memberPaths() {
+        #expect(JSONPath.member("$.data", "adb_title") == "$.data.adb_title")
+        #expect(JSONPath.member("$.aps", "thread-id") == #"$.aps["thread-id"]"#)
+        #expect(JSONPath.member("$", "a\\b") == #"$["a\\b"]"#)
+        #expect(JSONPath.member("$", "a\nb") == #"$["a\nb"]"#)
+        #expect(JSONPath.member("$", "a\tb") == #"$["a\tb"]"#)
+        #expect(JSONPath.element("$.carousel.items", 12) == "$.carousel.items[12]")
     }
 
     @Test("payload keys map to the intent fields they come from", arguments: [
@@ -217,7 +227,7 @@ struct ChecksTests {
     @Test("reserved FCM data keys are refused", arguments: ["from", "message_type", "google.sent_time", "gcm.notification.x"])
     func fcmReservedKey(key: String) {
         let payload = F.fcm(F.merged(F.basicData, [key: "x"]))
-        F.expectOne(F.check(payload, .fcm), "fcm-reserved-key", .error, at: PathText.member("$.message.data", key))
+        F.expectOne(F.check(payload, .fcm), "fcm-reserved-key", .error, at: JSONPath.member("$.message.data", key))
     }
 
     @Test("keys that only look like reserved ones are accepted")

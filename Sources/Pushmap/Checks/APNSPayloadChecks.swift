@@ -140,7 +140,7 @@ struct APNSPayloadChecks {
 
     /// A member of the sound dictionary: in the intent it is all `$.sound`.
     private func soundMember(_ location: CheckLocation, _ key: String) -> CheckLocation {
-        CheckLocation(payload: PathText.member(location.payload, key), intent: location.intent)
+        CheckLocation(payload: JSONPath.member(location.payload, key), intent: location.intent)
     }
 
     private func isOne(_ value: JSONNode) -> Bool { value.integerValue == 1 }

@@ -95,7 +95,7 @@ struct CustomKeys {
     func location(_ key: Known) -> CheckLocation {
         let index = slots[key.rawValue]
         return CheckLocation(
-            payload: PathText.member(ValueFormat.text(index >= 0 ? entries[index].base : base), identifier: key.name),
+            payload: JSONPath.member(ValueFormat.text(index >= 0 ? entries[index].base : base), key.name),
             intent: Known.intentPaths[key.rawValue])
     }
 
