@@ -39,22 +39,34 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         var text = "$"
         for component in components {
             switch component {
-            case .key(let key):
-                if Self.isIdentifier(key) {
-                    text += "."
-                    text += key
-                } else {
-                    var quoted: [UInt8] = []
-                    JSONWriter.escapeJSONString(key, into: &quoted)
-                    text += "["
-                    text += String(decoding: quoted, as: UTF8.self)
-                    text += "]"
-                }
-            case .index(let index):
-                text += "[\(index)]"
+            case .key(let key): text = Self.member(text, key)
+            case .index(let index): text = Self.element(text, index)
             }
         }
         return text
+    }
+
+    /// The path written as `base` followed by the member `key`: `base.key`, or `base["key"]` with
+    /// the key JSON-quoted. The one renderer of a member step, for this type and for the payload
+    /// checks, which build their paths as text.
+    package static func member(_ base: String, _ key: String) -> String {
+        var text = base
+        if isIdentifier(key) {
+            text.reserveCapacity(base.utf8.count + 1 + key.utf8.count)
+            text += "."
+            text += key
+            return text
+        }
+        var quoted: [UInt8] = [UInt8(ascii: "[")]
+        JSONWriter.escapeJSONString(key, into: &quoted)
+        quoted.append(UInt8(ascii: "]"))
+        text += String(decoding: quoted, as: UTF8.self)
+        return text
+    }
+
+    /// The path written as `base` followed by the element `index`: `base[index]`.
+    package static func element(_ base: String, _ index: Int) -> String {
+        base + "[" + String(index) + "]"
     }
 
     /// Whether `key` can use the dot form.

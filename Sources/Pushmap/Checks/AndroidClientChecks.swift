@@ -3,9 +3,7 @@ internal import PushmapJSON
 /// What Android's code does with the FCM data map: the notificationbuilder library for templates
 /// (`adb_template_type` present), the messaging SDK for plain payloads. Errors where the phone
 /// drops the notification or loses part of it, warnings where it quietly degrades.
-struct AndroidClientChecks {
-    let now: Int64
-
+enum AndroidClientChecks {
     static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
     static let displayPriorities: [StaticString] = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: [StaticString] = ["PRIVATE", "PUBLIC", "SECRET"]
@@ -14,393 +12,441 @@ struct AndroidClientChecks {
     static let requiredKeys: [CustomKeys.Known] = [.version, .title, .body]
     static let iconRequiredKeys: [CustomKeys.Known] = [.version]
     /// Android's text guidelines: a one-line title, a description of a few lines.
-    static let maxTitleCharacters = 35
-    static let maxBodyCharacters = 110
+    static let textLimits: [(key: CustomKeys.Known, limit: Int)] = [(.title, 35), (.body, 110), (.bodyEx, 110)]
     /// Android shows at most this many action buttons, remind later included.
     static let maxButtons = 3
     static let minCarouselItems = 3
 
-    func run(_ keys: CustomKeys, into report: inout CheckReport) {
+    /// What the rules read: the data keys, and the JSON-encoded ones as parsed.
+    struct Payload {
+        let keys: CustomKeys
+        let template: UnsafeRawBufferPointer?
+        let now: Int64
+        /// adb_act.
+        let actions: EncodedJSON.Value
+        /// adb_items, for a carousel only.
+        let items: EncodedJSON.Value
+    }
+
+    /// One element of adb_act, as Android reads it: whether it is an object, and its label,
+    /// type and uri, read in one pass over its members.
+    struct Action {
+        let number: Int
+        /// The payload path of the map adb_act is in.
+        let base: StaticString
+        private(set) var isObject = false
+        /// Whether the label is a string that is not empty.
+        private(set) var hasLabel = false
+        private(set) var type: EncodedNode?
+        /// Whether the uri is a string that is not empty.
+        private(set) var hasURI = false
+
+        init(_ node: EncodedNode, number: Int, base: StaticString) {
+            self.number = number
+            self.base = base
+            guard let members = node.members else { return }
+            isObject = true
+            // Each key is there once (JSON with a repeated key is refused before).
+            for (key, value) in members {
+                if ValueFormat.equals(key, "label") {
+                    hasLabel = AndroidClientChecks.isNonEmptyString(value)
+                } else if ValueFormat.equals(key, "type") {
+                    type = value
+                } else if ValueFormat.equals(key, "uri") {
+                    hasURI = AndroidClientChecks.isNonEmptyString(value)
+                }
+            }
+        }
+
+        /// Built only for a finding.
+        var location: CheckLocation { CustomKeys.location(.actions, in: base).index(number) }
+    }
+
+    static func run(_ keys: CustomKeys, now: Int64, into report: inout CheckReport) {
         let template = keys.text(.templateType)
-        if let template { checkRequired(template, keys, &report) }
-        checkLink(keys, template: template, &report)
-        checkActions(keys, &report)
-        checkRemindLater(keys, &report)
-        checkColours(keys, &report)
-        checkDisplayKeys(keys, &report)
-        checkTextLengths(keys, &report)
-        if let template {
-            if ValueFormat.equals(template, "car") {
-                checkCarousel(keys, &report)
-            } else if ValueFormat.equals(template, "timer") {
-                checkTimer(keys, &report)
+        let scope = RuleScope.template(template)
+        EncodedJSON.withValue(keys.text(.actions)) { actions in
+            EncodedJSON.withValue(scope == .carousel ? keys.text(.items) : nil) { items in
+                let payload = Payload(keys: keys, template: template, now: now, actions: actions, items: items)
+                report.run(rules, on: payload, scope: scope)
             }
         }
     }
 
-    // MARK: - Every template
+    @RuleListBuilder static var rules: some RuleList<Payload> {
+        // MARK: every payload
+        RequiredKey.self
+        LinkType.self
+        LinkWithoutType.self
+        ImageKey.self
+        ActionsJSON.self
+        ActionCount.self
+        RemindLaterPast.self
+        Color.self
+        BadgeCount.self
+        Sticky.self
+        DisplayPriority.self
+        Visibility.self
+        TextLength.self
 
-    private func checkRequired(_ template: UnsafeRawBufferPointer, _ keys: CustomKeys, _ report: inout CheckReport) {
-        // The icon template has no title or body of its own; every other type throws without them.
-        let required = ValueFormat.equals(template, "icon") ? Self.iconRequiredKeys : Self.requiredKeys
-        for key in required where !keys.contains(key) {
-            report.error(
-                keys.location(key), "android-required-key",
-                "\(key.name) is required by Android's \(String(decoding: template, as: UTF8.self)) template code: without it the notification is not shown")
+        // MARK: carousel
+        CarouselLayout.self
+        CarouselLayoutMissing.self
+        CarouselItemsJSON.self
+        CarouselItemImage.self
+        CarouselItemsCount.self
+        CarouselItemURI.self
+
+        // MARK: timer
+        TimerAlternateTitle.self
+        TimerMissing.self
+        TimerValue.self
+        TimerExpired.self
+    }
+
+    struct RequiredKey: CheckRule {
+        static var name: StaticString { "android-required-key" }
+        static var scope: RuleScope { .anyTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let template = payload.template else { return }
+            // The icon template has no title or body of its own; every other type throws without them.
+            let required = ValueFormat.equals(template, "icon") ? iconRequiredKeys : requiredKeys
+            for key in required where !payload.keys.contains(key) {
+                report.error(
+                    payload.keys.location(key),
+                    "\(key.name) is required by Android's \(String(decoding: template, as: UTF8.self)) template code: without it the notification is not shown")
+            }
         }
     }
 
-    private func checkLink(_ keys: CustomKeys, template: UnsafeRawBufferPointer?, _ report: inout CheckReport) {
-        if let type = keys.text(.linkType), !ValueFormat.isOne(of: Self.actionTypes, type) {
-            let effect = template == nil
+    struct LinkType: CheckRule {
+        static var name: StaticString { "android-link-type" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let type = payload.keys.text(.linkType), !ValueFormat.isOne(of: actionTypes, type) else { return }
+            let effect: StaticString = payload.template == nil
                 ? "the messaging SDK does not act on it, so a tap only opens the app"
                 : "Android's template code throws and the notification is not shown"
             report.error(
-                keys.location(.linkType), "android-link-type",
+                payload.keys.location(.linkType),
                 "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS or OPENAPP: \(effect)")
         }
-        if keys.text(.uri) != nil, !keys.contains(.linkType) {
+    }
+
+    struct LinkWithoutType: CheckRule {
+        static var name: StaticString { "android-link-without-type" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.keys.text(.uri) != nil, !payload.keys.contains(.linkType) else { return }
             report.warning(
-                keys.location(.uri), "android-link-without-type",
+                payload.keys.location(.uri),
                 "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
         }
-        if keys.contains(.media), !keys.contains(.image) {
-            report.warning(
-                keys.location(.media), "android-image-key",
-                "Android reads the image from adb_image; adb_media is iOS's key and shows no image here")
+    }
+
+    struct ImageKey: CheckRule {
+        static var name: StaticString { "android-image-key" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.imageKey(payload.keys, .android, &report)
         }
     }
 
-    private func checkActions(_ keys: CustomKeys, _ report: inout CheckReport) {
-        guard let text = keys.text(.actions) else { return }
-        // Built only for a finding: most payloads have none.
-        let location = { keys.location(.actions) }
-        guard let actions = Self.actions(text) else {
+    struct ActionsJSON: CheckRule {
+        static var name: StaticString { "android-actions-json" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            if case .absent = payload.actions { return }
+            guard payload.actions.node?.elements == nil else { return }
             report.error(
-                location(), "android-actions-json",
+                payload.keys.location(.actions),
                 "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
-            return
-        }
-        let remindLater = keys.contains(.remindText)
-        let allowed = remindLater ? Self.maxButtons - 1 : Self.maxButtons
-        if actions.count > allowed {
-            let reason = remindLater
-                ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit"
-                : "Android shows at most \(allowed)"
-            report.error(location(), "android-action-count", "adb_act has \(actions.count) actions and \(reason): the rest are lost")
-        }
-        for (index, action) in actions.enumerated() {
-            checkAction(action, at: { location().index(index) }, number: index, &report)
         }
     }
 
-    /// What the Android code reads of one action: the object's label, type and uri, or that it
-    /// is not an object.
-    struct Action: Equatable {
-        var isObject = true
-        /// Whether the label is a string that is not empty.
-        var hasLabel = false
-        var type: JSONValue?
-        /// Whether the uri is a string that is not empty.
-        var hasURI = false
-    }
+    struct ActionCount: CheckRule {
+        static var name: StaticString { "android-action-count" }
 
-    /// The actions `text` holds, or nil when it is not a JSON array. Read from the tape parser's
-    /// output without building the array (the full parser only when the tape parser is unsure).
-    static func actions(_ text: UnsafeRawBufferPointer) -> [Action]? {
-        if let plain = plainActions(text) { return plain }
-        return parsedActions(text)
-    }
-
-    /// As ``actions(_:)``, by the parsers, whatever the text.
-    static func parsedActions(_ text: UnsafeRawBufferPointer) -> [Action]? {
-        let fromTape: [Action]?? = text.withMemoryRebound(to: UInt8.self) { bytes in
-            guard let tape = JSONTape.parse(bytes, limits: JSONParser.Limits()) else { return nil }
-            var reader = tape.reader
-            guard reader.op == JSONTape.Op.array else { return .some(nil) }
-            let count = reader.count()
-            var actions: [Action] = []
-            actions.reserveCapacity(count)
-            for _ in 0..<count {
-                guard reader.op == JSONTape.Op.object else {
-                    reader.skip()
-                    actions.append(Action(isObject: false))
-                    continue
-                }
-                var action = Action()
-                for _ in 0..<reader.count() {
-                    let key = reader.string()
-                    if ValueFormat.equals(key, "label") {
-                        action.hasLabel = Self.nonEmptyString(&reader)
-                    } else if ValueFormat.equals(key, "type") {
-                        action.type = reader.value()
-                    } else if ValueFormat.equals(key, "uri") {
-                        action.hasURI = Self.nonEmptyString(&reader)
-                    } else {
-                        reader.skip()
-                    }
-                }
-                actions.append(action)
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let actions = payload.actions.node?.elements else { return }
+            let remindLater = payload.keys.contains(.remindText)
+            let allowed = remindLater ? maxButtons - 1 : maxButtons
+            if actions.count > allowed {
+                let reason = remindLater ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit" : "Android shows at most \(allowed)"
+                report.error(payload.keys.location(.actions), "adb_act has \(actions.count) actions and \(reason): the rest are lost")
             }
-            return .some(actions)
-        }
-        if let fromTape { return fromTape }
-        guard let items = (try? JSONParser.parse(text))?.arrayValue else { return nil }
-        return items.map { item in
-            guard let object = item.objectValue else { return Action(isObject: false) }
-            return Action(
-                hasLabel: !(object["label"]?.stringValue ?? "").isEmpty, type: object["type"],
-                hasURI: !(object["uri"]?.stringValue ?? "").isEmpty)
+            // Then each action, action by action.
+            let base = payload.keys.base(of: .actions)
+            for (number, node) in actions.enumerated() {
+                report.run(actionRules, on: Action(node, number: number, base: base))
+            }
         }
     }
 
-    /// The actions of the usual `adb_act`, as pushmap writes it: an array of objects whose
-    /// members are `label`, `type` and `uri`, each once, each a string with nothing escaped.
-    /// Read straight off the bytes, with no tape; nil for anything else, which the parsers decide.
-    static func plainActions(_ text: UnsafeRawBufferPointer) -> [Action]? {
-        let n = text.count
-        var i = 0
-        func skipSpace() {
-            while i < n, text[i] == 0x20 || text[i] == 0x0A || text[i] == 0x0D || text[i] == 0x09 { i += 1 }
-        }
-        func take(_ byte: UInt8) -> Bool {
-            skipSpace()
-            guard i < n, text[i] == byte else { return false }
-            i += 1
-            return true
-        }
-        // A string with no escape and no control character (the bytes are already UTF-8).
-        func string() -> UnsafeRawBufferPointer? {
-            skipSpace()
-            guard i < n, text[i] == UInt8(ascii: "\"") else { return nil }
-            let start = i + 1
-            var end = start
-            while end < n, text[end] != UInt8(ascii: "\""), text[end] != UInt8(ascii: "\\"), text[end] >= 0x20 { end += 1 }
-            guard end < n, text[end] == UInt8(ascii: "\"") else { return nil }
-            i = end + 1
-            return UnsafeRawBufferPointer(rebasing: text[start..<end])
-        }
-        guard take(UInt8(ascii: "[")) else { return nil }
-        var actions: [Action] = []
-        if !take(UInt8(ascii: "]")) {
-            repeat {
-                guard take(UInt8(ascii: "{")) else { return nil }
-                var action = Action()
-                var seen = 0
-                if !take(UInt8(ascii: "}")) {
-                    repeat {
-                        guard let key = string(), take(UInt8(ascii: ":")), let value = string() else { return nil }
-                        let bit = ValueFormat.equals(key, "label") ? 1 : ValueFormat.equals(key, "type") ? 2 : ValueFormat.equals(key, "uri") ? 4 : 0
-                        guard bit != 0, seen & bit == 0 else { return nil }
-                        seen |= bit
-                        switch bit {
-                        case 1: action.hasLabel = !value.isEmpty
-                        case 2: action.type = .string(String(decoding: value, as: UTF8.self))
-                        default: action.hasURI = !value.isEmpty
-                        }
-                    } while take(UInt8(ascii: ","))
-                    guard take(UInt8(ascii: "}")) else { return nil }
-                }
-                actions.append(action)
-            } while take(UInt8(ascii: ","))
-            guard take(UInt8(ascii: "]")) else { return nil }
-        }
-        skipSpace()
-        return i == n ? actions : nil
-    }
+    struct RemindLaterPast: CheckRule {
+        static var name: StaticString { "android-remind-later-past" }
 
-    /// Reads the next value: whether it is a string that is not empty.
-    private static func nonEmptyString(_ reader: inout JSONTapeReader) -> Bool {
-        guard reader.op == JSONTape.Op.string else {
-            reader.skip()
-            return false
-        }
-        return !reader.string().isEmpty
-    }
-
-    /// `location` is built only for a finding.
-    private func checkAction(_ action: Action, at location: () -> CheckLocation, number: Int, _ report: inout CheckReport) {
-        guard action.isObject else {
-            report.error(location(), "android-action-incomplete", "action \(number) is not an object {label, uri, type}: Android skips it")
-            return
-        }
-        if !action.hasLabel {
-            report.error(location(), "android-action-incomplete", "action \(number) has no label: Android skips the button")
-        }
-        guard let typeValue = action.type else {
-            report.error(location(), "android-action-incomplete", "action \(number) has no type: Android skips the button")
-            return
-        }
-        guard let type = typeValue.stringValue, ValueFormat.isOne(of: Self.actionTypes, type) else {
-            let shown = typeValue.stringValue.map(ValueFormat.quoted) ?? ValueFormat.withArticle(typeValue.typeName)
-            report.error(
-                location().member("type", intentKey: IntentOrigin.buttonFields["type"]), "android-action-type",
-                "action \(number) has type \(shown), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
-            return
-        }
-        if ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), !action.hasURI {
-            report.warning(location(), "android-action-uri", "action \(number) is \(type) but has no uri: the button opens nothing")
-        }
-    }
-
-    private func checkRemindLater(_ keys: CustomKeys, _ report: inout CheckReport) {
-        // adb_rem_sec wins when it is positive; then adb_rem_ts is not used.
-        if let seconds = keys.text(.remindAfter).flatMap(ValueFormat.integer), seconds > 0 { return }
-        guard let at = keys.text(.remindAt).flatMap(ValueFormat.integer), at <= now else { return }
-        report.warning(
-            keys.location(.remindAt), "android-remind-later-past",
-            "adb_rem_ts \(at) is at or before now (\(now)): tapping remind later cancels the notification instead of scheduling it again")
-    }
-
-    private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for index in keys.prints.indices where keys.prints[index].isColour {
-            guard let colour = keys.entries[index].value.utf8, !ValueFormat.isHexColour(colour) else { continue }
-            let key = keys.entries[index].name
-            report.error(
-                keys.location(at: index), "android-color",
-                "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour")
-        }
-    }
-
-    private func checkDisplayKeys(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if let count = keys.text(.badgeCount), ValueFormat.integer(count) == nil {
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let keys = payload.keys
+            // adb_rem_sec wins when it is positive; then adb_rem_ts is not used.
+            if let seconds = keys.text(.remindAfter).flatMap(ValueFormat.integer), seconds > 0 { return }
+            guard let at = keys.text(.remindAt).flatMap(ValueFormat.integer), at <= payload.now else { return }
             report.warning(
-                keys.location(.badgeCount), "android-badge-count",
-                "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
+                keys.location(.remindAt),
+                "adb_rem_ts \(at) is at or before now (\(payload.now)): tapping remind later cancels the notification instead of scheduling it again")
         }
-        if let sticky = keys.text(.sticky), !isBoolean(sticky) {
-            report.warning(
-                keys.location(.sticky), "android-sticky",
-                "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
+    }
+
+    struct Color: CheckRule {
+        static var name: StaticString { "android-color" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.colours(payload.keys, .android, &report)
         }
-        if let priority = keys.text(.displayPriority), !ValueFormat.isOne(of: Self.displayPriorities, priority) {
+    }
+
+    struct BadgeCount: CheckRule {
+        static var name: StaticString { "android-badge-count" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let count = payload.keys.text(.badgeCount), ValueFormat.integer(count) == nil else { return }
+            report.warning(payload.keys.location(.badgeCount), "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
+        }
+    }
+
+    struct Sticky: CheckRule {
+        static var name: StaticString { "android-sticky" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let sticky = payload.keys.text(.sticky), !isBoolean(sticky) else { return }
             report.warning(
-                keys.location(.displayPriority), "android-display-priority",
+                payload.keys.location(.sticky), "adb_sticky \(ValueFormat.quoted(sticky)) is not \"true\" or \"false\": Android treats it as false")
+        }
+    }
+
+    struct DisplayPriority: CheckRule {
+        static var name: StaticString { "android-display-priority" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let priority = payload.keys.text(.displayPriority), !ValueFormat.isOne(of: displayPriorities, priority) else { return }
+            report.warning(
+                payload.keys.location(.displayPriority),
                 "adb_n_priority \(ValueFormat.quoted(priority)) is not PRIORITY_DEFAULT, _MIN, _LOW, _HIGH or _MAX: Android uses PRIORITY_DEFAULT")
         }
-        if let visibility = keys.text(.visibility), !ValueFormat.isOne(of: Self.visibilities, visibility) {
+    }
+
+    struct Visibility: CheckRule {
+        static var name: StaticString { "android-visibility" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let visibility = payload.keys.text(.visibility), !ValueFormat.isOne(of: visibilities, visibility) else { return }
             report.warning(
-                keys.location(.visibility), "android-visibility",
+                payload.keys.location(.visibility),
                 "adb_n_visibility \(ValueFormat.quoted(visibility)) is not PRIVATE, PUBLIC or SECRET: Android uses PRIVATE")
         }
     }
 
-    /// "true" or "false" in any case, as Java's `Boolean.parseBoolean` reads it. The exact
-    /// lowercase words, by far the most common, need no lowercased copy.
-    private func isBoolean(_ text: UnsafeRawBufferPointer) -> Bool {
-        if ValueFormat.equals(text, "true") || ValueFormat.equals(text, "false") { return true }
-        return ["true", "false"].contains(String(decoding: text, as: UTF8.self).lowercased())
-    }
+    struct TextLength: CheckRule {
+        static var name: StaticString { "android-text-length" }
 
-    private func checkTextLengths(_ keys: CustomKeys, _ report: inout CheckReport) {
-        // One call per key: a table of (key, limit) pairs would be allocated on every run.
-        checkTextLength(.title, Self.maxTitleCharacters, keys, &report)
-        checkTextLength(.body, Self.maxBodyCharacters, keys, &report)
-        checkTextLength(.bodyEx, Self.maxBodyCharacters, keys, &report)
-    }
-
-    private func checkTextLength(_ key: CustomKeys.Known, _ limit: Int, _ keys: CustomKeys, _ report: inout CheckReport) {
-        guard let text = keys.text(key), let count = ValueFormat.characterCount(text, over: limit) else { return }
-        report.warning(
-            keys.location(key), "android-text-length",
-            "\(key.name) is \(count) characters; Android's guideline is about \(limit): longer text is cut off on many screens")
-    }
-
-    // MARK: - Carousel
-
-    private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if let layout = keys.text(.carouselLayout) {
-            if !ValueFormat.isOne(of: Self.carouselLayouts, layout) {
-                report.error(
-                    keys.location(.carouselLayout), "android-carousel-layout",
-                    "adb_car_layout \(ValueFormat.quoted(layout)) is not default or filmstrip: Android's carousel code builds no carousel from it")
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            for (key, limit) in textLimits {
+                ClientRules.textLength(of: key, limit: limit, in: payload.keys, .android, &report)
             }
-        } else if !keys.contains(.carouselLayout) {
+        }
+    }
+
+    struct CarouselLayout: CheckRule {
+        static var name: StaticString { "android-carousel-layout" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let layout = payload.keys.text(.carouselLayout), !ValueFormat.isOne(of: carouselLayouts, layout) else { return }
             report.error(
-                keys.location(.carouselLayout), "android-carousel-layout-missing",
+                payload.keys.location(.carouselLayout),
+                "adb_car_layout \(ValueFormat.quoted(layout)) is not default or filmstrip: Android's carousel code builds no carousel from it")
+        }
+    }
+
+    struct CarouselLayoutMissing: CheckRule {
+        static var name: StaticString { "android-carousel-layout-missing" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard !payload.keys.contains(.carouselLayout) else { return }
+            report.error(
+                payload.keys.location(.carouselLayout),
                 "adb_car_layout is required by Android's carousel code (the docs say optional): without it the notification is not shown")
         }
+    }
 
-        let itemsLocation = keys.location(.items)
-        guard keys.contains(.items) else {
+    struct CarouselItemsJSON: CheckRule {
+        static var name: StaticString { "android-carousel-items-json" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // A non-string value is already an FCM error; Android never sees it.
+            if case .absent = payload.items { return }
+            guard payload.items.node?.elements == nil else { return }
             report.error(
-                itemsLocation, "android-carousel-items-count",
-                "a carousel needs adb_items with at least \(Self.minCarouselItems) images: without them Android falls back to a basic notification")
-            return
-        }
-        // A non-string value is already an FCM error; Android never sees it.
-        guard let text = keys.text(.items) else { return }
-        guard let items = (try? JSONParser.parse(text))?.arrayValue else {
-            report.error(
-                itemsLocation, "android-carousel-items-json",
+                payload.keys.location(.items),
                 "adb_items is not a JSON-encoded array of {img, txt, uri}: Android reads no items and falls back to a basic notification")
-            return
         }
+    }
 
-        // Android stops reading at the first item without an image: that item and all after it are lost.
-        var usable: [JSONObject] = []
-        for (index, item) in items.enumerated() {
-            guard let object = item.objectValue, let image = object["img"]?.stringValue, !image.isEmpty else {
-                let later = index + 1 < items.count ? " and the \(items.count - index - 1) after it are" : " is"
-                report.error(
-                    itemsLocation.index(index), "android-carousel-item-image",
-                    "carousel item \(index) has no img: Android stops reading the items there, so it\(later) lost")
-                break
-            }
-            usable.append(object)
-        }
-        if usable.count < Self.minCarouselItems {
+    struct CarouselItemImage: CheckRule {
+        static var name: StaticString { "android-carousel-item-image" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let items = payload.items.node?.elements else { return }
+            // Android stops reading at the first item without an image: that item and all after it are lost.
+            let index = usableItemCount(items)
+            guard index < items.count else { return }
+            let later = index + 1 < items.count ? " and the \(items.count - index - 1) after it are" : " is"
             report.error(
-                itemsLocation, "android-carousel-items-count",
-                "the carousel has \(usable.count) item(s) with images; Android needs at least \(Self.minCarouselItems) and otherwise falls back to a basic notification")
+                payload.keys.location(.items).index(index),
+                "carousel item \(index) has no img: Android stops reading the items there, so it\(later) lost")
         }
-        if keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? false {
-            for (index, item) in usable.enumerated() where (item["uri"]?.stringValue ?? "").isEmpty {
+    }
+
+    struct CarouselItemsCount: CheckRule {
+        static var name: StaticString { "android-carousel-items-count" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.keys.contains(.items) else {
+                report.error(
+                    payload.keys.location(.items),
+                    "a carousel needs adb_items with at least \(minCarouselItems) images: without them Android falls back to a basic notification")
+                return
+            }
+            guard let items = payload.items.node?.elements else { return }
+            let usable = usableItemCount(items)
+            guard usable < minCarouselItems else { return }
+            report.error(
+                payload.keys.location(.items),
+                "the carousel has \(usable) item(s) with images; Android needs at least \(minCarouselItems) and otherwise falls back to a basic notification")
+        }
+    }
+
+    struct CarouselItemURI: CheckRule {
+        static var name: StaticString { "android-carousel-item-uri" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let items = payload.items.node?.elements,
+                  payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? false else { return }
+            let usable = usableItemCount(items)
+            for (index, item) in items.enumerated() where index < usable && (item["uri"]?.utf8?.isEmpty ?? true) {
                 report.warning(
-                    itemsLocation.index(index), "android-carousel-item-uri",
+                    payload.keys.location(.items).index(index),
                     "carousel item \(index) has no uri: in an auto carousel Android does not fall back to adb_uri, so tapping it opens nothing")
             }
         }
     }
 
-    // MARK: - Timer
+    struct TimerAlternateTitle: CheckRule {
+        static var name: StaticString { "android-timer-alternate-title" }
+        static var scope: RuleScope { .timer }
 
-    private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if !keys.contains(.titleAlt) {
-            report.error(
-                keys.location(.titleAlt), "android-timer-alternate-title",
-                "adb_title_alt is required by Android's timer code: without it the notification is not shown")
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerAlternateTitle(payload.keys, .android, &report)
         }
-        let durationLocation = keys.location(.timerDuration)
-        guard keys.contains(.timerDuration) || keys.contains(.timerEnd) else {
-            report.error(
-                CheckLocation(payload: durationLocation.payload, intent: "$.timer"), "android-timer-missing",
-                "a timer needs adb_tmr_dur or adb_tmr_end: without either Android treats it as expired and drops it")
-            return
+    }
+
+    struct TimerMissing: CheckRule {
+        static var name: StaticString { "android-timer-missing" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerMissing(payload.keys, .android, &report)
         }
-        var duration: Int64?
-        if let text = keys.text(.timerDuration) {
-            duration = ValueFormat.integer(text).flatMap { $0 > 0 ? $0 : nil }
-            if duration == nil {
-                report.error(
-                    durationLocation, "android-timer-value",
-                    "adb_tmr_dur \(ValueFormat.quoted(text)) is not a positive whole number of seconds: Android cannot count down from it")
+    }
+
+    struct TimerValue: CheckRule {
+        static var name: StaticString { "android-timer-value" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerValues(payload.keys, .android, &report)
+        }
+    }
+
+    struct TimerExpired: CheckRule {
+        static var name: StaticString { "android-timer-expired" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerExpired(payload.keys, now: payload.now, .android, &report)
+        }
+    }
+
+    /// The rules for each action of adb_act, action by action: the label and type the button
+    /// needs, then what the type needs.
+    @RuleListBuilder static var actionRules: some RuleList<Action> {
+        ActionIncomplete.self
+        ActionType.self
+        ActionURI.self
+    }
+
+    struct ActionIncomplete: CheckRule {
+        static var name: StaticString { "android-action-incomplete" }
+
+        static func check(_ action: Action, _ report: inout CheckReport) {
+            guard action.isObject else {
+                report.error(action.location, "action \(action.number) is not an object {label, uri, type}: Android skips it")
+                return
+            }
+            if !action.hasLabel {
+                report.error(action.location, "action \(action.number) has no label: Android skips the button")
+            }
+            if action.type == nil {
+                report.error(action.location, "action \(action.number) has no type: Android skips the button")
             }
         }
-        var end: Int64?
-        if let text = keys.text(.timerEnd) {
-            end = ValueFormat.integer(text)
-            if end == nil {
-                report.error(
-                    keys.location(.timerEnd), "android-timer-value",
-                    "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in whole seconds: Android cannot count down to it")
-            }
+    }
+
+    struct ActionType: CheckRule {
+        static var name: StaticString { "android-action-type" }
+
+        static func check(_ action: Action, _ report: inout CheckReport) {
+            guard let type = action.type, !(type.utf8.map { ValueFormat.isOne(of: actionTypes, $0) } ?? false) else { return }
+            report.error(
+                action.location.member("type", intentKey: IntentOrigin.buttonFields["type"]),
+                "action \(action.number) has type \(type.utf8.map(ValueFormat.quoted) ?? ValueFormat.withArticle(type.typeName)), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
         }
-        // adb_tmr_dur wins; only an end time alone can already be past.
-        if duration == nil, let end, end <= now {
+    }
+
+    struct ActionURI: CheckRule {
+        static var name: StaticString { "android-action-uri" }
+
+        static func check(_ action: Action, _ report: inout CheckReport) {
+            guard let type = action.type?.utf8, ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK"), !action.hasURI else { return }
             report.warning(
-                keys.location(.timerEnd), "android-timer-expired",
-                "adb_tmr_end \(end) is at or before now (\(now)): Android drops the notification on arrival unless one with the same adb_tag is showing")
+                action.location, "action \(action.number) is \(String(decoding: type, as: UTF8.self)) but has no uri: the button opens nothing")
         }
+    }
+
+    /// The items Android reads: those before the first without an image.
+    private static func usableItemCount(_ items: EncodedNode.Elements) -> Int {
+        var count = 0
+        for item in items {
+            guard item.isObject, isNonEmptyString(item["img"]) else { break }
+            count += 1
+        }
+        return count
+    }
+
+    fileprivate static func isNonEmptyString(_ value: EncodedNode?) -> Bool {
+        !(value?.utf8?.isEmpty ?? true)
+    }
+
+    /// "true" or "false" in any case, as Java's `Boolean.parseBoolean` reads it. The exact
+    /// lowercase words, by far the most common, need no lowercased copy.
+    private static func isBoolean(_ text: UnsafeRawBufferPointer) -> Bool {
+        if ValueFormat.equals(text, "true") || ValueFormat.equals(text, "false") { return true }
+        return ["true", "false"].contains(String(decoding: text, as: UTF8.self).lowercased())
     }
 }

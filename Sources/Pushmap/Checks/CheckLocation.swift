@@ -1,3 +1,5 @@
+internal import PushmapJSON
+
 /// Where a finding lies: always in the payload, and in the intent when the payload key's origin
 /// is known (see ``IntentOrigin``).
 struct CheckLocation: Sendable, Equatable {
@@ -17,14 +19,11 @@ struct CheckLocation: Sendable, Equatable {
     /// A member of this location; `intentKey` names it in the intent when that differs
     /// (an item's `img` is the intent's `image`).
     func member(_ key: String, intentKey: String? = nil) -> CheckLocation {
-        CheckLocation(
-            payload: PathText.member(payload, key),
-            intent: intent.map { PathText.member($0, intentKey ?? key) }
-        )
+        CheckLocation(payload: JSONPath.member(payload, key), intent: intent.map { JSONPath.member($0, intentKey ?? key) })
     }
 
     /// An element of this location, in the payload and in the intent alike.
     func index(_ index: Int) -> CheckLocation {
-        CheckLocation(payload: PathText.index(payload, index), intent: intent.map { PathText.index($0, index) })
+        CheckLocation(payload: JSONPath.element(payload, index), intent: intent.map { JSONPath.element($0, index) })
     }
 }

@@ -27,23 +27,12 @@ struct CheckMessage: ExpressibleByStringInterpolation {
             bytes.append(contentsOf: text.utf8)
         }
 
+        mutating func appendInterpolation(_ literal: StaticString) {
+            appendLiteral(literal)
+        }
+
         mutating func appendInterpolation(_ number: some BinaryInteger) {
-            // Digits backwards into a small buffer; the magnitude as unsigned covers the minimum.
-            var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-            var magnitude = UInt64(truncatingIfNeeded: number.magnitude)
-            withUnsafeMutableBytes(of: &digits) { buffer in
-                var index = buffer.count
-                repeat {
-                    index -= 1
-                    buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                    magnitude /= 10
-                } while magnitude > 0
-                if number < 0 {
-                    index -= 1
-                    buffer[index] = UInt8(ascii: "-")
-                }
-                bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
-            }
+            ValueFormat.appendDecimal(number, to: &bytes)
         }
 
         mutating func appendInterpolation(_ value: some CustomStringConvertible) {

@@ -1,26 +1,45 @@
 /// Collects the findings of one check run, placing each at the intent path or the payload path as
-/// the checker was asked to.
+/// the checker was asked to, under the name of the rule that is running.
 struct CheckReport {
     let platform: Platform
     let intentPaths: Bool
     private(set) var diagnostics: [Diagnostic] = []
+    /// The rule whose findings are being reported (see ``run(_:on:scope:)``).
+    private var rule: StaticString = ""
 
     init(platform: Platform, intentPaths: Bool) {
         self.platform = platform
         self.intentPaths = intentPaths
     }
 
-    mutating func error(_ location: CheckLocation, _ rule: String, _ message: CheckMessage) {
-        add(.error, location, rule, message.text)
+    /// Runs each rule of `rules` that applies to `scope` on `subject`, in order.
+    mutating func run<Rules: RuleList>(_ rules: Rules, on subject: Rules.Subject, scope: RuleScope = .always) {
+        rules.run(subject, scope: scope, &self)
     }
 
-    mutating func warning(_ location: CheckLocation, _ rule: String, _ message: CheckMessage) {
-        add(.warning, location, rule, message.text)
+    /// Runs `rule` on `subject` when it applies to `scope`, its findings under its name. A rule
+    /// may run a list of its own (on each element of a value): the name in force comes back after.
+    @inline(__always)
+    mutating func apply<Rule: CheckRule>(_ rule: Rule.Type, to subject: Rule.Subject, scope: RuleScope) {
+        guard !Rule.scope.isDisjoint(with: scope) else { return }
+        let outer = self.rule
+        self.rule = Rule.name
+        Rule.check(subject, &self)
+        self.rule = outer
     }
 
-    private mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ rule: String, _ message: String) {
+    mutating func error(_ location: CheckLocation, _ message: CheckMessage) {
+        add(.error, location, message.text)
+    }
+
+    mutating func warning(_ location: CheckLocation, _ message: CheckMessage) {
+        add(.warning, location, message.text)
+    }
+
+    private mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ message: String) {
         // Translating reports at the intent field the user wrote; validating a payload has no intent.
         let path = intentPaths ? (location.intent ?? location.payload) : location.payload
-        diagnostics.append(Diagnostic(severity, path: path, rule: rule, message: message, platform: platform, payloadPath: location.payload))
+        diagnostics.append(
+            Diagnostic(severity, path: path, rule: ValueFormat.text(rule), message: message, platform: platform, payloadPath: location.payload))
     }
 }

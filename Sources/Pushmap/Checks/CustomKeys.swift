@@ -27,8 +27,8 @@ struct CustomKeys {
     /// Each entry's key print, at the same index: scans read these plain words and copy no entry.
     private(set) var prints: [KeyPrint] = []
     /// For each ``Known`` key, its index in `entries`, or -1 when absent; held inline, so that a
-    /// payload's keys cost no third allocation.
-    private var slots = SIMD32<Int>(repeating: -1)
+    /// payload's keys cost no third allocation, and as 32-bit numbers, so that a copy is short.
+    private var slots = SIMD32<Int32>(repeating: -1)
     /// The known keys' prints, read once here rather than through a lazy global at every key.
     private let known = Known.table
 
@@ -53,13 +53,14 @@ struct CustomKeys {
     mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: StaticString, new: Bool = false) -> KeyPrint {
         let print = KeyPrint(bytes: key)
         let known = known.matching(key, print)
-        let existing = new ? -1 : known.map { slots[$0.rawValue] } ?? unknownIndex(key, print)
+        let existing = new ? -1 : known.map { Int(slots[$0.rawValue]) } ?? unknownIndex(key, print)
         if existing >= 0 {
             entries[existing].value = value
             entries[existing].base = base
             return print
         }
-        if let known { slots[known.rawValue] = entries.count }
+        // A payload of more keys than 32 bits count is refused long before it gets here.
+        if let known { slots[known.rawValue] = Int32(truncatingIfNeeded: entries.count) }
         entries.append(Entry(key: key, value: value, base: base))
         prints.append(print)
         return print
@@ -74,13 +75,13 @@ struct CustomKeys {
     }
 
     func value(_ key: Known) -> JSONNode? {
-        let index = slots[key.rawValue]
+        let index = Int(slots[key.rawValue])
         return index >= 0 ? entries[index].value : nil
     }
 
     /// The value's bytes when it is a string; the clients read nothing else.
     func text(_ key: Known) -> UnsafeRawBufferPointer? {
-        let index = slots[key.rawValue]
+        let index = Int(slots[key.rawValue])
         return index >= 0 ? entries[index].value.utf8 : nil
     }
 
@@ -91,12 +92,20 @@ struct CustomKeys {
 
     func contains(_ key: Known) -> Bool { slots[key.rawValue] >= 0 }
 
+    /// The payload path of the object the key is in, or would go in when absent.
+    func base(of key: Known) -> StaticString {
+        let index = Int(slots[key.rawValue])
+        return index >= 0 ? entries[index].base : base
+    }
+
     /// Where the key is, or where it would go when absent.
     func location(_ key: Known) -> CheckLocation {
-        let index = slots[key.rawValue]
-        return CheckLocation(
-            payload: PathText.member(ValueFormat.text(index >= 0 ? entries[index].base : base), identifier: key.name),
-            intent: Known.intentPaths[key.rawValue])
+        Self.location(key, in: base(of: key))
+    }
+
+    /// Where the key is in the object at payload path `base`.
+    static func location(_ key: Known, in base: StaticString) -> CheckLocation {
+        CheckLocation(payload: JSONPath.member(ValueFormat.text(base), key.name), intent: Known.intentPaths[key.rawValue])
     }
 
     /// Where the key at `index` is.

@@ -1,7 +1,7 @@
 internal import PushmapJSON
 
 /// Google's limits on an FCM HTTP v1 message: what FCM refuses before any phone sees it.
-struct FCMPayloadChecks {
+enum FCMPayloadChecks {
     /// FCM's limit on a message's payload.
     static let maxBytes = 4096
     /// FCM keeps a message at most 28 days.
@@ -9,87 +9,221 @@ struct FCMPayloadChecks {
     static let targets: [StaticString] = ["token", "topic", "condition"]
     static let deliveryPriorities: [StaticString] = ["NORMAL", "HIGH"]
 
-    /// Checks the message and returns its data map for the Android rules, or nil when there is
-    /// no message to read one from.
-    /// - Parameter compactSize: the payload's compact length when the caller has written it.
-    func run(_ payload: JSONNode, compactSize: Int? = nil, into report: inout CheckReport) -> CustomKeys? {
-        guard let root = payload.objectValue else {
-            report.error(
-                CheckLocation(payload: "$"), "fcm-message-object",
-                "an FCM payload is a JSON object holding `message`, not \(article(payload.typeName)): FCM refuses it")
-            return nil
-        }
-        guard let message = root["message"]?.objectValue else {
-            let messageLocation = CheckLocation(payload: "$.message")
-            let found = root["message"].map { "it is \(article($0.typeName))" } ?? "it is missing"
-            report.error(messageLocation, "fcm-message-object", "an FCM payload needs an object `message` (\(found)): FCM refuses it")
-            return nil
+    /// What the rules read: the payload, its `message` when it is an object, the payload's
+    /// compact length when the caller has written it, and the data maps as read in one pass.
+    struct Payload {
+        let root: JSONNode
+        let message: JSONObjectNode?
+        /// `message.android` when it is an object.
+        let android: JSONObjectNode?
+        let compactSize: Int?
+        /// The data keys the Android rules read: `data` and `android.data` together, a key in
+        /// android.data winning.
+        private(set) var keys = CustomKeys(base: "$.message.data")
+        /// The data members some member rule applies to, in payload order: few or none, so the
+        /// member rules run on these only.
+        private(set) var flagged: [DataMember] = []
+
+        init(_ root: JSONNode, compactSize: Int?) {
+            self.root = root
+            message = root.objectValue?["message"]?.objectValue
+            android = message?["android"]?.objectValue
+            self.compactSize = compactSize
+            read(message?["data"], base: "$.message.data")
+            read(android?["data"], base: "$.message.android.data")
         }
 
-        var keys = CustomKeys(base: "$.message.data")
-        if let data = message["data"] {
-            collect(data, base: "$.message.data", into: &keys, report: &report)
-        }
-        checkTargets(message, &report)
-        if let androidValue = message["android"] {
-            if let android = androidValue.objectValue {
-                checkAndroidConfig(android, &report)
-                // android.data is the same map as data; FCM reads both.
-                if let data = android["data"] {
-                    collect(data, base: "$.message.android.data", into: &keys, report: &report)
-                }
-            } else {
-                report.error(
-                    CheckLocation(payload: "$.message.android"), "fcm-android-object",
-                    "message.android must be an object, not \(article(androidValue.typeName)): FCM refuses the message")
+        private mutating func read(_ value: JSONNode?, base: StaticString) {
+            guard let data = value?.objectValue else { return }
+            keys.reserve(data.count)
+            // Keys in byte order are each there once: the first map's need no search for duplicates.
+            let new = keys.isEmpty && data.keysSorted
+            for (key, member) in data {
+                guard let key = key.utf8 else { continue }
+                let print = keys.add(key, member, in: base, new: new)
+                var scope: RuleScope = member.isString ? [] : .dataNonString
+                if FCMPayloadChecks.isReserved(print) { scope.insert(.dataReserved) }
+                if !scope.isEmpty { flagged.append(DataMember(key: key, value: member, base: base, scope: scope)) }
             }
         }
-
-        // The message's length: from the payload's written text when `message` is all it holds
-        // (`{"message":` and `}` around it), else counted.
-        let size = (root.count == 1 ? compactSize.map { $0 - 12 } : nil) ?? root["message"].map(JSONWriter.compactByteCount) ?? 0
-        if size > Self.maxBytes {
-            report.error(
-                CheckLocation(payload: "$.message", intent: "$"), "fcm-size",
-                "the message is \(size) bytes written compactly; FCM refuses messages over \(Self.maxBytes) bytes")
-        }
-        return keys
     }
 
-    /// Adds a data map's entries, checking that each is a string under a key FCM accepts.
-    private func collect(_ value: JSONNode, base: StaticString, into keys: inout CustomKeys, report: inout CheckReport) {
-        guard let data = value.objectValue else {
+    /// One member of a data map.
+    struct DataMember {
+        let key: UnsafeRawBufferPointer
+        let value: JSONNode
+        /// The payload path of the map.
+        let base: StaticString
+        /// The member rules that apply to it.
+        let scope: RuleScope
+
+        /// Where the member is, in the payload and in the intent; built only for a finding.
+        var location: CheckLocation { IntentOrigin.customKeyLocation(base: ValueFormat.text(base), key: name) }
+        var name: String { String(decoding: key, as: UTF8.self) }
+    }
+
+    @RuleListBuilder static var rules: some RuleList<Payload> {
+        MessageObject.self
+        DataMap.self
+        OneTarget.self
+        DeliveryPriority.self
+        TTL.self
+        AndroidObject.self
+        AndroidDataMap.self
+        Size.self
+    }
+
+    struct MessageObject: CheckRule {
+        static var name: StaticString { "fcm-message-object" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.message == nil else { return }
+            guard let root = payload.root.objectValue else {
+                report.error(
+                    CheckLocation(payload: "$"),
+                    "an FCM payload is a JSON object holding `message`, not \(ValueFormat.withArticle(payload.root.typeName)): FCM refuses it")
+                return
+            }
+            let found = root["message"].map { "it is \(ValueFormat.withArticle($0.typeName))" } ?? "it is missing"
+            report.error(CheckLocation(payload: "$.message"), "an FCM payload needs an object `message` (\(found)): FCM refuses it")
+        }
+    }
+
+    struct DataMap: CheckRule {
+        static var name: StaticString { "fcm-data-map" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            checkDataMap(payload.message?["data"], payload, inAndroid: false, &report)
+        }
+    }
+
+    struct OneTarget: CheckRule {
+        static var name: StaticString { "fcm-one-target" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let message = payload.message else { return }
+            // Counted first: the list is built only for a finding.
+            var count = 0
+            for target in targets where message[target] != nil { count += 1 }
+            guard count > 1 else { return }
+            let present = targets.filter { message[$0] != nil }.map(ValueFormat.text)
             report.error(
-                CheckLocation(payload: ValueFormat.text(base)), "fcm-data-map",
-                "FCM data must be an object of string values, not \(article(value.typeName)): FCM refuses the message")
+                CheckLocation(payload: "$.message", intent: "$.target"),
+                "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")
+        }
+    }
+
+    struct DeliveryPriority: CheckRule {
+        static var name: StaticString { "fcm-delivery-priority" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let priority = payload.android?["priority"],
+                  !(priority.utf8.map { ValueFormat.isOne(of: deliveryPriorities, $0) } ?? false) else { return }
+            report.error(
+                androidLocation("priority"),
+                "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(ValueFormat.shown(priority, literals: false)): FCM refuses the message (the display priority is adb_n_priority)")
+        }
+    }
+
+    struct TTL: CheckRule {
+        static var name: StaticString { "fcm-ttl" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let ttl = payload.android?["ttl"] else { return }
+            guard let duration = ttl.utf8.flatMap(ValueFormat.duration) else {
+                report.error(
+                    androidLocation("ttl"),
+                    "android.ttl must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(ValueFormat.shown(ttl, literals: false)): FCM refuses the message")
+                return
+            }
+            if duration.seconds > maxTTLSeconds || (duration.seconds == maxTTLSeconds && duration.fraction) {
+                report.error(
+                    androidLocation("ttl"), "android.ttl \(ValueFormat.shown(ttl, literals: false)) is over 28 days (2419200s): FCM refuses the message")
+            }
+        }
+    }
+
+    struct AndroidObject: CheckRule {
+        static var name: StaticString { "fcm-android-object" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let android = payload.message?["android"], android.objectValue == nil else { return }
+            report.error(
+                CheckLocation(payload: "$.message.android"),
+                "message.android must be an object, not \(ValueFormat.withArticle(android.typeName)): FCM refuses the message")
+        }
+    }
+
+    struct AndroidDataMap: CheckRule {
+        static var name: StaticString { "fcm-data-map" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // android.data is the same map as data; FCM reads both.
+            checkDataMap(payload.android?["data"], payload, inAndroid: true, &report)
+        }
+    }
+
+    struct Size: CheckRule {
+        static var name: StaticString { "fcm-size" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let root = payload.root.objectValue, payload.message != nil else { return }
+            // The message's length: from the payload's written text when `message` is all it
+            // holds (`{"message":` and `}` around it), else counted.
+            let size = (root.count == 1 ? payload.compactSize.map { $0 - 12 } : nil) ?? root["message"].map(JSONWriter.compactByteCount) ?? 0
+            guard size > maxBytes else { return }
+            report.error(
+                CheckLocation(payload: "$.message", intent: "$"),
+                "the message is \(size) bytes written compactly; FCM refuses messages over \(maxBytes) bytes")
+        }
+    }
+
+    /// The rules for each member of a data map, member by member.
+    @RuleListBuilder static var memberRules: some RuleList<DataMember> {
+        DataString.self
+        ReservedKey.self
+    }
+
+    struct DataString: CheckRule {
+        static var name: StaticString { "fcm-data-string" }
+        static var scope: RuleScope { .dataNonString }
+
+        static func check(_ member: DataMember, _ report: inout CheckReport) {
+            report.error(
+                member.location,
+                "FCM data values must be strings; \(member.name) is \(ValueFormat.withArticle(member.value.typeName)): FCM refuses the message (JSON-encode it into a string)")
+        }
+    }
+
+    struct ReservedKey: CheckRule {
+        static var name: StaticString { "fcm-reserved-key" }
+        static var scope: RuleScope { .dataReserved }
+
+        static func check(_ member: DataMember, _ report: inout CheckReport) {
+            report.error(member.location, "FCM refuses the data key \(member.name): from, message_type and keys starting google. or gcm. are reserved")
+        }
+    }
+
+    /// A data map (`data` or `android.data`) is an object; its members each go through
+    /// ``memberRules``, those that some rule applies to.
+    private static func checkDataMap(_ value: JSONNode?, _ payload: Payload, inAndroid: Bool, _ report: inout CheckReport) {
+        guard let value else { return }
+        guard value.objectValue != nil else {
+            let base: StaticString = inAndroid ? "$.message.android.data" : "$.message.data"
+            report.error(
+                CheckLocation(payload: ValueFormat.text(base)),
+                "FCM data must be an object of string values, not \(ValueFormat.withArticle(value.typeName)): FCM refuses the message")
             return
         }
-        keys.reserve(data.count)
-        // Keys in byte order are each there once: the first map's need no search for duplicates.
-        let new = keys.isEmpty && data.keysSorted
-        for (keyNode, member) in data {
-            guard let key = keyNode.utf8 else { continue }
-            let print = keys.add(key, member, in: base, new: new)
-            if !member.isString {
-                let name = String(decoding: key, as: UTF8.self)
-                report.error(
-                    IntentOrigin.customKeyLocation(base: ValueFormat.text(base), key: name), "fcm-data-string",
-                    "FCM data values must be strings; \(name) is \(article(member.typeName)): FCM refuses the message (JSON-encode it into a string)")
-            }
-            if isReserved(print) {
-                let name = String(decoding: key, as: UTF8.self)
-                report.error(
-                    IntentOrigin.customKeyLocation(base: ValueFormat.text(base), key: name), "fcm-reserved-key",
-                    "FCM refuses the data key \(name): from, message_type and keys starting google. or gcm. are reserved")
-            }
+        for member in payload.flagged where ValueFormat.equals(member.base, "$.message.android.data") == inAndroid {
+            report.run(memberRules, on: member, scope: member.scope)
         }
     }
 
     /// Compared byte for byte, on the key's print: "from" and "message_type" have no other
     /// spelling that Swift's `==` would take for them, so this is what `==` would answer.
-    private func isReserved(_ key: KeyPrint) -> Bool {
-        key == Self.fromPrint || key == Self.messageTypePrint
-            || key.hasPrefix(Self.googlePrefix, length: 7) || key.hasPrefix(Self.gcmPrefix, length: 4)
+    fileprivate static func isReserved(_ key: KeyPrint) -> Bool {
+        key == fromPrint || key == messageTypePrint || key.hasPrefix(googlePrefix, length: 7) || key.hasPrefix(gcmPrefix, length: 4)
     }
 
     // Written out, so that reading them costs no lazy initialisation; a test holds them to
@@ -97,51 +231,15 @@ struct FCMPayloadChecks {
     static let fromPrint = KeyPrint(length: 4, head: 0x6d6f_7266, tail: 0x6d6f_7266)  // "from"
     static let messageTypePrint = KeyPrint(length: 12, head: 0x5f65_6761_7373_656d, tail: 0x6570_7974_5f65_6761)  // "message_type"
     static let googlePrefix: UInt64 = 0x2e_656c_676f_6f67  // "google."
-    static let gcmPrefix: UInt64 = 0x2e6d_6367  // "gcm.
+    static let gcmPrefix: UInt64 = 0x2e6d_6367  // "gcm."
 
-    private func checkTargets(_ message: JSONObjectNode, _ report: inout CheckReport) {
-        // Counted first: the list is built only for a finding.
-        var count = 0
-        for target in Self.targets where message[target] != nil { count += 1 }
-        guard count > 1 else { return }
-        let present = Self.targets.filter { message[$0] != nil }.map(ValueFormat.text)
-        report.error(
-            CheckLocation(payload: "$.message", intent: "$.target"), "fcm-one-target",
-            "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")
-    }
-
-    private func checkAndroidConfig(_ android: JSONObjectNode, _ report: inout CheckReport) {
-        if let priority = android["priority"], !(priority.utf8.map { ValueFormat.isOne(of: Self.deliveryPriorities, $0) } ?? false) {
-            report.error(
-                location("priority"), "fcm-delivery-priority",
-                "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(shown(priority)): FCM refuses the message (the display priority is adb_n_priority)")
-        }
-        if let ttl = android["ttl"] {
-            let duration = ttl.utf8.flatMap(ValueFormat.duration)
-            if let duration {
-                if duration.seconds > Self.maxTTLSeconds || (duration.seconds == Self.maxTTLSeconds && duration.fraction) {
-                    report.error(
-                        location("ttl"), "fcm-ttl",
-                        "android.ttl \(shown(ttl)) is over 28 days (2419200s): FCM refuses the message")
-                }
-            } else {
-                report.error(
-                    location("ttl"), "fcm-ttl",
-                    "android.ttl must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(shown(ttl)): FCM refuses the message")
-            }
-        }
-    }
-
-    private func location(_ key: String) -> CheckLocation {
+    private static func androidLocation(_ key: String) -> CheckLocation {
         IntentOrigin.location(base: "$.message.android", key: key, table: IntentOrigin.androidKeys)
     }
+}
 
-    /// A value as a message shows it: strings quoted, anything else by its type.
-    private func shown(_ value: JSONNode) -> String {
-        value.utf8.map(ValueFormat.quoted) ?? article(value.typeName)
-    }
-
-    private func article(_ typeName: String) -> String {
-        ValueFormat.withArticle(typeName)
-    }
+extension RuleScope {
+    // What a data member rule reads.
+    static let dataNonString = RuleScope(rawValue: 1 << 16)
+    static let dataReserved = RuleScope(rawValue: 1 << 17)
 }

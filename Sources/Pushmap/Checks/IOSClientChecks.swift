@@ -3,10 +3,7 @@ internal import PushmapJSON
 /// What iOS's code does with an APNS payload: AEPNotificationContent for the basic, car and timer
 /// templates, the messaging SDK for media and plain payloads. Errors where the phone shows the
 /// fallback (title and body only) or loses the content, warnings where it degrades.
-struct IOSClientChecks {
-    let now: Int64
-
-    static let templates: [StaticString] = ["basic", "car", "timer"]
+enum IOSClientChecks {
     /// The category the app registers for the templates' content extension.
     static let templateCategory: StaticString = "AEPNotification"
     /// Keys the client reads as something other than a string.
@@ -14,218 +11,298 @@ struct IOSClientChecks {
     static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
     /// The alert fields every template reads.
     static let alertFields: [StaticString] = ["title", "body"]
+    static let silentPushAlerts: [StaticString] = ["sound", "badge"]
 
-    func run(_ parts: APNSPayloadChecks.Parts, into report: inout CheckReport) {
-        let keys = parts.keys
-        let aps = parts.aps
-        checkStringValues(keys, &report)
+    /// What the rules read: `aps` and the keys beside it.
+    struct Payload {
+        let aps: JSONObjectNode
+        let keys: CustomKeys
+        let template: UnsafeRawBufferPointer?
+        let now: Int64
+        /// The template guidelines: a timer leaves less room for text.
+        let isTimer: Bool
+
+        /// adb_items when it is a real array.
+        var items: JSONArrayNode? { keys.value(.items)?.arrayValue }
+    }
+
+    static func run(_ aps: JSONObjectNode, _ keys: CustomKeys, now: Int64, into report: inout CheckReport) {
         let template = keys.text(.templateType)
-        var timer = false
-        if let template {
-            if ValueFormat.isOne(of: Self.templates, template) {
-                checkTemplate(String(decoding: template, as: UTF8.self), aps, &report)
-            } else {
-                report.warning(
-                    keys.location(.templateType), "ios-template-type",
-                    "iOS renders only the basic, car and timer templates: \(ValueFormat.quoted(template)) shows the fallback (title and body only)")
-            }
-            if ValueFormat.equals(template, "car") {
-                checkCarousel(keys, &report)
-            } else if ValueFormat.equals(template, "timer") {
-                timer = true
-                checkTimer(keys, &report)
-            }
-        } else {
-            checkPlain(keys, aps, &report)
-        }
-        checkMedia(keys, &report)
-        checkColours(keys, &report)
-        checkTextLengths(keys, aps, timer: timer, &report)
+        let scope = RuleScope.template(template)
+        report.run(rules, on: Payload(aps: aps, keys: keys, template: template, now: now, isTimer: scope == .timer), scope: scope)
     }
 
-    private func checkStringValues(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for index in keys.prints.indices where keys.prints[index].isAdobeKey {
-            if keys.entries[index].value.isString { continue }
-            guard !ValueFormat.isOne(of: Self.nonStringKeys, keys.entries[index].key) else { continue }
-            let key = keys.entries[index].name
-            let value = keys.entries[index].value
-            report.error(
-                keys.location(at: index), "ios-string-value",
-                "\(key) is \(ValueFormat.withArticle(value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
+    @RuleListBuilder static var rules: some RuleList<Payload> {
+        StringValue.self
+
+        // MARK: templates
+        TemplateCategory.self
+        TemplateMutableContent.self
+        TemplateAlert.self
+        TemplateType.self
+
+        // MARK: carousel
+        CarouselItems.self
+        CarouselMediaHTTPS.self
+        CarouselNoImage.self
+        CarouselItemImage.self
+
+        // MARK: timer
+        TimerAlternateTitle.self
+        TimerMissing.self
+        TimerValue.self
+        TimerExpired.self
+
+        // MARK: plain
+        MediaWithoutMutableContent.self
+        SilentPushAlerts.self
+
+        // MARK: every payload
+        MediaHTTPS.self
+        ImageKey.self
+        Color.self
+        TextLength.self
+    }
+
+    struct StringValue: CheckRule {
+        static var name: StaticString { "ios-string-value" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let keys = payload.keys
+            for index in keys.prints.indices where keys.prints[index].isAdobeKey {
+                let entry = keys.entries[index]
+                guard !entry.value.isString, !ValueFormat.isOne(of: nonStringKeys, entry.key) else { continue }
+                report.error(
+                    keys.location(at: index),
+                    "\(entry.name) is \(ValueFormat.withArticle(entry.value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
+            }
         }
     }
 
-    private func checkTemplate(_ template: String, _ aps: JSONObjectNode, _ report: inout CheckReport) {
-        let category = aps["category"]?.utf8
-        if !(category.map { ValueFormat.equals($0, Self.templateCategory) } ?? false) {
+    struct TemplateCategory: CheckRule {
+        static var name: StaticString { "ios-template-category" }
+        static var scope: RuleScope { .iOSTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let category = payload.aps["category"]?.utf8
+            guard !(category.map { ValueFormat.equals($0, templateCategory) } ?? false) else { return }
             let found = category.map { "is \(ValueFormat.quoted($0))" } ?? "is missing"
             report.error(
-                APNSPayloadChecks.location("category"), "ios-template-category",
-                "aps.category \(found) but templates need \"\(Self.templateCategory)\": iOS does not run the template's content extension and shows the fallback")
-        }
-        if !isOne(aps["mutable-content"]) {
-            report.error(
-                APNSPayloadChecks.location("mutable-content"), "ios-template-mutable-content",
-                "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
-        }
-        let alert = aps["alert"]?.objectValue
-        for field in Self.alertFields where !(alert?[field]?.isString ?? false) {
-            report.error(
-                IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(field), table: IntentOrigin.alertKeys), "ios-template-alert",
-                "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
+                APNSPayloadChecks.location("category"),
+                "aps.category \(found) but templates need \"\(templateCategory)\": iOS does not run the template's content extension and shows the fallback")
         }
     }
 
-    private func checkPlain(_ keys: CustomKeys, _ aps: JSONObjectNode, _ report: inout CheckReport) {
-        if keys.contains(.media), !isOne(aps["mutable-content"]) {
+    struct TemplateMutableContent: CheckRule {
+        static var name: StaticString { "ios-template-mutable-content" }
+        static var scope: RuleScope { .iOSTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard !ValueFormat.isInteger(payload.aps["mutable-content"], 1) else { return }
+            report.error(
+                APNSPayloadChecks.location("mutable-content"),
+                "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
+        }
+    }
+
+    struct TemplateAlert: CheckRule {
+        static var name: StaticString { "ios-template-alert" }
+        static var scope: RuleScope { .iOSTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let alert = payload.aps["alert"]?.objectValue
+            for field in alertFields where !(alert?[field]?.isString ?? false) {
+                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                report.error(
+                    alertLocation(field),
+                    "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
+            }
+        }
+    }
+
+    struct TemplateType: CheckRule {
+        static var name: StaticString { "ios-template-type" }
+        static var scope: RuleScope { .otherTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let template = payload.template else { return }
             report.warning(
-                keys.location(.media), "ios-media-without-mutable-content",
+                payload.keys.location(.templateType),
+                "iOS renders only the basic, car and timer templates: \(ValueFormat.quoted(template)) shows the fallback (title and body only)")
+        }
+    }
+
+    struct CarouselItems: CheckRule {
+        static var name: StaticString { "ios-carousel-items" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.items == nil else { return }
+            let found = payload.keys.value(.items).map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
+            report.error(
+                payload.keys.location(.items), "adb_items \(found): iOS's carousel needs a real array of {img, txt, uri} and shows the fallback")
+        }
+    }
+
+    struct CarouselMediaHTTPS: CheckRule {
+        static var name: StaticString { "ios-media-https" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let items = payload.items else { return }
+            for (index, item) in items.enumerated() {
+                guard let image = item["img"]?.utf8, !image.isEmpty, !ValueFormat.isHTTPS(image) else { continue }
+                report.warning(
+                    payload.keys.location(.items).index(index).member("img", intentKey: IntentOrigin.carouselItemFields["img"]),
+                    "carousel item \(index)'s img \(ValueFormat.quoted(image)) is not https: iOS downloads only https images, so the item shows none")
+            }
+        }
+    }
+
+    struct CarouselNoImage: CheckRule {
+        static var name: StaticString { "ios-carousel-no-image" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let items = payload.items, !items.contains(where: hasImage) else { return }
+            report.error(payload.keys.location(.items), "no carousel item has an img: iOS has nothing to show and shows the fallback")
+        }
+    }
+
+    struct CarouselItemImage: CheckRule {
+        static var name: StaticString { "ios-carousel-item-image" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // With no image at all, the fallback is the finding.
+            guard let items = payload.items, items.contains(where: hasImage) else { return }
+            for (index, item) in items.enumerated() where !hasImage(item) {
+                report.warning(payload.keys.location(.items).index(index), "carousel item \(index) has no img: iOS drops it and keeps the others")
+            }
+        }
+    }
+
+    struct TimerAlternateTitle: CheckRule {
+        static var name: StaticString { "ios-timer-alternate-title" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerAlternateTitle(payload.keys, .iOS, &report)
+        }
+    }
+
+    struct TimerMissing: CheckRule {
+        static var name: StaticString { "ios-timer-missing" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerMissing(payload.keys, .iOS, &report)
+        }
+    }
+
+    struct TimerValue: CheckRule {
+        static var name: StaticString { "ios-timer-value" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerValues(payload.keys, .iOS, &report)
+        }
+    }
+
+    struct TimerExpired: CheckRule {
+        static var name: StaticString { "ios-timer-expired" }
+        static var scope: RuleScope { .timer }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.timerExpired(payload.keys, now: payload.now, .iOS, &report)
+        }
+    }
+
+    struct MediaWithoutMutableContent: CheckRule {
+        static var name: StaticString { "ios-media-without-mutable-content" }
+        static var scope: RuleScope { .plain }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.keys.contains(.media), !ValueFormat.isInteger(payload.aps["mutable-content"], 1) else { return }
+            report.warning(
+                payload.keys.location(.media),
                 "adb_media needs aps.mutable-content 1: without it the service extension does not run and the image is not attached")
         }
-        if isOne(aps["content-available"]), aps["alert"] == nil {
-            for key: StaticString in ["sound", "badge"] where aps[key] != nil {
+    }
+
+    struct SilentPushAlerts: CheckRule {
+        static var name: StaticString { "ios-silent-push-alerts" }
+        static var scope: RuleScope { .plain }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let aps = payload.aps
+            guard ValueFormat.isInteger(aps["content-available"], 1), aps["alert"] == nil else { return }
+            for key in silentPushAlerts where aps[key] != nil {
                 report.warning(
-                    APNSPayloadChecks.location(ValueFormat.text(key)), "ios-silent-push-alerts",
+                    APNSPayloadChecks.location(ValueFormat.text(key)),
                     "a background push (content-available without alert) sets aps.\(key): background pushes should not alert; send a visible notification or drop it")
             }
         }
     }
 
-    private func checkCarousel(_ keys: CustomKeys, _ report: inout CheckReport) {
-        let location = keys.location(.items)
-        guard let items = keys.value(.items)?.arrayValue else {
-            let found = keys.value(.items).map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
-            report.error(location, "ios-carousel-items", "adb_items \(found): iOS's carousel needs a real array of {img, txt, uri} and shows the fallback")
-            return
-        }
-        var missing: [Int] = []
-        for (index, item) in items.enumerated() {
-            guard let image = item["img"]?.utf8, !image.isEmpty else {
-                missing.append(index)
-                continue
-            }
-            if !ValueFormat.isHTTPS(image) {
+    struct MediaHTTPS: CheckRule {
+        static var name: StaticString { "ios-media-https" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            for key in mediaKeys {
+                guard let url = payload.keys.text(key), !ValueFormat.isHTTPS(url) else { continue }
                 report.warning(
-                    location.index(index).member("img", intentKey: IntentOrigin.carouselItemFields["img"]), "ios-media-https",
-                    "carousel item \(index)'s img \(ValueFormat.quoted(image)) is not https: iOS downloads only https images, so the item shows none")
+                    payload.keys.location(key),
+                    "\(key.name) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
             }
-        }
-        if missing.count == items.count {
-            report.error(location, "ios-carousel-no-image", "no carousel item has an img: iOS has nothing to show and shows the fallback")
-            return
-        }
-        for index in missing {
-            report.warning(location.index(index), "ios-carousel-item-image", "carousel item \(index) has no img: iOS drops it and keeps the others")
         }
     }
 
-    private func checkTimer(_ keys: CustomKeys, _ report: inout CheckReport) {
-        if keys.text(.titleAlt) == nil {
-            report.error(
-                keys.location(.titleAlt), "ios-timer-alternate-title",
-                "adb_title_alt is required by iOS's timer code (the docs say optional): without it iOS shows the fallback")
-        }
-        let durationText = keys.text(.timerDuration)
-        let endText = keys.text(.timerEnd)
-        guard durationText != nil || endText != nil else {
-            let location = keys.location(.timerDuration)
-            report.error(
-                CheckLocation(payload: location.payload, intent: "$.timer"), "ios-timer-missing",
-                "a timer needs adb_tmr_dur or adb_tmr_end as a string of seconds: without either iOS shows the fallback")
-            return
-        }
-        var duration: Int64?
-        if let durationText {
-            duration = ValueFormat.integer(durationText).flatMap { $0 > 0 ? $0 : nil }
-            if duration == nil {
-                report.error(
-                    keys.location(.timerDuration), "ios-timer-value",
-                    "adb_tmr_dur \(ValueFormat.quoted(durationText)) is not a positive whole number of seconds: iOS cannot count down from it")
-            }
-        }
-        var end: Int64?
-        if let endText {
-            end = ValueFormat.integer(endText)
-            if end == nil {
-                report.error(
-                    keys.location(.timerEnd), "ios-timer-value",
-                    "adb_tmr_end \(ValueFormat.quoted(endText)) is not an epoch time in whole seconds: iOS cannot count down to it")
-            }
-        }
-        if duration == nil, let end, end <= now {
-            report.warning(
-                keys.location(.timerEnd), "ios-timer-expired",
-                "adb_tmr_end \(end) is at or before now (\(now)): iOS shows the alternate (expired) content at once")
+    struct ImageKey: CheckRule {
+        static var name: StaticString { "ios-image-key" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.imageKey(payload.keys, .iOS, &report)
         }
     }
 
-    private func checkMedia(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for key in Self.mediaKeys {
-            guard let url = keys.text(key), !ValueFormat.isHTTPS(url) else { continue }
-            report.warning(
-                keys.location(key), "ios-media-https",
-                "\(key.name) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
-        }
-        if keys.contains(.image), !keys.contains(.media) {
-            report.warning(
-                keys.location(.image), "ios-image-key",
-                "iOS reads the image from adb_media; adb_image is Android's key and shows no image here")
+    struct Color: CheckRule {
+        static var name: StaticString { "ios-color" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.colours(payload.keys, .iOS, &report)
         }
     }
 
-    private func checkColours(_ keys: CustomKeys, _ report: inout CheckReport) {
-        for index in keys.prints.indices where keys.prints[index].isColour {
-            guard let colour = keys.entries[index].value.utf8, !isHexColour(colour) else { continue }
-            let key = keys.entries[index].name
-            report.error(
-                keys.location(at: index), "ios-color",
-                "\(key) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (RRGGBB or RRGGBBAA, # allowed): iOS ignores the colour and uses the system one")
-        }
-    }
+    struct TextLength: CheckRule {
+        static var name: StaticString { "ios-text-length" }
 
-    /// 6 or 8 hex digits, after an optional `#`. The plain forms are settled on the bytes; only
-    /// a colour that fails them takes the Character-wise path, which decides what `#` is.
-    private func isHexColour(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        if ValueFormat.isHexColour(bytes) || (bytes.first == UInt8(ascii: "#") && ValueFormat.isHexColour(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))) {
-            return true
-        }
-        let colour = String(decoding: bytes, as: UTF8.self)
-        let digits = colour.hasPrefix("#") ? String(colour.dropFirst()) : colour
-        return ValueFormat.isHexColour(digits)
-    }
-
-    private func checkTextLengths(_ keys: CustomKeys, _ aps: JSONObjectNode, timer: Bool, _ report: inout CheckReport) {
-        // The template guidelines: a timer leaves less room for text.
-        let titleLimit = timer ? 50 : 70
-        let bodyLimit = timer ? 450 : 600
-        func warn(_ name: String, _ count: Int, _ limit: Int, _ location: CheckLocation) {
-            report.warning(
-                location, "ios-text-length",
-                "\(name) is \(count) characters; iOS's guideline is \(limit)\(timer ? " for a timer" : ""): longer text is cut off")
-        }
-        if let alert = aps["alert"] {
-            if let body = alert.utf8, let count = ValueFormat.characterCount(body, over: bodyLimit) {
-                warn("aps.alert", count, bodyLimit, CheckLocation(payload: "$.aps.alert", intent: "$.body"))
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let titleLimit = payload.isTimer ? 50 : 70
+            let bodyLimit = payload.isTimer ? 450 : 600
+            let suffix: StaticString = payload.isTimer ? " for a timer" : ""
+            if let alert = payload.aps["alert"] {
+                ClientRules.textLength(
+                    alert.utf8, limit: bodyLimit, name: { "aps.alert" }, at: { CheckLocation(payload: "$.aps.alert", intent: "$.body") },
+                    suffix: suffix, .iOS, &report)
+                // Field by field: a table of (field, limit) pairs would be allocated on every run.
+                ClientRules.textLength(
+                    alert["title"]?.utf8, limit: titleLimit, name: { "aps.alert.title" }, at: { alertLocation("title") },
+                    suffix: suffix, .iOS, &report)
+                ClientRules.textLength(
+                    alert["body"]?.utf8, limit: bodyLimit, name: { "aps.alert.body" }, at: { alertLocation("body") },
+                    suffix: suffix, .iOS, &report)
             }
-            // Field by field: a table of (field, limit) pairs would be allocated on every run.
-            func checkField(_ field: StaticString, _ limit: Int) {
-                if let text = alert[field]?.utf8, let count = ValueFormat.characterCount(text, over: limit) {
-                    warn("aps.alert.\(field)", count, limit, IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(field), table: IntentOrigin.alertKeys))
-                }
-            }
-            checkField("title", titleLimit)
-            checkField("body", bodyLimit)
+            ClientRules.textLength(of: .titleEx, limit: titleLimit, in: payload.keys, suffix: suffix, .iOS, &report)
+            ClientRules.textLength(of: .bodyEx, limit: bodyLimit, in: payload.keys, suffix: suffix, .iOS, &report)
         }
-        func checkKey(_ key: CustomKeys.Known, _ limit: Int) {
-            if let text = keys.text(key), let count = ValueFormat.characterCount(text, over: limit) {
-                warn(key.name, count, limit, keys.location(key))
-            }
-        }
-        checkKey(.titleEx, titleLimit)
-        checkKey(.bodyEx, bodyLimit)
     }
 
-    private func isOne(_ value: JSONNode?) -> Bool {
-        value?.integerValue == 1
+    private static func alertLocation(_ field: StaticString) -> CheckLocation {
+        IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(field), table: IntentOrigin.alertKeys)
+    }
+
+    private static func hasImage(_ item: JSONNode) -> Bool {
+        !(item["img"]?.utf8?.isEmpty ?? true)
     }
 }

@@ -1,3 +1,5 @@
+internal import PushmapJSON
+
 /// Which intent field each payload key comes from, so that a finding about a translated payload
 /// points at what the user wrote (`$.title`) rather than at the generated key
 /// (`$.message.data.adb_title`).
@@ -90,17 +92,17 @@ enum IntentOrigin {
     /// The intent path of an FCM data key or an APNS top-level key; a key with no field of its
     /// own comes from the intent's `data` map.
     static func customKey(_ key: String) -> String {
-        customKeys[key] ?? PathText.member("$.data", key)
+        customKeys[key] ?? JSONPath.member("$.data", key)
     }
 
     /// The location of an FCM data key or APNS top-level key, under the payload path `base`.
     static func customKeyLocation(base: String, key: String) -> CheckLocation {
-        CheckLocation(payload: PathText.member(base, key), intent: customKey(key))
+        CheckLocation(payload: JSONPath.member(base, key), intent: customKey(key))
     }
 
     /// The location of a member of a payload object whose origins `table` lists; unknown members
     /// have no intent origin and are reported at their payload path.
     static func location(base: String, key: String, table: [String: String]) -> CheckLocation {
-        CheckLocation(payload: PathText.member(base, key), intent: table[key])
+        CheckLocation(payload: JSONPath.member(base, key), intent: table[key])
     }
 }

@@ -43,12 +43,16 @@ package struct PayloadChecker: Sendable {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         switch platform {
         case .fcm:
-            if let keys = FCMPayloadChecks().run(payload, compactSize: compactSize, into: &report) {
-                AndroidClientChecks(now: now).run(keys, into: &report)
+            let fcm = FCMPayloadChecks.Payload(payload, compactSize: compactSize)
+            report.run(FCMPayloadChecks.rules, on: fcm)
+            if fcm.message != nil {
+                AndroidClientChecks.run(fcm.keys, now: now, into: &report)
             }
         case .apns:
-            if let parts = APNSPayloadChecks().run(payload, compactSize: compactSize, into: &report) {
-                IOSClientChecks(now: now).run(parts, into: &report)
+            let apns = APNSPayloadChecks.Payload(payload, compactSize: compactSize)
+            report.run(APNSPayloadChecks.rules, on: apns)
+            if let aps = apns.aps, let root = payload.objectValue {
+                IOSClientChecks.run(aps, APNSPayloadChecks.customKeys(root), now: now, into: &report)
             }
         default:
             break

@@ -1,38 +1,7 @@
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 internal import PushmapJSON
 
 /// Small text tests the checks share, written by hand to keep Foundation out of the library.
 enum ValueFormat {
-    /// Whether `text`'s UTF-8 bytes start with `prefix`'s: byte-wise, which is what the
-    /// clients' `startsWith` does, and without Unicode-aware comparison.
-    static func starts(_ text: String, with prefix: StaticString) -> Bool {
-        let n = prefix.utf8CodeUnitCount
-        guard text.utf8.count >= n else { return false }
-        if n == 0 { return true }
-        // withUTF8 serves small (inline) strings too, which have no contiguous storage to lend.
-        var text = text
-        return text.withUTF8 { bytes in bytes.baseAddress.map { memcmp($0, prefix.utf8Start, n) == 0 } ?? false }
-    }
-
-    /// Whether `text`'s UTF-8 bytes are exactly `word`'s, as the phones compare. Swift's `==`
-    /// would take "DEEPLIN\u{212A}" (a Kelvin sign) for "DEEPLINK"; bytes do not.
-    @inline(__always)
-    static func equals(_ text: String, _ word: StaticString) -> Bool {
-        text.utf8.count == word.utf8CodeUnitCount && starts(text, with: word)
-    }
-
-    /// Whether `text` is one of `words`, byte for byte. A short list compared directly costs
-    /// less than hashing `text` for a `Set`.
-    static func isOne(of words: [StaticString], _ text: String) -> Bool {
-        let count = text.utf8.count
-        for word in words where word.utf8CodeUnitCount == count && starts(text, with: word) { return true }
-        return false
-    }
-
     /// A literal as a string, copied from its bytes (where interpolating it goes through its
     /// description).
     static func text(_ literal: StaticString) -> String {
@@ -47,17 +16,15 @@ enum ValueFormat {
         JSONItems.same(bytes, word)
     }
 
+    /// Whether two literals are the same bytes.
+    static func equals(_ a: StaticString, _ b: StaticString) -> Bool {
+        JSONItems.same(UnsafeRawBufferPointer(start: a.utf8Start, count: a.utf8CodeUnitCount), b)
+    }
+
     /// Whether the bytes are one of `words`'.
     static func isOne(of words: [StaticString], _ bytes: UnsafeRawBufferPointer) -> Bool {
         for word in words where JSONItems.same(bytes, word) { return true }
         return false
-    }
-
-    /// Whether the bytes start with `prefix`'s.
-    static func starts(_ bytes: UnsafeRawBufferPointer, with prefix: StaticString) -> Bool {
-        let n = prefix.utf8CodeUnitCount
-        guard bytes.count >= n else { return false }
-        return n == 0 || JSONItems.same(UnsafeRawBufferPointer(rebasing: bytes[0..<n]), prefix)
     }
 
     /// The number of characters in `bytes` (valid UTF-8), or nil as soon as it surely is at most
@@ -88,19 +55,31 @@ enum ValueFormat {
         return true
     }
 
-    /// As ``quoted(_:)-(String)``, on bytes.
+    /// A string value quoted for a message, shortened so that a finding stays on one line.
     static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
-        quoted(String(decoding: bytes, as: UTF8.self))
+        let text = String(decoding: bytes, as: UTF8.self)
+        let shown = characterCount(bytes, over: 40) != nil ? String(text.prefix(40)) + "…" : text
+        return "\"" + String(shown.map { $0.isNewline ? " " : $0 }) + "\""
     }
 
-    // MARK: strings
-
-    /// 6 or 8 hex digits and nothing else.
-    static func isHexColour(_ text: String) -> Bool {
-        // The bytes read in place (withUTF8 serves small strings too): no index checks per byte.
-        var text = text
-        return text.withUTF8 { bytes in (bytes.count == 6 || bytes.count == 8) && bytes.allSatisfy(isHexDigit) }
+    /// A value as a message shows it: a string quoted; with `literals`, numbers and Booleans as
+    /// written; anything else by its type.
+    static func shown(_ value: JSONNode, literals: Bool) -> String {
+        if let text = value.utf8 { return quoted(text) }
+        if literals {
+            if let number = value.integerValue { return decimal(number) }
+            if let number = value.doubleValue { return "\(number)" }
+            if let flag = value.boolValue { return String(flag) }
+        }
+        return withArticle(value.typeName)
     }
+
+    /// Whether the value is the JSON integer `number` (a double such as 1.0 is not).
+    static func isInteger(_ value: JSONNode?, _ number: Int64) -> Bool {
+        value?.integerValue == number
+    }
+
+    // MARK: characters and numbers
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
         switch byte {
@@ -154,18 +133,39 @@ enum ValueFormat {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }
 
-    /// A string quoted for a message, shortened so that a finding stays on one line.
-    static func quoted(_ text: String) -> String {
-        let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-        return "\"" + String(shown.map { $0.isNewline ? " " : $0 }) + "\""
-    }
-
     /// "an integer", "a string": a JSON type name for a message.
     static func withArticle(_ typeName: String) -> String {
         switch typeName.first {
         case "a", "e", "i", "o", "u": "an " + typeName
         case "n" where typeName == "null": "null"
         default: "a " + typeName
+        }
+    }
+
+    /// `number` in decimal, as Swift writes it: the one integer formatter of the messages.
+    static func decimal(_ number: some BinaryInteger) -> String {
+        var bytes: [UInt8] = []
+        appendDecimal(number, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `number` in decimal: digits backwards into a small buffer, then copied once; the
+    /// magnitude as unsigned covers the minimum.
+    static func appendDecimal(_ number: some BinaryInteger, to bytes: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var magnitude = UInt64(truncatingIfNeeded: number.magnitude)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if number < 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "-")
+            }
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
         }
     }
 }

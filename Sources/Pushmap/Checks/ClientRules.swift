@@ -1,0 +1,128 @@
+internal import PushmapJSON
+
+/// What a rule shared by the Android and iOS checks says and reads differently on each: the
+/// platform's words, its keys, and what counts as a key being there. Each property is a switch
+/// over two constants, so passing a platform copies nothing.
+enum ClientPlatform {
+    case android, iOS
+
+    /// Whose code the messages speak of.
+    var name: StaticString { self == .android ? "Android" : "iOS" }
+
+    /// The key this platform reads the image from, and the other platform's, with its name.
+    var imageKey: CustomKeys.Known { self == .android ? .image : .media }
+    var otherImageKey: CustomKeys.Known { self == .android ? .media : .image }
+    var otherName: StaticString { self == .android ? "iOS" : "Android" }
+
+    /// Whether a colour may start with `#`, the formats as a message names them, and what the
+    /// phone does with a colour it cannot read.
+    var colourAllowsHash: Bool { self == .iOS }
+    var colourFormats: StaticString { self == .android ? "RRGGBB or AARRGGBB, no #" : "RRGGBB or RRGGBBAA, # allowed" }
+    var colourEffect: StaticString { self == .android ? "the phone ignores the colour" : "iOS ignores the colour and uses the system one" }
+
+    /// Whether a timer key counts only when it is a string (iOS reads adb_ values as strings
+    /// only; on Android a value of another type is already an FCM error).
+    var timerKeysAreStrings: Bool { self == .iOS }
+
+    /// The ends of the timer messages, after "required by Android's timer code" and the like.
+    var alternateTitleEffect: StaticString {
+        self == .android ? ": without it the notification is not shown" : " (the docs say optional): without it iOS shows the fallback"
+    }
+    var timerMissingEffect: StaticString {
+        self == .android ? ": without either Android treats it as expired and drops it" : " as a string of seconds: without either iOS shows the fallback"
+    }
+    var timerExpiredEffect: StaticString {
+        self == .android
+            ? "Android drops the notification on arrival unless one with the same adb_tag is showing"
+            : "iOS shows the alternate (expired) content at once"
+    }
+
+    /// The text-length message's words before the limit, and after it.
+    var textGuideline: StaticString { self == .android ? "Android's guideline is about" : "iOS's guideline is" }
+    var textEffect: StaticString { self == .android ? "longer text is cut off on many screens" : "longer text is cut off" }
+
+    func has(_ key: CustomKeys.Known, in keys: CustomKeys) -> Bool {
+        timerKeysAreStrings ? keys.text(key) != nil : keys.contains(key)
+    }
+}
+
+/// The rules Android and iOS share, written once: each platform's list calls them with its
+/// ``ClientPlatform``.
+enum ClientRules {
+    /// `adb_clr_*`: 6 or 8 hex digits (after a `#` where the platform allows one).
+    static func colours(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        for index in keys.prints.indices where keys.prints[index].isColour {
+            guard let colour = keys.entries[index].value.utf8, !isColour(colour, allowingHash: platform.colourAllowsHash) else { continue }
+            report.error(
+                keys.location(at: index),
+                "\(keys.entries[index].name) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (\(platform.colourFormats)): \(platform.colourEffect)")
+        }
+    }
+
+    private static func isColour(_ bytes: UnsafeRawBufferPointer, allowingHash: Bool) -> Bool {
+        if ValueFormat.isHexColour(bytes) { return true }
+        return allowingHash && bytes.first == UInt8(ascii: "#") && ValueFormat.isHexColour(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
+    }
+
+    /// The other platform's image key without this one's: this platform shows no image.
+    static func imageKey(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        guard keys.contains(platform.otherImageKey), !keys.contains(platform.imageKey) else { return }
+        report.warning(
+            keys.location(platform.otherImageKey),
+            "\(platform.name) reads the image from \(platform.imageKey.word); \(platform.otherImageKey.word) is \(platform.otherName)'s key and shows no image here")
+    }
+
+    static func timerAlternateTitle(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        guard !platform.has(.titleAlt, in: keys) else { return }
+        report.error(keys.location(.titleAlt), "adb_title_alt is required by \(platform.name)'s timer code\(platform.alternateTitleEffect)")
+    }
+
+    static func timerMissing(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        guard !platform.has(.timerDuration, in: keys), !platform.has(.timerEnd, in: keys) else { return }
+        report.error(
+            CheckLocation(payload: keys.location(.timerDuration).payload, intent: "$.timer"),
+            "a timer needs adb_tmr_dur or adb_tmr_end\(platform.timerMissingEffect)")
+    }
+
+    static func timerValues(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        if let text = keys.text(.timerDuration), duration(keys) == nil {
+            report.error(
+                keys.location(.timerDuration),
+                "adb_tmr_dur \(ValueFormat.quoted(text)) is not a positive whole number of seconds: \(platform.name) cannot count down from it")
+        }
+        if let text = keys.text(.timerEnd), ValueFormat.integer(text) == nil {
+            report.error(
+                keys.location(.timerEnd),
+                "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in whole seconds: \(platform.name) cannot count down to it")
+        }
+    }
+
+    /// adb_tmr_dur wins; only an end time alone can already be past.
+    static func timerExpired(_ keys: CustomKeys, now: Int64, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        guard duration(keys) == nil, let end = keys.text(.timerEnd).flatMap(ValueFormat.integer), end <= now else { return }
+        report.warning(keys.location(.timerEnd), "adb_tmr_end \(end) is at or before now (\(now)): \(platform.timerExpiredEffect)")
+    }
+
+    /// A valid adb_tmr_dur: a positive whole number of seconds.
+    private static func duration(_ keys: CustomKeys) -> Int64? {
+        keys.text(.timerDuration).flatMap(ValueFormat.integer).flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    /// A text over the platform's guideline; `name` and `location` are built only for a finding.
+    /// - Parameter suffix: words after the limit (" for a timer").
+    static func textLength(
+        _ text: UnsafeRawBufferPointer?, limit: Int, name: () -> String, at location: () -> CheckLocation, suffix: StaticString = "",
+        _ platform: ClientPlatform, _ report: inout CheckReport
+    ) {
+        guard let text, let count = ValueFormat.characterCount(text, over: limit) else { return }
+        report.warning(
+            location(), "\(name()) is \(count) characters; \(platform.textGuideline) \(limit)\(suffix): \(platform.textEffect)")
+    }
+
+    /// As ``textLength(_:limit:name:at:suffix:_:_:)``, for a custom key.
+    static func textLength(
+        of key: CustomKeys.Known, limit: Int, in keys: CustomKeys, suffix: StaticString = "", _ platform: ClientPlatform, _ report: inout CheckReport
+    ) {
+        textLength(keys.text(key), limit: limit, name: { key.name }, at: { keys.location(key) }, suffix: suffix, platform, &report)
+    }
+}

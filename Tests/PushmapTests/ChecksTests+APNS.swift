@@ -1,0 +1,108 @@
+import Testing
+@testable import Pushmap
+import PushmapJSON
+
+/// Apple's rules for the APNS payload.
+extension ChecksTests {
+    // MARK: - APNS payload
+
+    @Test("an APNS payload must be an object holding an object aps")
+    func apnsApsObject() {
+        F.expectOne(F.check("text", .apns), "apns-aps-object", .error, at: "$")
+        F.expectOne(F.check(["adb_media": "x"], .apns), "apns-aps-object", .error, at: "$.aps")
+        F.expectOne(F.check(["aps": 1], .apns), "apns-aps-object", .error, at: "$.aps")
+        F.expectNone(F.check(F.apns(F.plainAps), .apns), "apns-aps-object")
+    }
+
+    @Test("custom keys go beside aps, never inside it")
+    func apnsApsKey() {
+        let payload = F.apns(F.merged(F.plainAps, ["adb_media": "https://x.com/a.png"]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-aps-key", .error, at: "$.aps.adb_media")
+        let live = F.apns(F.merged(F.plainAps, ["timestamp": 1, "event": "update", "content-state": [:], "stale-date": 2]))
+        F.expectNone(F.check(live, .apns), "apns-aps-key")
+    }
+
+    @Test("aps.alert is a string or an object of strings and string arrays")
+    func apnsAlert() throws {
+        F.expectOne(F.check(F.apns(["alert": 5]), .apns), "apns-alert", .error, at: "$.aps.alert")
+        F.expectOne(F.check(F.apns(["alert": ["title": 5]]), .apns, intentPaths: true), "apns-alert", .error, at: "$.title", payloadPath: "$.aps.alert.title")
+        F.expectOne(F.check(F.apns(["alert": ["loc-args": ["a", 1]]]), .apns), "apns-alert", .error, at: #"$.aps.alert["loc-args"]"#)
+        F.expectNone(F.check(F.apns(["alert": "Hello"]), .apns), "apns-alert")
+        let full = try F.parse(#"{"aps":{"alert":{"title":"t","subtitle":"s","body":"b","loc-key":"K","loc-args":["x"],"title-loc-args":[]}}}"#)
+        F.expectNone(F.check(full, .apns), "apns-alert")
+    }
+
+    @Test("aps.badge is an integer of 0 or more", arguments: [JSONValue.double(1.0), "1", -1, true])
+    func apnsBadge(badge: JSONValue) {
+        let payload = F.apns(F.merged(F.plainAps, ["badge": badge]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-badge", .error, at: "$.badge", payloadPath: "$.aps.badge")
+    }
+
+    @Test("an integer badge passes")
+    func apnsBadgePasses() {
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["badge": 0])), .apns), "apns-badge")
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["badge": 12])), .apns), "apns-badge")
+    }
+
+    @Test("aps.sound is a name or {critical, name, volume}")
+    func apnsSound() {
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": 1])), .apns), "apns-sound", .error, at: "$.aps.sound")
+        F.expectOne(
+            F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 2, "name": "alarm"]])), .apns), "apns-sound", .error,
+            at: "$.aps.sound.critical")
+        F.expectOne(
+            F.check(F.apns(F.merged(F.plainAps, ["sound": ["name": "alarm", "volume": 1.5]])), .apns, intentPaths: true), "apns-sound", .error,
+            at: "$.sound", payloadPath: "$.aps.sound.volume")
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 1]])), .apns), "apns-sound", .error, at: "$.aps.sound.name")
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["sound": "default"])), .apns), "apns-sound")
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 1, "name": "alarm", "volume": 0.5]])), .apns), "apns-sound")
+    }
+
+    @Test("content-available and mutable-content are exactly the integer 1", arguments: [JSONValue.bool(true), "1", 0, .double(1.0)])
+    func apnsFlag(value: JSONValue) {
+        let payload = F.apns(F.merged(F.plainAps, ["mutable-content": value]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-flag", .error, at: "$.ios.mutableContent", payloadPath: #"$.aps["mutable-content"]"#)
+        let background = F.apns(["content-available": value])
+        F.expectOne(F.check(background, .apns), "apns-flag", .error, at: #"$.aps["content-available"]"#)
+    }
+
+    @Test("the integer 1 passes as a flag")
+    func apnsFlagPasses() {
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["mutable-content": 1, "content-available": 1])), .apns), "apns-flag")
+    }
+
+    @Test("aps.interruption-level is one of Apple's four")
+    func apnsInterruptionLevel() {
+        F.expectOne(
+            F.check(F.apns(F.merged(F.plainAps, ["interruption-level": "urgent"])), .apns, intentPaths: true), "apns-interruption-level", .error,
+            at: "$.ios.interruptionLevel")
+        for level: JSONValue in ["passive", "active", "time-sensitive", "critical"] {
+            F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["interruption-level": level])), .apns), "apns-interruption-level")
+        }
+    }
+
+    @Test("aps.relevance-score is a number from 0 to 1")
+    func apnsRelevanceScore() {
+        for score: JSONValue in [1.5, -0.1, "0.5", 2] {
+            F.expectOne(
+                F.check(F.apns(F.merged(F.plainAps, ["relevance-score": score])), .apns), "apns-relevance-score", .error,
+                at: #"$.aps["relevance-score"]"#)
+        }
+        for score: JSONValue in [0, 1, 0.25] {
+            F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["relevance-score": score])), .apns), "apns-relevance-score")
+        }
+    }
+
+    @Test("thread-id, category and target-content-id are strings")
+    func apnsApsType() {
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["category": 3])), .apns, intentPaths: true), "apns-aps-type", .error, at: "$.ios.category")
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["category": "c", "thread-id": "t", "target-content-id": "x"])), .apns), "apns-aps-type")
+    }
+
+    @Test("the APNS payload is at most 4096 bytes written compactly")
+    func apnsSize() {
+        let big = F.apns(F.plainAps, ["filler": .string(String(repeating: "x", count: 4100))])
+        F.expectOne(F.check(big, .apns), "apns-size", .error, at: "$")
+        F.expectNone(F.check(F.apns(F.plainAps, ["filler": .string(String(repeating: "x", count: 3900))]), .apns), "apns-size")
+    }
+}

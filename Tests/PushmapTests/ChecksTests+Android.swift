@@ -1,0 +1,333 @@
+import Testing
+@testable import Pushmap
+import PushmapJSON
+import PushmapTestSupport
+
+/// What Android's code does with the FCM data map.
+extension ChecksTests {
+    // MARK: - Android: every template
+
+    @Test("templates need adb_version, adb_title and adb_body", arguments: ["adb_version", "adb_title", "adb_body"])
+    func androidRequiredKey(key: String) {
+        let payload = F.fcm(F.merged(F.basicData, [:], removing: [key]))
+        F.expectOne(F.check(payload, .fcm), "android-required-key", .error, at: "$.message.data.\(key)")
+    }
+
+    @Test("required keys: empty strings count, the icon template needs no title or body, plain needs none")
+    func androidRequiredKeyPasses() {
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_title": "", "adb_body": ""])), .fcm), "android-required-key")
+        F.expectNone(F.check(F.fcm(["adb_template_type": "icon", "adb_version": "1"]), .fcm), "android-required-key")
+        F.expectOne(F.check(F.fcm(["adb_template_type": "icon"]), .fcm), "android-required-key", .error, at: "$.message.data.adb_version")
+        F.expectNone(F.check(F.fcm(["adb_body": "only a body"]), .fcm), "android-required-key")
+    }
+
+    @Test("adb_a_type must be exactly DEEPLINK, WEBURL, DISMISS or OPENAPP", arguments: ["weburl", "", "LINK"])
+    func androidLinkType(type: String) {
+        let template = F.fcm(F.merged(F.basicData, ["adb_a_type": .string(type), "adb_uri": "https://x.com"]))
+        F.expectOne(F.check(template, .fcm, intentPaths: true), "android-link-type", .error, at: "$.link.type", payloadPath: "$.message.data.adb_a_type")
+        let plain = F.fcm(["adb_title": "t", "adb_body": "b", "adb_a_type": .string(type)])
+        F.expectOne(F.check(plain, .fcm), "android-link-type", .error, at: "$.message.data.adb_a_type")
+    }
+
+    @Test("the four link types are accepted", arguments: ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"])
+    func androidLinkTypePasses(type: String) {
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_a_type": .string(type)])), .fcm), "android-link-type")
+    }
+
+    @Test("adb_uri without adb_a_type is a warning")
+    func androidLinkWithoutType() {
+        let bare = F.fcm(F.merged(F.basicData, ["adb_uri": "https://x.com"]))
+        F.expectOne(F.check(bare, .fcm, intentPaths: true), "android-link-without-type", .warning, at: "$.link.uri")
+        let typed = F.fcm(F.merged(F.basicData, ["adb_uri": "https://x.com", "adb_a_type": "WEBURL"]))
+        F.expectNone(F.check(typed, .fcm), "android-link-without-type")
+    }
+
+    @Test("an FCM payload with iOS's adb_media and no adb_image warns")
+    func androidImageKey() {
+        F.expectOne(
+            F.check(F.fcm(F.merged(F.basicData, ["adb_media": "https://x.com/a.png"])), .fcm), "android-image-key", .warning,
+            at: "$.message.data.adb_media")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_image": "https://x.com/a.png"])), .fcm), "android-image-key")
+    }
+
+    @Test("adb_act must be a JSON-encoded array", arguments: [
+        #"[{"label":"accept","uri":"https://chess.com/games/552","type":"DEEPLINK"{"label":"decline","uri":"","type":"OPENAPP"}]"#,
+        #"{"label":"a","type":"OPENAPP"}"#, "accept",
+    ])
+    func androidActionsJSON(text: String) {
+        let payload = F.fcm(F.merged(F.basicData, ["adb_act": .string(text)]))
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-actions-json", .error, at: "$.buttons", payloadPath: "$.message.data.adb_act")
+    }
+
+    @Test("a JSON-encoded value read through the one parser reads as JSONParser reads it")
+    func encodedValuesReadAsTheFullParserReadsThem() throws {
+        var random = SeededGenerator(seed: 0x6164625F616374)
+        let keys = ["label", "type", "uri", "aid", "lab\\u0065l", "type"]
+        let values = [#""accept""#, #""""#, #""WEBURL""#, #""DEEP\nLINK""#, #""x\"y""#, "1", "null", "true", #"{"a":1}"#, #"["b"]"#, #""é✓""#]
+        let spaces = ["", " ", "\n", "\t ", "\r\n"]
+        var parsedCount = 0
+        for round in 0..<3000 {
+            func pick(_ list: [String]) -> String { list[Int.random(in: 0..<list.count, using: &random)] }
+            func space() -> String { Int.random(in: 0..<4, using: &random) == 0 ? pick(spaces) : "" }
+            var objects: [String] = []
+            for _ in 0..<Int.random(in: 0...3, using: &random) {
+                if Int.random(in: 0..<12, using: &random) == 0 { objects.append(pick(values)); continue }
+                var members: [String] = []
+                for _ in 0..<Int.random(in: 0...4, using: &random) {
+                    members.append(space() + "\"" + pick(keys) + "\"" + space() + ":" + space() + pick(values) + space())
+                }
+                objects.append(space() + "{" + members.joined(separator: ",") + "}" + space())
+            }
+            var text = space() + "[" + objects.joined(separator: ",") + "]" + space()
+            // Now and then a cut or a stray byte: what neither reader may take.
+            if Int.random(in: 0..<10, using: &random) == 0, !text.isEmpty {
+                text = String(text.utf8.prefix(Int.random(in: 0..<text.utf8.count, using: &random))) ?? text
+            }
+            if Int.random(in: 0..<20, using: &random) == 0 { text += "x" }
+            let bytes = Array(text.utf8)
+            let parsed = try? JSONParser.parse(bytes)
+            let read = bytes.withUnsafeBytes { text in EncodedJSON.withValue(text) { $0.node?.value() } }
+            #expect(read == parsed, "round \(round): \(text)")
+            if read != nil { parsedCount += 1 }
+        }
+        // The texts are JSON often enough for the reading to be tested, not only the refusing.
+        #expect(parsedCount > 100, "\(parsedCount)")
+    }
+
+    @Test("a well-formed adb_act passes")
+    func androidActionsPass() {
+        let actions = #"[{"label":"accept","uri":"https://x.com/1","type":"WEBURL"},{"label":"later","type":"DISMISS"},{"label":"open","type":"OPENAPP"}]"#
+        let diagnostics = F.check(F.fcm(F.merged(F.basicData, ["adb_act": .string(actions)])), .fcm)
+        F.expectClean(diagnostics)
+    }
+
+    @Test("an action without a label or a type is skipped by the phone", arguments: [
+        #"[{"uri":"https://x.com","type":"WEBURL"}]"#, #"[{"label":"","type":"OPENAPP"}]"#, #"[{"label":"go"}]"#, #"["go"]"#,
+    ])
+    func androidActionIncomplete(text: String) {
+        let payload = F.fcm(F.merged(F.basicData, ["adb_act": .string(text)]))
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-action-incomplete", .error, at: "$.buttons[0]", payloadPath: "$.message.data.adb_act[0]")
+    }
+
+    @Test("an action type outside the four values is an error")
+    func androidActionType() {
+        let bad = F.fcm(F.merged(F.basicData, ["adb_act": #"[{"label":"go","type":"OPEN"}]"#]))
+        F.expectOne(F.check(bad, .fcm, intentPaths: true), "android-action-type", .error, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
+        let good = F.fcm(F.merged(F.basicData, ["adb_act": #"[{"label":"go","type":"OPENAPP"}]"#]))
+        F.expectNone(F.check(good, .fcm), "android-action-type")
+        F.expectNone(F.check(good, .fcm), "android-action-incomplete")
+    }
+
+    @Test("adb_act gets the same findings when the full parser reads it (an action of more keys than the tape parser takes)")
+    func androidActionsThroughTheFullParser() {
+        let extra = (1...60).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let bad = F.fcm(F.merged(F.basicData, ["adb_act": .string(#"[{"label":"go","type":"OPEN",\#(extra)},"x",{"label":"","type":"WEBURL"}]"#)]))
+        let findings = F.check(bad, .fcm, intentPaths: true)
+        F.expectOne(findings, "android-action-type", .error, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
+        #expect(findings.filter { $0.rule == "android-action-incomplete" }.map(\.path) == ["$.buttons[1]", "$.buttons[2]"])
+        #expect(findings.contains { $0.rule == "android-action-uri" && $0.path == "$.buttons[2]" })
+    }
+
+    @Test("at most 3 actions, or 2 beside remind later")
+    func androidActionCount() {
+        let one = #"{"label":"go","type":"OPENAPP"}"#
+        func actions(_ count: Int) -> JSONValue { .string("[" + Array(repeating: one, count: count).joined(separator: ",") + "]") }
+        let remind: JSONObject = ["adb_rem_txt": "Later", "adb_rem_sec": "600"]
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_act": actions(4)])), .fcm), "android-action-count", .error, at: "$.message.data.adb_act")
+        F.expectOne(
+            F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": actions(3)])), .fcm, intentPaths: true), "android-action-count", .error,
+            at: "$.buttons")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_act": actions(3)])), .fcm), "android-action-count")
+        F.expectNone(F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": actions(2)])), .fcm), "android-action-count")
+    }
+
+    @Test("a WEBURL or DEEPLINK action without a uri is a warning")
+    func androidActionURI() {
+        let bad = F.fcm(F.merged(F.basicData, ["adb_act": #"[{"label":"a","type":"OPENAPP"},{"label":"b","type":"WEBURL","uri":""}]"#]))
+        F.expectOne(F.check(bad, .fcm, intentPaths: true), "android-action-uri", .warning, at: "$.buttons[1]")
+        let good = F.fcm(F.merged(F.basicData, ["adb_act": #"[{"label":"a","type":"OPENAPP"},{"label":"b","type":"DEEPLINK","uri":"app://x"}]"#]))
+        F.expectNone(F.check(good, .fcm), "android-action-uri")
+    }
+
+    @Test("a remind-later time at or before now is a warning")
+    func androidRemindLaterPast() {
+        let past = F.fcm(F.merged(F.basicData, ["adb_rem_txt": "Later", "adb_rem_ts": .string(String(F.now))]))
+        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-remind-later-past", .warning, at: "$.remindLater.at")
+        let future = F.fcm(F.merged(F.basicData, ["adb_rem_txt": "Later", "adb_rem_ts": .string(String(F.now + 60))]))
+        F.expectNone(F.check(future, .fcm), "android-remind-later-past")
+        // A positive adb_rem_sec wins over adb_rem_ts.
+        let seconds = F.fcm(F.merged(F.basicData, ["adb_rem_txt": "Later", "adb_rem_ts": "100", "adb_rem_sec": "60"]))
+        F.expectNone(F.check(seconds, .fcm), "android-remind-later-past")
+    }
+
+    @Test("Android colours are 6 or 8 hex digits without #", arguments: ["#FF0000", "FFF", "GG0000", "FF00001", ""])
+    func androidColor(colour: String) {
+        let payload = F.fcm(F.merged(F.basicData, ["adb_clr_title": .string(colour)]))
+        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", .error, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
+        #expect(finding?.message.contains("ignores") == true)
+    }
+
+    @Test("valid Android colours pass")
+    func androidColorPasses() {
+        let payload = F.fcm(F.merged(F.basicData, ["adb_clr_title": "FF0000", "adb_clr_bg": "80ff00AA", "adb_clr_icon": "abcdef"]))
+        F.expectNone(F.check(payload, .fcm), "android-color")
+    }
+
+    @Test("adb_n_count must be an integer string")
+    func androidBadgeCount() {
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_n_count": "two"])), .fcm, intentPaths: true), "android-badge-count", .warning, at: "$.badge")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_n_count": "2"])), .fcm), "android-badge-count")
+    }
+
+    @Test("adb_sticky must be true or false")
+    func androidSticky() {
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_sticky": "yes"])), .fcm, intentPaths: true), "android-sticky", .warning, at: "$.android.sticky")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_sticky": "TRUE"])), .fcm), "android-sticky")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_sticky": "false"])), .fcm), "android-sticky")
+    }
+
+    @Test("adb_n_priority must be one of Android's display priorities")
+    func androidDisplayPriority() {
+        F.expectOne(
+            F.check(F.fcm(F.merged(F.basicData, ["adb_n_priority": "HIGH"])), .fcm, intentPaths: true), "android-display-priority", .warning,
+            at: "$.android.priority")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_n_priority": "PRIORITY_MAX"])), .fcm), "android-display-priority")
+    }
+
+    @Test("adb_n_visibility must be PRIVATE, PUBLIC or SECRET")
+    func androidVisibility() {
+        F.expectOne(
+            F.check(F.fcm(F.merged(F.basicData, ["adb_n_visibility": "public"])), .fcm), "android-visibility", .warning,
+            at: "$.message.data.adb_n_visibility")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_n_visibility": "SECRET"])), .fcm), "android-visibility")
+    }
+
+    @Test("Android text longer than the guidelines is a warning")
+    func androidTextLength() {
+        let long = F.fcm(F.merged(F.basicData, ["adb_title": .string(String(repeating: "é", count: 36))]))
+        F.expectOne(F.check(long, .fcm, intentPaths: true), "android-text-length", .warning, at: "$.title")
+        let body = F.fcm(F.merged(F.basicData, ["adb_body_ex": .string(String(repeating: "b", count: 111))]))
+        F.expectOne(F.check(body, .fcm, intentPaths: true), "android-text-length", .warning, at: "$.expandedBody")
+        let fits = F.fcm(F.merged(F.basicData, [
+            "adb_title": .string(String(repeating: "🏀", count: 35)), "adb_body": .string(String(repeating: "b", count: 110)),
+        ]))
+        F.expectNone(F.check(fits, .fcm), "android-text-length")
+    }
+
+    // MARK: - Android: carousel
+
+    @Test("a valid Android carousel passes")
+    func androidCarouselPasses() {
+        F.expectClean(F.check(F.fcm(F.carouselData), .fcm))
+        F.expectClean(F.check(F.fcm(F.merged(F.carouselData, ["adb_car_layout": "filmstrip", "adb_car_mode": "auto"])), .fcm))
+    }
+
+    @Test("adb_car_layout is required by Android's carousel code")
+    func androidCarouselLayoutMissing() {
+        let payload = F.fcm(F.merged(F.carouselData, [:], removing: ["adb_car_layout"]))
+        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-carousel-layout-missing", .error, at: "$.carousel.layout")
+        #expect(finding?.message.contains("not shown") == true)
+    }
+
+    @Test("adb_car_layout is default or filmstrip")
+    func androidCarouselLayout() {
+        let payload = F.fcm(F.merged(F.carouselData, ["adb_car_layout": "grid"]))
+        F.expectOne(F.check(payload, .fcm), "android-carousel-layout", .error, at: "$.message.data.adb_car_layout")
+        F.expectNone(F.check(payload, .fcm), "android-carousel-layout-missing")
+    }
+
+    @Test("Android's adb_items must be a JSON-encoded array")
+    func androidCarouselItemsJSON() {
+        let payload = F.fcm(F.merged(F.carouselData, ["adb_items": "[{\"img\":"]))
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-carousel-items-json", .error, at: "$.carousel.items")
+        F.expectNone(F.check(F.fcm(F.carouselData), .fcm), "android-carousel-items-json")
+    }
+
+    @Test("an Android carousel needs at least 3 items")
+    func androidCarouselItemsCount() {
+        let two = #"[{"img":"https://x.com/1.png"},{"img":"https://x.com/2.png"}]"#
+        F.expectOne(
+            F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(two)])), .fcm, intentPaths: true), "android-carousel-items-count", .error,
+            at: "$.carousel.items", payloadPath: "$.message.data.adb_items")
+        F.expectOne(
+            F.check(F.fcm(F.merged(F.carouselData, [:], removing: ["adb_items"])), .fcm), "android-carousel-items-count", .error,
+            at: "$.message.data.adb_items")
+        F.expectNone(F.check(F.fcm(F.carouselData), .fcm), "android-carousel-items-count")
+    }
+
+    @Test("an Android carousel item without img loses it and every later item")
+    func androidCarouselItemImage() {
+        let items = #"[{"img":"https://x.com/1.png"},{"txt":"no image"},{"img":"https://x.com/3.png"},{"img":"https://x.com/4.png"}]"#
+        let diagnostics = F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(items)])), .fcm, intentPaths: true)
+        let finding = F.expectOne(diagnostics, "android-carousel-item-image", .error, at: "$.carousel.items[1]", payloadPath: "$.message.data.adb_items[1]")
+        #expect(finding?.message.contains("2 after it") == true)
+        // Only one item is left, so the carousel falls back to basic too.
+        F.expectOne(diagnostics, "android-carousel-items-count", .error, at: "$.carousel.items")
+        F.expectNone(F.check(F.fcm(F.carouselData), .fcm), "android-carousel-item-image")
+    }
+
+    @Test("an auto carousel item without uri is a warning; a manual one is not")
+    func androidCarouselItemURI() {
+        let items = #"[{"img":"https://x.com/1.png","uri":"https://x.com/1"},{"img":"https://x.com/2.png","uri":"https://x.com/2"},{"img":"https://x.com/3.png"}]"#
+        let auto = F.fcm(F.merged(F.carouselData, ["adb_items": .string(items), "adb_car_mode": "auto"]))
+        F.expectOne(F.check(auto, .fcm, intentPaths: true), "android-carousel-item-uri", .warning, at: "$.carousel.items[2]")
+        let manual = F.fcm(F.merged(F.carouselData, ["adb_items": .string(items), "adb_car_mode": "manual"]))
+        F.expectNone(F.check(manual, .fcm), "android-carousel-item-uri")
+    }
+
+    // MARK: - Android: timer
+
+    @Test("a valid Android timer passes")
+    func androidTimerPasses() {
+        F.expectClean(F.check(F.fcm(F.timerData), .fcm))
+        F.expectClean(F.check(F.fcm(F.merged(F.timerData, ["adb_tmr_end": .string(String(F.now + 3600))], removing: ["adb_tmr_dur"])), .fcm))
+    }
+
+    @Test("an Android timer needs adb_title_alt")
+    func androidTimerAlternateTitle() {
+        let payload = F.fcm(F.merged(F.timerData, [:], removing: ["adb_title_alt"]))
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-timer-alternate-title", .error, at: "$.expired.title")
+    }
+
+    @Test("an Android timer needs adb_tmr_dur or adb_tmr_end")
+    func androidTimerMissing() {
+        let payload = F.fcm(F.merged(F.timerData, [:], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-timer-missing", .error, at: "$.timer", payloadPath: "$.message.data.adb_tmr_dur")
+        F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-missing")
+    }
+
+    @Test("adb_tmr_dur is a positive integer string and adb_tmr_end an integer string")
+    func androidTimerValue() {
+        for duration: JSONValue in ["0", "ten", "1.5", "-5"] {
+            let payload = F.fcm(F.merged(F.timerData, ["adb_tmr_dur": duration]))
+            F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-timer-value", .error, at: "$.timer.duration")
+        }
+        let end = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "tomorrow"], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(end, .fcm, intentPaths: true), "android-timer-value", .error, at: "$.timer.endsAt")
+        F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-value")
+    }
+
+    @Test("an Android timer ending at or before now is a warning, unless a duration wins")
+    func androidTimerExpired() {
+        let past = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .warning, at: "$.timer.endsAt")
+        let withDuration = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"]))
+        F.expectNone(F.check(withDuration, .fcm), "android-timer-expired")
+    }
+}
+
+extension EncodedNode {
+    /// The value as a ``JSONValue``, to hold the reading to what ``JSONParser`` reads.
+    func value() -> JSONValue {
+        switch op {
+        case JSONTape.Op.null: .null
+        case JSONTape.Op.true: .bool(true)
+        case JSONTape.Op.false: .bool(false)
+        case JSONTape.Op.integer: .integer(tape.loadUnaligned(fromByteOffset: offset + 1, as: Int64.self))
+        case JSONTape.Op.double: .double(Double(bitPattern: tape.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)))
+        case JSONTape.Op.string: .string(utf8.map { String(decoding: $0, as: UTF8.self) } ?? "")
+        case JSONTape.Op.array: .array(elements.map { $0.map { $0.value() } } ?? [])
+        default: .object(JSONObject(members: members.map { $0.map { (key: String(decoding: $0.key, as: UTF8.self), value: $0.value.value()) } } ?? []))
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Testing
+@testable import Pushmap
+import PushmapJSON
+
+/// What iOS's code does with the APNS payload.
+extension ChecksTests {
+    // MARK: - iOS: templates
+
+    @Test("valid iOS templates pass")
+    func iosTemplatesPass() {
+        F.expectClean(F.check(F.apns(F.templateAps, F.basicKeys), .apns))
+        F.expectClean(F.check(F.apns(F.templateAps, F.carouselKeys), .apns))
+        F.expectClean(F.check(F.apns(F.templateAps, F.timerKeys), .apns))
+    }
+
+    @Test("adb_ values iOS reads as strings must be strings")
+    func iosStringValue() {
+        let payload = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_dur": 10]))
+        let diagnostics = F.check(payload, .apns, intentPaths: true)
+        F.expectOne(diagnostics, "ios-string-value", .error, at: "$.timer.duration", payloadPath: "$.adb_tmr_dur")
+        // Counted as absent, the timer has no duration at all.
+        F.expectOne(diagnostics, "ios-timer-missing", .error, at: "$.timer")
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_version": 1])), .apns), "ios-string-value", .error, at: "$.adb_version")
+        F.expectNone(F.check(F.apns(F.plainAps, ["adb_act": [["aid": "a", "label": "Go", "type": "DISMISS"]], "custom": 1]), .apns), "ios-string-value")
+    }
+
+    @Test("an adb_template_type iOS does not render warns")
+    func iosTemplateType() {
+        F.expectOne(
+            F.check(F.apns(F.templateAps, ["adb_template_type": "input", "adb_version": "1"]), .apns, intentPaths: true), "ios-template-type", .warning,
+            at: "$.template")
+        F.expectNone(F.check(F.apns(F.templateAps, F.basicKeys), .apns), "ios-template-type")
+    }
+
+    @Test("a template needs aps.category AEPNotification")
+    func iosTemplateCategory() {
+        let payload = F.apns(F.merged(F.templateAps, ["category": "iosCategory"]), F.basicKeys)
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-template-category", .error, at: "$.ios.category", payloadPath: "$.aps.category")
+        F.expectOne(F.check(F.apns(F.merged(F.templateAps, [:], removing: ["category"]), F.basicKeys), .apns), "ios-template-category", .error, at: "$.aps.category")
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["category": "iosCategory"])), .apns), "ios-template-category")
+    }
+
+    @Test("a template needs mutable-content 1")
+    func iosTemplateMutableContent() {
+        let payload = F.apns(F.merged(F.templateAps, [:], removing: ["mutable-content"]), F.carouselKeys)
+        F.expectOne(F.check(payload, .apns), "ios-template-mutable-content", .error, at: #"$.aps["mutable-content"]"#)
+        F.expectNone(F.check(F.apns(F.templateAps, F.carouselKeys), .apns), "ios-template-mutable-content")
+    }
+
+    @Test("a template needs aps.alert.title and aps.alert.body")
+    func iosTemplateAlert() {
+        let payload = F.apns(F.merged(F.templateAps, ["alert": ["body": "b"]]), F.basicKeys)
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-template-alert", .error, at: "$.title", payloadPath: "$.aps.alert.title")
+        let stringAlert = F.apns(F.merged(F.templateAps, ["alert": "just text"]), F.basicKeys)
+        #expect(F.check(stringAlert, .apns).filter { $0.rule == "ios-template-alert" }.count == 2)
+        F.expectNone(F.check(F.apns(F.templateAps, F.basicKeys), .apns), "ios-template-alert")
+    }
+
+    @Test("iOS colours are 6 or 8 hex digits, # allowed")
+    func iosColor() {
+        F.expectOne(
+            F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_bg": "##FFFFFF"])), .apns, intentPaths: true), "ios-color", .error,
+            at: "$.colors.background", payloadPath: "$.adb_clr_bg")
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_title": "red"])), .apns), "ios-color", .error, at: "$.adb_clr_title")
+        let good = F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_bg": "#FFFFFF", "adb_clr_title": "FF000080", "adb_clr_body": "333333"]))
+        F.expectNone(F.check(good, .apns), "ios-color")
+    }
+
+    @Test("iOS text longer than the guidelines is a warning, tighter for timers")
+    func iosTextLength() {
+        let longTitle = F.apns(F.merged(F.templateAps, ["alert": ["title": .string(String(repeating: "t", count: 71)), "body": "b"]]), F.basicKeys)
+        F.expectOne(F.check(longTitle, .apns, intentPaths: true), "ios-text-length", .warning, at: "$.title")
+        let timerTitle = F.apns(F.merged(F.templateAps, ["alert": ["title": .string(String(repeating: "t", count: 51)), "body": "b"]]), F.timerKeys)
+        F.expectOne(F.check(timerTitle, .apns), "ios-text-length", .warning, at: "$.aps.alert.title")
+        let timerBody = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_body_ex": .string(String(repeating: "b", count: 451))]))
+        F.expectOne(F.check(timerBody, .apns, intentPaths: true), "ios-text-length", .warning, at: "$.expandedBody")
+        let fits = F.apns(
+            F.merged(F.templateAps, ["alert": ["title": .string(String(repeating: "t", count: 70)), "body": .string(String(repeating: "b", count: 600))]]),
+            F.basicKeys)
+        F.expectNone(F.check(fits, .apns), "ios-text-length")
+    }
+
+    @Test("media that is not https is a warning")
+    func iosMediaHTTPS() {
+        F.expectOne(
+            F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_media": "http://x.com/a.png"])), .apns, intentPaths: true), "ios-media-https",
+            .warning, at: "$.image", payloadPath: "$.adb_media")
+        let items: JSONValue = [["img": "https://x.com/1.png"], ["img": "www.x.com/2.png"]]
+        F.expectOne(
+            F.check(F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_items": items])), .apns, intentPaths: true), "ios-media-https", .warning,
+            at: "$.carousel.items[1].image", payloadPath: "$.adb_items[1].img")
+        F.expectNone(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_media": "HTTPS://x.com/a.png"])), .apns), "ios-media-https")
+    }
+
+    @Test("an APNS payload with Android's adb_image and no adb_media warns")
+    func iosImageKey() {
+        F.expectOne(F.check(F.apns(F.plainAps, ["adb_image": "https://x.com/a.png"]), .apns), "ios-image-key", .warning, at: "$.adb_image")
+        F.expectNone(F.check(F.apns(F.templateAps, F.basicKeys), .apns), "ios-image-key")
+    }
+
+    // MARK: - iOS: carousel
+
+    @Test("iOS's adb_items must be a real JSON array")
+    func iosCarouselItems() {
+        let text = F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_items": #"[{"img":"https://x.com/1.png"}]"#]))
+        F.expectOne(F.check(text, .apns, intentPaths: true), "ios-carousel-items", .error, at: "$.carousel.items", payloadPath: "$.adb_items")
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.carouselKeys, [:], removing: ["adb_items"])), .apns), "ios-carousel-items", .error, at: "$.adb_items")
+        F.expectNone(F.check(F.apns(F.templateAps, F.carouselKeys), .apns), "ios-carousel-items")
+    }
+
+    @Test("an iOS carousel with no item image shows the fallback")
+    func iosCarouselNoImage() {
+        let payload = F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_items": [["txt": "a"], ["img": ""]]]))
+        F.expectOne(F.check(payload, .apns), "ios-carousel-no-image", .error, at: "$.adb_items")
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_items": []])), .apns), "ios-carousel-no-image", .error, at: "$.adb_items")
+        let one = F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_items": [["img": "https://x.com/1.png"]]]))
+        F.expectNone(F.check(one, .apns), "ios-carousel-no-image")
+    }
+
+    @Test("an iOS carousel item without img is dropped with a warning")
+    func iosCarouselItemImage() {
+        let payload = F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_items": [["img": "https://x.com/1.png"], ["txt": "no image"]]]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-carousel-item-image", .warning, at: "$.carousel.items[1]", payloadPath: "$.adb_items[1]")
+        F.expectNone(F.check(F.apns(F.templateAps, F.carouselKeys), .apns), "ios-carousel-item-image")
+    }
+
+    // MARK: - iOS: timer
+
+    @Test("an iOS timer needs adb_title_alt")
+    func iosTimerAlternateTitle() {
+        let payload = F.apns(F.templateAps, F.merged(F.timerKeys, [:], removing: ["adb_title_alt"]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-timer-alternate-title", .error, at: "$.expired.title", payloadPath: "$.adb_title_alt")
+        F.expectNone(F.check(F.apns(F.templateAps, F.timerKeys), .apns), "ios-timer-alternate-title")
+    }
+
+    @Test("an iOS timer needs adb_tmr_dur or adb_tmr_end")
+    func iosTimerMissing() {
+        let payload = F.apns(F.templateAps, F.merged(F.timerKeys, [:], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-timer-missing", .error, at: "$.timer", payloadPath: "$.adb_tmr_dur")
+        let end = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": .string(String(F.now + 60))], removing: ["adb_tmr_dur"]))
+        F.expectClean(F.check(end, .apns))
+    }
+
+    @Test("iOS timer values are whole seconds")
+    func iosTimerValue() {
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_dur": "10s"])), .apns), "ios-timer-value", .error, at: "$.adb_tmr_dur")
+        let end = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": "soon"], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(end, .apns, intentPaths: true), "ios-timer-value", .error, at: "$.timer.endsAt")
+        F.expectNone(F.check(F.apns(F.templateAps, F.timerKeys), .apns), "ios-timer-value")
+    }
+
+    @Test("an iOS timer already past warns that the alternate content shows")
+    func iosTimerExpired() {
+        let past = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": "1703462400"], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(past, .apns, intentPaths: true), "ios-timer-expired", .warning, at: "$.timer.endsAt", payloadPath: "$.adb_tmr_end")
+        F.expectNone(F.check(F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": "1703462400"])), .apns), "ios-timer-expired")
+    }
+
+    // MARK: - iOS: plain
+
+    @Test("a plain payload with adb_media needs mutable-content 1")
+    func iosMediaWithoutMutableContent() {
+        let payload = F.apns(F.plainAps, ["adb_media": "https://x.com/a.png"])
+        F.expectOne(
+            F.check(payload, .apns, intentPaths: true), "ios-media-without-mutable-content", .warning, at: "$.image", payloadPath: "$.adb_media")
+        let mutable = F.apns(F.merged(F.plainAps, ["mutable-content": 1]), ["adb_media": "https://x.com/a.png"])
+        F.expectClean(F.check(mutable, .apns))
+    }
+
+    @Test("a silent push that sets sound or badge warns")
+    func iosSilentPushAlerts() {
+        let silent = F.apns(["content-available": 1, "sound": "ding", "badge": 2])
+        let diagnostics = F.check(silent, .apns, intentPaths: true)
+        #expect(diagnostics.filter { $0.rule == "ios-silent-push-alerts" }.map(\.path) == ["$.sound", "$.badge"])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+        F.expectClean(F.check(F.apns(["content-available": 1]), .apns))
+        F.expectClean(F.check(F.apns(F.merged(F.plainAps, ["content-available": 1, "sound": "ding"])), .apns))
+    }
+}
