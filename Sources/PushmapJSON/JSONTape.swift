@@ -120,12 +120,14 @@ extension OutputBuffer {
 }
 
 /// Reads a ``JSONTape`` value by value. Every read assumes a well-formed tape, which is all
-/// ``JSONTape`` makes; positions never pass `end`.
+/// ``JSONTape`` makes; positions never pass `end`. A copy is a second reader at the same place,
+/// which is how a caller looks at a value without moving past it. Inlinable, so that the checks'
+/// reads of JSON-encoded values compile to plain loads.
 public struct JSONTapeReader {
-    let base: UnsafeRawPointer
-    let end: Int
+    @usableFromInline let base: UnsafeRawPointer
+    @usableFromInline let end: Int
     /// The offset of the next op.
-    public private(set) var position = 0
+    public var position = 0
 
     init(base: UnsafeRawPointer, end: Int) {
         self.base = base
@@ -133,9 +135,11 @@ public struct JSONTapeReader {
     }
 
     /// The next value's op, without moving.
+    @inlinable
     public var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
 
     /// Reads a count that follows an op (string, array, object).
+    @inlinable
     public mutating func count() -> Int {
         let value = base.loadUnaligned(fromByteOffset: position + 1, as: UInt32.self)
         position += 5
@@ -143,6 +147,7 @@ public struct JSONTapeReader {
     }
 
     /// Reads a string's bytes (the op must be ``JSONTape/Op/string``).
+    @inlinable
     public mutating func string() -> UnsafeRawBufferPointer {
         let count = count()
         defer { position += count }
@@ -150,15 +155,30 @@ public struct JSONTapeReader {
     }
 
     /// Reads an integer (the op must be ``JSONTape/Op/integer``).
+    @inlinable
     public mutating func integer() -> Int64 {
         defer { position += 9 }
         return base.loadUnaligned(fromByteOffset: position + 1, as: Int64.self)
     }
 
     /// Reads a double (the op must be ``JSONTape/Op/double``).
+    @inlinable
     public mutating func double() -> Double {
         defer { position += 9 }
         return Double(bitPattern: base.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
+    }
+
+    /// The name ``JSONValue/typeName`` gives the next value, for messages.
+    public var typeName: String {
+        switch op {
+        case JSONTape.Op.true, JSONTape.Op.false: "boolean"
+        case JSONTape.Op.integer: "integer"
+        case JSONTape.Op.double: "number"
+        case JSONTape.Op.string: "string"
+        case JSONTape.Op.array: "array"
+        case JSONTape.Op.object: "object"
+        default: "null"
+        }
     }
 
     /// Reads the next value as a ``JSONValue``.
@@ -192,6 +212,7 @@ public struct JSONTapeReader {
     }
 
     /// Steps over the next value, whatever it is.
+    @inlinable
     public mutating func skip() {
         switch op {
         case JSONTape.Op.integer, JSONTape.Op.double:

@@ -319,15 +319,7 @@ extension ChecksTests {
 extension EncodedNode {
     /// The value as a ``JSONValue``, to hold the reading to what ``JSONParser`` reads.
     func value() -> JSONValue {
-        switch op {
-        case JSONTape.Op.null: .null
-        case JSONTape.Op.true: .bool(true)
-        case JSONTape.Op.false: .bool(false)
-        case JSONTape.Op.integer: .integer(tape.loadUnaligned(fromByteOffset: offset + 1, as: Int64.self))
-        case JSONTape.Op.double: .double(Double(bitPattern: tape.loadUnaligned(fromByteOffset: offset + 1, as: UInt64.self)))
-        case JSONTape.Op.string: .string(utf8.map { String(decoding: $0, as: UTF8.self) } ?? "")
-        case JSONTape.Op.array: .array(elements.map { $0.map { $0.value() } } ?? [])
-        default: .object(JSONObject(members: members.map { $0.map { (key: String(decoding: $0.key, as: UTF8.self), value: $0.value.value()) } } ?? []))
-        }
+        var reader = at
+        return reader.value()
     }
 }

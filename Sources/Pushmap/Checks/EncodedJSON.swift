@@ -20,83 +20,46 @@ enum EncodedJSON {
     /// inside `body`.
     ///
     /// The tape parser decides almost every text; where it gives up (a number it cannot convert
-    /// exactly, an object of many keys, an error), ``JSONParser`` decides, as for every tape, and
-    /// what it reads is laid out as the same kind of tape.
+    /// exactly, an object of many keys, an error), ``JSONParser`` decides, and what it reads is
+    /// written to a tape as well.
     static func withValue<Result>(_ text: UnsafeRawBufferPointer?, _ body: (Value) -> Result) -> Result {
         guard let text else { return body(.absent) }
-        let tape = text.withMemoryRebound(to: UInt8.self) { JSONTape.parse($0, limits: JSONParser.Limits()) }
-        if let tape {
-            return withExtendedLifetime(tape) {
-                guard let start = tape.bytes.baseAddress else { return body(.malformed) }
-                return body(.parsed(EncodedNode(tape: start, offset: 0)))
-            }
-        }
-        guard let value = try? JSONParser.parse(text) else { return body(.malformed) }
-        var bytes: [UInt8] = []
-        write(value, to: &bytes)
-        return bytes.withUnsafeBytes { tape in
-            guard let start = tape.baseAddress else { return body(.malformed) }
-            return body(.parsed(EncodedNode(tape: start, offset: 0)))
-        }
-    }
-
-    /// Lays `value` out as ``JSONTape`` does (see ``EncodedNode``).
-    private static func write(_ value: JSONValue, to tape: inout [UInt8]) {
-        func put<T: FixedWidthInteger>(_ op: UInt8, _ number: T) {
-            tape.append(op)
-            withUnsafeBytes(of: number) { tape.append(contentsOf: $0) }
-        }
-        func put(_ string: String) {
-            put(JSONTape.Op.string, UInt32(truncatingIfNeeded: string.utf8.count))
-            tape.append(contentsOf: string.utf8)
-        }
-        switch value {
-        case .null: tape.append(JSONTape.Op.null)
-        case .bool(let flag): tape.append(flag ? JSONTape.Op.true : JSONTape.Op.false)
-        case .integer(let number): put(JSONTape.Op.integer, number)
-        case .double(let number): put(JSONTape.Op.double, number.bitPattern)
-        case .string(let string): put(string)
-        case .array(let elements):
-            put(JSONTape.Op.array, UInt32(truncatingIfNeeded: elements.count))
-            for element in elements { write(element, to: &tape) }
-        case .object(let object):
-            put(JSONTape.Op.object, UInt32(truncatingIfNeeded: object.count))
-            for member in object {
-                put(member.key)
-                write(member.value, to: &tape)
-            }
-        }
+        let parsed = text.withMemoryRebound(to: UInt8.self) { JSONTape.parse($0, limits: JSONParser.Limits()) }
+        guard let tape = parsed ?? (try? JSONParser.parse(text)).map(JSONTape.init) else { return body(.malformed) }
+        return withExtendedLifetime(tape) { body(.parsed(EncodedNode(at: tape.reader))) }
     }
 }
 
-/// One value of a JSON-encoded string, read in place on its tape, laid out as ``JSONTape`` lays
-/// it out (the Lua host's C side reads the same layout): an op byte; a 32-bit count after a
-/// string, array or object op, then a string's bytes; 8 bytes after an integer or double op; an
-/// object's members as key string, then value.
+/// One value of a JSON-encoded string, read in place on its tape through a reader positioned on
+/// it (a copy of the reader looks, so the node never moves).
 struct EncodedNode {
-    let tape: UnsafeRawPointer
-    let offset: Int
+    let at: JSONTapeReader
 
-    var op: UInt8 { tape.load(fromByteOffset: offset, as: UInt8.self) }
-
-    /// A string's bytes, an array's elements or an object's members.
-    private var count: Int { Int(tape.loadUnaligned(fromByteOffset: offset + 1, as: UInt32.self)) }
+    var op: UInt8 { at.op }
 
     var isObject: Bool { op == JSONTape.Op.object }
 
     /// The string's bytes when this is a string.
     var utf8: UnsafeRawBufferPointer? {
-        op == JSONTape.Op.string ? UnsafeRawBufferPointer(start: tape + offset + 5, count: count) : nil
+        guard op == JSONTape.Op.string else { return nil }
+        var reader = at
+        return reader.string()
     }
 
     /// The elements when this is an array.
     var elements: Elements? {
-        op == JSONTape.Op.array ? Elements(tape: tape, first: offset + 5, count: count) : nil
+        guard op == JSONTape.Op.array else { return nil }
+        var reader = at
+        let count = reader.count()
+        return Elements(first: reader, count: count)
     }
 
     /// The members when this is an object.
     var members: Members? {
-        op == JSONTape.Op.object ? Members(tape: tape, first: offset + 5, count: count) : nil
+        guard op == JSONTape.Op.object else { return nil }
+        var reader = at
+        let count = reader.count()
+        return Members(first: reader, count: count)
     }
 
     /// The member named `key` when this is an object that has one.
@@ -106,82 +69,49 @@ struct EncodedNode {
         return nil
     }
 
-    /// The offset just past this value.
-    var end: Int {
-        switch op {
-        case JSONTape.Op.string: return offset + 5 + count
-        case JSONTape.Op.integer, JSONTape.Op.double: return offset + 9
-        case JSONTape.Op.array:
-            var end = offset + 5
-            for _ in 0..<count { end = EncodedNode(tape: tape, offset: end).end }
-            return end
-        case JSONTape.Op.object:
-            var end = offset + 5
-            for _ in 0..<2 * count { end = EncodedNode(tape: tape, offset: end).end }
-            return end
-        default:
-            return offset + 1
-        }
-    }
-
     /// The kind's name for messages, as ``JSONValue/typeName`` says it.
-    var typeName: String {
-        switch op {
-        case JSONTape.Op.null: "null"
-        case JSONTape.Op.true, JSONTape.Op.false: "boolean"
-        case JSONTape.Op.integer: "integer"
-        case JSONTape.Op.double: "number"
-        case JSONTape.Op.string: "string"
-        case JSONTape.Op.array: "array"
-        default: "object"
-        }
-    }
+    var typeName: String { at.typeName }
 
     struct Elements: Sequence {
-        let tape: UnsafeRawPointer
-        let first: Int
+        let first: JSONTapeReader
         let count: Int
 
         struct Iterator: IteratorProtocol {
-            let tape: UnsafeRawPointer
-            var offset: Int
+            var reader: JSONTapeReader
             var left: Int
 
             mutating func next() -> EncodedNode? {
                 guard left > 0 else { return nil }
                 left -= 1
-                let node = EncodedNode(tape: tape, offset: offset)
-                offset = node.end
+                let node = EncodedNode(at: reader)
+                reader.skip()
                 return node
             }
         }
 
-        func makeIterator() -> Iterator { Iterator(tape: tape, offset: first, left: count) }
+        func makeIterator() -> Iterator { Iterator(reader: first, left: count) }
         var underestimatedCount: Int { count }
     }
 
     struct Members: Sequence {
-        let tape: UnsafeRawPointer
-        let first: Int
+        let first: JSONTapeReader
         let count: Int
 
         struct Iterator: IteratorProtocol {
-            let tape: UnsafeRawPointer
-            var offset: Int
+            var reader: JSONTapeReader
             var left: Int
 
             mutating func next() -> (key: UnsafeRawBufferPointer, value: EncodedNode)? {
                 guard left > 0 else { return nil }
                 left -= 1
-                let key = EncodedNode(tape: tape, offset: offset)
-                let value = EncodedNode(tape: tape, offset: key.end)
-                offset = value.end
-                // A key is always a string.
-                return (key.utf8 ?? UnsafeRawBufferPointer(start: nil, count: 0), value)
+                let key = reader.string()
+                let value = EncodedNode(at: reader)
+                reader.skip()
+                return (key, value)
             }
         }
 
-        func makeIterator() -> Iterator { Iterator(tape: tape, offset: first, left: count) }
+        func makeIterator() -> Iterator { Iterator(reader: first, left: count) }
         var underestimatedCount: Int { count }
     }
 }

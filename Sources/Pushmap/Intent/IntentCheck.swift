@@ -118,7 +118,7 @@ package struct IntentCheck: Sendable {
         var reader = tape.reader
         guard reader.op == JSONTape.Op.object else {
             guard Reporter.explains else { return false }
-            reporter.add(.error("$", "wrong-type", "an intent is a JSON object, got \(Self.typeName(reader.op))"))
+            reporter.add(.error("$", "wrong-type", "an intent is a JSON object, got \(reader.typeName)"))
             return false
         }
         return walk(&reader, root, &reporter)
@@ -285,22 +285,9 @@ package struct IntentCheck: Sendable {
 
     private func wrongType<Reporter: IntentReporter>(_ reader: inout JSONTapeReader, _ expected: String, _ reporter: inout Reporter) -> Bool {
         guard Reporter.explains else { return false }
-        reporter.add(.error(reporter.path, "wrong-type", "expected \(expected), got \(Self.typeName(reader.op))"))
+        reporter.add(.error(reporter.path, "wrong-type", "expected \(expected), got \(reader.typeName)"))
         reader.skip()
         return true
-    }
-
-    /// The name ``JSONValue/typeName`` gives a value of this op.
-    private static func typeName(_ op: UInt8) -> String {
-        switch op {
-        case JSONTape.Op.true, JSONTape.Op.false: "boolean"
-        case JSONTape.Op.integer: "integer"
-        case JSONTape.Op.double: "number"
-        case JSONTape.Op.string: "string"
-        case JSONTape.Op.array: "array"
-        case JSONTape.Op.object: "object"
-        default: "null"
-        }
     }
 
     /// "Did you mean" for `text`; a name it only equals by canonical equivalence looks the same
