@@ -1,12 +1,14 @@
-// Compact JSON from Lua values, in C: the same bytes as LuaValueReader + JSONWriter(.compact),
-// without building a JSONValue. See pmh_json_encode in CLuaHost.h.
+// The walk over a script's result: one pass over the tables writes the value's compact JSON
+// (keys sorted by their bytes, the same bytes as LuaValueReader + JSONWriter(.compact)) and, when
+// asked, lists it as items that Swift reads in place. Why C: reading tables is a call into Lua
+// per key and value, cheap from C; from Swift each is a cross-module call, and this runs for
+// every payload and every json() a script makes. See pmh_json_encode in CLuaHost.h.
 //
 // Nothing here may raise a Lua error: only lua_type, lua_next, lua_rawgeti, lua_rotate,
 // lua_settop, lua_checkstack, lua_tolstring on strings, lua_topointer and the to* functions on
 // values of the right type. Anything the Swift reader would refuse, and anything this file is
 // not sure of, gives PMH_JSON_FALLBACK: the Swift path then encodes or explains the error.
-#include "CLuaHost.h"
-#include "member_order.h"
+#include "host_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -333,7 +335,7 @@ static int put_double(pmh_json_encoder *e, lua_Number value) {
 
 // MARK: tables
 
-// The order of member_order.h, as qsort wants it.
+// The member order (host_internal.h), as qsort wants it.
 static int compare_members(const void *a, const void *b) {
     const pmh_member *x = (const pmh_member *)a, *y = (const pmh_member *)b;
     return pmh_member_before(x, y) ? -1 : (pmh_member_before(y, x) ? 1 : 0);
