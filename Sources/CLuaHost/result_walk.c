@@ -116,7 +116,7 @@ static pmh_json_item *record(pmh_json_encoder *e, int kind, size_t length) {
     }
     item->kind = (uint8_t)kind;
     item->sorted = kind == PMH_TAPE_OBJECT;
-    item->length = length;
+    item->count = length;
     item->end = e->item_count;
     return item;
 }
@@ -135,7 +135,7 @@ static inline void close_item(pmh_json_encoder *e, size_t at) {
 static int put_integer(pmh_json_encoder *e, lua_Integer value) {
     pmh_json_item *item = record(e, PMH_TAPE_INTEGER, 0);
     if (item == NULL) return 0;
-    item->integer = (int64_t)value;
+    item->bits = (uint64_t)value;
     char digits[24];
     int i = (int)sizeof digits;
     uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
@@ -326,7 +326,8 @@ static int put_double(pmh_json_encoder *e, lua_Number value) {
     if (!isfinite(value) || e->format == NULL) return 0;
     pmh_json_item *item = record(e, PMH_TAPE_DOUBLE, 0);
     if (item == NULL) return 0;
-    item->number = (double)value;
+    double number = (double)value;
+    memcpy(&item->bits, &number, sizeof number);
     char text[PMH_JSON_DOUBLE_ROOM];
     size_t n = e->format((double)value, text, sizeof text);
     if (n == 0 || n > sizeof text) return 0;
@@ -525,16 +526,6 @@ int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int ma
 
 int pmh_json_encode_items(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
     return encode(encoder, host, index, max_depth, 1);
-}
-
-void pmh_json_item_layout(size_t layout[7]) {
-    layout[0] = offsetof(pmh_json_item, kind);
-    layout[1] = offsetof(pmh_json_item, sorted);
-    layout[2] = offsetof(pmh_json_item, length);
-    layout[3] = offsetof(pmh_json_item, end);
-    layout[4] = offsetof(pmh_json_item, bytes);
-    layout[5] = offsetof(pmh_json_item, integer);
-    layout[6] = sizeof(pmh_json_item);
 }
 
 const pmh_json_item *pmh_json_encoder_items(const pmh_json_encoder *encoder, size_t *count) {

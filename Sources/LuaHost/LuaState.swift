@@ -29,12 +29,6 @@ public final class LuaState {
     /// Whether results are read by the C encoder first; tests turn it off to hold the two
     /// paths to the same values.
     var readsResultsInC = true
-    /// The C encoder's items as `JSONItem`s, for ``callWithItems(_:_:resultCount:itemsFrom:metered:_:)``;
-    /// reused from call to call.
-    private var nodeItems: UnsafeMutablePointer<JSONItem>?
-    private var nodeCapacity = 0
-    /// ``itemLayoutMatches``, read once: a static is a lazy global, checked at every use.
-    var itemsInPlace = LuaState.itemLayoutMatches
 
     /// Creates a state.
     /// - Parameters:
@@ -79,7 +73,6 @@ public final class LuaState {
         pmh_close(host)
         encoded.deallocate()
         pmh_json_encoder_free(jsonEncoder)
-        nodeItems?.deallocate()
     }
 
     /// Bytes the state holds now.
@@ -203,42 +196,14 @@ public final class LuaState {
         return values
     }
 
-    /// Runs `body` on the C encoder's last items as nodes (their strings Lua's bytes): lent as
-    /// they are when the C and Swift item types share a layout, else copied. False when there
-    /// are none.
+    /// Runs `body` on the C encoder's last items as nodes, read where C wrote them (their
+    /// strings Lua's bytes): `JSONItem` is C's item type. False when there are none.
     private func withNodeRoot(_ jsonEncoder: OpaquePointer, _ body: (JSONNode) -> Void) -> Bool {
         var count = 0
         guard let items = pmh_json_encoder_items(jsonEncoder, &count), count > 0 else { return false }
-        if itemsInPlace {
-            items.withMemoryRebound(to: JSONItem.self, capacity: count) { body(JSONNode(root: $0)) }
-            return true
-        }
-        if count > nodeCapacity {
-            nodeItems?.deallocate()
-            nodeCapacity = max(count, 2 * nodeCapacity, 128)
-            nodeItems = .allocate(capacity: nodeCapacity)
-        }
-        guard let nodes = nodeItems else { return false }
-        // The items are plain values: written over, never deinitialized.
-        for index in 0..<count {
-            let item = items[index]
-            let kind = item.kind
-            let bits = kind == JSONTape.Op.double ? item.number.bitPattern
-                : kind == JSONTape.Op.integer ? UInt64(bitPattern: item.integer) : 0
-            nodes[index] = JSONItem(
-                kind: kind, sorted: item.sorted != 0, count: item.length, end: item.end,
-                bytes: item.bytes.map { UnsafeRawPointer($0) }, bits: bits)
-        }
-        body(JSONNode(root: UnsafePointer(nodes)))
+        body(JSONNode(root: items))
         return true
     }
-
-    /// Whether C's items have the layout of `JSONItem`, so Swift reads them in place.
-    private static let itemLayoutMatches: Bool = {
-        var cLayout = [size_t](repeating: 0, count: 7)
-        pmh_json_item_layout(&cLayout)
-        return cLayout.map { Int($0) } == JSONItem.layout
-    }()
 
     /// The value at `at` (and its compact text) from the C encoder, or nil when it falls back.
     /// The value is built from the encoder's item list with no call into Lua: the walk has
