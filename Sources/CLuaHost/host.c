@@ -117,7 +117,7 @@ void pmh_close(pmh_host *host) {
     lua_sethook(host->L, NULL, 0, 0);
     lua_close(host->L);  // no finalizers can exist: __gc is refused
     pmh_free_kept_blocks(host);
-    free(host->members);
+    free(host->members.members);
     free(host);
 }
 

@@ -27,6 +27,14 @@ typedef struct pmh_cached_string {
     uint64_t first, last;  // pmh_key_print's words: a string of up to 16 bytes is equal by these
 } pmh_cached_string;
 
+// Members of the objects being read, one segment per open object, nested objects after their
+// parents (members.c).
+typedef struct pmh_member_list {
+    pmh_member *members;
+    size_t count;
+    size_t capacity;
+} pmh_member_list;
+
 struct pmh_host {
     lua_State *L;
     pmh_limits limits;
@@ -56,9 +64,8 @@ struct pmh_host {
     // Freed small blocks by size class, reused last-in first-out (see pmh_alloc).
     struct pmh_free_block *free_lists[PMH_SMALL_CLASSES];
     unsigned free_counts[PMH_SMALL_CLASSES];
-    // Members of the objects being read (pmh_collect_members), nested objects after their parents.
-    pmh_member *members;
-    size_t member_capacity;
+    // Members of the objects being read (pmh_collect_members).
+    pmh_member_list members;
 };
 
 static inline pmh_host *pmh_host_of(lua_State *L) { return *(pmh_host **)lua_getextraspace(L); }
@@ -77,6 +84,10 @@ void pmh_free_kept_blocks(pmh_host *h);
 
 // sandbox.c: opens the allowed libraries and puts the sandbox's replacements in place.
 void pmh_open_sandbox(lua_State *L, pmh_host *h);
+
+// members.c: growing a member list (0 when memory runs out), sorting a segment in the member order.
+int pmh_member_list_grow(pmh_member_list *list);
+void pmh_sort_members(pmh_member *m, size_t n);
 
 // values.c: the string cache, the array and object marks and the scripts' value helpers.
 void pmh_open_values(lua_State *L, pmh_host *h);
@@ -130,6 +141,13 @@ static inline int pmh_member_before(const pmh_member *a, const pmh_member *b) {
     size_t n = a->length < b->length ? a->length : b->length;
     int c = n > 0 ? memcmp(a->key, b->key, n) : 0;
     return c != 0 ? c < 0 : a->length < b->length;
+}
+
+// Adds a member to the list (0 when memory runs out). Inline: it runs for every key of a result.
+static inline int pmh_add_member(pmh_member_list *list, const char *key, size_t length, int slot) {
+    if (list->count == list->capacity && !pmh_member_list_grow(list)) return 0;
+    list->members[list->count++] = (pmh_member){key, length, pmh_key_prefix(key, length), slot};
+    return 1;
 }
 
 #endif

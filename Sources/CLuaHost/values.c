@@ -1,6 +1,5 @@
 // Values crossing the boundary: JSON values pushed from Swift's tape (through the string
-// cache), the null sentinel and the array and object marks, the scripts' value helpers, and the
-// members the Swift reader collects. Why C: pushing allocates, and an allocation may raise
+// cache), the null sentinel and the array and object marks, and the scripts' value helpers. Why C: pushing allocates, and an allocation may raise
 // (memory), so it runs in a protected call; the helpers are called by Lua and raise.
 #include "host_internal.h"
 
@@ -264,47 +263,6 @@ int pmh_push_tape(pmh_host *host, const uint8_t *tape, size_t length, int count)
 int pmh_is_null(pmh_host *host, int index) {
     return lua_type(host->L, index) == LUA_TLIGHTUSERDATA && lua_touserdata(host->L, index) == &pmh_null_token;
 }
-
-int pmh_collect_members(pmh_host *host, int index, size_t first) {
-    lua_State *L = host->L;
-    int top = lua_gettop(L);
-    index = lua_absindex(L, index);
-    size_t count = 0;
-    lua_pushnil(L);
-    while (lua_next(L, index)) {
-        // A string key only: lua_tolstring would turn a number key into a string in place.
-        if (lua_type(L, -2) != LUA_TSTRING || !lua_checkstack(L, 3)) {
-            lua_settop(L, top);
-            return -1;
-        }
-        if (first + count == host->member_capacity) {
-            size_t capacity = host->member_capacity > 0 ? host->member_capacity * 2 : 64;
-            pmh_member *grown = (pmh_member *)realloc(host->members, capacity * sizeof(pmh_member));
-            if (grown == NULL) {
-                lua_settop(L, top);
-                return -1;
-            }
-            host->members = grown;
-            host->member_capacity = capacity;
-        }
-        size_t length;
-        const char *key = lua_tolstring(L, -2, &length);
-        // The value stays below the key, which goes on to lua_next.
-        lua_rotate(L, -2, 1);
-        pmh_member item = {key, length, pmh_key_prefix(key, length), lua_gettop(L) - 1};
-        // Insertion sort as the members come: objects have a few dozen keys.
-        size_t j = first + count;
-        while (j > first && pmh_member_before(&item, &host->members[j - 1])) {
-            host->members[j] = host->members[j - 1];
-            j--;
-        }
-        host->members[j] = item;
-        count++;
-    }
-    return (int)count;
-}
-
-const pmh_member *pmh_members(pmh_host *host) { return host->members; }
 
 int pmh_mark(pmh_host *host, int index) {
     if (pmh_has_mark(host->L, index, &pmh_array_key)) return 1;

@@ -1,7 +1,8 @@
 // The C side of pushmap's Lua host: what Swift calls. The files behind it, each for one concern:
 // host.c (entry points, hook, message handler), allocator.c, sandbox.c (replacements, pairs,
 // sealing), values.c (pushing from the tape, marks and helpers), result_walk.c (results as
-// JSON text and items); host_internal.h holds what they share.
+// JSON text and items), members.c (objects' members in key order, for both walks over a
+// result); host_internal.h holds what they share.
 //
 // A Lua error is a longjmp, and it must never cross a Swift frame. Everything that Lua calls back
 // into (the count hook, the allocator, the message handler, the sandbox's replacement functions)
