@@ -132,11 +132,10 @@ public final class LuaState {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: resultCount, metered: metered)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
         var results: [(value: JSONValue, text: [UInt8]?)] = []
         results.reserveCapacity(resultCount)
         for position in 0..<resultCount {
-            results.append(try result(position, of: resultCount, above: top, withText: position >= textFrom, reader: &reader))
+            results.append(try result(position, of: resultCount, above: top, withText: position >= textFrom))
         }
         return results
     }
@@ -146,12 +145,18 @@ public final class LuaState {
     /// which Swift then builds with no call into Lua. Anything C is unsure of (and every error,
     /// whose message the reader words) takes the reader's walk.
     private func result(
-        _ position: Int, of count: Int, above top: Int32, withText: Bool, reader: inout LuaValueReader
+        _ position: Int, of count: Int, above top: Int32, withText: Bool
     ) throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
         let at = top + 1 + Int32(position)
         if let encoded = encodedResult(at: at, withText: withText) { return encoded }
-        let value = try reader.read(at: at, root: Self.resultRoot(position, of: count))
+        let value = try readInSwift(at: at, root: Self.resultRoot(position, of: count))
         return (value, withText ? JSONWriter(style: .compact).write(value) : nil)
+    }
+
+    /// The reader's walk, for a result C gave up on: it words every error, and reads the rest.
+    private func readInSwift(at index: Int32, root: String) throws(LuaError) -> JSONValue {
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
+        return try reader.read(at: index, root: root)
     }
 
     /// How errors name result `position` of `count`: `$` for a single one.
@@ -171,12 +176,11 @@ public final class LuaState {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: resultCount, metered: metered)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
         var values: [JSONValue] = []
         values.reserveCapacity(min(itemsFrom, resultCount))
         for position in 0..<resultCount {
             if position < itemsFrom {
-                values.append(try result(position, of: resultCount, above: top, withText: false, reader: &reader).value)
+                values.append(try result(position, of: resultCount, above: top, withText: false).value)
                 continue
             }
             let at = top + 1 + Int32(position)
@@ -187,7 +191,7 @@ public final class LuaState {
                 if withNodeRoot(jsonEncoder, { body(position, $0, text) }) { continue }
             }
             // The reader's walk: what C is unsure of, and every error, which the reader words.
-            let value = try reader.read(at: at, root: Self.resultRoot(position, of: resultCount))
+            let value = try readInSwift(at: at, root: Self.resultRoot(position, of: resultCount))
             let text = JSONWriter(style: .compact).write(value)
             JSONItemStorage(value).withRoot { node in
                 text.withUnsafeBytes { body(position, node, $0) }
