@@ -153,9 +153,9 @@ public final class LuaState {
         return (value, withText ? JSONWriter(style: .compact).write(value) : nil)
     }
 
-    /// The reader's walk, for a result C gave up on: it words every error, and reads the rest.
+    /// The reader's walk, for a value C gave up on: it words every error, and reads the rest.
     private func readInSwift(at index: Int32, root: String) throws(LuaError) -> JSONValue {
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
         return try reader.read(at: index, root: root)
     }
 
@@ -184,12 +184,7 @@ public final class LuaState {
                 continue
             }
             let at = top + 1 + Int32(position)
-            if readsResultsInC, let jsonEncoder,
-               pmh_json_encode_items(jsonEncoder, host, at, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK {
-                var length = 0
-                let text = UnsafeRawBufferPointer(start: pmh_json_encoder_bytes(jsonEncoder, &length), count: length)
-                if withNodeRoot(jsonEncoder, { body(position, $0, text) }) { continue }
-            }
+            if withWalkInC(at: at, { node, text in body(position, node, text) }) { continue }
             // The reader's walk: what C is unsure of, and every error, which the reader words.
             let value = try readInSwift(at: at, root: Self.resultRoot(position, of: resultCount))
             let text = JSONWriter(style: .compact).write(value)
@@ -200,34 +195,35 @@ public final class LuaState {
         return values
     }
 
-    /// Runs `body` on the C encoder's last items as nodes, read where C wrote them (their
-    /// strings Lua's bytes): `JSONItem` is C's item type. False when there are none.
-    private func withNodeRoot(_ jsonEncoder: OpaquePointer, _ body: (JSONNode) -> Void) -> Bool {
+    /// Runs `body` on the value at `index` as the C walk lists it: its node, read where C wrote
+    /// the items (`JSONItem` is C's item type, the strings Lua's own bytes), and its compact text;
+    /// both valid only inside `body`. False, without running `body`, when C gives up: on what it
+    /// is unsure of, and on every error, which the reader words.
+    private func withWalkInC(at index: Int32, _ body: (JSONNode, UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard readsResultsInC, let jsonEncoder,
+              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
+        else { return false }
         var count = 0
         guard let items = pmh_json_encoder_items(jsonEncoder, &count), count > 0 else { return false }
-        body(JSONNode(root: items))
+        var length = 0
+        let text = UnsafeRawBufferPointer(start: pmh_json_encoder_bytes(jsonEncoder, &length), count: length)
+        body(JSONNode(root: items), text)
         return true
     }
 
-    /// The value at `at` (and its compact text) from the C encoder, or nil when it falls back.
-    /// The value is built from the encoder's item list with no call into Lua: the walk has
-    /// already read the tables, sorted each object's keys and checked every string's UTF-8.
+    /// The value at `at` (and its compact text) from the C walk, or nil when it gives up. The
+    /// value is built from the walk's items with no call into Lua: the walk has already read the
+    /// tables, sorted each object's keys and checked every string's UTF-8.
     private func encodedResult(at index: Int32, withText: Bool) -> (value: JSONValue, text: [UInt8]?)? {
-        guard readsResultsInC, let jsonEncoder,
-              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
-        else { return nil }
         let storage = strings.storage
-        var built: JSONValue?
-        _ = withNodeRoot(jsonEncoder) { node in
-            built = node.value { bytes in
+        var encoded: (value: JSONValue, text: [UInt8]?)?
+        _ = withWalkInC(at: index) { node, text in
+            let value = node.value { bytes in
                 bytes.baseAddress.flatMap { LuaStringCache.string($0, bytes.count, from: storage) } ?? String(decoding: bytes, as: UTF8.self)
             }
+            encoded = (value, withText ? Array(text) : nil)
         }
-        guard let value = built else { return nil }
-        guard withText else { return (value, nil) }
-        var length = 0
-        guard let bytes = pmh_json_encoder_bytes(jsonEncoder, &length) else { return nil }
-        return (value, Array(UnsafeRawBufferPointer(start: bytes, count: length)))
+        return encoded
     }
 
     /// Calls `function` and keeps its first result in the state, for values that are not JSON
@@ -364,11 +360,10 @@ public final class LuaState {
     ) -> Int32 {
         // Called when the C encoder (tried first by json() itself) is not sure of the value:
         // the reader and writer encode it, or word the error.
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
         let bytes: [UInt8]
         var failed: Int32 = 0
         do {
-            bytes = JSONWriter(style: .compact).write(try reader.read(at: 1, root: "argument"))
+            bytes = JSONWriter(style: .compact).write(try readInSwift(at: 1, root: "argument"))
         } catch {
             bytes = Array("json: \(error.message)".utf8)
             failed = -1

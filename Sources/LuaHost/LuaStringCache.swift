@@ -12,9 +12,9 @@ internal import PushmapJSON
 /// address was reused is never mistaken for another. Making a `String` validates and copies its
 /// bytes; a hit costs a comparison of at most ``maxBytes``.
 ///
-/// The slots live in raw memory the cache owns, and readers hold that memory's address, not the
-/// cache: a hit is on the path of every string the reader reads, and a Swift array in a class
-/// property would cost an exclusivity check and a retain each.
+/// The slots live in raw memory the cache owns, and a value being built from the C walk's items
+/// holds that memory's address, not the cache: a hit is on the path of every string it makes,
+/// and a Swift array in a class property would cost an exclusivity check and a retain each.
 final class LuaStringCache {
     /// Longest string kept: Lua's short strings, the ones it keeps a single copy of.
     static let maxBytes = 40
@@ -26,7 +26,7 @@ final class LuaStringCache {
         var string: String
     }
 
-    /// The cache's memory, for readers to use while the cache lives: plain pointers, so that
+    /// The cache's memory, to use while the cache lives: plain pointers, so that
     /// using it costs no reference counting.
     struct Storage {
         fileprivate let slots: UnsafeMutablePointer<Slot>

@@ -20,15 +20,10 @@ struct LuaValueReader: ~Copyable {
     private var membersInUse = 0
     private var root = "$"
 
-    /// Strings already made for this state (the memory of its cache, which outlives the
-    /// reader); none by default.
-    private let strings: LuaStringCache.Storage?
-
-    init(host: OpaquePointer, maxDepth: Int, strings: LuaStringCache? = nil) {
+    init(host: OpaquePointer, maxDepth: Int) {
         self.host = host
         self.state = pmh_state(host)
         self.maxDepth = maxDepth
-        self.strings = strings?.storage
     }
 
     /// Converts the value at `index`; `root` names it in error messages.
@@ -41,10 +36,9 @@ struct LuaValueReader: ~Copyable {
         return try value(at: absolute)
     }
 
-    /// A Lua string's bytes as a `String`, from the state's cache when there is one; nil when
-    /// they are not UTF-8.
-    private func keyString(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
-        LuaStringCache.string(UnsafeRawPointer(bytes), length, from: strings)
+    /// A Lua string's bytes as a `String`; nil when they are not UTF-8.
+    private func text(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
+        UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
     }
 
     // MARK: the explaining walk
@@ -82,11 +76,10 @@ struct LuaValueReader: ~Copyable {
     private func string(at index: Int32) throws(LuaError) -> String {
         var length = 0
         guard let bytes = pmh_tolstring(state, index, &length) else { return "" }
-        let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
-        guard let text = UTF8Text.string(buffer) else {
+        guard let string = text(bytes, length) else {
             throw failure { at in "the string at \(at) is not valid UTF-8" }
         }
-        return text
+        return string
     }
 
     private mutating func table(at index: Int32) throws(LuaError) -> JSONValue {
@@ -113,7 +106,7 @@ struct LuaValueReader: ~Copyable {
             var members: [JSONObject.Member] = []
             for position in first..<(first + count) {
                 guard let entry = pmh_members(host)?[position], let bytes = entry.key else { break }
-                guard let key = keyString(bytes, entry.length) else {
+                guard let key = text(bytes, entry.length) else {
                     throw failure { at in "a key of the table at \(at) is not valid UTF-8" }
                 }
                 path.append(.key(key))
