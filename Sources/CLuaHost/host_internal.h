@@ -70,12 +70,6 @@ struct pmh_host {
 
 static inline pmh_host *pmh_host_of(lua_State *L) { return *(pmh_host **)lua_getextraspace(L); }
 
-// Addresses used as unique registry keys and as the null sentinel (defined in values.c).
-extern char pmh_null_token;
-extern char pmh_array_key;
-extern char pmh_object_key;
-extern char pmh_sealed_key;
-
 // MARK: what one file gives another
 
 // allocator.c: Lua's allocator (ud is the host), and freeing the blocks kept for reuse.
@@ -91,7 +85,6 @@ void pmh_sort_members(pmh_member *m, size_t n);
 
 // values.c: the string cache, the array and object marks and the scripts' value helpers.
 void pmh_open_values(lua_State *L, pmh_host *h);
-int pmh_has_mark(lua_State *L, int index, void *key);
 
 // MARK: the short-key print
 

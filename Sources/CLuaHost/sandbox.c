@@ -12,6 +12,9 @@
 // A table.move over more elements than this runs in C where the count hook cannot stop it.
 #define PMH_MAX_MOVE ((lua_Integer)1 << 22)
 
+// Its address marks a sealed table's metatable (a unique registry-style key).
+static char pmh_sealed_key;
+
 // MARK: sandboxed replacements
 
 static int pmh_print(lua_State *L) {

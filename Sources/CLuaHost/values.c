@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-char pmh_null_token;
-char pmh_array_key;
-char pmh_object_key;
-char pmh_sealed_key;
+// Addresses used as unique registry keys and as the null sentinel.
+static char pmh_null_token;
+static char pmh_array_key;
+static char pmh_object_key;
 
 // MARK: value helpers
 
@@ -31,7 +31,7 @@ static int set_mark(lua_State *L, void *key, const char *name) {
     return 1;
 }
 
-int pmh_has_mark(lua_State *L, int index, void *key) {
+static int has_mark(lua_State *L, int index, void *key) {
     if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
     push_mark(L, key);
     int same = lua_rawequal(L, -1, -2);
@@ -41,8 +41,8 @@ int pmh_has_mark(lua_State *L, int index, void *key) {
 
 static int lib_array(lua_State *L) { return set_mark(L, &pmh_array_key, "array"); }
 static int lib_object(lua_State *L) { return set_mark(L, &pmh_object_key, "object"); }
-static int lib_isarray(lua_State *L) { lua_pushboolean(L, pmh_has_mark(L, 1, &pmh_array_key)); return 1; }
-static int lib_isobject(lua_State *L) { lua_pushboolean(L, pmh_has_mark(L, 1, &pmh_object_key)); return 1; }
+static int lib_isarray(lua_State *L) { lua_pushboolean(L, has_mark(L, 1, &pmh_array_key)); return 1; }
+static int lib_isobject(lua_State *L) { lua_pushboolean(L, has_mark(L, 1, &pmh_object_key)); return 1; }
 
 static int lib_json(lua_State *L) {
     pmh_host *h = pmh_host_of(L);
@@ -265,7 +265,7 @@ int pmh_is_null(pmh_host *host, int index) {
 }
 
 int pmh_mark(pmh_host *host, int index) {
-    if (pmh_has_mark(host->L, index, &pmh_array_key)) return 1;
-    if (pmh_has_mark(host->L, index, &pmh_object_key)) return 2;
+    if (has_mark(host->L, index, &pmh_array_key)) return 1;
+    if (has_mark(host->L, index, &pmh_object_key)) return 2;
     return 0;
 }

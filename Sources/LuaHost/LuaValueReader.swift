@@ -41,7 +41,7 @@ struct LuaValueReader: ~Copyable {
         UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
     }
 
-    // MARK: the explaining walk
+    // MARK: the walk
 
     /// An error naming where the reader stands.
     private func failure(_ text: (String) -> String) -> LuaError {
