@@ -219,7 +219,7 @@ public final class LuaState {
         var encoded: (value: JSONValue, text: [UInt8]?)?
         _ = withWalkInC(at: index) { node, text in
             let value = node.value { bytes in
-                bytes.baseAddress.flatMap { LuaStringCache.string($0, bytes.count, from: storage) } ?? String(decoding: bytes, as: UTF8.self)
+                bytes.baseAddress.flatMap { storage.string($0, bytes.count) } ?? String(decoding: bytes, as: UTF8.self)
             }
             encoded = (value, withText ? Array(text) : nil)
         }

@@ -65,14 +65,6 @@ final class LuaStringCache {
         storage.bytes.deallocate()
     }
 
-    /// The string for `length` bytes at `address` from `cache` when there is one, else made
-    /// anew; nil when the bytes are not valid UTF-8.
-    @inline(__always)
-    static func string(_ address: UnsafeRawPointer, _ length: Int, from cache: Storage?) -> String? {
-        if let cache { return cache.string(address, length) }
-        return make(address, length)
-    }
-
     fileprivate static func make(_ address: UnsafeRawPointer, _ length: Int) -> String? {
         UTF8Text.string(UnsafeBufferPointer(start: address.assumingMemoryBound(to: UInt8.self), count: length))
     }
