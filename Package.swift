@@ -28,8 +28,11 @@ let package = Package(
             providers: [.apt(["liblua5.4-dev"]), .brew(["lua"])]
         ),
         // Everything Lua may longjmp out of: hooks, allocator, sandbox functions, value pushing.
-        .target(name: "CLuaHost", dependencies: ["CLua"]),
-        .target(name: "PushmapJSON", swiftSettings: strict),
+        .target(name: "CLuaHost", dependencies: ["CLua", "CJSONItem"]),
+        // Only the item type C's result walk writes and PushmapJSON reads in place: one
+        // definition, so the compiler, not a check at run time, keeps their layouts the same.
+        .target(name: "CJSONItem"),
+        .target(name: "PushmapJSON", dependencies: ["CJSONItem"], swiftSettings: strict),
         .target(
             name: "LuaHost",
             dependencies: ["CLua", "CLuaHost", "PushmapJSON", .product(name: "Logging", package: "swift-log")],

@@ -29,12 +29,6 @@ public final class LuaState {
     /// Whether results are read by the C encoder first; tests turn it off to hold the two
     /// paths to the same values.
     var readsResultsInC = true
-    /// The C encoder's items as `JSONItem`s, for ``callWithItems(_:_:resultCount:itemsFrom:metered:_:)``;
-    /// reused from call to call.
-    private var nodeItems: UnsafeMutablePointer<JSONItem>?
-    private var nodeCapacity = 0
-    /// ``itemLayoutMatches``, read once: a static is a lazy global, checked at every use.
-    var itemsInPlace = LuaState.itemLayoutMatches
 
     /// Creates a state.
     /// - Parameters:
@@ -79,7 +73,6 @@ public final class LuaState {
         pmh_close(host)
         encoded.deallocate()
         pmh_json_encoder_free(jsonEncoder)
-        nodeItems?.deallocate()
     }
 
     /// Bytes the state holds now.
@@ -139,11 +132,10 @@ public final class LuaState {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: resultCount, metered: metered)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
         var results: [(value: JSONValue, text: [UInt8]?)] = []
         results.reserveCapacity(resultCount)
         for position in 0..<resultCount {
-            results.append(try result(position, of: resultCount, above: top, withText: position >= textFrom, reader: &reader))
+            results.append(try result(position, of: resultCount, above: top, withText: position >= textFrom))
         }
         return results
     }
@@ -153,12 +145,18 @@ public final class LuaState {
     /// which Swift then builds with no call into Lua. Anything C is unsure of (and every error,
     /// whose message the reader words) takes the reader's walk.
     private func result(
-        _ position: Int, of count: Int, above top: Int32, withText: Bool, reader: inout LuaValueReader
+        _ position: Int, of count: Int, above top: Int32, withText: Bool
     ) throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
         let at = top + 1 + Int32(position)
         if let encoded = encodedResult(at: at, withText: withText) { return encoded }
-        let value = try reader.read(at: at, root: Self.resultRoot(position, of: count))
+        let value = try readInSwift(at: at, root: Self.resultRoot(position, of: count))
         return (value, withText ? JSONWriter(style: .compact).write(value) : nil)
+    }
+
+    /// The reader's walk, for a value C gave up on: it words every error, and reads the rest.
+    private func readInSwift(at index: Int32, root: String) throws(LuaError) -> JSONValue {
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        return try reader.read(at: index, root: root)
     }
 
     /// How errors name result `position` of `count`: `$` for a single one.
@@ -178,23 +176,17 @@ public final class LuaState {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: resultCount, metered: metered)
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, strings: strings)
         var values: [JSONValue] = []
         values.reserveCapacity(min(itemsFrom, resultCount))
         for position in 0..<resultCount {
             if position < itemsFrom {
-                values.append(try result(position, of: resultCount, above: top, withText: false, reader: &reader).value)
+                values.append(try result(position, of: resultCount, above: top, withText: false).value)
                 continue
             }
             let at = top + 1 + Int32(position)
-            if readsResultsInC, let jsonEncoder,
-               pmh_json_encode_items(jsonEncoder, host, at, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK {
-                var length = 0
-                let text = UnsafeRawBufferPointer(start: pmh_json_encoder_bytes(jsonEncoder, &length), count: length)
-                if withNodeRoot(jsonEncoder, { body(position, $0, text) }) { continue }
-            }
+            if withWalkInC(at: at, { node, text in body(position, node, text) }) { continue }
             // The reader's walk: what C is unsure of, and every error, which the reader words.
-            let value = try reader.read(at: at, root: Self.resultRoot(position, of: resultCount))
+            let value = try readInSwift(at: at, root: Self.resultRoot(position, of: resultCount))
             let text = JSONWriter(style: .compact).write(value)
             JSONItemStorage(value).withRoot { node in
                 text.withUnsafeBytes { body(position, node, $0) }
@@ -203,62 +195,35 @@ public final class LuaState {
         return values
     }
 
-    /// Runs `body` on the C encoder's last items as nodes (their strings Lua's bytes): lent as
-    /// they are when the C and Swift item types share a layout, else copied. False when there
-    /// are none.
-    private func withNodeRoot(_ jsonEncoder: OpaquePointer, _ body: (JSONNode) -> Void) -> Bool {
+    /// Runs `body` on the value at `index` as the C walk lists it: its node, read where C wrote
+    /// the items (`JSONItem` is C's item type, the strings Lua's own bytes), and its compact text;
+    /// both valid only inside `body`. False, without running `body`, when C gives up: on what it
+    /// is unsure of, and on every error, which the reader words.
+    private func withWalkInC(at index: Int32, _ body: (JSONNode, UnsafeRawBufferPointer) -> Void) -> Bool {
+        guard readsResultsInC, let jsonEncoder,
+              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
+        else { return false }
         var count = 0
         guard let items = pmh_json_encoder_items(jsonEncoder, &count), count > 0 else { return false }
-        if itemsInPlace {
-            items.withMemoryRebound(to: JSONItem.self, capacity: count) { body(JSONNode(root: $0)) }
-            return true
-        }
-        if count > nodeCapacity {
-            nodeItems?.deallocate()
-            nodeCapacity = max(count, 2 * nodeCapacity, 128)
-            nodeItems = .allocate(capacity: nodeCapacity)
-        }
-        guard let nodes = nodeItems else { return false }
-        // The items are plain values: written over, never deinitialized.
-        for index in 0..<count {
-            let item = items[index]
-            let kind = item.kind
-            let bits = kind == JSONTape.Op.double ? item.number.bitPattern
-                : kind == JSONTape.Op.integer ? UInt64(bitPattern: item.integer) : 0
-            nodes[index] = JSONItem(
-                kind: kind, sorted: item.sorted != 0, count: item.length, end: item.end,
-                bytes: item.bytes.map { UnsafeRawPointer($0) }, bits: bits)
-        }
-        body(JSONNode(root: UnsafePointer(nodes)))
+        var length = 0
+        let text = UnsafeRawBufferPointer(start: pmh_json_encoder_bytes(jsonEncoder, &length), count: length)
+        body(JSONNode(root: items), text)
         return true
     }
 
-    /// Whether C's items have the layout of `JSONItem`, so Swift reads them in place.
-    private static let itemLayoutMatches: Bool = {
-        var cLayout = [size_t](repeating: 0, count: 7)
-        pmh_json_item_layout(&cLayout)
-        return cLayout.map { Int($0) } == JSONItem.layout
-    }()
-
-    /// The value at `at` (and its compact text) from the C encoder, or nil when it falls back.
-    /// The value is built from the encoder's item list with no call into Lua: the walk has
-    /// already read the tables, sorted each object's keys and checked every string's UTF-8.
+    /// The value at `at` (and its compact text) from the C walk, or nil when it gives up. The
+    /// value is built from the walk's items with no call into Lua: the walk has already read the
+    /// tables, sorted each object's keys and checked every string's UTF-8.
     private func encodedResult(at index: Int32, withText: Bool) -> (value: JSONValue, text: [UInt8]?)? {
-        guard readsResultsInC, let jsonEncoder,
-              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
-        else { return nil }
         let storage = strings.storage
-        var built: JSONValue?
-        _ = withNodeRoot(jsonEncoder) { node in
-            built = node.value { bytes in
-                bytes.baseAddress.flatMap { LuaStringCache.string($0, bytes.count, from: storage) } ?? String(decoding: bytes, as: UTF8.self)
+        var encoded: (value: JSONValue, text: [UInt8]?)?
+        _ = withWalkInC(at: index) { node, text in
+            let value = node.value { bytes in
+                bytes.baseAddress.flatMap { storage.string($0, bytes.count) } ?? String(decoding: bytes, as: UTF8.self)
             }
+            encoded = (value, withText ? Array(text) : nil)
         }
-        guard let value = built else { return nil }
-        guard withText else { return (value, nil) }
-        var length = 0
-        guard let bytes = pmh_json_encoder_bytes(jsonEncoder, &length) else { return nil }
-        return (value, Array(UnsafeRawBufferPointer(start: bytes, count: length)))
+        return encoded
     }
 
     /// Calls `function` and keeps its first result in the state, for values that are not JSON
@@ -395,11 +360,10 @@ public final class LuaState {
     ) -> Int32 {
         // Called when the C encoder (tried first by json() itself) is not sure of the value:
         // the reader and writer encode it, or word the error.
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
         let bytes: [UInt8]
         var failed: Int32 = 0
         do {
-            bytes = JSONWriter(style: .compact).write(try reader.read(at: 1, root: "argument"))
+            bytes = JSONWriter(style: .compact).write(try readInSwift(at: 1, root: "argument"))
         } catch {
             bytes = Array("json: \(error.message)".utf8)
             failed = -1

@@ -12,9 +12,9 @@ internal import PushmapJSON
 /// address was reused is never mistaken for another. Making a `String` validates and copies its
 /// bytes; a hit costs a comparison of at most ``maxBytes``.
 ///
-/// The slots live in raw memory the cache owns, and readers hold that memory's address, not the
-/// cache: a hit is on the path of every string the reader reads, and a Swift array in a class
-/// property would cost an exclusivity check and a retain each.
+/// The slots live in raw memory the cache owns, and a value being built from the C walk's items
+/// holds that memory's address, not the cache: a hit is on the path of every string it makes,
+/// and a Swift array in a class property would cost an exclusivity check and a retain each.
 final class LuaStringCache {
     /// Longest string kept: Lua's short strings, the ones it keeps a single copy of.
     static let maxBytes = 40
@@ -26,7 +26,7 @@ final class LuaStringCache {
         var string: String
     }
 
-    /// The cache's memory, for readers to use while the cache lives: plain pointers, so that
+    /// The cache's memory, to use while the cache lives: plain pointers, so that
     /// using it costs no reference counting.
     struct Storage {
         fileprivate let slots: UnsafeMutablePointer<Slot>
@@ -63,14 +63,6 @@ final class LuaStringCache {
         storage.slots.deinitialize(count: Self.slotCount)
         storage.slots.deallocate()
         storage.bytes.deallocate()
-    }
-
-    /// The string for `length` bytes at `address` from `cache` when there is one, else made
-    /// anew; nil when the bytes are not valid UTF-8.
-    @inline(__always)
-    static func string(_ address: UnsafeRawPointer, _ length: Int, from cache: Storage?) -> String? {
-        if let cache { return cache.string(address, length) }
-        return make(address, length)
     }
 
     fileprivate static func make(_ address: UnsafeRawPointer, _ length: Int) -> String? {

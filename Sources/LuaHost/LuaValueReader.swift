@@ -2,11 +2,14 @@ internal import CLua
 internal import CLuaHost
 internal import PushmapJSON
 
-/// Reads Lua values into JSON values using only Lua API functions that never raise: no
-/// conversion in place, no allocation but stack growth, which `lua_checkstack` reports.
+/// Reads a Lua value into a JSON value while keeping the path to where it stands, to word
+/// what cannot be converted. Uses only Lua API functions that never raise: no conversion in
+/// place, no allocation but stack growth, which `lua_checkstack` reports.
 ///
-/// The C walk (`pmh_json_encode_items`) reads results first; this reader takes what it is
-/// unsure of, and words every error.
+/// The C walk (`pmh_json_encode_items`, `pmh_json_encode`) reads results and `json()`'s values;
+/// this reader runs only when C gives up: for every value that cannot be converted, whose
+/// message it words, and for the few C is not sure of (nested deeper than C recurses, or memory
+/// ran out in C), which it reads.
 struct LuaValueReader: ~Copyable {
     let host: OpaquePointer
     let state: OpaquePointer
@@ -17,28 +20,15 @@ struct LuaValueReader: ~Copyable {
     private var membersInUse = 0
     private var root = "$"
 
-    /// Strings already made for this state (the memory of its cache, which outlives the
-    /// reader); none by default.
-    private let strings: LuaStringCache.Storage?
-
-    init(host: OpaquePointer, maxDepth: Int, strings: LuaStringCache? = nil) {
+    init(host: OpaquePointer, maxDepth: Int) {
         self.host = host
         self.state = pmh_state(host)
         self.maxDepth = maxDepth
-        self.strings = strings?.storage
     }
 
     /// Converts the value at `index`; `root` names it in error messages.
-    ///
-    /// A first walk keeps no path: it builds the value, or gives up at the first thing it cannot
-    /// convert. Only then does a second walk, tracking the path, find that place and say why.
     mutating func read(at index: Int32, root: String = "$") throws(LuaError) -> JSONValue {
         let absolute = lua_absindex(state, index)
-        let top = lua_gettop(state)
-        open.removeAll(keepingCapacity: true)
-        membersInUse = 0
-        if let value = quickValue(at: absolute) { return value }
-        lua_settop(state, top) // a walk that gave up may have left a key and a value
         path.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
         membersInUse = 0
@@ -46,116 +36,12 @@ struct LuaValueReader: ~Copyable {
         return try value(at: absolute)
     }
 
-    // MARK: the quick walk
-
-    private mutating func quickValue(at index: Int32) -> JSONValue? {
-        switch lua_type(state, index) {
-        case LUA_TNIL:
-            return .null
-        case LUA_TBOOLEAN:
-            return .bool(lua_toboolean(state, index) != 0)
-        case LUA_TNUMBER:
-            if pmh_isinteger(state, index) != 0 { return .integer(Int64(pmh_tointeger(state, index))) }
-            let number = pmh_tonumber(state, index)
-            return number.isFinite ? .double(number) : nil
-        case LUA_TSTRING:
-            return quickString(at: index).map(JSONValue.string)
-        case LUA_TTABLE:
-            return quickTable(at: index)
-        case LUA_TLIGHTUSERDATA where pmh_is_null(host, index) != 0:
-            return .null
-        default:
-            return nil
-        }
+    /// A Lua string's bytes as a `String`; nil when they are not UTF-8.
+    private func text(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
+        UTF8Text.string(UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length))
     }
 
-    @inline(__always)
-    private func quickString(at index: Int32) -> String? {
-        var length = 0
-        guard let bytes = pmh_tolstring(state, index, &length) else { return nil }
-        return keyString(bytes, length)
-    }
-
-    private mutating func quickTable(at index: Int32) -> JSONValue? {
-        // `open` holds the tables being read: one per level above this one.
-        guard open.count < maxDepth, lua_checkstack(state, 4) != 0, let identity = lua_topointer(state, index),
-              !open.contains(identity) else { return nil }
-        open.append(identity)
-        defer { open.removeLast() }
-        let mark = pmh_mark(host, index)
-        switch quickObject(at: index, mark: mark) {
-        case .read(let object): return object
-        case .refused: return nil // read again, it would fail again, at every level above
-        case .notAnObject: break
-        }
-        // Not an object of string keys: an array, an empty table, or a table the explaining walk
-        // refuses (mixed keys, or an object the collection above could not take).
-        var integerKeys = 0
-        var largestKey: lua_Integer = 0
-        lua_pushnil(state)
-        while lua_next(state, index) != 0 {
-            guard lua_type(state, -2) == LUA_TNUMBER, pmh_isinteger(state, -2) != 0 else { return nil }
-            let key = pmh_tointeger(state, -2)
-            guard key >= 1 else { return nil }
-            integerKeys += 1
-            largestKey = max(largestKey, key)
-            pmh_pop(state, 1)
-        }
-        if integerKeys == 0 {
-            return mark == 1 ? .array([]) : .object(JSONObject())
-        }
-        guard mark != 2, largestKey == lua_Integer(integerKeys) else { return nil }
-        var items: [JSONValue] = []
-        items.reserveCapacity(integerKeys)
-        for position in 1...integerKeys {
-            lua_rawgeti(state, index, lua_Integer(position))
-            guard let item = quickValue(at: lua_absindex(state, -1)) else { return nil }
-            pmh_pop(state, 1)
-            items.append(item)
-        }
-        return .array(items)
-    }
-
-    private enum QuickObject {
-        case read(JSONValue)
-        /// Something in it cannot be converted: the explaining walk will say what.
-        case refused
-        /// Not a table whose keys are all strings (an array, an empty or a mixed table).
-        case notAnObject
-    }
-
-    /// The object at `index` with its members in key byte order, when every key is a string.
-    /// Checks and writers see members in this order, the same in every state.
-    private mutating func quickObject(at index: Int32, mark: Int32) -> QuickObject {
-        let top = lua_gettop(state)
-        let first = membersInUse
-        let count = Int(pmh_collect_members(host, index, first))
-        guard count > 0 else { return .notAnObject }
-        defer {
-            membersInUse = first
-            lua_settop(state, top)
-        }
-        guard mark != 1 else { return .refused }
-        membersInUse = first + count
-        var members: [JSONObject.Member] = []
-        members.reserveCapacity(count)
-        for position in first..<(first + count) {
-            // Re-read each time: a nested object may have moved the list.
-            guard let entry = pmh_members(host)?[position] else { return .refused }
-            guard let bytes = entry.key, let key = keyString(bytes, entry.length) else { return .refused }
-            guard let item = quickValue(at: entry.slot) else { return .refused }
-            members.append((key: key, value: item))
-        }
-        return .read(.object(JSONObject(members: members, sorted: true)))
-    }
-
-    /// A Lua string's bytes as a `String`, from the state's cache when there is one; nil when
-    /// they are not UTF-8.
-    private func keyString(_ bytes: UnsafePointer<CChar>, _ length: Int) -> String? {
-        LuaStringCache.string(UnsafeRawPointer(bytes), length, from: strings)
-    }
-
-    // MARK: the explaining walk
+    // MARK: the walk
 
     /// An error naming where the reader stands.
     private func failure(_ text: (String) -> String) -> LuaError {
@@ -190,11 +76,10 @@ struct LuaValueReader: ~Copyable {
     private func string(at index: Int32) throws(LuaError) -> String {
         var length = 0
         guard let bytes = pmh_tolstring(state, index, &length) else { return "" }
-        let buffer = UnsafeBufferPointer(start: UnsafeRawPointer(bytes).assumingMemoryBound(to: UInt8.self), count: length)
-        guard let text = UTF8Text.string(buffer) else {
+        guard let string = text(bytes, length) else {
             throw failure { at in "the string at \(at) is not valid UTF-8" }
         }
-        return text
+        return string
     }
 
     private mutating func table(at index: Int32) throws(LuaError) -> JSONValue {
@@ -206,8 +91,8 @@ struct LuaValueReader: ~Copyable {
         defer { open.removeLast() }
 
         let mark = pmh_mark(host, index)
-        // Objects in key order, as the quick walk reads them, so the first refusal met is the
-        // same in every state.
+        // Objects in key order, as the C walk reads them, so the first refusal met is the same
+        // in every state.
         let top = lua_gettop(state)
         let first = membersInUse
         let count = Int(pmh_collect_members(host, index, first))
@@ -221,7 +106,7 @@ struct LuaValueReader: ~Copyable {
             var members: [JSONObject.Member] = []
             for position in first..<(first + count) {
                 guard let entry = pmh_members(host)?[position], let bytes = entry.key else { break }
-                guard let key = keyString(bytes, entry.length) else {
+                guard let key = text(bytes, entry.length) else {
                     throw failure { at in "a key of the table at \(at) is not valid UTF-8" }
                 }
                 path.append(.key(key))

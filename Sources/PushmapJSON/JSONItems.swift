@@ -3,43 +3,18 @@ internal import Glibc
 #elseif canImport(Darwin)
 internal import Darwin
 #endif
+package import CJSONItem
 
 /// One value of a ``JSONItems`` list. A container is followed by its elements (an object by
 /// key, value, key, value...), each followed by theirs: the list is the value written out in
-/// order, one item per value.
-package struct JSONItem {
-    /// The value's op, as ``JSONTape/Op`` spells it.
-    package var kind: UInt8
-    /// For an object: its keys are in byte order, each once, so no search for duplicates.
-    package var sorted: Bool
-    /// A string's length in bytes; an array's elements or an object's members.
-    package var count: Int
-    /// The index just past this value and everything inside it: its next sibling's.
-    package var end: Int
-    /// A string's bytes, valid as long as the list is.
-    package var bytes: UnsafeRawPointer?
-    /// An integer, or a double's bit pattern.
-    package var bits: UInt64
-
-    /// The offsets of `kind`, `sorted`, `count`, `end`, `bytes` and `bits`, then the size: a
-    /// producer whose items have this layout lends them as they are.
-    package static var layout: [Int] {
-        [
-            MemoryLayout<Self>.offset(of: \.kind), MemoryLayout<Self>.offset(of: \.sorted),
-            MemoryLayout<Self>.offset(of: \.count), MemoryLayout<Self>.offset(of: \.end),
-            MemoryLayout<Self>.offset(of: \.bytes), MemoryLayout<Self>.offset(of: \.bits),
-        ].map { $0 ?? -1 } + [MemoryLayout<Self>.size]
-    }
-
-    package init(kind: UInt8, sorted: Bool = false, count: Int = 0, end: Int, bytes: UnsafeRawPointer? = nil, bits: UInt64 = 0) {
-        self.kind = kind
-        self.sorted = sorted
-        self.count = count
-        self.end = end
-        self.bytes = bytes
-        self.bits = bits
-    }
-}
+/// order, one item per value. Its fields: `kind` (the value's op, as ``JSONTape/Op`` spells it),
+/// `sorted` (an object's keys are in byte order, each once), `count` (a string's bytes, an
+/// array's elements or an object's members), `end` (the index just past the value and what is
+/// inside it), `bytes` (a string's) and `bits` (an integer, or a double's bit pattern).
+///
+/// It is the C type the Lua host's result walk writes (CJSONItem.h), so a list from C is read
+/// where it lies: one definition, whose layout the compiler fixes for both languages.
+package typealias JSONItem = pmh_json_item
 
 /// A JSON value as a flat list of ``JSONItem``s, read in place: what the payload checks walk.
 /// Reading it takes no reference counting and builds no ``JSONValue``; a string becomes a
@@ -343,14 +318,14 @@ package final class JSONItemStorage {
         let at = position
         position += 1
         switch value {
-        case .null: (items + at).initialize(to: JSONItem(kind: JSONTape.Op.null, end: position))
-        case .bool(let flag): (items + at).initialize(to: JSONItem(kind: flag ? JSONTape.Op.true : JSONTape.Op.false, end: position))
-        case .integer(let number): (items + at).initialize(to: JSONItem(kind: JSONTape.Op.integer, end: position, bits: UInt64(bitPattern: number)))
-        case .double(let number): (items + at).initialize(to: JSONItem(kind: JSONTape.Op.double, end: position, bits: number.bitPattern))
+        case .null: (items + at).initialize(to: Self.item(JSONTape.Op.null, end: position))
+        case .bool(let flag): (items + at).initialize(to: Self.item(flag ? JSONTape.Op.true : JSONTape.Op.false, end: position))
+        case .integer(let number): (items + at).initialize(to: Self.item(JSONTape.Op.integer, end: position, bits: UInt64(bitPattern: number)))
+        case .double(let number): (items + at).initialize(to: Self.item(JSONTape.Op.double, end: position, bits: number.bitPattern))
         case .string(let string): (items + at).initialize(to: stringItem(string, end: position, &offset))
         case .array(let elements):
             for element in elements { fill(element, &position, &offset) }
-            (items + at).initialize(to: JSONItem(kind: JSONTape.Op.array, count: elements.count, end: position))
+            (items + at).initialize(to: Self.item(JSONTape.Op.array, count: elements.count, end: position))
         case .object(let object):
             for member in object {
                 let keyAt = position
@@ -358,8 +333,14 @@ package final class JSONItemStorage {
                 (items + keyAt).initialize(to: stringItem(member.key, end: position, &offset))
                 fill(member.value, &position, &offset)
             }
-            (items + at).initialize(to: JSONItem(kind: JSONTape.Op.object, sorted: object.keysSorted, count: object.count, end: position))
+            (items + at).initialize(to: Self.item(JSONTape.Op.object, sorted: object.keysSorted, count: object.count, end: position))
         }
+    }
+
+    private static func item(
+        _ kind: UInt8, sorted: Bool = false, count: Int = 0, end: Int, bytes: UnsafeRawPointer? = nil, bits: UInt64 = 0
+    ) -> JSONItem {
+        JSONItem(kind: kind, sorted: sorted, count: count, end: end, bytes: bytes, bits: bits)
     }
 
     private func stringItem(_ string: String, end: Int, _ offset: inout Int) -> JSONItem {
@@ -370,6 +351,6 @@ package final class JSONItemStorage {
             return bytes.count
         }
         offset += count
-        return JSONItem(kind: JSONTape.Op.string, count: count, end: end, bytes: UnsafeRawPointer(start))
+        return Self.item(JSONTape.Op.string, count: count, end: end, bytes: UnsafeRawPointer(start))
     }
 }

@@ -1,3 +1,4 @@
+import CJSONItem
 import PushmapJSON
 import PushmapTestSupport
 import Testing
@@ -17,5 +18,13 @@ struct JSONItemsTests {
                 #expect(JSONWriter.compactByteCount(value) == written, "round \(round)")
             }
         }
+    }
+
+    @Test("an item is C's five-word item (CJSONItem.h), which the host's walk writes and nodes read in place")
+    func itemIsTheCType() {
+        #expect(MemoryLayout<JSONItem>.size == 40)
+        #expect(MemoryLayout<JSONItem>.stride == 40)
+        let item = JSONItem(kind: JSONTape.Op.integer, sorted: false, count: 0, end: 1, bytes: nil, bits: UInt64(bitPattern: -7))
+        withUnsafePointer(to: item) { #expect(JSONNode(root: $0).integerValue == -7) }
     }
 }

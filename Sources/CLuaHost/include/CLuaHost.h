@@ -1,4 +1,8 @@
-// The C side of pushmap's Lua host.
+// The C side of pushmap's Lua host: what Swift calls. The files behind it, each for one concern:
+// host.c (entry points, hook, message handler), allocator.c, sandbox.c (replacements, pairs,
+// sealing), values.c (pushing from the tape, marks and helpers), result_walk.c (results as
+// JSON text and items), members.c (objects' members in key order, for both walks over a
+// result); host_internal.h holds what they share.
 //
 // A Lua error is a longjmp, and it must never cross a Swift frame. Everything that Lua calls back
 // into (the count hook, the allocator, the message handler, the sandbox's replacement functions)
@@ -12,6 +16,8 @@
 #include <stdint.h>
 #include <lua.h>
 #include <lauxlib.h>
+
+#include "CJSONItem.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -181,33 +187,11 @@ void pmh_set_json_encoder(pmh_host *host, pmh_json_encoder *encoder);
 /// The text of the last successful encode, valid until the next encode or free.
 const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *length);
 
-/// One value of an encode's item list, in the order the text writes it: a container's item
-/// comes first with its count, then an array's items, or an object's keys (strings) and values
-/// in key order.
-typedef struct pmh_json_item {
-    uint8_t kind;    // PMH_TAPE_*
-    uint8_t sorted;  // 1 for an object: its keys are in byte order, each once
-    /// A string's length in bytes; the number of items of an array or members of an object.
-    size_t length;
-    /// The index just past this value and everything inside it.
-    size_t end;
-    /// A string's bytes, Lua's own: valid while the encoded value is on the stack, unchanged,
-    /// and nothing runs in the state. Already checked to be UTF-8.
-    const char *bytes;
-    /// An integer's value or a double's (unset for other kinds).
-    union {
-        int64_t integer;
-        double number;
-    };
-} pmh_json_item;
-
 /// As pmh_json_encode, recording the value as items too (pmh_json_encoder_items): a reader
-/// builds it from them without another walk over the tables and no call into Lua.
+/// builds it from them without another walk over the tables and no call into Lua. The items are
+/// pmh_json_item (CJSONItem.h), the very type Swift reads them as; a string's bytes are Lua's
+/// own, valid while the encoded value is on the stack, unchanged, and nothing runs in the state.
 int pmh_json_encode_items(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth);
-
-/// The offsets of pmh_json_item's fields (kind, sorted, length, end, bytes, integer) and its
-/// size, in that order: Swift reads the items in place when its own item type has this layout.
-void pmh_json_item_layout(size_t layout[7]);
 
 /// The items of the last successful pmh_json_encode_items, valid as its text is.
 const pmh_json_item *pmh_json_encoder_items(const pmh_json_encoder *encoder, size_t *count);

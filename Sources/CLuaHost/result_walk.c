@@ -1,12 +1,16 @@
-// Compact JSON from Lua values, in C: the same bytes as LuaValueReader + JSONWriter(.compact),
-// without building a JSONValue. See pmh_json_encode in CLuaHost.h.
+// The walk over a script's result: one pass over the tables writes the value's compact JSON
+// (keys sorted by their bytes, the same bytes as LuaValueReader + JSONWriter(.compact)) and, when
+// asked, lists it as items that Swift reads in place. Why C: it runs for every payload and every
+// json() a script makes, crossing into Lua for every value (type, string, next member); in C
+// those crossings are plain calls, json() needs no trip through Swift, and the text is written
+// on the same pass (the Swift reader it replaced cost about 10k instructions a translation
+// more). See pmh_json_encode in CLuaHost.h.
 //
 // Nothing here may raise a Lua error: only lua_type, lua_next, lua_rawgeti, lua_rotate,
 // lua_settop, lua_checkstack, lua_tolstring on strings, lua_topointer and the to* functions on
 // values of the right type. Anything the Swift reader would refuse, and anything this file is
 // not sure of, gives PMH_JSON_FALLBACK: the Swift path then encodes or explains the error.
-#include "CLuaHost.h"
-#include "member_order.h"
+#include "host_internal.h"
 
 #include <math.h>
 #include <stddef.h>
@@ -24,10 +28,8 @@ struct pmh_json_encoder {
     char *bytes;
     size_t length;
     size_t capacity;
-    // Members of the objects being written, one segment per open object (reused across calls).
-    pmh_member *members;
-    size_t member_count;
-    size_t member_capacity;
+    // Members of the objects being written (reused across calls).
+    pmh_member_list members;
     // The values written, when asked for (pmh_json_encode_items).
     int recording;
     pmh_json_item *items;
@@ -52,7 +54,7 @@ pmh_json_encoder *pmh_json_encoder_new(pmh_json_double_fn format) {
 void pmh_json_encoder_free(pmh_json_encoder *encoder) {
     if (encoder == NULL) return;
     free(encoder->bytes);
-    free(encoder->members);
+    free(encoder->members.members);
     free(encoder->items);
     free(encoder);
 }
@@ -114,7 +116,7 @@ static pmh_json_item *record(pmh_json_encoder *e, int kind, size_t length) {
     }
     item->kind = (uint8_t)kind;
     item->sorted = kind == PMH_TAPE_OBJECT;
-    item->length = length;
+    item->count = length;
     item->end = e->item_count;
     return item;
 }
@@ -133,7 +135,7 @@ static inline void close_item(pmh_json_encoder *e, size_t at) {
 static int put_integer(pmh_json_encoder *e, lua_Integer value) {
     pmh_json_item *item = record(e, PMH_TAPE_INTEGER, 0);
     if (item == NULL) return 0;
-    item->integer = (int64_t)value;
+    item->bits = (uint64_t)value;
     char digits[24];
     int i = (int)sizeof digits;
     uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
@@ -324,7 +326,8 @@ static int put_double(pmh_json_encoder *e, lua_Number value) {
     if (!isfinite(value) || e->format == NULL) return 0;
     pmh_json_item *item = record(e, PMH_TAPE_DOUBLE, 0);
     if (item == NULL) return 0;
-    item->number = (double)value;
+    double number = (double)value;
+    memcpy(&item->bits, &number, sizeof number);
     char text[PMH_JSON_DOUBLE_ROOM];
     size_t n = e->format((double)value, text, sizeof text);
     if (n == 0 || n > sizeof text) return 0;
@@ -332,44 +335,6 @@ static int put_double(pmh_json_encoder *e, lua_Number value) {
 }
 
 // MARK: tables
-
-// The order of member_order.h, as qsort wants it.
-static int compare_members(const void *a, const void *b) {
-    const pmh_member *x = (const pmh_member *)a, *y = (const pmh_member *)b;
-    return pmh_member_before(x, y) ? -1 : (pmh_member_before(y, x) ? 1 : 0);
-}
-
-// Lua table keys are unique, so an unstable sort gives the one order there is.
-static void sort_members(pmh_member *m, size_t n) {
-    if (n > 48) {
-        qsort(m, n, sizeof(pmh_member), compare_members);
-        return;
-    }
-    // Payload objects have a few dozen keys at most, most told apart by their first eight
-    // bytes: an insertion sort on those beats qsort's calls.
-    for (size_t i = 1; i < n; i++) {
-        pmh_member item = m[i];
-        size_t j = i;
-        while (j > 0 && pmh_member_before(&item, &m[j - 1])) {
-            m[j] = m[j - 1];
-            j--;
-        }
-        m[j] = item;
-    }
-}
-
-static int add_member(pmh_json_encoder *e, const char *key, size_t length, int slot) {
-    if (e->member_count == e->member_capacity) {
-        size_t capacity = e->member_capacity > 0 ? e->member_capacity * 2 : 64;
-        if (capacity > SIZE_MAX / sizeof(pmh_member)) return 0;
-        pmh_member *members = (pmh_member *)realloc(e->members, capacity * sizeof(pmh_member));
-        if (members == NULL) return 0;
-        e->members = members;
-        e->member_capacity = capacity;
-    }
-    e->members[e->member_count++] = (pmh_member){key, length, pmh_key_prefix(key, length), slot};
-    return 1;
-}
 
 static int put_value(pmh_json_encoder *e, int index, int depth);
 
@@ -391,7 +356,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
         mark = pmh_mark(e->host, t);
     }
     int top = lua_gettop(L);
-    size_t first = e->member_count;
+    size_t first = e->members.count;
     lua_Integer integer_keys = 0, largest = 0;
     int ok = 1;
 
@@ -417,13 +382,13 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
                 room = 16;
             }
             room--;
-            if (key == NULL || !add_member(e, key, length, value_slot)) {
+            if (key == NULL || !pmh_add_member(&e->members, key, length, value_slot)) {
                 ok = 0;
                 break;
             }
             value_slot += 2;
             lua_pushvalue(L, -2);  // the key's copy goes on to lua_next
-        } else if (key_type == LUA_TNUMBER && lua_isinteger(L, -2) && e->member_count == first) {
+        } else if (key_type == LUA_TNUMBER && lua_isinteger(L, -2) && e->members.count == first) {
             lua_Integer key = lua_tointegerx(L, -2, NULL);
             if (key < 1) {
                 ok = 0;
@@ -438,7 +403,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
         }
     }
 
-    size_t count = e->member_count - first;
+    size_t count = e->members.count - first;
     if (!ok) {
         // nothing more to write
     } else if (integer_keys > 0) {
@@ -457,19 +422,19 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
     } else if (mark == 1) {
         ok = 0;  // marked as an array but has string keys
     } else {
-        sort_members(e->members + first, count);
+        pmh_sort_members(e->members.members + first, count);
         ok = record(e, PMH_TAPE_OBJECT, count) != NULL && put_char(e, '{');
         size_t at = last_item(e);
         // By index: nested objects may move the members array as they add their own.
         for (size_t i = 0; ok && i < count; i++) {
-            pmh_member m = e->members[first + i];
+            pmh_member m = e->members.members[first + i];
             ok = (i == 0 || put_char(e, ',')) && put_string(e, m.key, m.length) && put_char(e, ':') &&
                  put_value(e, m.slot, depth + 1);
         }
         if (ok) ok = put_char(e, '}');
         if (ok) close_item(e, at);
     }
-    e->member_count = first;
+    e->members.count = first;
     lua_settop(L, top);
     return ok;
 }
@@ -503,7 +468,7 @@ static int encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_
     encoder->host = host;
     encoder->max_depth = max_depth;
     encoder->length = 0;
-    encoder->member_count = 0;
+    encoder->members.count = 0;
     int top = lua_gettop(L);
     int ok = put_value(encoder, lua_absindex(L, index), 0);
     lua_settop(L, top);
@@ -523,16 +488,6 @@ int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int ma
 
 int pmh_json_encode_items(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth) {
     return encode(encoder, host, index, max_depth, 1);
-}
-
-void pmh_json_item_layout(size_t layout[7]) {
-    layout[0] = offsetof(pmh_json_item, kind);
-    layout[1] = offsetof(pmh_json_item, sorted);
-    layout[2] = offsetof(pmh_json_item, length);
-    layout[3] = offsetof(pmh_json_item, end);
-    layout[4] = offsetof(pmh_json_item, bytes);
-    layout[5] = offsetof(pmh_json_item, integer);
-    layout[6] = sizeof(pmh_json_item);
 }
 
 const pmh_json_item *pmh_json_encoder_items(const pmh_json_encoder *encoder, size_t *count) {

@@ -1,0 +1,126 @@
+// Lua's allocator, with the memory cap and small-block reuse. Why C: Lua calls it from inside
+// every allocation, mid-instruction, where no Swift frame may stand (a refusal makes Lua raise).
+#include "host_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// A mapping call makes a few hundred small objects (strings, tables, their parts) that the
+// collector frees in batches. Freed small blocks go on a per-size-class list and are handed out
+// again last-in first-out: a block comes back while still in the cache, in a few instructions
+// instead of malloc's bins, which missed the cache several hundred times a call. A small block
+// is always malloc'd at its class's full size, so any block of a class serves any request of it.
+// Under AddressSanitizer every block goes to malloc and free, so reuse after free is still seen.
+#if defined(__has_feature)
+#  if __has_feature(address_sanitizer)
+#    define PMH_PLAIN_MALLOC 1
+#  endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#  define PMH_PLAIN_MALLOC 1
+#endif
+
+static inline size_t small_class(size_t n) { return (n + 15) >> 4; }  // 1 ... PMH_SMALL_CLASSES
+
+static void *small_take(pmh_host *h, size_t n) {
+#ifndef PMH_PLAIN_MALLOC
+    size_t c = small_class(n) - 1;
+    struct pmh_free_block *b = h->free_lists[c];
+    if (b != NULL) {
+        h->free_lists[c] = b->next;
+        h->free_counts[c]--;
+        return b;
+    }
+#endif
+    return malloc(small_class(n) << 4);
+}
+
+static void small_give(pmh_host *h, void *p, size_t n) {
+#ifndef PMH_PLAIN_MALLOC
+    size_t c = small_class(n) - 1;
+    if (h->free_counts[c] < PMH_FREE_KEEP) {
+        struct pmh_free_block *b = (struct pmh_free_block *)p;
+        b->next = h->free_lists[c];
+        h->free_lists[c] = b;
+        h->free_counts[c]++;
+        return;
+    }
+#else
+    (void)h;
+    (void)n;
+#endif
+    free(p);
+}
+
+void pmh_free_kept_blocks(pmh_host *h) {
+    for (size_t c = 0; c < PMH_SMALL_CLASSES; c++) {
+        while (h->free_lists[c] != NULL) {
+            struct pmh_free_block *b = h->free_lists[c];
+            h->free_lists[c] = b->next;
+            free(b);
+        }
+        h->free_counts[c] = 0;
+    }
+}
+
+// Allocates `nsize` bytes for a block of `osize` at `ptr` (NULL: a new block), as Lua asks.
+static void *resize_block(pmh_host *h, void *ptr, size_t osize, size_t nsize) {
+    int old_small = ptr != NULL && osize <= PMH_SMALL_MAX;
+    if (nsize <= PMH_SMALL_MAX) {
+        if (ptr == NULL) return small_take(h, nsize);
+        if (old_small && small_class(osize) == small_class(nsize)) return ptr;
+        void *p = small_take(h, nsize);
+        if (p == NULL) return NULL;
+        memcpy(p, ptr, osize < nsize ? osize : nsize);
+        if (old_small) small_give(h, ptr, osize); else free(ptr);
+        return p;
+    }
+    if (ptr == NULL || !old_small) return realloc(ptr, nsize);
+    void *p = malloc(nsize);
+    if (p == NULL) return NULL;
+    memcpy(p, ptr, osize);
+    small_give(h, ptr, osize);
+    return p;
+}
+
+void *pmh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    pmh_host *h = (pmh_host *)ud;
+    if (ptr == NULL) osize = 0;  // osize is then a type tag, not a size
+    if (nsize == 0) {
+        if (ptr != NULL) {
+            if (osize <= PMH_SMALL_MAX) small_give(h, ptr, osize); else free(ptr);
+        }
+        h->used -= osize;
+        return NULL;
+    }
+    if (nsize > osize && h->limits.memory_bytes > 0 && !h->cap_lifted &&
+        h->used - osize + nsize > h->limits.memory_bytes) {
+        // Never raise here: Lua collects, retries and raises LUA_ERRMEM itself.
+        h->memory_refused = 1;
+        return NULL;
+    }
+    void *p = resize_block(h, ptr, osize, nsize);
+    if (p == NULL) {
+        if (nsize <= osize) return ptr;  // a shrink never fails
+        h->memory_refused = 1;
+        return NULL;
+    }
+    h->used = h->used - osize + nsize;
+    if (h->used > h->peak) h->peak = h->used;
+    return p;
+}
+
+size_t pmh_memory_in_use(pmh_host *host) { return host->used; }
+size_t pmh_memory_peak(pmh_host *host) { return host->peak; }
+
+size_t pmh_memory_kept(pmh_host *host) {
+    size_t bytes = 0;
+    for (size_t c = 0; c < PMH_SMALL_CLASSES; c++) bytes += (size_t)host->free_counts[c] * ((c + 1) << 4);
+    return bytes;
+}
+
+void pmh_collect(pmh_host *host) {
+    host->cap_lifted = 1;
+    lua_gc(host->L, LUA_GCCOLLECT);
+    host->cap_lifted = 0;
+}

@@ -1,0 +1,243 @@
+// The host's entry points: opening and closing a state, loading, calling under the limits,
+// references. Why C: the count hook and the message handler run inside Lua and raise or take
+// tracebacks, and every entry point that may raise wraps it in a protected call here, so no
+// longjmp ever crosses a Swift frame. Swift calls only these and Lua functions that never raise.
+#include "host_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Fixed seed: the same script on the same input gives the same output on every machine.
+#define PMH_RANDOM_SEED 0x70757368
+
+static int pmh_panic(lua_State *L) {
+    // Only reached if the host itself broke the rule "raise only in protected mode".
+    const char *msg = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "(not a string)";
+    fprintf(stderr, "pushmap: unprotected Lua error: %s\n", msg);
+    return 0;
+}
+
+static void pmh_warnf(void *ud, const char *msg, int tocont) {
+    pmh_host *h = (pmh_host *)ud;
+    (void)tocont;
+    if (h->log != NULL && msg[0] != '@') h->log(h->log_context, 1, msg, strlen(msg));
+}
+
+// MARK: count hook
+
+static void pmh_hook(lua_State *L, lua_Debug *ar) {
+    (void)ar;
+    pmh_host *h = pmh_host_of(L);
+    if (!h->instructions_exceeded) {
+        h->budget_left -= h->hook_interval;
+        if (h->budget_left > 0) return;
+        h->instructions_exceeded = 1;
+        // From now on every instruction raises again, so pcall cannot swallow the limit.
+        lua_sethook(L, pmh_hook, LUA_MASKCOUNT, 1);
+    }
+    // Level 0 is the Lua function the hook interrupted: its line is where the script stopped.
+    luaL_where(L, 0);
+    lua_pushfstring(L, "instruction limit of %I exceeded", (lua_Integer)h->limits.instructions);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
+// MARK: message handler
+
+static int pmh_msgh(lua_State *L) {
+    pmh_host *h = pmh_host_of(L);
+    if (h->instructions_exceeded) return 1;
+    h->cap_lifted = 1;  // a traceback must not fail for want of the memory the script used up
+    if (lua_type(L, 1) == LUA_TSTRING) {
+        luaL_traceback(L, L, lua_tostring(L, 1), 1);
+    } else {
+        // Never tostring() a foreign value: its __tostring is the script's code.
+        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        luaL_traceback(L, L, lua_tostring(L, -1), 1);
+    }
+    h->cap_lifted = 0;
+    return 1;
+}
+
+// MARK: opening and closing
+
+static int pmh_setup(lua_State *L) {
+    pmh_host *h = pmh_host_of(L);
+    pmh_open_sandbox(L, h);
+    pmh_open_values(L, h);
+    return 0;
+}
+
+pmh_host *pmh_open(const pmh_limits *limits, const char *library, pmh_log_fn log, void *log_context,
+                   char *error, size_t error_length) {
+    pmh_host *h = (pmh_host *)calloc(1, sizeof(pmh_host));
+    if (h == NULL) {
+        snprintf(error, error_length, "out of memory");
+        return NULL;
+    }
+    h->limits = *limits;
+    h->log = log;
+    h->log_context = log_context;
+    h->randomseed_ref = LUA_NOREF;
+    h->string_cache_ref = LUA_NOREF;
+    snprintf(h->library, sizeof h->library, "%s", library);
+    h->cap_lifted = 1;  // the set-up is the host's own and must not stop halfway on the cap
+    lua_State *L = lua_newstate(pmh_alloc, h);
+    if (L == NULL) {
+        snprintf(error, error_length, "cannot create a Lua state");
+        pmh_free_kept_blocks(h);
+        free(h);
+        return NULL;
+    }
+    h->L = L;
+    *(pmh_host **)lua_getextraspace(L) = h;
+    // lua_newstate installs neither of these, unlike luaL_newstate.
+    lua_atpanic(L, pmh_panic);
+    lua_setwarnf(L, pmh_warnf, h);
+    // A mapping call makes a few hundred short-lived objects over long-lived scripts: the
+    // generational collector leaves the old ones alone instead of re-marking them every cycle.
+    lua_gc(L, LUA_GCGEN, 0, 0);
+    lua_pushcfunction(L, pmh_setup);
+    if (lua_pcall(L, 0, 0, 0) != LUA_OK) {
+        snprintf(error, error_length, "cannot set up the Lua state: %s",
+                 lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "unknown error");
+        lua_close(L);
+        pmh_free_kept_blocks(h);
+        free(h);
+        return NULL;
+    }
+    h->cap_lifted = 0;
+    return h;
+}
+
+void pmh_close(pmh_host *host) {
+    if (host == NULL) return;
+    host->cap_lifted = 1;
+    lua_sethook(host->L, NULL, 0, 0);
+    lua_close(host->L);  // no finalizers can exist: __gc is refused
+    pmh_free_kept_blocks(host);
+    free(host->members.members);
+    free(host);
+}
+
+lua_State *pmh_state(pmh_host *host) { return host->L; }
+
+// MARK: loading and calling
+
+int pmh_load(pmh_host *host, const char *source, size_t length, const char *chunk_name) {
+    host->memory_refused = 0;
+    int status = luaL_loadbufferx(host->L, source, length, chunk_name, "t");
+    if (status == LUA_OK) return PMH_OK;
+    if (status == LUA_ERRMEM || host->memory_refused) return PMH_ERR_MEMORY;
+    return PMH_ERR_SYNTAX;
+}
+
+// `metered` 0 runs trusted code without the instruction budget: Lua 5.4 calls the count hook's
+// bookkeeping on every instruction once a count hook is set, whatever its interval.
+int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
+    lua_State *L = host->L;
+    int base = lua_gettop(L) - nargs;  // the function's index
+    // Reseed before every call: output must not depend on what earlier calls drew. A generator
+    // still as the last reseed left it needs none (the protected call costs more than the check).
+    if (!host->seeded || host->random_state == NULL ||
+        memcmp(host->random_state, host->seeded_state, host->random_state_size) != 0) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, host->randomseed_ref);
+        lua_pushinteger(L, PMH_RANDOM_SEED);
+        if (lua_pcall(L, 1, 0, 0) != LUA_OK) {
+            lua_pop(L, 1);
+            host->seeded = 0;
+        } else if (host->random_state != NULL) {
+            memcpy(host->seeded_state, host->random_state, host->random_state_size);
+            host->seeded = 1;
+        }
+    }
+
+    lua_pushcfunction(L, pmh_msgh);
+    lua_insert(L, base);
+    host->memory_refused = 0;
+    host->instructions_exceeded = 0;
+    host->cap_lifted = 0;
+    if (metered && host->limits.instructions > 0) {
+        host->budget_left = host->limits.instructions;
+        host->hook_interval = host->limits.instructions < 1000 ? (int)host->limits.instructions : 1000;
+        lua_sethook(L, pmh_hook, LUA_MASKCOUNT, host->hook_interval);
+    }
+    int status = lua_pcall(L, nargs, nresults, base);
+    lua_sethook(L, NULL, 0, 0);
+    host->cap_lifted = 0;
+    lua_remove(L, base);
+
+    int code = PMH_OK;
+    if (host->instructions_exceeded) {
+        code = PMH_ERR_INSTRUCTIONS;  // the host's flag wins over whatever came back
+    } else if (status == LUA_ERRMEM || (status != LUA_OK && host->memory_refused)) {
+        code = PMH_ERR_MEMORY;
+    } else if (status == LUA_ERRERR) {
+        code = PMH_ERR_HANDLER;
+    } else if (status != LUA_OK) {
+        code = PMH_ERR_RUNTIME;
+    }
+    if (code != PMH_OK && status == LUA_OK) {
+        lua_settop(L, base - 1);
+        lua_pushnil(L);  // no allocation: the caller builds the message from the code
+    }
+    // Keep a reused state lean: garbage left by one call must not starve the next.
+    if (host->limits.memory_bytes > 0 && host->used > host->limits.memory_bytes / 2) pmh_collect(host);
+    return code;
+}
+
+static int ref_fn(lua_State *L) {
+    int r = luaL_ref(L, LUA_REGISTRYINDEX);
+    lua_pushinteger(L, r);
+    return 1;
+}
+
+int pmh_ref(pmh_host *host) {
+    lua_State *L = host->L;
+    lua_pushcfunction(L, ref_fn);
+    lua_insert(L, -2);
+    if (lua_pcall(L, 1, 1, 0) != LUA_OK) {
+        lua_pop(L, 1);
+        return LUA_NOREF;
+    }
+    int r = (int)lua_tointegerx(L, -1, NULL);
+    lua_pop(L, 1);
+    return r;
+}
+
+void pmh_unref(pmh_host *host, int ref) { luaL_unref(host->L, LUA_REGISTRYINDEX, ref); }
+
+void pmh_rawgetfield(pmh_host *host, int index, const char *key) {
+    lua_State *L = host->L;
+    index = lua_absindex(L, index);
+    if (lua_type(L, index) != LUA_TTABLE) {
+        lua_pushnil(L);
+        return;
+    }
+    host->cap_lifted = 1;  // interning the key allocates
+    lua_pushstring(L, key);
+    host->cap_lifted = 0;
+    lua_rawget(L, index);
+}
+
+int pmh_function_line(pmh_host *host, int index) {
+    lua_State *L = host->L;
+    if (lua_type(L, index) != LUA_TFUNCTION) return -1;
+    lua_Debug ar;
+    lua_pushvalue(L, index);
+    if (!lua_getinfo(L, ">S", &ar)) return -1;
+    return ar.linedefined;
+}
+
+void pmh_set_encoder(pmh_host *host, pmh_encode_fn encode, void *context) {
+    host->encode = encode;
+    host->encode_context = context;
+}
+
+void pmh_set_json_encoder(pmh_host *host, pmh_json_encoder *encoder) { host->json_encoder = encoder; }
+
+void pmh_set_log(pmh_host *host, pmh_log_fn log, void *context) {
+    host->log = log;
+    host->log_context = context;
+}

@@ -1,0 +1,146 @@
+// What the C host's files share and nothing outside sees: the host's state, the registry keys,
+// the result walk's encoder, the short-key print and the member order. See CLuaHost.h for why
+// the host is C at all.
+#ifndef PMH_HOST_INTERNAL_H
+#define PMH_HOST_INTERNAL_H
+
+#include "CLuaHost.h"
+
+#include <string.h>
+
+// Small blocks (up to PMH_SMALL_MAX bytes) come in 16-byte classes; each class keeps up to
+// PMH_FREE_KEEP freed blocks for reuse (allocator.c).
+#define PMH_SMALL_MAX 256
+#define PMH_SMALL_CLASSES (PMH_SMALL_MAX / 16)
+#define PMH_FREE_KEEP 256
+
+struct pmh_free_block { struct pmh_free_block *next; };
+
+// A string the string cache holds (values.c): its bytes are Lua's, alive while the cache table
+// holds it. Object keys take the first PMH_CACHE_HALF slots, short string values the next as many.
+#define PMH_CACHE_HALF 256
+#define PMH_CACHE_SLOTS (2 * PMH_CACHE_HALF)
+#define PMH_CACHED_MAX 40  // Lua's short strings: longer ones are not interned anyway
+typedef struct pmh_cached_string {
+    const char *bytes;
+    size_t length;
+    uint64_t first, last;  // pmh_key_print's words: a string of up to 16 bytes is equal by these
+} pmh_cached_string;
+
+// Members of the objects being read, one segment per open object, nested objects after their
+// parents (members.c).
+typedef struct pmh_member_list {
+    pmh_member *members;
+    size_t count;
+    size_t capacity;
+} pmh_member_list;
+
+struct pmh_host {
+    lua_State *L;
+    pmh_limits limits;
+    size_t used;
+    size_t peak;
+    int cap_lifted;
+    int memory_refused;
+    int64_t budget_left;
+    int hook_interval;
+    int instructions_exceeded;
+    pmh_log_fn log;
+    void *log_context;
+    pmh_encode_fn encode;
+    void *encode_context;
+    pmh_json_encoder *json_encoder;
+    int randomseed_ref;
+    // math.random's generator state (the userdata it shares with randomseed), and a copy of it
+    // as the last reseed left it: a call before which nothing was drawn skips reseeding.
+    const void *random_state;
+    size_t random_state_size;
+    unsigned char seeded_state[64];
+    int seeded;
+    // Keys and short values of the values passed in, kept between calls (see push_cached).
+    int string_cache_ref;
+    pmh_cached_string cached[PMH_CACHE_SLOTS];
+    char library[64];
+    // Freed small blocks by size class, reused last-in first-out (see pmh_alloc).
+    struct pmh_free_block *free_lists[PMH_SMALL_CLASSES];
+    unsigned free_counts[PMH_SMALL_CLASSES];
+    // Members of the objects being read (pmh_collect_members).
+    pmh_member_list members;
+};
+
+static inline pmh_host *pmh_host_of(lua_State *L) { return *(pmh_host **)lua_getextraspace(L); }
+
+// MARK: what one file gives another
+
+// allocator.c: Lua's allocator (ud is the host), and freeing the blocks kept for reuse.
+void *pmh_alloc(void *ud, void *ptr, size_t osize, size_t nsize);
+void pmh_free_kept_blocks(pmh_host *h);
+
+// sandbox.c: opens the allowed libraries and puts the sandbox's replacements in place.
+void pmh_open_sandbox(lua_State *L, pmh_host *h);
+
+// members.c: growing a member list (0 when memory runs out), sorting a segment in the member order.
+int pmh_member_list_grow(pmh_member_list *list);
+void pmh_sort_members(pmh_member *m, size_t n);
+
+// values.c: the string cache, the array and object marks and the scripts' value helpers.
+void pmh_open_values(lua_State *L, pmh_host *h);
+
+// MARK: the short-key print
+
+// A string's first and last eight bytes as words (fewer, zero-filled, for a shorter string;
+// `last` is then 0), read inline with no call to memcpy: with the length, two strings of up
+// to 16 bytes are equal when their prints are, and `first` orders keys (pmh_key_prefix).
+typedef struct pmh_key_print {
+    uint64_t first, last;
+} pmh_key_print;
+
+static inline pmh_key_print pmh_key_print_of(const char *bytes, size_t length) {
+    pmh_key_print print = {0, 0};
+    if (length >= 8) {
+        memcpy(&print.first, bytes, 8);
+        memcpy(&print.last, bytes + length - 8, 8);
+        return print;
+    }
+    // The bytes as memcpy would lay them in the word, for any byte order.
+    for (size_t i = 0; i < length; i++) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        print.first |= (uint64_t)(unsigned char)bytes[i] << (56 - 8 * i);
+#else
+        print.first |= (uint64_t)(unsigned char)bytes[i] << (8 * i);
+#endif
+    }
+    return print;
+}
+
+// MARK: the member order
+
+// The order of an object's members that both table walks give (pmh_collect_members for the
+// Swift reader, the result walk): the keys' bytes, a shorter key first when it is a prefix of
+// the other. Lua's own iteration order follows a hash seeded anew in every state; this one does not.
+
+// A key's first eight bytes, big-endian (zeros past its end): compares like the bytes.
+static inline uint64_t pmh_key_prefix(const char *key, size_t length) {
+    uint64_t first = pmh_key_print_of(key, length).first;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    first = __builtin_bswap64(first);  // the first byte most significant
+#endif
+    return first;
+}
+
+// Whether `a` comes before `b`: most keys are told apart by their prefixes alone.
+static inline int pmh_member_before(const pmh_member *a, const pmh_member *b) {
+    if (a->prefix != b->prefix) return a->prefix < b->prefix;
+    size_t n = a->length < b->length ? a->length : b->length;
+    int c = n > 0 ? memcmp(a->key, b->key, n) : 0;
+    return c != 0 ? c < 0 : a->length < b->length;
+}
+
+// Adds a member to the list (0 when memory runs out). Inline: it runs for every key of a result.
+static inline int pmh_add_member(pmh_member_list *list, const char *key, size_t length, int slot) {
+    if (list->count == list->capacity && !pmh_member_list_grow(list)) return 0;
+    list->members[list->count++] = (pmh_member){key, length, pmh_key_prefix(key, length), slot};
+    return 1;
+}
+
+#endif

@@ -1,0 +1,271 @@
+// Values crossing the boundary: JSON values pushed from Swift's tape (through the string
+// cache), the null sentinel and the array and object marks, and the scripts' value helpers. Why C: pushing allocates, and an allocation may raise
+// (memory), so it runs in a protected call; the helpers are called by Lua and raise.
+#include "host_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Addresses used as unique registry keys and as the null sentinel.
+static char pmh_null_token;
+static char pmh_array_key;
+static char pmh_object_key;
+
+// MARK: value helpers
+
+static void push_mark(lua_State *L, void *key) { lua_rawgetp(L, LUA_REGISTRYINDEX, key); }
+
+static int set_mark(lua_State *L, void *key, const char *name) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    if (lua_getmetatable(L, 1)) {
+        push_mark(L, key);
+        if (lua_rawequal(L, -1, -2)) {
+            lua_settop(L, 1);
+            return 1;
+        }
+        return luaL_error(L, "%s: the table already has a metatable", name);
+    }
+    push_mark(L, key);
+    lua_setmetatable(L, 1);
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int has_mark(lua_State *L, int index, void *key) {
+    if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
+    push_mark(L, key);
+    int same = lua_rawequal(L, -1, -2);
+    lua_pop(L, 2);
+    return same;
+}
+
+static int lib_array(lua_State *L) { return set_mark(L, &pmh_array_key, "array"); }
+static int lib_object(lua_State *L) { return set_mark(L, &pmh_object_key, "object"); }
+static int lib_isarray(lua_State *L) { lua_pushboolean(L, has_mark(L, 1, &pmh_array_key)); return 1; }
+static int lib_isobject(lua_State *L) { lua_pushboolean(L, has_mark(L, 1, &pmh_object_key)); return 1; }
+
+static int lib_json(lua_State *L) {
+    pmh_host *h = pmh_host_of(L);
+    luaL_checkany(L, 1);
+    lua_settop(L, 1);
+    const char *out = NULL;
+    size_t length = 0;
+    // C first, with no trip through Swift: most values need neither the reader nor the writer.
+    // Anything it is not sure of (and every error, whose message the reader words) goes on to
+    // the Swift encoder.
+    if (h->json_encoder != NULL &&
+        pmh_json_encode(h->json_encoder, h, 1, h->limits.max_depth) == PMH_JSON_OK &&
+        (out = pmh_json_encoder_bytes(h->json_encoder, &length)) != NULL) {
+        lua_pushlstring(L, out, length);
+        return 1;
+    }
+    if (h->encode == NULL) return luaL_error(L, "json: no encoder installed");
+    out = NULL;
+    length = 0;
+    int status = h->encode(h->encode_context, L, &out, &length);
+    lua_settop(L, 1);
+    if (status != 0) {
+        lua_pushlstring(L, out != NULL ? out : "cannot encode the value", out != NULL ? length : 23);
+        luaL_where(L, 1);
+        lua_insert(L, -2);
+        lua_concat(L, 2);
+        return lua_error(L);
+    }
+    lua_pushlstring(L, out, length);
+    return 1;
+}
+
+void pmh_open_values(lua_State *L, pmh_host *h) {
+    // The string cache: one slot per PMH_CACHE_SLOTS, filled as keys and values come.
+    lua_createtable(L, PMH_CACHE_SLOTS, 0);
+    for (int i = 1; i <= PMH_CACHE_SLOTS; i++) {
+        lua_pushboolean(L, 0);
+        lua_rawseti(L, -2, i);
+    }
+    h->string_cache_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+
+    // Marks for empty arrays and objects; their metatables cannot be read or replaced by scripts.
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "array");
+    lua_setfield(L, -2, "__metatable");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &pmh_array_key);
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "object");
+    lua_setfield(L, -2, "__metatable");
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &pmh_object_key);
+
+    static const luaL_Reg helpers[] = {
+        {"array", lib_array},     {"object", lib_object}, {"isarray", lib_isarray},
+        {"isobject", lib_isobject}, {"json", lib_json},     {NULL, NULL},
+    };
+    luaL_newlib(L, helpers);
+    lua_pushlightuserdata(L, &pmh_null_token);
+    lua_setfield(L, -2, "null");
+    lua_setglobal(L, h->library);
+}
+
+// MARK: pushing from the tape
+
+typedef struct tape_reader {
+    const uint8_t *p;
+    const uint8_t *end;
+    int count;
+    int max_depth;
+    pmh_host *host;
+    int strings;  // stack index of the string cache table, or 0
+} tape_reader;
+
+static uint32_t read_u32(lua_State *L, tape_reader *r) {
+    if (r->end - r->p < 4) luaL_error(L, "corrupt value tape");
+    uint32_t v;
+    memcpy(&v, r->p, 4);
+    r->p += 4;
+    return v;
+}
+
+// Pushes `n` bytes as a string through the string cache. Intents use the same few dozen field
+// names call after call, and many of the same values ("WEBURL", a channel, a colour): a string
+// found in the cache is pushed from there, where lua_pushlstring would hash its bytes and
+// search Lua's string table. The slot (from `base`: keys and values apart) is picked from the
+// length and the first and last eight bytes; the bytes are then compared in full.
+static void push_cached(lua_State *L, tape_reader *r, const char *bytes, uint32_t n, size_t base) {
+    if (r->strings == 0 || n > PMH_CACHED_MAX) {
+        lua_pushlstring(L, bytes, n);
+        return;
+    }
+    pmh_key_print print = pmh_key_print_of(bytes, n);
+    uint64_t mixed = (print.first ^ (print.last * 0x9E3779B97F4A7C15u) ^ n) * 0xFF51AFD7ED558CCDu;
+    size_t slot = base + (size_t)(mixed >> 56) % PMH_CACHE_HALF;
+    pmh_cached_string *kept = &r->host->cached[slot];
+    if (kept->bytes != NULL && kept->length == n && kept->first == print.first && kept->last == print.last &&
+        (n <= 16 || memcmp(kept->bytes + 8, bytes + 8, n - 16) == 0)) {
+        lua_rawgeti(L, r->strings, (lua_Integer)slot + 1);
+        return;
+    }
+    lua_pushlstring(L, bytes, n);
+    lua_pushvalue(L, -1);
+    lua_rawseti(L, r->strings, (lua_Integer)slot + 1);  // the array part exists: no allocation
+    kept->bytes = lua_tostring(L, -1);
+    kept->length = n;
+    kept->first = print.first;
+    kept->last = print.last;
+}
+
+// Pushes an object key from the tape.
+static void push_key(lua_State *L, tape_reader *r) {
+    if (r->p >= r->end || *r->p != PMH_TAPE_STRING) luaL_error(L, "corrupt value tape");
+    r->p++;
+    uint32_t n = read_u32(L, r);
+    if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
+    const char *bytes = (const char *)r->p;
+    r->p += n;
+    push_cached(L, r, bytes, n, 0);
+}
+
+static void push_tape_value(lua_State *L, tape_reader *r, int depth) {
+    if (r->p >= r->end) luaL_error(L, "corrupt value tape");
+    uint8_t op = *r->p++;
+    // Containers are the levels (as for the reader); the Swift side has checked this already.
+    // Only a container takes stack slots beyond its own (a key and a value): push_tape_fn made
+    // room for every top-level value.
+    if (op == PMH_TAPE_ARRAY || op == PMH_TAPE_OBJECT) {
+        if (depth > r->max_depth) luaL_error(L, "value nested deeper than %d levels", r->max_depth);
+        luaL_checkstack(L, 4, "value nested too deeply");
+    }
+    switch (op) {
+        case PMH_TAPE_NULL: lua_pushlightuserdata(L, &pmh_null_token); return;
+        case PMH_TAPE_TRUE: lua_pushboolean(L, 1); return;
+        case PMH_TAPE_FALSE: lua_pushboolean(L, 0); return;
+        case PMH_TAPE_INTEGER: {
+            int64_t v;
+            if (r->end - r->p < 8) luaL_error(L, "corrupt value tape");
+            memcpy(&v, r->p, 8);
+            r->p += 8;
+            lua_pushinteger(L, (lua_Integer)v);
+            return;
+        }
+        case PMH_TAPE_DOUBLE: {
+            double v;
+            if (r->end - r->p < 8) luaL_error(L, "corrupt value tape");
+            memcpy(&v, r->p, 8);
+            r->p += 8;
+            lua_pushnumber(L, (lua_Number)v);
+            return;
+        }
+        case PMH_TAPE_STRING: {
+            uint32_t n = read_u32(L, r);
+            if ((size_t)(r->end - r->p) < n) luaL_error(L, "corrupt value tape");
+            push_cached(L, r, (const char *)r->p, n, PMH_CACHE_HALF);
+            r->p += n;
+            return;
+        }
+        case PMH_TAPE_ARRAY: {
+            uint32_t n = read_u32(L, r);
+            lua_createtable(L, n < (1u << 24) ? (int)n : 0, 0);
+            for (uint32_t i = 1; i <= n; i++) {
+                push_tape_value(L, r, depth + 1);
+                lua_rawseti(L, -2, (lua_Integer)i);
+            }
+            if (n == 0) {
+                push_mark(L, &pmh_array_key);
+                lua_setmetatable(L, -2);
+            }
+            return;
+        }
+        case PMH_TAPE_OBJECT: {
+            uint32_t n = read_u32(L, r);
+            lua_createtable(L, 0, n < (1u << 24) ? (int)n : 0);
+            for (uint32_t i = 0; i < n; i++) {
+                push_key(L, r);
+                push_tape_value(L, r, depth + 1);
+                lua_rawset(L, -3);
+            }
+            if (n == 0) {
+                push_mark(L, &pmh_object_key);
+                lua_setmetatable(L, -2);
+            }
+            return;
+        }
+        default: luaL_error(L, "corrupt value tape");
+    }
+}
+
+static int push_tape_fn(lua_State *L) {
+    tape_reader *r = (tape_reader *)lua_touserdata(L, 1);
+    lua_pop(L, 1);
+    luaL_checkstack(L, r->count + 5, "too many values");
+    if (r->host->string_cache_ref != LUA_NOREF) {
+        if (lua_rawgeti(L, LUA_REGISTRYINDEX, r->host->string_cache_ref) == LUA_TTABLE) {
+            r->strings = lua_gettop(L);  // below the values: the function returns only those
+        } else {
+            lua_pop(L, 1);
+        }
+    }
+    for (int i = 0; i < r->count; i++) push_tape_value(L, r, 1);
+    if (r->p != r->end) luaL_error(L, "corrupt value tape");
+    return r->count;
+}
+
+int pmh_push_tape(pmh_host *host, const uint8_t *tape, size_t length, int count) {
+    lua_State *L = host->L;
+    tape_reader r = {tape, tape + length, count, host->limits.max_depth > 0 ? host->limits.max_depth : 1000, host, 0};
+    host->memory_refused = 0;
+    lua_pushcfunction(L, push_tape_fn);
+    lua_pushlightuserdata(L, &r);
+    int status = lua_pcall(L, 1, LUA_MULTRET, 0);
+    if (status == LUA_OK) return PMH_OK;
+    if (status == LUA_ERRMEM || host->memory_refused) return PMH_ERR_MEMORY;
+    return PMH_ERR_RUNTIME;
+}
+
+// MARK: reading
+
+int pmh_is_null(pmh_host *host, int index) {
+    return lua_type(host->L, index) == LUA_TLIGHTUSERDATA && lua_touserdata(host->L, index) == &pmh_null_token;
+}
+
+int pmh_mark(pmh_host *host, int index) {
+    if (has_mark(host->L, index, &pmh_array_key)) return 1;
+    if (has_mark(host->L, index, &pmh_object_key)) return 2;
+    return 0;
+}
