@@ -26,7 +26,7 @@ struct EmbeddingService {
             for (index, line) in lines.enumerated() {
                 group.addTask {
                     do {
-                        let translation = try await translator.translate(Array(line.utf8), platforms: [.fcm])
+                        let translation = try translator.translate(Array(line.utf8), platforms: [.fcm])
                         return (index, String(decoding: translation.bytes(for: .fcm, style: .compact), as: UTF8.self))
                     } catch {
                         return (index, "error: \(error)")

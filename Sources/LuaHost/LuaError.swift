@@ -3,35 +3,35 @@
 ///
 /// Its description reads like Lua's own messages, `templates/basic.lua:42: attempt to index a nil
 /// value (field 'carousel')`, and ``snippet(in:)`` shows the offending line.
-public struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong. An open set of kinds, compared by name.
-    public struct Kind: Hashable, Sendable, CustomStringConvertible {
-        public let name: String
-        public var description: String { name }
+    package struct Kind: Hashable, Sendable, CustomStringConvertible {
+        package let name: String
+        package var description: String { name }
 
         /// The script does not compile.
-        public static let syntax = Kind(name: "syntax")
+        package static let syntax = Kind(name: "syntax")
         /// The script raised an error while running.
-        public static let runtime = Kind(name: "runtime")
+        package static let runtime = Kind(name: "runtime")
         /// The script ran past its instruction budget.
-        public static let instructionLimit = Kind(name: "instruction limit")
+        package static let instructionLimit = Kind(name: "instruction limit")
         /// The script wanted more memory than the state may hold.
-        public static let memoryLimit = Kind(name: "memory limit")
+        package static let memoryLimit = Kind(name: "memory limit")
         /// A value could not be converted between Swift and Lua.
-        public static let badValue = Kind(name: "bad value")
+        package static let badValue = Kind(name: "bad value")
     }
 
-    public var kind: Kind
+    package var kind: Kind
     /// The script's name as its chunk was named (`templates/basic.lua`), when known.
-    public var script: String?
+    package var script: String?
     /// The line in the script, when known.
-    public var line: Int?
+    package var line: Int?
     /// The message without the location.
-    public var message: String
+    package var message: String
     /// Lua's stack traceback, when one could be taken.
-    public var traceback: String?
+    package var traceback: String?
 
-    public init(kind: Kind, script: String? = nil, line: Int? = nil, message: String, traceback: String? = nil) {
+    package init(kind: Kind, script: String? = nil, line: Int? = nil, message: String, traceback: String? = nil) {
         self.kind = kind
         self.script = script
         self.line = line
@@ -40,7 +40,7 @@ public struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `script:line: message`, or as much of it as is known.
-    public var description: String {
+    package var description: String {
         switch (script, line) {
         case let (script?, line?): "\(script):\(line): \(message)"
         case let (script?, nil): "\(script): \(message)"
@@ -49,7 +49,7 @@ public struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The offending line of `source` with a marker under it, for a reader's terminal.
-    public func snippet(in source: String) -> String? {
+    package func snippet(in source: String) -> String? {
         guard let line, line > 0 else { return nil }
         var number = 1
         for text in source.split(separator: "\n", omittingEmptySubsequences: false) {

@@ -3,23 +3,23 @@
 ///
 /// The defaults suit mapping scripts: a mapping takes a few thousand instructions and a few
 /// kilobytes, far below these figures, while an endless loop stops within milliseconds.
-public struct LuaLimits: Sendable, Hashable {
+package struct LuaLimits: Sendable, Hashable {
     /// Lua VM instructions per call. Once spent, every further instruction raises again, so a
     /// script cannot swallow the limit with `pcall`.
-    public var instructions: Int
+    package var instructions: Int
     /// Bytes the whole state may hold (scripts, their data and the values of a call).
-    public var memoryBytes: Int
+    package var memoryBytes: Int
     /// Largest string `string.rep` may build: C functions run without the instruction count.
-    public var maxStringBytes: Int
+    package var maxStringBytes: Int
     /// Largest subject the pattern functions (`find`, `match`, `gmatch`, `gsub`) accept.
-    public var maxPatternSubjectBytes: Int
+    package var maxPatternSubjectBytes: Int
     /// A pattern with `q` repetition items is refused on a subject of `n` bytes when
     /// `(n + 1) ^ (q + 1)` exceeds this: it bounds the matcher's backtracking.
-    public var patternCost: Double
+    package var patternCost: Double
     /// Deepest nesting of values passed in or returned.
-    public var maxValueDepth: Int
+    package var maxValueDepth: Int
 
-    public init(
+    package init(
         instructions: Int = 2_000_000,
         memoryBytes: Int = 32 << 20,
         maxStringBytes: Int = 1 << 20,

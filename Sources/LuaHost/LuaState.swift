@@ -1,7 +1,7 @@
 internal import CLua
 internal import CLuaHost
-public import Logging
-public import PushmapJSON
+package import Logging
+package import PushmapJSON
 
 /// One sandboxed Lua 5.4 state: base, string, table, math and utf8 only, with an instruction
 /// budget per call, a memory cap, capped `string.rep` and pattern functions, and JSON-like values
@@ -10,9 +10,9 @@ public import PushmapJSON
 /// A state is not thread-safe: use it from one thread at a time (``LuaStatePool`` lends states
 /// out). Scripts are compiled once with ``load(_:name:)`` and called many times through their
 /// ``LuaReference``.
-public final class LuaState {
+package final class LuaState {
     /// The limits every call runs under.
-    public let limits: LuaLimits
+    package let limits: LuaLimits
     let host: OpaquePointer
     let state: OpaquePointer
     private let logger: Logger
@@ -36,7 +36,7 @@ public final class LuaState {
     ///   - library: the global table that receives the value helpers `null`, `array`, `object`,
     ///     `isarray`, `isobject` and `json`.
     ///   - logger: where `print` and `warn` from scripts go.
-    public init(limits: LuaLimits = LuaLimits(), library: String = "json", logger: Logger) throws(LuaError) {
+    package init(limits: LuaLimits = LuaLimits(), library: String = "json", logger: Logger) throws(LuaError) {
         self.limits = limits
         self.logger = logger
         self.tape = LuaValueTape(maxDepth: limits.maxValueDepth)
@@ -76,21 +76,21 @@ public final class LuaState {
     }
 
     /// Bytes the state holds now.
-    public var memoryInUse: Int { pmh_memory_in_use(host) }
+    package var memoryInUse: Int { pmh_memory_in_use(host) }
 
     /// The most bytes the state has held.
-    public var memoryPeak: Int { pmh_memory_peak(host) }
+    package var memoryPeak: Int { pmh_memory_peak(host) }
 
     /// Bytes of freed small blocks kept for reuse: held by the state besides ``memoryInUse``,
     /// at most 256 blocks of each 16-byte class up to 256 bytes (about 560 KB).
-    public var memoryKept: Int { pmh_memory_kept(host) }
+    package var memoryKept: Int { pmh_memory_kept(host) }
 
     /// Runs a full garbage collection.
-    public func collectGarbage() { pmh_collect(host) }
+    package func collectGarbage() { pmh_collect(host) }
 
     /// Makes globals and library tables read-only. Run once, after the trusted preludes: from
     /// then on a script cannot change what another script sees.
-    public func seal() throws(LuaError) {
+    package func seal() throws(LuaError) {
         guard pmh_seal(host) == PMH_OK else {
             throw LuaError(kind: .memoryLimit, message: "cannot seal the globals: out of memory")
         }
@@ -98,7 +98,7 @@ public final class LuaState {
 
     /// Compiles `source` (text only; binary chunks are refused) into a function.
     /// - Parameter name: the script's name in messages, such as `templates/basic.lua`.
-    public func load(_ source: String, name: String) throws(LuaError) -> LuaReference {
+    package func load(_ source: String, name: String) throws(LuaError) -> LuaReference {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         var source = source
@@ -119,14 +119,14 @@ public final class LuaState {
     /// - Parameter metered: false runs the call without the instruction budget, for trusted code
     ///   whose work is bounded by its input: Lua 5.4 runs the count hook's bookkeeping on every
     ///   instruction, a sixth of a short call's time. Memory, string and pattern caps still hold.
-    public func call(_ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int = 1, metered: Bool = true) throws(LuaError) -> [JSONValue] {
+    package func call(_ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int = 1, metered: Bool = true) throws(LuaError) -> [JSONValue] {
         try callWithText(function, arguments, resultCount: resultCount, textFrom: resultCount, metered: metered).map(\.value)
     }
 
     /// As ``call(_:_:resultCount:metered:)``, and for the results from `textFrom` on (0-based),
     /// their compact JSON text too, written by the C walk that reads them: what
     /// `JSONWriter(style: .compact)` writes for the value. Results before `textFrom` have none.
-    public func callWithText(
+    package func callWithText(
         _ function: LuaReference, _ arguments: [LuaArgument] = [], resultCount: Int, textFrom: Int, metered: Bool = true
     ) throws(LuaError) -> [(value: JSONValue, text: [UInt8]?)] {
         let top = lua_gettop(state)
@@ -228,7 +228,7 @@ public final class LuaState {
 
     /// Calls `function` and keeps its first result in the state, for values that are not JSON
     /// (a table of functions, say).
-    public func callForReference(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> LuaReference {
+    package func callForReference(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> LuaReference {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         try invoke(function, arguments, resultCount: 1)
@@ -236,7 +236,7 @@ public final class LuaState {
     }
 
     /// The field `key` of the table `table` refers to, kept in the state (nil when absent).
-    public func field(_ key: String, of table: LuaReference) throws(LuaError) -> LuaReference? {
+    package func field(_ key: String, of table: LuaReference) throws(LuaError) -> LuaReference? {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         pmh_getref(state, table.id)
@@ -246,7 +246,7 @@ public final class LuaState {
     }
 
     /// The line where the function `function` refers to was defined, when it is a Lua function.
-    public func definitionLine(of function: LuaReference) -> Int? {
+    package func definitionLine(of function: LuaReference) -> Int? {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         pmh_getref(state, function.id)
@@ -255,7 +255,7 @@ public final class LuaState {
     }
 
     /// Lets the state forget a value.
-    public func release(_ reference: LuaReference) {
+    package func release(_ reference: LuaReference) {
         pmh_unref(host, reference.id)
     }
 

@@ -14,26 +14,26 @@ internal import Darwin
 /// A thread gets back the element it used last when that one is idle: a state's memory (its
 /// heap, its free blocks, the string cache) then stays in that core's cache instead of moving
 /// to another core at every call.
-public final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
+package final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
     // @unchecked: elements are not Sendable, but each is handed to one borrower at a time and
     // moves between threads only through the lock.
     @usableFromInline let idle: IdleElements
     @usableFromInline let make: @Sendable () throws -> Element
 
     /// How many idle elements are kept.
-    public var capacity: Int { idle.capacity }
+    package var capacity: Int { idle.capacity }
 
     /// - Parameters:
     ///   - capacity: idle elements kept for reuse (the cores, typically).
     ///   - make: creates a new element when none is idle.
-    public init(capacity: Int, make: @escaping @Sendable () throws -> Element) {
+    package init(capacity: Int, make: @escaping @Sendable () throws -> Element) {
         idle = IdleElements(capacity: max(1, capacity))
         self.make = make
     }
 
     /// Runs `body` with an element no one else is using.
     @inlinable
-    public func withElement<Result>(_ body: (Element) throws -> Result) throws -> Result {
+    package func withElement<Result>(_ body: (Element) throws -> Result) throws -> Result {
         // The idle list holds plain objects: its code is not generic, so a borrow looks up no
         // type metadata at run time.
         let element: Element
@@ -47,7 +47,7 @@ public final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
     }
 
     /// Drops every idle element, so the next borrowers make new ones.
-    public func drain() {
+    package func drain() {
         idle.drain()
     }
 }

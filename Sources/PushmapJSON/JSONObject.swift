@@ -8,7 +8,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public typealias Member = (key: String, value: JSONValue)
 
     /// The members in insertion order.
-    public private(set) var members: [Member] {
+    package private(set) var members: [Member] {
         didSet { keysSorted = false }
     }
 
@@ -40,7 +40,7 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public var isEmpty: Bool { members.isEmpty }
 
     /// The keys in order.
-    public var keys: [String] { members.map(\.key) }
+    package var keys: [String] { members.map(\.key) }
 
     /// The value of the first member named `key`; setting `nil` removes every member of that name.
     public subscript(key: String) -> JSONValue? {

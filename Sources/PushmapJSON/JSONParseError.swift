@@ -2,17 +2,17 @@
 ///
 /// `description` reads `line:column: reason at path`, for example
 /// `1:13: trailing comma not allowed at $.a[2]`.
-public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Byte offset of the offending byte from the start of the input (the input's length at its end).
-    public var offset: Int
+    package var offset: Int
     /// 1-based line of `offset`; lines end at `\n`.
-    public var line: Int
+    package var line: Int
     /// 1-based column of `offset`, counted in bytes.
-    public var column: Int
+    package var column: Int
     /// Where in the document the parser was, such as `$.buttons[1].label`.
-    public var path: JSONPath
+    package var path: JSONPath
     /// A short lower-case phrase such as `expected ':' after object key`.
-    public var reason: String
+    package var reason: String
 
     /// An error with every field given.
     package init(offset: Int, line: Int, column: Int, path: JSONPath, reason: String) {
@@ -40,7 +40,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// `line:column: reason at path`.
-    public var description: String { "\(line):\(column): \(reason) at \(path)" }
+    package var description: String { "\(line):\(column): \(reason) at \(path)" }
 
     /// The offending line of `bytes` (at most about 80 characters around the column, with
     /// non-printable characters and invalid UTF-8 shown as `?`) and under it a `^` at the column.
@@ -49,7 +49,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     }
 
     /// The same snippet for text held in a `String`.
-    public func snippet(in text: String) -> String {
+    package func snippet(in text: String) -> String {
         var text = text
         return text.withUTF8 { Self.render(line: $0, offset: offset) }
     }

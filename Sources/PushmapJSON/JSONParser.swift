@@ -4,18 +4,18 @@
 /// raw control characters in strings, lone surrogates, invalid UTF-8, a byte order mark,
 /// duplicate keys and anything after the value. Nesting is handled with an explicit stack,
 /// so hostile input meets ``Limits/maxDepth`` rather than the end of the thread's stack.
-public enum JSONParser: Sendable {
+package enum JSONParser: Sendable {
     /// Bounds on what the parser accepts, so untrusted input costs bounded time and memory.
-    public struct Limits: Sendable, Hashable {
+    package struct Limits: Sendable, Hashable {
         /// The most arrays and objects that may be open at once; 0 allows only scalars.
-        public var maxDepth: Int
+        package var maxDepth: Int
         /// The largest input, in bytes.
-        public var maxBytes: Int
+        package var maxBytes: Int
         /// The longest string (key or value), in UTF-8 bytes after unescaping.
-        public var maxStringBytes: Int
+        package var maxStringBytes: Int
 
         /// Limits with defaults of 64 levels, 64 MiB of input and 1 MiB per string.
-        public init(maxDepth: Int = 64, maxBytes: Int = 64 << 20, maxStringBytes: Int = 1 << 20) {
+        package init(maxDepth: Int = 64, maxBytes: Int = 64 << 20, maxStringBytes: Int = 1 << 20) {
             self.maxDepth = maxDepth
             self.maxBytes = maxBytes
             self.maxStringBytes = maxStringBytes
@@ -23,12 +23,12 @@ public enum JSONParser: Sendable {
     }
 
     /// Parses one JSON text held in an array of UTF-8 bytes.
-    public static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { parseResult($0, limits) }.get()
     }
 
     /// Parses one JSON text held in a `String`.
-    public static func parse(_ text: String, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    package static func parse(_ text: String, limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         var text = text
         return try text.withUTF8 { parseResult($0, limits) }.get()
     }

@@ -2,9 +2,9 @@
 ///
 /// Keys that look like identifiers (`[A-Za-z_][A-Za-z0-9_]*`) use the dot form; any
 /// other key uses the bracket form with the key JSON-quoted, as in `$["key with space"]`.
-public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
+package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// One step down from a container.
-    public enum Component: Sendable, Hashable {
+    package enum Component: Sendable, Hashable {
         /// A member of an object.
         case key(String)
         /// An element of an array.
@@ -12,30 +12,30 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The steps from the root, outermost first.
-    public var components: [Component]
+    package var components: [Component]
 
     /// A path made of these steps.
-    public init(_ components: [Component] = []) { self.components = components }
+    package init(_ components: [Component] = []) { self.components = components }
 
     /// The document itself: `$`.
-    public static let root = JSONPath()
+    package static let root = JSONPath()
 
     /// This path followed by an object member.
-    public func appending(_ key: String) -> JSONPath {
+    package func appending(_ key: String) -> JSONPath {
         var path = self
         path.components.append(.key(key))
         return path
     }
 
     /// This path followed by an array element.
-    public func appending(_ index: Int) -> JSONPath {
+    package func appending(_ index: Int) -> JSONPath {
         var path = self
         path.components.append(.index(index))
         return path
     }
 
     /// The path as text, such as `$`, `$.a[0]` or `$["b c"]`.
-    public var description: String {
+    package var description: String {
         var text = "$"
         for component in components {
             switch component {

@@ -13,24 +13,24 @@ internal import Darwin
 /// unusual (an error, a number it cannot convert exactly, a huge object) it returns nil and the
 /// caller asks ``JSONParser``, whose errors say where and why. It never accepts what
 /// ``JSONParser`` refuses, and what it accepts reads back as the value ``JSONParser`` makes.
-public final class JSONTape: @unchecked Sendable {
+package final class JSONTape: @unchecked Sendable {
     /// The op bytes; the Lua host's C side reads the same letters.
-    public enum Op {
-        public static let null = UInt8(ascii: "n")
-        public static let `true` = UInt8(ascii: "t")
-        public static let `false` = UInt8(ascii: "f")
-        public static let integer = UInt8(ascii: "i")
-        public static let double = UInt8(ascii: "d")
-        public static let string = UInt8(ascii: "s")
-        public static let array = UInt8(ascii: "a")
-        public static let object = UInt8(ascii: "o")
+    package enum Op {
+        package static let null = UInt8(ascii: "n")
+        package static let `true` = UInt8(ascii: "t")
+        package static let `false` = UInt8(ascii: "f")
+        package static let integer = UInt8(ascii: "i")
+        package static let double = UInt8(ascii: "d")
+        package static let string = UInt8(ascii: "s")
+        package static let array = UInt8(ascii: "a")
+        package static let object = UInt8(ascii: "o")
     }
 
     // @unchecked Sendable: the buffer is filled before the tape exists (the parser owns it until
     // then) and never changed after, so any thread may read it.
     private let base: UnsafeMutablePointer<UInt8>
     /// Bytes written.
-    public let length: Int
+    package let length: Int
 
     private init(adopting buffer: consuming OutputBuffer) {
         length = buffer.count
@@ -40,10 +40,10 @@ public final class JSONTape: @unchecked Sendable {
     deinit { base.deallocate() }
 
     /// The bytes written, valid while the tape lives.
-    public var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: length) }
+    package var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: length) }
 
     /// A reader positioned on the value.
-    public var reader: JSONTapeReader { JSONTapeReader(base: UnsafeRawPointer(base), end: length) }
+    package var reader: JSONTapeReader { JSONTapeReader(base: UnsafeRawPointer(base), end: length) }
 
     /// The tape of a value already parsed, for the intents that reach the translator as values,
     /// or that only ``JSONParser`` could read: every intent is then checked by one walk.
@@ -81,7 +81,7 @@ public final class JSONTape: @unchecked Sendable {
     }
 
     /// Parses `input` into a new tape, or nil where ``JSONParser`` must decide (see the type).
-    public static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
+    package static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
         guard let start = input.baseAddress, !input.isEmpty else { return nil }
         var parser = TapeParser(input: input, base: UnsafeRawPointer(start), limits: limits)
         guard parser.run() else { return nil }
@@ -123,11 +123,11 @@ extension OutputBuffer {
 /// ``JSONTape`` makes; positions never pass `end`. A copy is a second reader at the same place,
 /// which is how a caller looks at a value without moving past it. Inlinable, so that the checks'
 /// reads of JSON-encoded values compile to plain loads.
-public struct JSONTapeReader {
+package struct JSONTapeReader {
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline let end: Int
     /// The offset of the next op.
-    public var position = 0
+    package var position = 0
 
     init(base: UnsafeRawPointer, end: Int) {
         self.base = base
@@ -136,11 +136,11 @@ public struct JSONTapeReader {
 
     /// The next value's op, without moving.
     @inlinable
-    public var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
+    package var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
 
     /// Reads a count that follows an op (string, array, object).
     @inlinable
-    public mutating func count() -> Int {
+    package mutating func count() -> Int {
         let value = base.loadUnaligned(fromByteOffset: position + 1, as: UInt32.self)
         position += 5
         return Int(value)
@@ -148,7 +148,7 @@ public struct JSONTapeReader {
 
     /// Reads a string's bytes (the op must be ``JSONTape/Op/string``).
     @inlinable
-    public mutating func string() -> UnsafeRawBufferPointer {
+    package mutating func string() -> UnsafeRawBufferPointer {
         let count = count()
         defer { position += count }
         return UnsafeRawBufferPointer(start: base + position, count: count)
@@ -156,20 +156,20 @@ public struct JSONTapeReader {
 
     /// Reads an integer (the op must be ``JSONTape/Op/integer``).
     @inlinable
-    public mutating func integer() -> Int64 {
+    package mutating func integer() -> Int64 {
         defer { position += 9 }
         return base.loadUnaligned(fromByteOffset: position + 1, as: Int64.self)
     }
 
     /// Reads a double (the op must be ``JSONTape/Op/double``).
     @inlinable
-    public mutating func double() -> Double {
+    package mutating func double() -> Double {
         defer { position += 9 }
         return Double(bitPattern: base.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
     }
 
     /// The name ``JSONValue/typeName`` gives the next value, for messages.
-    public var typeName: String {
+    package var typeName: String {
         switch op {
         case JSONTape.Op.true, JSONTape.Op.false: "boolean"
         case JSONTape.Op.integer: "integer"
@@ -182,7 +182,7 @@ public struct JSONTapeReader {
     }
 
     /// Reads the next value as a ``JSONValue``.
-    public mutating func value() -> JSONValue {
+    package mutating func value() -> JSONValue {
         switch op {
         case JSONTape.Op.null: position += 1; return .null
         case JSONTape.Op.true: position += 1; return .bool(true)
@@ -213,7 +213,7 @@ public struct JSONTapeReader {
 
     /// Steps over the next value, whatever it is.
     @inlinable
-    public mutating func skip() {
+    package mutating func skip() {
         switch op {
         case JSONTape.Op.integer, JSONTape.Op.double:
             position += 9

@@ -72,7 +72,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    package var isNull: Bool {
         if case .null = self { return true }
         return false
     }

@@ -15,9 +15,9 @@ public struct JSONWriter: Sendable {
     }
 
     /// The layout.
-    public var style: Style
+    package var style: Style
     /// Whether object members are written in key byte order rather than their own.
-    public var sortKeys: Bool
+    package var sortKeys: Bool
 
     /// A writer with this layout; keys are sorted unless `sortKeys` is false.
     public init(style: Style, sortKeys: Bool = true) {

@@ -1,10 +1,12 @@
+internal import PushmapJSON
+
 /// One finding about an intent or a payload: its severity, where it comes from, the rule it
 /// applies and a one-line reason.
 public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// How bad a finding is. An error stops the translation; a warning is reported beside the payload.
     public struct Severity: Hashable, Sendable, Comparable, CustomStringConvertible {
         /// `warning` or `error`.
-        public let name: String
+        package let name: String
         let rank: Int
         /// The phone shows the notification, with something ignored or degraded.
         public static let warning = Severity(name: "warning", rank: 0)
@@ -48,6 +50,11 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.warning, path: path, rule: rule, message: message, platform: platform, payloadPath: payloadPath)
     }
 
+    /// Text that is not JSON: where (`line:column` and the JSON path) and why.
+    package static func jsonSyntax(_ error: JSONParseError) -> Diagnostic {
+        .error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
+    }
+
     /// `error: $.title: message [rule]`, with the platform and payload location when known.
     public var description: String {
         var text = "\(severity): \(path): \(message) [\(rule)"
@@ -59,5 +66,5 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 extension Array where Element == Diagnostic {
     /// Whether any finding is an error.
-    public var hasErrors: Bool { contains { $0.severity == .error } }
+    package var hasErrors: Bool { contains { $0.severity == .error } }
 }

@@ -1,7 +1,7 @@
 /// A push service a payload is written for. An open set, compared by name.
 public struct Platform: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The name used on the command line, in scripts and in output: `fcm`, `apns`.
-    public let name: String
+    package let name: String
 
     /// A platform by name; ``fcm`` and ``apns`` are the ones pushmap writes.
     public init(_ name: String) { self.name = name }
@@ -12,7 +12,7 @@ public struct Platform: Hashable, Sendable, Comparable, CustomStringConvertible 
     public static let apns = Platform("apns")
 
     /// Every platform pushmap writes, in output order.
-    public static let all: [Platform] = [.fcm, .apns]
+    package static let all: [Platform] = [.fcm, .apns]
 
     public var description: String { name }
     public static func < (lhs: Platform, rhs: Platform) -> Bool { lhs.name < rhs.name }

@@ -7,7 +7,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, compared by name.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The kind's name, as messages show it.
-        public let name: String
+        package let name: String
         public var description: String { name }
         /// The script does not compile.
         public static let syntax = Kind(name: "syntax")

@@ -3,7 +3,7 @@ public struct TemplateInfo: Sendable, Hashable {
     /// The template's name, as intents give it in `template`.
     public var name: String
     /// The host API version the script needs.
-    public var api: Int
+    package var api: Int
     /// The platforms the script maps.
     public var platforms: [Platform]
     /// Intent fields the template accepts beyond the common ones.
@@ -13,5 +13,5 @@ public struct TemplateInfo: Sendable, Hashable {
     /// Where the script comes from: `built-in`, or the folder given with `--scripts`.
     public var layer: String
     /// Whether a script of the same name in an earlier layer is replaced by this one.
-    public var overrides: Bool
+    package var overrides: Bool
 }

@@ -96,7 +96,7 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
     /// What failed, compared by name.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The kind's name, as messages show it.
-        public let name: String
+        package let name: String
         public var description: String { name }
         /// The input is not JSON, or not a valid intent.
         public static let invalidIntent = Kind(name: "invalid intent")

@@ -93,7 +93,7 @@ public final class Translator: Sendable {
     public var templates: [String: TemplateInfo] { generation.templates }
 
     /// The scripts in force.
-    public var scripts: TemplateScripts { generation.scripts }
+    package var scripts: TemplateScripts { generation.scripts }
 
     /// Replaces the scripts, for a service that picks up new mappings without a restart. When
     /// the new scripts fail to load, the old ones stay in force and the error says why.
@@ -153,8 +153,7 @@ public final class Translator: Sendable {
         do {
             value = try JSONParser.parse(intent, limits: limits)
         } catch {
-            let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
-            throw TranslationError(kind: .invalidIntent, diagnostics: [diagnostic])
+            throw TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)])
         }
         return try translateTape(JSONTape(value), platforms: platforms, now: nil, lent: lent)
     }
@@ -266,15 +265,20 @@ public final class Translator: Sendable {
         return Translation(template: name, compact: texts, diagnostics: all)
     }
 
-    /// Translates on the caller's task; the work is microseconds of CPU, so it runs inline.
-    public func translate(_ intent: [UInt8], platforms: [Platform]) async throws(TranslationError) -> Translation {
-        try translateText(intent, platforms: platforms)
-    }
-
     /// Checks an existing payload (hand-written, or from another tool) against the platform and
     /// client rules, with no intent and no script.
     public func validate(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
         PayloadChecker(now: options.clock(), intentPaths: false).check(payload, platform: platform)
+    }
+
+    /// As ``validate(_:platform:)-(JSONValue,_)``, for a payload given as JSON text; text that is
+    /// not JSON is one `json-syntax` error saying where.
+    public func validate(_ payload: [UInt8], platform: Platform) -> [Diagnostic] {
+        do {
+            return validate(try JSONParser.parse(payload), platform: platform)
+        } catch {
+            return [.jsonSyntax(error)]
+        }
     }
 
     /// Bytes one Lua state holds with every script loaded, after a full collection: what Lua
@@ -287,8 +291,8 @@ public final class Translator: Sendable {
     }
 
     /// The number of cores, the default size of the idle pool.
-    public static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+    @usableFromInline package static var cores: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
 
     /// Seconds since the epoch, from the system clock.
-    public static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
+    @usableFromInline package static let systemClock: @Sendable () -> Int64 = { Int64(time(nil)) }
 }
