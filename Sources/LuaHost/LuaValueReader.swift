@@ -14,7 +14,7 @@ struct LuaValueReader: ~Copyable {
     let host: OpaquePointer
     let state: OpaquePointer
     let maxDepth: Int
-    private var path: [LuaPathComponent] = []
+    private var path: [JSONPath.Component] = []
     private var open: [UnsafeRawPointer] = []
     /// Entries of the host's member list in use by the objects being read.
     private var membersInUse = 0
@@ -45,7 +45,7 @@ struct LuaValueReader: ~Copyable {
 
     /// An error naming where the reader stands.
     private func failure(_ text: (String) -> String) -> LuaError {
-        LuaError(kind: .badValue, message: text(LuaPathComponent.render(path, root: root)))
+        LuaError(kind: .badValue, message: text(JSONPath(path).text(from: root)))
     }
 
     private mutating func value(at index: Int32) throws(LuaError) -> JSONValue {

@@ -33,9 +33,9 @@ final class LuaValueTape {
             return
         }
         buffer.truncate(to: mark)
-        var path: [LuaPathComponent] = []
+        var path: [JSONPath.Component] = []
         try explain(value, depth: 1, path: &path)
-        throw LuaError(kind: .badValue, message: "value cannot be passed at \(LuaPathComponent.render(path))")
+        throw LuaError(kind: .badValue, message: "value cannot be passed at \(JSONPath(path).description)")
     }
 
     /// Appends one value already in tape form (a parsed ``JSONTape``), byte for byte: all the
@@ -105,13 +105,13 @@ final class LuaValueTape {
     // MARK: the explaining walk
 
     /// Throws naming the first place the fast walk refused, in the same order it walks.
-    private func explain(_ value: JSONValue, depth: Int, path: inout [LuaPathComponent]) throws(LuaError) {
+    private func explain(_ value: JSONValue, depth: Int, path: inout [JSONPath.Component]) throws(LuaError) {
         switch value {
         case .null, .bool, .integer:
             return
         case .double(let number):
             guard number.isFinite else {
-                throw LuaError(kind: .badValue, message: "\(number) is not a JSON number at \(LuaPathComponent.render(path))")
+                throw LuaError(kind: .badValue, message: "\(number) is not a JSON number at \(JSONPath(path).description)")
             }
         case .string(let text):
             try checkCount(text.utf8.count, path: path)
@@ -137,49 +137,15 @@ final class LuaValueTape {
 
     /// Only arrays and objects count as levels, as for the JSON parser and for values read back
     /// from Lua: whatever a script may return, or an intent may hold, can be passed in.
-    private func checkDepth(_ depth: Int, path: [LuaPathComponent]) throws(LuaError) {
+    private func checkDepth(_ depth: Int, path: [JSONPath.Component]) throws(LuaError) {
         if depth > maxDepth {
-            throw LuaError(kind: .badValue, message: "value nested deeper than \(maxDepth) levels at \(LuaPathComponent.render(path))")
+            throw LuaError(kind: .badValue, message: "value nested deeper than \(maxDepth) levels at \(JSONPath(path).description)")
         }
     }
 
-    private func checkCount(_ count: Int, path: [LuaPathComponent]) throws(LuaError) {
+    private func checkCount(_ count: Int, path: [JSONPath.Component]) throws(LuaError) {
         guard count <= Int(UInt32.max) else {
-            throw LuaError(kind: .badValue, message: "value too large at \(LuaPathComponent.render(path))")
-        }
-    }
-}
-
-/// A step of the path to a value, rendered only when an error names it.
-enum LuaPathComponent {
-    case key(String)
-    case index(Int)
-
-    static func render(_ path: [LuaPathComponent], root: String = "$") -> String {
-        var text = root
-        for component in path {
-            switch component {
-            case .index(let index):
-                text += "[\(index)]"
-            case .key(let key):
-                if isIdentifier(key) {
-                    text += "." + key
-                } else {
-                    var quoted: [UInt8] = []
-                    JSONWriter.escapeJSONString(key, into: &quoted)
-                    text += "[" + String(decoding: quoted, as: UTF8.self) + "]"
-                }
-            }
-        }
-        return text
-    }
-
-    private static func isIdentifier(_ key: String) -> Bool {
-        guard let first = key.utf8.first, first == UInt8(ascii: "_") || (first | 0x20 >= UInt8(ascii: "a") && first | 0x20 <= UInt8(ascii: "z")) else {
-            return false
-        }
-        return key.utf8.allSatisfy { byte in
-            byte == UInt8(ascii: "_") || (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z"))
+            throw LuaError(kind: .badValue, message: "value too large at \(JSONPath(path).description)")
         }
     }
 }

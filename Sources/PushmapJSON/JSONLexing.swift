@@ -70,25 +70,13 @@ enum JSONLexing {
         return i
     }
 
-    /// A key's bit in a 64-bit duplicate-key filter, from the length and the first and last eight
-    /// bytes (overlapping loads, no walk): a key whose bit is clear in its object's filter is new
+    /// A key's bit in a 64-bit duplicate-key filter, from its ``KeyPrint`` (overlapping loads, no
+    /// walk): a key whose bit is clear in its object's filter is new
     /// without comparing it to the others, and equal keys get equal bits, which is all a filter needs.
     @inline(__always)
     static func keyFilterBit(bytes key: UnsafeRawBufferPointer) -> UInt64 {
-        let n = key.count
-        guard let base = key.baseAddress, n > 0 else { return 1 }
-        var head: UInt64, tail: UInt64
-        if n >= 8 {
-            head = base.loadUnaligned(as: UInt64.self)
-            tail = base.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-        } else if n >= 4 {
-            head = UInt64(base.loadUnaligned(as: UInt32.self))
-            tail = UInt64(base.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self))
-        } else {
-            head = UInt64(base.load(as: UInt8.self)) | UInt64(base.load(fromByteOffset: n / 2, as: UInt8.self)) << 8
-            tail = UInt64(base.load(fromByteOffset: n - 1, as: UInt8.self))
-        }
-        let mixed = (head ^ (tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(n)) &* 0xFF51_AFD7_ED55_8CCD
+        let print = KeyPrint(bytes: key)
+        let mixed = (print.head ^ (print.tail &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(print.length)) &* 0xFF51_AFD7_ED55_8CCD
         return 1 &<< (mixed >> 58)
     }
 

@@ -35,8 +35,11 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The path as text, such as `$`, `$.a[0]` or `$["b c"]`.
-    package var description: String {
-        var text = "$"
+    package var description: String { text(from: "$") }
+
+    /// The path as text from another root than `$`, such as a script's `result[2].title`.
+    package func text(from root: String) -> String {
+        var text = root
         for component in components {
             switch component {
             case .key(let key): text = Self.member(text, key)

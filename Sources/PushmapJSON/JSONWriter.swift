@@ -219,20 +219,8 @@ public struct JSONWriter: Sendable {
 
     /// Decimal digits without going through `String`.
     static func writeInteger(_ value: Int64, into out: inout OutputBuffer) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        // The magnitude as UInt64 also covers Int64.min.
-        var magnitude = value.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // 24 bytes of scratch, no allocation
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { scratch in
-            repeat {
-                count += 1
-                scratch[24 - count] = UInt8(truncatingIfNeeded: magnitude % 10) &+ UInt8(ascii: "0")
-                magnitude /= 10
-            } while magnitude > 0
-            if let base = scratch.baseAddress {
-                out.append(base.assumingMemoryBound(to: UInt8.self) + (24 - count), count: count)
-            }
+        DecimalText.withDigits(of: value) { digits in
+            if let base = digits.baseAddress { out.append(base.assumingMemoryBound(to: UInt8.self), count: digits.count) }
         }
     }
 

@@ -142,30 +142,15 @@ enum ValueFormat {
         }
     }
 
-    /// `number` in decimal, as Swift writes it: the one integer formatter of the messages.
+    /// `number` in decimal, as Swift writes it, for messages.
     static func decimal(_ number: some BinaryInteger) -> String {
         var bytes: [UInt8] = []
         appendDecimal(number, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends `number` in decimal: digits backwards into a small buffer, then copied once; the
-    /// magnitude as unsigned covers the minimum.
+    /// Appends `number` in decimal.
     static func appendDecimal(_ number: some BinaryInteger, to bytes: inout [UInt8]) {
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        var magnitude = UInt64(truncatingIfNeeded: number.magnitude)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var index = buffer.count
-            repeat {
-                index -= 1
-                buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            if number < 0 {
-                index -= 1
-                buffer[index] = UInt8(ascii: "-")
-            }
-            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[index...]))
-        }
+        DecimalText.withDigits(of: number) { bytes.append(contentsOf: $0) }
     }
 }

@@ -1,0 +1,25 @@
+/// Integers in decimal, without going through `String`: the one integer formatter, for JSON text
+/// and for the checks' messages.
+package enum DecimalText {
+    /// Calls `body` with the digits of `value`, a `-` first when it is negative. The digits are
+    /// written backwards into 24 bytes of scratch on the stack, so nothing is allocated; the
+    /// magnitude taken as unsigned also covers the most negative value.
+    @inlinable
+    package static func withDigits<Result>(of value: some BinaryInteger, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
+        return withUnsafeMutableBytes(of: &scratch) { buffer in
+            var index = buffer.count
+            repeat {
+                index -= 1
+                buffer[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                index -= 1
+                buffer[index] = UInt8(ascii: "-")
+            }
+            return body(UnsafeRawBufferPointer(rebasing: buffer[index...]))
+        }
+    }
+}
