@@ -4,8 +4,9 @@ package enum DecimalText {
     /// Calls `body` with the digits of `value`, a `-` first when it is negative. The digits are
     /// written backwards into 24 bytes of scratch on the stack, so nothing is allocated; the
     /// magnitude taken as unsigned also covers the most negative value.
-    @inlinable
-    package static func withDigits<Result>(of value: some BinaryInteger, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+    /// Not generic and not inlined: other modules call it, and this toolchain inlines nothing of
+    /// a package declaration across modules, so a generic body would run unspecialised there.
+    package static func withDigits<Result>(of value: Int64, _ body: (UnsafeRawBufferPointer) -> Result) -> Result {
         var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
         var magnitude = UInt64(truncatingIfNeeded: value.magnitude)
         return withUnsafeMutableBytes(of: &scratch) { buffer in

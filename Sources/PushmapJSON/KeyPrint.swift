@@ -1,26 +1,35 @@
 /// A key's length with its first and last eight bytes: equal prints mean equal bytes for keys
 /// of up to 16 bytes, and unequal prints always mean unequal bytes. The one form of this trick
 /// in Swift: the intent check's words, the checks' known keys, the parsers' duplicate-key filter.
-/// Inlinable: the checks and the intent check compute prints on their hot paths.
-package struct KeyPrint: Equatable, Sendable {
-    package let length: Int
-    package let head: UInt64
-    package let tail: UInt64
+/// Public only to the engine's own modules (the `Engine` SPI), because this toolchain inlines
+/// across modules only public declarations, and the checks and the intent check compute prints
+/// on their hot paths: as `package`, the calls cost 16k instructions a translation (measured).
+@_spi(Engine)
+public struct KeyPrint: Equatable, Sendable {
+    public let length: Int
+    public let head: UInt64
+    public let tail: UInt64
+
+    /// Written out rather than synthesised, so that other modules inline it.
+    @inlinable
+    public static func == (lhs: KeyPrint, rhs: KeyPrint) -> Bool {
+        lhs.length == rhs.length && lhs.head == rhs.head && lhs.tail == rhs.tail
+    }
 
     @inlinable
-    package init(length: Int, head: UInt64, tail: UInt64) {
+    public init(length: Int, head: UInt64, tail: UInt64) {
         self.length = length
         self.head = head
         self.tail = tail
     }
 
-    package init(_ key: String) {
+    public init(_ key: String) {
         var key = key
         self = key.withUTF8 { KeyPrint(bytes: UnsafeRawBufferPointer($0)) }
     }
 
     @inlinable
-    package init(bytes: UnsafeRawBufferPointer) {
+    public init(bytes: UnsafeRawBufferPointer) {
         let n = bytes.count
         guard let raw = bytes.baseAddress else {
             (length, head, tail) = (0, 0, 0)
@@ -47,11 +56,11 @@ package struct KeyPrint: Equatable, Sendable {
 
     /// Whether the print covers every byte of the key.
     @inlinable
-    package var isWhole: Bool { length <= 16 }
+    public var isWhole: Bool { length <= 16 }
 
     /// Whether the key's first `length` bytes (at most 8) are `prefix`'s, packed as ``head`` is.
     @inlinable
-    package func hasPrefix(_ prefix: UInt64, length prefixLength: Int) -> Bool {
+    public func hasPrefix(_ prefix: UInt64, length prefixLength: Int) -> Bool {
         guard length >= prefixLength else { return false }
         let mask: UInt64 = prefixLength >= 8 ? ~0 : (1 << (8 * UInt64(prefixLength))) - 1
         return head & mask == prefix

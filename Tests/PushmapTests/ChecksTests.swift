@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import Pushmap
-import PushmapJSON
+@_spi(Engine) import PushmapJSON
 
 /// Payload builders and expectations for the payload checks.
 enum CheckFixtures {
@@ -220,8 +220,8 @@ struct ChecksTests {
 
     @Test("the key prefixes and reserved words written out as numbers are the words they stand for")
     func writtenOutPrintsMatchTheirWords() {
-        #expect(KeyPrint.adobePrefix == KeyPrint("adb_").head)
-        #expect(KeyPrint.colourPrefix == KeyPrint("adb_clr_").head)
+        #expect(AdobeKeyPrefix.adobe == KeyPrint("adb_").head)
+        #expect(AdobeKeyPrefix.colour == KeyPrint("adb_clr_").head)
         #expect(FCMPayloadChecks.fromPrint == KeyPrint("from"))
         #expect(FCMPayloadChecks.messageTypePrint == KeyPrint("message_type"))
         #expect(FCMPayloadChecks.googlePrefix == KeyPrint("google.").head)

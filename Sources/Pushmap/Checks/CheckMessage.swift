@@ -31,8 +31,12 @@ struct CheckMessage: ExpressibleByStringInterpolation {
             appendLiteral(literal)
         }
 
-        mutating func appendInterpolation(_ number: some BinaryInteger) {
+        mutating func appendInterpolation(_ number: Int64) {
             ValueFormat.appendDecimal(number, to: &bytes)
+        }
+
+        mutating func appendInterpolation(_ number: Int) {
+            ValueFormat.appendDecimal(Int64(number), to: &bytes)
         }
 
         mutating func appendInterpolation(_ value: some CustomStringConvertible) {

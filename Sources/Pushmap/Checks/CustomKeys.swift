@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// The custom keys of a payload with where each sits: FCM's data map (`message.data` and
 /// `message.android.data` together) or the APNS keys beside `aps`.
@@ -175,7 +175,7 @@ extension CustomKeys {
             /// The known key whose bytes `key` has.
             func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Known? {
                 // Every known key starts with adb_: most other keys are settled by that alone.
-                guard print.length <= maxLength, print.hasPrefix(KeyPrint.adobePrefix, length: 4) else { return nil }
+                guard print.length <= maxLength, print.hasPrefix(AdobeKeyPrefix.adobe, length: 4) else { return nil }
                 for candidate in printsByLength[print.length] where candidate.print == print {
                     return print.isWhole || JSONItems.same(key, candidate.key.word) ? candidate.key : nil
                 }
@@ -187,12 +187,14 @@ extension CustomKeys {
 
 extension KeyPrint {
     /// Whether the key starts with `adb_`: the keys the phones' SDKs read.
-    var isAdobeKey: Bool { hasPrefix(Self.adobePrefix, length: 4) }
+    var isAdobeKey: Bool { hasPrefix(AdobeKeyPrefix.adobe, length: 4) }
     /// Whether the key starts with `adb_clr_`: a colour.
-    var isColour: Bool { hasPrefix(Self.colourPrefix, length: 8) }
+    var isColour: Bool { hasPrefix(AdobeKeyPrefix.colour, length: 8) }
+}
 
-    /// "adb_" and "adb_clr_", packed little-endian as ``head`` is: written out, so that reading
-    /// them costs no lazy initialisation (a test holds them to the words).
-    static let adobePrefix: UInt64 = 0x5f62_6461
-    static let colourPrefix: UInt64 = 0x5f72_6c63_5f62_6461
+/// "adb_" and "adb_clr_", packed little-endian as ``KeyPrint/head`` is: written out, so that
+/// reading them costs no lazy initialisation (a test holds them to the words).
+enum AdobeKeyPrefix {
+    static let adobe: UInt64 = 0x5f62_6461
+    static let colour: UInt64 = 0x5f72_6c63_5f62_6461
 }

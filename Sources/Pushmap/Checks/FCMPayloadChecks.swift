@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// Google's limits on an FCM HTTP v1 message: what FCM refuses before any phone sees it.
 enum FCMPayloadChecks {

@@ -143,14 +143,14 @@ enum ValueFormat {
     }
 
     /// `number` in decimal, as Swift writes it, for messages.
-    static func decimal(_ number: some BinaryInteger) -> String {
+    static func decimal(_ number: Int64) -> String {
         var bytes: [UInt8] = []
         appendDecimal(number, to: &bytes)
         return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Appends `number` in decimal.
-    static func appendDecimal(_ number: some BinaryInteger, to bytes: inout [UInt8]) {
+    static func appendDecimal(_ number: Int64, to bytes: inout [UInt8]) {
         DecimalText.withDigits(of: number) { bytes.append(contentsOf: $0) }
     }
 }

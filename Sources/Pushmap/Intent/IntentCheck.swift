@@ -1,4 +1,4 @@
-package import PushmapJSON
+@_spi(Engine) package import PushmapJSON
 
 /// ``IntentSchema`` compiled once per set of templates, and the one walk that checks an intent's
 /// tape against it.
