@@ -1,5 +1,5 @@
 package import Pushmap
-package import PushmapJSON
+internal import PushmapJSON
 
 /// One translation written as `pushmap batch` writes a line, and as the server answers
 /// `/v1/translate` (the same object without `line`): `{"line":N,"fcm":...,"apns":...,"warnings":[...]}`

@@ -101,6 +101,11 @@ struct Routes: Sendable {
         guard let platforms = Self.platforms(request, allowBoth: true, default: [.fcm, .apns]) else {
             return Self.badPlatform(requestID: requestID, allowBoth: true)
         }
+        // No body, or an empty one, is a request that forgot it (the command line would read no lines).
+        let length = request.headers[.contentLength]
+        if length == "0" || (length == nil && request.headers[.transferEncoding] == nil) {
+            return ErrorAnswer.response(.badRequest, kind: "bad request", message: "a batch needs a body of NDJSON lines", requestID: requestID)
+        }
         // The stream holds a slot of its own for as long as it runs, not just while this returns.
         guard limiter.acquire() else {
             return ErrorAnswer.response(.serviceUnavailable, kind: "overloaded", message: "too many requests in flight; try again", requestID: requestID)
