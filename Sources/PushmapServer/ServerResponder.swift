@@ -60,20 +60,22 @@ struct ServerResponder<Routes: HTTPResponder>: HTTPResponder where Routes.Contex
             response.headers[.wwwAuthenticate] = "Bearer"
             return response
         }
+        // A batch takes its slot in its route, held for as long as its answer streams.
+        let limited = !Self.probes.contains(path) && path != "/v1/batch"
         if !Self.probes.contains(path) {
             if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > configuration.maxBodyBytes, path != "/v1/batch" {
                 return ErrorAnswer.response(
                     .contentTooLarge, kind: "too large", message: "the body exceeds the limit of \(configuration.maxBodyBytes) bytes",
                     requestID: requestID)
             }
-            guard limiter.acquire() else {
+            guard !limited || limiter.acquire() else {
                 var response = ErrorAnswer.response(
                     .serviceUnavailable, kind: "overloaded", message: "too many requests in flight; try again", requestID: requestID)
                 response.headers[.retryAfter] = "1"
                 return response
             }
         }
-        defer { if !Self.probes.contains(path) { limiter.release() } }
+        defer { if limited { limiter.release() } }
         do {
             return try await withTimeLimit(.milliseconds(configuration.requestTimeoutMilliseconds)) {
                 try await routes.respond(to: request, context: context)
