@@ -13,11 +13,19 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pushmap", targets: ["PushmapCLI"]),
+        // The translator as an HTTP service; a product of its own so that the command line's
+        // quick start never builds the HTTP stack.
+        .executable(name: "pushmap-server", targets: ["PushmapServer"]),
         .library(name: "Pushmap", targets: ["Pushmap"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // pushmap-server only.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian's liblua5.4-dev, Homebrew's lua), never vendored.
@@ -47,14 +55,33 @@ let package = Package(
         ),
         // What each phone shows of a translation, drawn as HTML or text (`pushmap preview`).
         .target(name: "PushmapPreview", dependencies: ["Pushmap", "PushmapJSON"], swiftSettings: strict),
+        // The JSON the command line and the server both write: diagnostics, batch lines.
+        .target(name: "PushmapOutput", dependencies: ["Pushmap", "PushmapJSON"], swiftSettings: strict),
         .executableTarget(
             name: "PushmapCLI",
             dependencies: [
-                "Pushmap", "PushmapJSON", "PushmapPreview",
+                "Pushmap", "PushmapJSON", "PushmapOutput", "PushmapPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
+        ),
+        // pushmap-server: the routes of openapi.yaml on Hummingbird, metrics for Prometheus.
+        .executableTarget(
+            name: "PushmapServer",
+            dependencies: [
+                "Pushmap", "PushmapJSON", "PushmapOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            exclude: ["openapi.yaml"],
+            swiftSettings: strict,
+            plugins: ["EmbedServerFiles"]
         ),
         // How a service embeds the library; built by CI with everything else.
         .executableTarget(
@@ -87,6 +114,7 @@ let package = Package(
         // Turns the built-in Lua scripts into Swift source, so they travel inside the binary.
         .executableTarget(name: "EmbedScriptsTool", swiftSettings: strict),
         .plugin(name: "EmbedScripts", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
+        .plugin(name: "EmbedServerFiles", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
 
         // What the test targets share: seeded randomness and random JSON values.
         .target(name: "PushmapTestSupport", dependencies: ["PushmapJSON"], path: "Tests/PushmapTestSupport", swiftSettings: strict),
@@ -112,5 +140,7 @@ let package = Package(
             dependencies: ["PushmapJSON"],
             swiftSettings: strict
         ),
+        // The built pushmap-server binary, end to end (PUSHMAP_SERVER_BINARY from scripts/test).
+        .testTarget(name: "PushmapServerTests", exclude: ["schemathesis_hooks.py"], swiftSettings: strict),
     ]
 )

@@ -2,6 +2,7 @@ internal import ArgumentParser
 internal import Dispatch
 internal import Pushmap
 internal import PushmapJSON
+internal import PushmapOutput
 internal import Synchronization
 #if canImport(Glibc)
 internal import Glibc
@@ -90,10 +91,7 @@ struct BatchCommand: ParsableCommand {
     }
 
     /// One output line.
-    struct Output: Sendable {
-        var bytes: [UInt8] = []
-        var ok = true
-    }
+    typealias Output = TranslationLine.Output
 
     /// Translates a window of lines on `workers` threads; the outputs keep the lines' order.
     static func translate(_ lines: [LineReader.Line], translator: Translator, platforms: [Platform], workers: Int) -> [Output] {
@@ -107,66 +105,15 @@ struct BatchCommand: ParsableCommand {
                 // One state for the chunk: no lock or shared count is touched per line.
                 translator.withSession { session in
                     for index in first..<min(first + chunk, lines.count) {
-                        results.set(index, translateLine(lines[index], translator: translator, session: session, platforms: platforms))
+                        let line = lines[index]
+                        results.set(index, TranslationLine.translate(
+                            line.bytes, number: line.number, overlongLength: line.overlongLength,
+                            maxIntentBytes: translator.options.maxIntentBytes, session: session, platforms: platforms))
                     }
                 }
             }
         }
         return results.values
-    }
-
-    static func translateLine(
-        _ line: LineReader.Line, translator: Translator, session: borrowing Translator.Session, platforms: [Platform]
-    ) -> Output {
-        var bytes: [UInt8] = []
-        func start(reserving capacity: Int) {
-            bytes.reserveCapacity(capacity)
-            bytes.append(contentsOf: #"{"line":"#.utf8)
-            bytes.append(contentsOf: String(line.number).utf8)
-            bytes.append(UInt8(ascii: ","))
-        }
-        func failure(_ error: JSONValue) -> Output {
-            start(reserving: 512)
-            bytes.append(contentsOf: #""error":"#.utf8)
-            JSONWriter(style: .compact).write(error, into: &bytes)
-            bytes.append(contentsOf: "}\n".utf8)
-            return Output(bytes: bytes, ok: false)
-        }
-        func errorObject(_ kind: String, _ diagnostics: [Diagnostic], _ scriptError: ScriptError? = nil) -> JSONValue {
-            var object: JSONObject = ["kind": .string(kind), "diagnostics": .array(diagnostics.map(DiagnosticReport.json))]
-            if let scriptError { object["scriptError"] = DiagnosticReport.json(scriptError) }
-            return .object(object)
-        }
-        if let length = line.overlongLength {
-            let message = "a line of \(length) bytes exceeds the limit of \(translator.options.maxIntentBytes) bytes"
-            return failure(errorObject("invalid intent", [.error("$", "too-large", message)]))
-        }
-        // Blank only if it starts blank: an intent line is not walked to the end for this.
-        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        if line.bytes.first.map(blank) ?? true, line.bytes.allSatisfy(blank) {
-            return failure(errorObject("invalid intent", [.error("$", "empty-line", "empty line: expected a JSON intent")]))
-        }
-        do {
-            let translation = try session.translate(line.bytes, platforms: platforms)
-            let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
-            // Room for the payloads and a few warnings at once: the line is built without growing.
-            start(reserving: payloads.reduce(64 + 256 * translation.diagnostics.count) { $0 + $1.count + 16 })
-            for (position, platform) in platforms.enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(UInt8(ascii: "\""))
-                bytes.append(contentsOf: platform.name.utf8)
-                bytes.append(contentsOf: #"":"#.utf8)
-                bytes.append(contentsOf: payloads[position])
-            }
-            if !translation.diagnostics.isEmpty {
-                bytes.append(contentsOf: #","warnings":"#.utf8)
-                DiagnosticReport.write(translation.diagnostics, into: &bytes)
-            }
-            bytes.append(contentsOf: "}\n".utf8)
-            return Output(bytes: bytes, ok: true)
-        } catch {
-            return failure(errorObject(error.kind.name, error.diagnostics, error.scriptError))
-        }
     }
 }
 

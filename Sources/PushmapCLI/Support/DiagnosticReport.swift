@@ -1,5 +1,6 @@
 internal import Pushmap
 internal import PushmapJSON
+internal import PushmapOutput
 
 /// Writes diagnostics and script errors for people (one line each) or as one JSON line.
 struct DiagnosticReport {
@@ -34,51 +35,7 @@ struct DiagnosticReport {
         }
     }
 
-    static func json(_ diagnostic: Diagnostic) -> JSONValue {
-        var object: JSONObject = [
-            "severity": .string(diagnostic.severity.name), "path": .string(diagnostic.path),
-            "rule": .string(diagnostic.rule), "message": .string(diagnostic.message),
-        ]
-        if let platform = diagnostic.platform { object["platform"] = .string(platform.name) }
-        if let payloadPath = diagnostic.payloadPath { object["payloadPath"] = .string(payloadPath) }
-        return .object(object)
-    }
+    static func json(_ diagnostic: Diagnostic) -> JSONValue { DiagnosticJSON.json(diagnostic) }
 
-    /// Appends the diagnostics as ``json(_:)`` would be written compactly, without building the
-    /// values: keys in the writer's byte order (message, path, payloadPath, platform, rule,
-    /// severity). A batch writes one such list per line.
-    static func write(_ diagnostics: [Diagnostic], into out: inout [UInt8]) {
-        // One buffer for the whole list: a buffer per string cost a heap block each.
-        var buffer = OutputBuffer(capacity: 2 + 320 * diagnostics.count)
-        buffer.append(ascii: "[")
-        for (index, diagnostic) in diagnostics.enumerated() {
-            if index > 0 { buffer.append(ascii: ",") }
-            buffer.append(ascii: #"{"message":"#)
-            JSONWriter.escape(diagnostic.message, into: &buffer)
-            buffer.append(ascii: #","path":"#)
-            JSONWriter.escape(diagnostic.path, into: &buffer)
-            if let payloadPath = diagnostic.payloadPath {
-                buffer.append(ascii: #","payloadPath":"#)
-                JSONWriter.escape(payloadPath, into: &buffer)
-            }
-            if let platform = diagnostic.platform {
-                buffer.append(ascii: #","platform":"#)
-                JSONWriter.escape(platform.name, into: &buffer)
-            }
-            buffer.append(ascii: #","rule":"#)
-            JSONWriter.escape(diagnostic.rule, into: &buffer)
-            buffer.append(ascii: #","severity":"#)
-            JSONWriter.escape(diagnostic.severity.name, into: &buffer)
-            buffer.append(ascii: "}")
-        }
-        buffer.append(ascii: "]")
-        buffer.append(to: &out)
-    }
-
-    static func json(_ error: ScriptError) -> JSONValue {
-        var object: JSONObject = ["kind": .string(error.kind.name), "message": .string(error.message)]
-        if let script = error.script { object["script"] = .string(script) }
-        if let line = error.line { object["line"] = .integer(Int64(line)) }
-        return .object(object)
-    }
+    static func json(_ error: ScriptError) -> JSONValue { DiagnosticJSON.json(error) }
 }

@@ -1,0 +1,90 @@
+package import Pushmap
+internal import PushmapJSON
+
+/// One translation written as `pushmap batch` writes a line, and as the server answers
+/// `/v1/translate` (the same object without `line`): `{"line":N,"fcm":...,"apns":...,"warnings":[...]}`
+/// or `{"line":N,"error":{...}}`.
+package enum TranslationLine {
+    /// A line's bytes (ending in a newline) and whether it translated.
+    package struct Output: Sendable {
+        package var bytes: [UInt8] = []
+        package var ok = true
+        /// Whether it failed because a mapping script did (a service counts these).
+        package var scriptFailed = false
+
+        package init(bytes: [UInt8] = [], ok: Bool = true, scriptFailed: Bool = false) {
+            self.bytes = bytes
+            self.ok = ok
+            self.scriptFailed = scriptFailed
+        }
+    }
+
+    /// Translates one batch line on `session`. `overlongLength` is the length of a line that was
+    /// over the limit (and not kept); `number` is written as `line` unless nil.
+    package static func translate(
+        _ intent: [UInt8], number: Int?, overlongLength: Int?, maxIntentBytes: Int,
+        session: borrowing Translator.Session, platforms: [Platform]
+    ) -> Output {
+        var bytes: [UInt8] = []
+        func start(reserving capacity: Int) {
+            bytes.reserveCapacity(capacity)
+            bytes.append(UInt8(ascii: "{"))
+            if let number {
+                bytes.append(contentsOf: #""line":"#.utf8)
+                bytes.append(contentsOf: String(number).utf8)
+                bytes.append(UInt8(ascii: ","))
+            }
+        }
+        func failure(_ error: JSONValue, scriptFailed: Bool = false) -> Output {
+            start(reserving: 512)
+            bytes.append(contentsOf: #""error":"#.utf8)
+            JSONWriter(style: .compact).write(error, into: &bytes)
+            bytes.append(contentsOf: "}\n".utf8)
+            return Output(bytes: bytes, ok: false, scriptFailed: scriptFailed)
+        }
+        if let length = overlongLength {
+            let message = "a line of \(length) bytes exceeds the limit of \(maxIntentBytes) bytes"
+            return failure(DiagnosticJSON.json(kind: "invalid intent", diagnostics: [.error("$", "too-large", message)]))
+        }
+        // Blank only if it starts blank: an intent line is not walked to the end for this.
+        let blank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
+        if intent.first.map(blank) ?? true, intent.allSatisfy(blank) {
+            return failure(DiagnosticJSON.json(kind: "invalid intent", diagnostics: [.error("$", "empty-line", "empty line: expected a JSON intent")]))
+        }
+        do {
+            let translation = try session.translate(intent, platforms: platforms)
+            return Output(bytes: success(translation, number: number, platforms: platforms), ok: true)
+        } catch {
+            return failure(
+                DiagnosticJSON.json(kind: error.kind.name, diagnostics: error.diagnostics, scriptError: error.scriptError),
+                scriptFailed: error.kind == .scriptFailed)
+        }
+    }
+
+    /// `{"line":N,"fcm":...,"apns":...,"warnings":[...]}` and a newline; no `line` when `number` is nil.
+    package static func success(_ translation: Translation, number: Int?, platforms: [Platform]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
+        // Room for the payloads and a few warnings at once: the line is built without growing.
+        bytes.reserveCapacity(payloads.reduce(64 + 256 * translation.diagnostics.count) { $0 + $1.count + 16 })
+        bytes.append(UInt8(ascii: "{"))
+        if let number {
+            bytes.append(contentsOf: #""line":"#.utf8)
+            bytes.append(contentsOf: String(number).utf8)
+            bytes.append(UInt8(ascii: ","))
+        }
+        for (position, platform) in platforms.enumerated() {
+            if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            bytes.append(UInt8(ascii: "\""))
+            bytes.append(contentsOf: platform.name.utf8)
+            bytes.append(contentsOf: #"":"#.utf8)
+            bytes.append(contentsOf: payloads[position])
+        }
+        if !translation.diagnostics.isEmpty {
+            bytes.append(contentsOf: #","warnings":"#.utf8)
+            DiagnosticJSON.write(translation.diagnostics, into: &bytes)
+        }
+        bytes.append(contentsOf: "}\n".utf8)
+        return bytes
+    }
+}

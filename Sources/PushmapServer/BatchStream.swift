@@ -1,0 +1,136 @@
+internal import Hummingbird
+internal import Logging
+internal import NIOCore
+internal import Pushmap
+internal import PushmapJSON
+internal import PushmapOutput
+
+/// `/v1/batch`: lines are translated as the body's chunks arrive and written before the next
+/// chunk is read, so memory holds one chunk and at most one line in the making (a line over the
+/// limit is counted, not kept), whatever the body's size.
+struct BatchStream: Sendable {
+    let translator: Translator
+    let platforms: [Platform]
+    let maxLineBytes: Int
+    let timeLimit: Duration
+    let metrics: ServerMetrics
+    let logger: Logger
+
+    func run(_ body: RequestBody, writer: inout any ResponseBodyWriter) async throws {
+        let deadline = ContinuousClock.now + timeLimit
+        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+        var total = 0
+        var failed = 0
+        for try await chunk in body {
+            let lines = splitter.append(chunk)
+            if !lines.isEmpty {
+                let output = translate(lines, failed: &failed)
+                total += lines.count
+                try await writer.write(ByteBuffer(bytes: output))
+            }
+            if ContinuousClock.now > deadline {
+                let message = "the batch took longer than its limit; lines after \(total) were not read"
+                var line = Array(#"{"error":{"kind":"timeout","message":"#.utf8)
+                JSONWriter(style: .compact).write(.string(message), into: &line)
+                line.append(contentsOf: "}}\n".utf8)
+                try await writer.write(ByteBuffer(bytes: line))
+                try await writer.finish(nil)
+                logger.warning("batch stopped at its time limit", metadata: ["lines": "\(total)"])
+                return
+            }
+        }
+        if let last = splitter.finish() {
+            total += 1
+            try await writer.write(ByteBuffer(bytes: translate([last], failed: &failed)))
+        }
+        try await writer.finish(nil)
+        logger.info("batch", metadata: ["lines": "\(total)", "failed": "\(failed)"])
+    }
+
+    /// The lines' output, in order, on one Lua state.
+    private func translate(_ lines: [LineSplitter.Line], failed: inout Int) -> [UInt8] {
+        var output: [UInt8] = []
+        var failures = 0
+        var scriptFailures = 0
+        let started = ContinuousClock.now
+        translator.withSession { session in
+            for line in lines {
+                let result = TranslationLine.translate(
+                    line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
+                    session: session, platforms: platforms)
+                if !result.ok { failures += 1 }
+                if result.scriptFailed { scriptFailures += 1 }
+                output.append(contentsOf: result.bytes)
+            }
+        }
+        // The histogram counts translations one by one; a chunk's lines share its mean.
+        let each = (ContinuousClock.now - started).nanoseconds / Int64(max(1, lines.count))
+        for _ in lines { metrics.translated(nanoseconds: each) }
+        for _ in 0..<scriptFailures { metrics.scriptFailed() }
+        failed += failures
+        return output
+    }
+}
+
+/// Splits a stream of chunks into lines as `pushmap batch` reads a file: without the newline or
+/// a trailing CR, numbered from 1, a line over the limit dropped as it streams past but counted.
+struct LineSplitter {
+    struct Line {
+        var number: Int
+        var bytes: [UInt8]
+        var overlongLength: Int?
+    }
+
+    let maxLineBytes: Int
+    private var pending: [UInt8] = []
+    /// Bytes of the current line already dropped; over 0 means the line is too long.
+    private var dropped = 0
+    private var number = 0
+
+    init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
+
+    /// The lines the chunk completes.
+    mutating func append(_ chunk: ByteBuffer) -> [Line] {
+        var lines: [Line] = []
+        chunk.withUnsafeReadableBytes { raw in
+            var start = 0
+            while start < raw.count {
+                guard let newline = raw[start...].firstIndex(of: 0x0A) else {
+                    keep(raw[start...])
+                    return
+                }
+                keep(raw[start..<newline])
+                lines.append(endLine())
+                start = newline + 1
+            }
+        }
+        return lines
+    }
+
+    /// The last line when the body does not end with a newline.
+    mutating func finish() -> Line? {
+        guard !pending.isEmpty || dropped > 0 else { return nil }
+        return endLine()
+    }
+
+    private mutating func keep(_ bytes: Slice<UnsafeRawBufferPointer>) {
+        if dropped > 0 || pending.count + bytes.count > maxLineBytes {
+            dropped += pending.count + bytes.count
+            pending.removeAll(keepingCapacity: false)
+        } else {
+            pending.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func endLine() -> Line {
+        number += 1
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            dropped = 0
+        }
+        if dropped > 0 { return Line(number: number, bytes: [], overlongLength: dropped) }
+        var bytes = pending
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return Line(number: number, bytes: bytes, overlongLength: nil)
+    }
+}

@@ -1,0 +1,157 @@
+internal import ArgumentParser
+internal import Hummingbird
+internal import Logging
+internal import NIOCore
+internal import Pushmap
+internal import ServiceLifecycle
+internal import UnixSignals
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// `pushmap-server`: the translator as an HTTP service (see openapi.yaml and the README's
+/// "Running as a service").
+@main
+struct PushmapServerCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "pushmap-server",
+        abstract: "Serve pushmap's translation over HTTP (routes in openapi.yaml, at GET /openapi.yaml).",
+        discussion: """
+        SIGHUP reloads the scripts (a reload that fails keeps the scripts in force); SIGTERM or \
+        SIGINT stops accepting connections, finishes the requests in flight and exits 0.
+        """
+    )
+
+    @Option(name: .long, help: "The address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(name: .long, help: "The port; 0 picks a free one. The bound address is printed on standard output.")
+    var port = 8080
+
+    @Option(name: .customLong("scripts"), help: ArgumentHelp(
+        "A folder of NAME.lua template scripts layered over the built-in ones; repeat it to add layers, later ones winning.",
+        valueName: "dir"))
+    var scriptDirectories: [String] = []
+
+    @Flag(name: .long, help: "Reload the scripts when a file in a --scripts folder changes (polled).")
+    var watch = false
+
+    @Option(name: .customLong("watch-interval-ms"), help: "How often --watch polls, in milliseconds.")
+    var watchIntervalMilliseconds = 1000
+
+    @Option(name: .customLong("token-file"), help: ArgumentHelp(
+        "A file holding the shared token every request must carry as 'Authorization: Bearer TOKEN'.", valueName: "file"))
+    var tokenFile: String?
+
+    @Option(name: .customLong("max-body-bytes"), help: "Largest translate or validate body (and batch line), in bytes.")
+    var maxBodyBytes = 1 << 20
+
+    @Option(name: .customLong("max-concurrent-requests"), help: "Requests served at once; more get 503.")
+    var maxConcurrentRequests = 256
+
+    @Option(name: .customLong("request-timeout-ms"), help: "Time for one request, in milliseconds; slower ones get 408.")
+    var requestTimeoutMilliseconds = 10_000
+
+    @Option(name: .customLong("batch-timeout-ms"), help: "Time for one batch stream, in milliseconds.")
+    var batchTimeoutMilliseconds = 600_000
+
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be over 0") }
+        guard maxConcurrentRequests > 0 else { throw ValidationError("--max-concurrent-requests must be over 0") }
+        guard requestTimeoutMilliseconds > 0, batchTimeoutMilliseconds > 0, watchIntervalMilliseconds > 0 else {
+            throw ValidationError("timeouts and the watch interval must be over 0")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
+    }
+
+    func run() async throws {
+        var configuration = ServerConfiguration()
+        configuration.host = host
+        configuration.port = port
+        configuration.scriptDirectories = scriptDirectories
+        configuration.watchScripts = watch
+        configuration.watchIntervalMilliseconds = watchIntervalMilliseconds
+        configuration.maxBodyBytes = maxBodyBytes
+        configuration.maxConcurrentRequests = maxConcurrentRequests
+        configuration.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+        configuration.batchTimeoutMilliseconds = batchTimeoutMilliseconds
+        if let tokenFile {
+            do {
+                let token = try FileSystem.readFile(tokenFile, limit: 4096)
+                configuration.token = Self.trimmed(token)
+            } catch {
+                Self.fail("pushmap-server: \(error)")
+            }
+            if configuration.token?.isEmpty ?? true { Self.fail("pushmap-server: \(tokenFile): the token file is empty") }
+        }
+        let logger = Self.logger(level: Logger.Level(rawValue: logLevel) ?? .info)
+        try await PushmapServer.run(configuration, logger: logger)
+    }
+
+    /// The token without surrounding whitespace (a file written by `echo` ends in a newline).
+    static func trimmed(_ bytes: [UInt8]) -> [UInt8] {
+        let space: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
+        guard let first = bytes.firstIndex(where: { !space($0) }), let last = bytes.lastIndex(where: { !space($0) }) else { return [] }
+        return Array(bytes[first...last])
+    }
+
+    static func logger(level: Logger.Level) -> Logger {
+        var logger = Logger(label: "pushmap-server", factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = level
+        return logger
+    }
+
+    /// One line on standard error, then exit 1: a server that cannot start says why and stops.
+    static func fail(_ message: String) -> Never {
+        var line = Array(message.utf8)
+        line.append(0x0A)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        #if canImport(Glibc)
+        Glibc.exit(1)
+        #else
+        Darwin.exit(1)
+        #endif
+    }
+}
+
+/// Builds the server from its configuration and runs it until SIGTERM or SIGINT.
+enum PushmapServer {
+    static func run(_ configuration: ServerConfiguration, logger: Logger) async throws {
+        let metrics = ServerMetrics.bootstrap()
+        let store: ScriptStore
+        do {
+            store = try ScriptStore(directories: configuration.scriptDirectories, logger: logger, metrics: metrics)
+        } catch {
+            PushmapServerCommand.fail("pushmap-server: the scripts could not be loaded: \(error)")
+        }
+        let readiness = Readiness()
+        let limiter = RequestLimiter(limit: configuration.maxConcurrentRequests)
+        let routes = Routes(store: store, configuration: configuration, metrics: metrics, readiness: readiness, limiter: limiter)
+        let responder = ServerResponder(
+            routes: routes.router().buildResponder(), configuration: configuration, limiter: limiter, metrics: metrics)
+        let reloader = ScriptReloader(
+            store: store, watch: configuration.watchScripts, watchInterval: .milliseconds(configuration.watchIntervalMilliseconds),
+            readiness: readiness, logger: logger)
+        let app = Application(
+            responder: responder,
+            configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "pushmap-server"),
+            services: [reloader],
+            onServerRunning: { channel in
+                // Tests and scripts read the bound address here (the port may have been 0).
+                let address = channel.localAddress.map { "\($0.ipAddress ?? configuration.host):\($0.port ?? configuration.port)" }
+                let line = "pushmap-server: listening on http://\(address ?? "\(configuration.host):\(configuration.port)")\n"
+                _ = Array(line.utf8).withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+                logger.info("listening", metadata: ["address": "\(address ?? "?")"])
+            },
+            logger: logger
+        )
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,199 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import Logging
+internal import NIOCore
+internal import Pushmap
+internal import PushmapJSON
+internal import PushmapOutput
+
+/// The routes of openapi.yaml; each answer mirrors what the command line writes.
+struct Routes: Sendable {
+    let store: ScriptStore
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
+    let readiness: Readiness
+    let limiter: RequestLimiter
+
+    func router() -> Router<BasicRequestContext> {
+        let router = Router(context: BasicRequestContext.self)
+        router.post("/v1/translate") { request, context in try await translate(request, context: context) }
+        router.post("/v1/validate") { request, context in try await validate(request, context: context) }
+        router.post("/v1/batch") { request, context in batch(request, context: context) }
+        router.get("/v1/templates") { _, _ in templates() }
+        router.get("/v1/schema") { _, _ in schema() }
+        router.get("/healthz") { _, _ in ServerResponse.json(.ok, Array(#"{"status":"ok"}"#.utf8) + [0x0A]) }
+        router.get("/readyz") { _, _ in
+            readiness.ready
+                ? ServerResponse.json(.ok, Array(#"{"status":"ready"}"#.utf8) + [0x0A])
+                : ServerResponse.json(.serviceUnavailable, Array(#"{"status":"stopping"}"#.utf8) + [0x0A])
+        }
+        router.get("/metrics") { _, _ in
+            ServerResponse.text(.ok, metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
+        }
+        router.get("/openapi.yaml") { _, _ in
+            ServerResponse.text(.ok, Array(Self.openAPIDocument.utf8), contentType: "application/yaml")
+        }
+        return router
+    }
+
+    /// The OpenAPI document, embedded at build time from Sources/PushmapServer/openapi.yaml.
+    static var openAPIDocument: String { ServerFiles.files.first?.source ?? "" }
+
+    // MARK: - Routes
+
+    func translate(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let requestID = context.requestID
+        guard let platforms = Self.platforms(request, allowBoth: true, default: [.fcm, .apns]) else {
+            return Self.badPlatform(requestID: requestID, allowBoth: true)
+        }
+        let body = try await Self.bodyBytes(request, limit: configuration.maxBodyBytes)
+        let started = ContinuousClock.now
+        do {
+            let translation = try Self.translateNow(store.translator, body, platforms: platforms)
+            metrics.translated(nanoseconds: (ContinuousClock.now - started).nanoseconds)
+            return ServerResponse.json(.ok, TranslationLine.success(translation, number: nil, platforms: platforms))
+        } catch {
+            metrics.translated(nanoseconds: (ContinuousClock.now - started).nanoseconds)
+            return failure(error, requestID: requestID, logger: context.logger)
+        }
+    }
+
+    /// A failed translation's answer: 400 for a body that is not JSON, 422 for an invalid intent
+    /// or failed checks, 500 for a script that failed (the script's own message, which the
+    /// command line shows too; nothing of the server's internals).
+    func failure(_ error: TranslationError, requestID: String, logger: Logger) -> Response {
+        if error.kind == .scriptFailed {
+            metrics.scriptFailed()
+            logger.warning("script failed", metadata: ["error": "\(error)"])
+            return ErrorAnswer.response(.internalServerError, translationError: error, requestID: requestID)
+        }
+        if error.diagnostics.contains(where: { $0.rule == "json-syntax" }) {
+            return ErrorAnswer.response(.badRequest, translationError: error, kind: "invalid json", requestID: requestID)
+        }
+        return ErrorAnswer.response(.unprocessableContent, translationError: error, requestID: requestID)
+    }
+
+    func validate(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let requestID = context.requestID
+        guard let platforms = Self.platforms(request, allowBoth: false, default: nil), let platform = platforms.first else {
+            return Self.badPlatform(requestID: requestID, allowBoth: false)
+        }
+        let body = try await Self.bodyBytes(request, limit: configuration.maxBodyBytes)
+        let payload: JSONValue
+        do {
+            payload = try JSONParser.parse(body)
+        } catch {
+            let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
+            return ErrorAnswer.response(
+                .badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [diagnostic]), kind: "invalid json",
+                requestID: requestID)
+        }
+        let findings = store.translator.validate(payload, platform: platform)
+        let object: JSONObject = [
+            "valid": .bool(!findings.hasErrors), "platform": .string(platform.name),
+            "diagnostics": .array(findings.map(DiagnosticJSON.json)), "requestId": .string(requestID),
+        ]
+        return ErrorAnswer.json(findings.hasErrors ? .unprocessableContent : .ok, object)
+    }
+
+    func batch(_ request: Request, context: BasicRequestContext) -> Response {
+        let requestID = context.requestID
+        guard let platforms = Self.platforms(request, allowBoth: true, default: [.fcm, .apns]) else {
+            return Self.badPlatform(requestID: requestID, allowBoth: true)
+        }
+        // No body, or an empty one, is a request that forgot it (the command line would read no lines).
+        let length = request.headers[.contentLength]
+        if length == "0" || (length == nil && request.headers[.transferEncoding] == nil) {
+            return ErrorAnswer.response(.badRequest, kind: "bad request", message: "a batch needs a body of NDJSON lines", requestID: requestID)
+        }
+        // The stream holds a slot of its own for as long as it runs, not just while this returns.
+        guard limiter.acquire() else {
+            return ErrorAnswer.response(.serviceUnavailable, kind: "overloaded", message: "too many requests in flight; try again", requestID: requestID)
+        }
+        let stream = BatchStream(
+            translator: store.translator, platforms: platforms, maxLineBytes: configuration.maxBodyBytes,
+            timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds), metrics: metrics, logger: context.logger)
+        let limiter = self.limiter
+        return Response(
+            status: .ok, headers: [.contentType: "application/x-ndjson"],
+            body: ResponseBody { writer in
+                defer { limiter.release() }
+                try await stream.run(request.body, writer: &writer)
+            })
+    }
+
+    func templates() -> Response {
+        let templates = store.translator.templates.values.sorted { $0.name < $1.name }
+        let items: [JSONValue] = templates.map { template in
+            .object([
+                "name": .string(template.name),
+                "platforms": .array(template.platforms.map { .string($0.name) }),
+                "source": .string(template.layer == TemplateScript.builtinLayer ? "built-in" : template.layer),
+                "path": .string(template.path),
+                "overrides": .bool(template.overrides),
+                "fields": .array(template.fields.map { .string($0.name) }),
+            ])
+        }
+        var bytes = JSONWriter(style: .compact).write(.array(items))
+        bytes.append(0x0A)
+        return ServerResponse.json(.ok, bytes)
+    }
+
+    func schema() -> Response {
+        var bytes = JSONWriter(style: .compact).write(IntentJSONSchema.make(templates: Array(store.translator.templates.keys)))
+        bytes.append(0x0A)
+        return ServerResponse.json(.ok, bytes)
+    }
+
+    // MARK: - Helpers
+
+    /// The translator's synchronous call: microseconds of CPU, run on the request's task (from an
+    /// async context the compiler would otherwise pick the async overload, which does the same).
+    static func translateNow(_ translator: Translator, _ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
+        try translator.translate(intent, platforms: platforms)
+    }
+
+    /// `?platform=`: fcm, apns, or (where allowed) both; nil for anything else.
+    static func platforms(_ request: Request, allowBoth: Bool, default fallback: [Platform]?) -> [Platform]? {
+        guard let value = request.uri.queryParameters["platform"].map(String.init) else { return fallback }
+        switch value {
+        case "fcm": return [.fcm]
+        case "apns": return [.apns]
+        case "both" where allowBoth: return [.fcm, .apns]
+        default: return nil
+        }
+    }
+
+    static func badPlatform(requestID: String, allowBoth: Bool) -> Response {
+        ErrorAnswer.response(
+            .badRequest, kind: "bad request",
+            message: allowBoth ? "platform must be fcm, apns or both" : "platform is needed: fcm or apns", requestID: requestID)
+    }
+
+    /// The whole body, refused over `limit` (413). Hummingbird's own error for it would become a
+    /// bare answer inside the router; ours reaches ServerResponder, which answers in JSON.
+    static func bodyBytes(_ request: Request, limit: Int) async throws -> [UInt8] {
+        var buffer: ByteBuffer
+        do {
+            buffer = try await request.body.collect(upTo: limit)
+        } catch is NIOTooManyBytesError {
+            throw BodyTooLarge()
+        }
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
+    }
+}
+
+extension BasicRequestContext {
+    /// The id ServerResponder gave the request.
+    var requestID: String {
+        if case .string(let id) = logger[metadataKey: "request_id"] { return id }
+        return "-"
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

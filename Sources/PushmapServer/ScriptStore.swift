@@ -1,0 +1,66 @@
+internal import Logging
+internal import Pushmap
+internal import Synchronization
+
+/// The translator and the scripts it runs, reloaded from the script folders on demand.
+final class ScriptStore: Sendable {
+    let translator: Translator
+    private let directories: [String]
+    private let logger: Logger
+    private let metrics: ServerMetrics
+    /// The scripts of the last reload tried, good or bad: the watcher reloads only when the files
+    /// differ from these, so a broken script is reported once, not at every poll.
+    private let lastTried: Mutex<TemplateScripts>
+
+    /// Loads the folders over the built-in scripts; fails when they cannot be read or compiled.
+    init(directories: [String], logger: Logger, metrics: ServerMetrics) throws {
+        let scripts = try Self.read(directories)
+        translator = try Translator(scripts: scripts, logger: logger)
+        self.directories = directories
+        self.logger = logger
+        self.metrics = metrics
+        lastTried = Mutex(scripts)
+        metrics.scriptsInForce(templates: translator.templates.count, custom: Self.customCount(translator))
+    }
+
+    /// The built-in scripts with the folders layered on top.
+    static func read(_ directories: [String]) throws(FileError) -> TemplateScripts {
+        var scripts = TemplateScripts.builtin
+        for directory in directories { try scripts.addDirectory(directory) }
+        return scripts
+    }
+
+    private static func customCount(_ translator: Translator) -> Int {
+        translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.count
+    }
+
+    /// Reads the folders again and puts their scripts in force; on failure the scripts in force
+    /// stay, and the reason is logged and counted. `onlyIfChanged`: skip when the files are the
+    /// ones last tried (the watcher's poll).
+    func reload(reason: String, onlyIfChanged: Bool = false) {
+        let scripts: TemplateScripts
+        do {
+            scripts = try Self.read(directories)
+        } catch {
+            // A folder caught mid-change by the watcher is tried again at the next poll.
+            if onlyIfChanged { return }
+            metrics.reloadFailed()
+            logger.error("script reload failed; the scripts before it stay in force", metadata: ["reason": "\(reason)", "error": "\(error)"])
+            return
+        }
+        let changed = lastTried.withLock { last in
+            if last == scripts { return false }
+            last = scripts
+            return true
+        }
+        if onlyIfChanged && !changed { return }
+        do {
+            try translator.reload(scripts)
+            metrics.reloaded(templates: translator.templates.count, custom: Self.customCount(translator))
+            logger.info("scripts reloaded", metadata: ["reason": "\(reason)", "templates": "\(translator.templates.keys.sorted())"])
+        } catch {
+            metrics.reloadFailed()
+            logger.error("script reload failed; the scripts before it stay in force", metadata: ["reason": "\(reason)", "error": "\(error)"])
+        }
+    }
+}

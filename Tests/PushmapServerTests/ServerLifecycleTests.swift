@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reloads (SIGHUP, --watch, a broken one) and the graceful stop, on the real binary.
+@Suite("pushmap-server lifecycle", .serialized)
+struct ServerLifecycleTests {
+    static func templateNames(_ server: ServerUnderTest) throws -> [String] {
+        (try Curl.get("\(server.baseURL)/v1/templates").json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+    }
+
+    static func scriptsFolder() throws -> (scratch: URL, scripts: URL) {
+        let scratch = try ServerPaths.scratch("reload")
+        let scripts = scratch.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try ScriptSources.template("greeting", title: "hello").write(to: scripts.appendingPathComponent("greeting.lua"), atomically: true, encoding: .utf8)
+        return (scratch, scripts)
+    }
+
+    @Test("SIGHUP reloads the scripts; a broken reload keeps them, says why and shows in /metrics")
+    func reloadBySignal() throws {
+        let (scratch, scripts) = try Self.scriptsFolder()
+        let server = try ServerUnderTest(["--scripts", scripts.path], scratch: scratch)
+        #expect(try Self.templateNames(server).contains("greeting"))
+        let intent = Data(#"{"template":"greeting","body":"b"}"#.utf8)
+        #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=apns", intent).text.contains("hello"))
+
+        try ScriptSources.template("greeting", title: "bonjour").write(to: scripts.appendingPathComponent("greeting.lua"), atomically: true, encoding: .utf8)
+        try ScriptSources.template("farewell", title: "bye").write(to: scripts.appendingPathComponent("farewell.lua"), atomically: true, encoding: .utf8)
+        server.running.signal(SIGHUP)
+        #expect(try eventually(seconds: 10) { try Self.templateNames(server).contains("farewell") })
+        #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=apns", intent).text.contains("bonjour"))
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains(#"pushmap_script_reloads_total{result="ok"} 1"#))
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_custom_scripts_in_force 2"))
+
+        try ScriptSources.broken.write(to: scripts.appendingPathComponent("greeting.lua"), atomically: true, encoding: .utf8)
+        server.running.signal(SIGHUP)
+        #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains(#"pushmap_script_reloads_total{result="failed"} 1"#) })
+        let metrics = try Curl.get("\(server.baseURL)/metrics").text
+        #expect(metrics.contains("pushmap_script_reload_failing 1"))
+        #expect(server.running.stderr.contains("script reload failed"))
+        // The scripts before the broken reload still answer.
+        #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=apns", intent).text.contains("bonjour"))
+        #expect(try Self.templateNames(server).contains("farewell"))
+    }
+
+    @Test("--watch reloads when a script file changes, and keeps the old scripts when the new ones break")
+    func reloadByWatch() throws {
+        let (scratch, scripts) = try Self.scriptsFolder()
+        let server = try ServerUnderTest(["--scripts", scripts.path, "--watch", "--watch-interval-ms", "100"], scratch: scratch)
+        #expect(try !Self.templateNames(server).contains("farewell"))
+        try ScriptSources.template("farewell", title: "bye").write(to: scripts.appendingPathComponent("farewell.lua"), atomically: true, encoding: .utf8)
+        #expect(try eventually(seconds: 10) { try Self.templateNames(server).contains("farewell") })
+
+        try ScriptSources.broken.write(to: scripts.appendingPathComponent("farewell.lua"), atomically: true, encoding: .utf8)
+        #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 1") })
+        #expect(try Self.templateNames(server).contains("farewell"))
+        // Reported once, not at every poll.
+        usleep(500_000)
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains(#"pushmap_script_reloads_total{result="failed"} 1"#))
+
+        try ScriptSources.template("farewell", title: "ciao").write(to: scripts.appendingPathComponent("farewell.lua"), atomically: true, encoding: .utf8)
+        #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 0") })
+        let intent = Data(#"{"template":"farewell","body":"b"}"#.utf8)
+        #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", intent).text.contains("ciao"))
+    }
+
+    @Test("SIGTERM: the request in flight finishes, new ones are refused, the exit status is 0")
+    func gracefulStop() throws {
+        let server = try ServerUnderTest()
+        // A batch sent at 20 KB/s takes about two seconds, so SIGTERM arrives in the middle of it.
+        let seed = String(decoding: ServerRouteTests.seed, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        let lines = 40
+        let input = server.scratch.appendingPathComponent("batch.ndjson")
+        try Data(String(repeating: seed + "\n", count: lines).utf8).write(to: input)
+        let client = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "-H", "Expect:", "--max-time", "20", "--limit-rate", "20000", "-H", "Content-Type: application/x-ndjson", "--data-binary", "@" + input.path,
+             "\(server.baseURL)/v1/batch?platform=fcm"],
+            scratch: server.scratch, label: "client")
+        defer { client.stop() }
+        usleep(700_000)
+        server.running.signal(SIGTERM)
+        #expect(server.running.wait(seconds: 20) == 0)
+        #expect(client.wait(seconds: 20) == 0)
+        let answered = client.stdout.split(separator: "\n")
+        #expect(answered.count == lines)
+        #expect(answered.allSatisfy { $0.contains(#""fcm":"#) })
+        // Gone: the port no longer answers.
+        #expect(try Curl.get("\(server.baseURL)/healthz").status == 0)
+    }
+}

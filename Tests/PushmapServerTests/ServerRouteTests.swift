@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+
+/// The real server binary on a free loopback port: every route, every error status.
+@Suite("pushmap-server routes", .serialized)
+struct ServerRouteTests {
+    static let seed = (try? Data(contentsOf: ServerPaths.root.appendingPathComponent("examples/seeds/basic-fcm.json"))) ?? Data()
+
+    @Test("translate answers as pushmap translate does, for each platform choice")
+    func translate() throws {
+        let server = try ServerUnderTest()
+        for platform in ["both", "fcm", "apns"] {
+            let answer = try Curl.post("\(server.baseURL)/v1/translate?platform=\(platform)", Self.seed)
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.headers["content-type"] == "application/json")
+            #expect((answer.headers["x-request-id"] ?? "").count == 32)
+            let cli = try runCommand(ServerPaths.cli.path, ["translate", "--compact", "--platform", platform, "-"], input: Self.seed)
+            #expect(cli.status == 0)
+            let expected = try JSONSerialization.jsonObject(with: cli.stdout) as? NSObject
+            var served = answer.object
+            served.removeValue(forKey: "warnings")
+            if platform == "both" {
+                #expect(NSDictionary(dictionary: served).isEqual(expected))
+            } else {
+                #expect((served[platform] as? NSObject)?.isEqual(expected) == true)
+                #expect(served.count == 1)
+            }
+        }
+    }
+
+    @Test("translate with no platform gives both, and warnings beside the payloads")
+    func translateWarnings() throws {
+        let server = try ServerUnderTest()
+        // An image over http draws a warning from the checks but still translates.
+        let intent = Data(#"{"title":"a","body":"b","image":"http://example.com/a.png"}"#.utf8)
+        let answer = try Curl.post("\(server.baseURL)/v1/translate", intent)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(answer.object["fcm"] != nil && answer.object["apns"] != nil)
+        let cli = try runCommand(ServerPaths.cli.path, ["translate", "--format", "json", "-"], input: intent)
+        #expect((answer.object["warnings"] as? [Any])?.isEmpty == false || cli.stderr.isEmpty)
+    }
+
+    @Test("a body that is not JSON is 400, an invalid intent 422 with its diagnostics, both with the request id")
+    func badBodies() throws {
+        let server = try ServerUnderTest()
+        let notJSON = try Curl.post("\(server.baseURL)/v1/translate", Data("not json".utf8), headers: ["X-Request-Id": "test-123"])
+        #expect(notJSON.status == 400)
+        #expect(notJSON.headers["x-request-id"] == "test-123")
+        #expect(notJSON.object["requestId"] as? String == "test-123")
+        #expect((notJSON.object["error"] as? [String: Any])?["kind"] as? String == "invalid json")
+
+        let invalid = try Curl.post("\(server.baseURL)/v1/translate", Data(#"{"tittle":"Hi"}"#.utf8))
+        #expect(invalid.status == 422)
+        let error = invalid.object["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "invalid intent")
+        let diagnostics = error?["diagnostics"] as? [[String: Any]] ?? []
+        #expect(diagnostics.contains { $0["rule"] as? String == "unknown-field" && $0["path"] as? String == "$.tittle" })
+        #expect(invalid.object["requestId"] as? String == invalid.headers["x-request-id"])
+
+        let badPlatform = try Curl.post("\(server.baseURL)/v1/translate?platform=web", Self.seed)
+        #expect(badPlatform.status == 400)
+        let missingPlatform = try Curl.post("\(server.baseURL)/v1/validate", Data("{}".utf8))
+        #expect(missingPlatform.status == 400)
+
+        let unknown = try Curl.get("\(server.baseURL)/v2/nothing")
+        #expect(unknown.status == 404)
+        #expect((unknown.object["error"] as? [String: Any])?["kind"] as? String == "not found")
+        #expect(unknown.headers["x-request-id"] != nil)
+    }
+
+    @Test("a body over the limit is 413, with or without a length given up front")
+    func tooLarge() throws {
+        let server = try ServerUnderTest(["--max-body-bytes", "1000"])
+        let big = Data(#"{"title":""#.utf8 + Data(repeating: UInt8(ascii: "a"), count: 5000) + Data(#""}"#.utf8))
+        let answer = try Curl.post("\(server.baseURL)/v1/translate", big)
+        #expect(answer.status == 413)
+        #expect((answer.object["error"] as? [String: Any])?["kind"] as? String == "too large")
+        let chunked = try Curl.post("\(server.baseURL)/v1/validate?platform=fcm", big, headers: ["Transfer-Encoding": "chunked"])
+        #expect(chunked.status == 413)
+        #expect(chunked.object["requestId"] != nil)
+        // The default limit is 1 MiB.
+        let defaults = try ServerUnderTest()
+        let huge = Data(repeating: UInt8(ascii: " "), count: (1 << 20) + 10)
+        #expect(try Curl.post("\(defaults.baseURL)/v1/translate", huge).status == 413)
+    }
+
+    @Test("validate answers as pushmap validate --format json does: 200 valid, 422 invalid")
+    func validate() throws {
+        let server = try ServerUnderTest()
+        let payload = try Data(contentsOf: ServerPaths.root.appendingPathComponent("examples/seed-payloads").appendingPathComponent(
+            try FileManager.default.contentsOfDirectory(atPath: ServerPaths.root.appendingPathComponent("examples/seed-payloads").path)
+                .sorted().first { $0.contains("apns") } ?? "missing"))
+        let valid = try Curl.post("\(server.baseURL)/v1/validate?platform=apns", payload)
+        #expect(valid.status == 200, "\(valid.text)")
+        #expect(valid.object["valid"] as? Bool == true)
+        let broken = Data(#"{"aps":{"badge":"3","alert":{"title":"a"}}}"#.utf8)
+        let invalid = try Curl.post("\(server.baseURL)/v1/validate?platform=apns", broken)
+        #expect(invalid.status == 422)
+        #expect(invalid.object["valid"] as? Bool == false)
+        let cli = try runCommand(ServerPaths.cli.path, ["validate", "--platform", "apns", "--format", "json", "-"], input: broken)
+        let expected = try JSONSerialization.jsonObject(with: cli.stdout) as? [String: Any]
+        #expect(NSArray(array: invalid.object["diagnostics"] as? [Any] ?? []).isEqual(to: expected?["diagnostics"] as? [Any] ?? [1]))
+        let notJSON = try Curl.post("\(server.baseURL)/v1/validate?platform=fcm", Data("{".utf8))
+        #expect(notJSON.status == 400)
+    }
+
+    @Test("batch writes the same bytes as pushmap batch, bad lines included")
+    func batch() throws {
+        let server = try ServerUnderTest(["--max-body-bytes", "2000"])
+        let seedLine = String(decoding: Self.seed, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        var input = ""
+        for index in 0..<300 {
+            switch index % 5 {
+            case 0: input += "not json\n"
+            case 1: input += "\n"
+            case 2: input += #"{"tittle":"x"}"# + "\r\n"
+            case 3: input += #"{"title":""# + String(repeating: "a", count: 3000) + "\"}\n"
+            default: input += seedLine + "\n"
+            }
+        }
+        input += #"{"title":"last","body":"no newline"}"#
+        let answer = try Curl.request(
+            "POST", "\(server.baseURL)/v1/batch?platform=both", body: Data(input.utf8), headers: ["Content-Type": "application/x-ndjson"])
+        #expect(answer.status == 200)
+        #expect(answer.headers["content-type"] == "application/x-ndjson")
+        // The command line with the same line limit: the server's body limit is its batch line limit.
+        let cli = try runCommand(ServerPaths.cli.path, ["batch", "--platform", "both", "-"], input: Data(input.utf8))
+        let cliLines = String(decoding: cli.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let servedLines = answer.text.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(servedLines.count == 302)
+        // Lines of 3000 bytes are over the server's 2000 but not the command line's 1 MiB; all others are byte for byte.
+        for (index, line) in servedLines.enumerated() where index % 5 != 3 && index < cliLines.count {
+            #expect(line == cliLines[index], "line \(index + 1)")
+        }
+        #expect(servedLines[3].contains(#""rule":"too-large""#))
+    }
+
+    @Test("templates, schema, health, readiness, metrics and the OpenAPI document")
+    func readRoutes() throws {
+        let server = try ServerUnderTest()
+        let templates = try Curl.get("\(server.baseURL)/v1/templates")
+        #expect(templates.status == 200)
+        let names = (templates.json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+        #expect(names == ["basic", "carousel", "plain", "timer"])
+
+        let schema = try Curl.get("\(server.baseURL)/v1/schema")
+        #expect(schema.status == 200)
+        let file = try JSONSerialization.jsonObject(with: Data(contentsOf: ServerPaths.root.appendingPathComponent("schema/intent.schema.json"))) as? NSObject
+        #expect((schema.json as? NSObject)?.isEqual(file) == true)
+
+        #expect(try Curl.get("\(server.baseURL)/healthz").object["status"] as? String == "ok")
+        #expect(try Curl.get("\(server.baseURL)/readyz").status == 200)
+
+        let document = try Curl.get("\(server.baseURL)/openapi.yaml")
+        #expect(document.status == 200)
+        #expect(document.body == (try Data(contentsOf: ServerPaths.root.appendingPathComponent("Sources/PushmapServer/openapi.yaml"))))
+
+        _ = try Curl.post("\(server.baseURL)/v1/translate", Self.seed)
+        _ = try Curl.post("\(server.baseURL)/v1/translate", Data("x".utf8))
+        let metrics = try Curl.get("\(server.baseURL)/metrics")
+        #expect(metrics.status == 200)
+        for name in [
+            #"pushmap_http_requests_total{route="/v1/translate",status="200"} 1"#,
+            #"pushmap_http_requests_total{route="/v1/translate",status="400"} 1"#,
+            "pushmap_translation_duration_seconds_bucket", "pushmap_script_failures_total 0",
+            #"pushmap_script_reloads_total{result="failed"} 0"#, "pushmap_scripts_in_force 4",
+        ] {
+            #expect(metrics.text.contains(name), "\(name)")
+        }
+        #expect(server.running.stderr.contains("request_id="))
+    }
+
+    @Test("a script that fails is a 500 that names the script and counts in /metrics, with no internals")
+    func scriptFailure() throws {
+        let scratch = try ServerPaths.scratch("scripts")
+        let scripts = scratch.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try ScriptSources.failing.write(to: scripts.appendingPathComponent("boom.lua"), atomically: true, encoding: .utf8)
+        let server = try ServerUnderTest(["--scripts", scripts.path], scratch: scratch)
+        let answer = try Curl.post("\(server.baseURL)/v1/translate", Data(#"{"template":"boom","title":"a","body":"b"}"#.utf8))
+        #expect(answer.status == 500, "\(answer.text)")
+        let error = answer.object["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "script failed")
+        #expect((error?["scriptError"] as? [String: Any])?["script"] as? String != nil)
+        #expect(!answer.text.contains("Swift") && !answer.text.contains(".swift"))
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_failures_total 1"))
+    }
+
+    @Test("with --token-file, 401 without the token or with a wrong one; probes need none")
+    func token() throws {
+        let scratch = try ServerPaths.scratch("token")
+        let tokenFile = scratch.appendingPathComponent("token")
+        try Data("s3cret-token\n".utf8).write(to: tokenFile)
+        let server = try ServerUnderTest(["--token-file", tokenFile.path], scratch: scratch)
+        let none = try Curl.post("\(server.baseURL)/v1/translate", Self.seed)
+        #expect(none.status == 401)
+        #expect((none.object["error"] as? [String: Any])?["kind"] as? String == "unauthorized")
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-tokeX"]).status == 401)
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret"]).status == 401)
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
+        #expect(try Curl.get("\(server.baseURL)/metrics").status == 401)
+        #expect(try Curl.get("\(server.baseURL)/healthz").status == 200)
+        #expect(try Curl.get("\(server.baseURL)/readyz").status == 200)
+    }
+
+    @Test("a request slower than the time limit is 408; over the concurrency limit, 503")
+    func limits() throws {
+        let server = try ServerUnderTest(["--request-timeout-ms", "1500", "--max-concurrent-requests", "1"])
+        // curl sends 2,000 bytes at 500 bytes a second: four seconds, over the 1.5 s limit.
+        let body = Data(#"{"title":""#.utf8 + Data(repeating: UInt8(ascii: "a"), count: 2000) + Data(#""}"#.utf8))
+        let slow = try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "-H", "Expect:", "--max-time", "10", "--limit-rate", "500", "-H", "Content-Type: application/json", "-o", "/dev/null", "-w", "%{http_code}",
+             "--data-binary", String(decoding: body, as: UTF8.self), "\(server.baseURL)/v1/translate"],
+            scratch: server.scratch, label: "slow")
+        defer { slow.stop() }
+        // While the slow one holds the only slot, another request is turned away.
+        usleep(500_000)
+        let busy = try Curl.post("\(server.baseURL)/v1/translate", Self.seed)
+        #expect(busy.status == 503)
+        #expect(busy.headers["retry-after"] == "1")
+        #expect(slow.wait(seconds: 10) != nil)
+        #expect(slow.stdout == "408")
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed).status == 200)
+    }
+}
+
+/// Lua sources for custom templates in the tests.
+enum ScriptSources {
+    static func template(_ name: String, title: String) -> String {
+        """
+        return {
+          name = "\(name)",
+          api = 1,
+          platforms = { "fcm", "apns" },
+          fcm = function(intent, ctx)
+            return { message = { data = { adb_title = "\(title)", adb_body = intent.body or "" } } }
+          end,
+          apns = function(intent, ctx)
+            return { aps = { alert = { title = "\(title)", body = intent.body or "" } } }
+          end,
+        }
+        """
+    }
+
+    static let failing = """
+        return {
+          name = "boom",
+          api = 1,
+          platforms = { "fcm", "apns" },
+          fcm = function(intent, ctx) error("this mapping always fails") end,
+          apns = function(intent, ctx) error("this mapping always fails") end,
+        }
+        """
+
+    static let broken = "return { this is not Lua"
+}
