@@ -88,6 +88,19 @@ struct PreviewCommandTests {
         #expect(android.texts("note").contains { $0.contains("Android drops it") })
     }
 
+    @Test("--now fixes the arrival time: the same page twice, and a timer drawn as it runs at that time")
+    func fixedClock() throws {
+        // The timer seed's end (adb_tmr_end) is in 2024: at 2023-12-01 it still runs on Android.
+        let arguments = ["preview", "--now", "1701388800", "--platform", "fcm", "examples/seeds/timer-fcm.json"]
+        let first = try CommandRunner.run(arguments), second = try CommandRunner.run(arguments)
+        #expect(first.status == 0 && second.status == 0, "\(first.stderr)")
+        #expect(first.stdoutBytes == second.stdoutBytes)
+        #expect(first.stdout.contains("2023-12-01"), "\(first.stdout)")
+        let running = try drawn(["--now", "1701388800", "--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
+        // Running at that time: drawn before expiry as well as after (today it has run out: after only).
+        #expect(running.values(of: "data-view") == ["collapsed", "expanded", "expired-collapsed", "expired-expanded"])
+    }
+
     @Test("text is cut where each phone cuts it, and 8-digit colours read per platform")
     func cutsAndColours() throws {
         let title = "A title that runs well past what Android shows on one line"

@@ -27,7 +27,8 @@ struct ScriptOptions: ParsableArguments {
     }
 
     /// A translator over those scripts; on failure the reason is printed and the exit status set.
-    func translator(format: OutputFormat) throws -> Translator {
+    /// - Parameter now: a fixed time for the scripts and checks (`--now`), else the system clock.
+    func translator(format: OutputFormat, now: Int64? = nil) throws -> Translator {
         let scripts: TemplateScripts
         do {
             scripts = try self.scripts()
@@ -36,7 +37,9 @@ struct ScriptOptions: ParsableArguments {
             throw ExitStatus.invalid
         }
         do {
-            return try Translator(scripts: scripts, logger: logger)
+            var options = Translator.Options()
+            if let now { options.clock = { now } }
+            return try Translator(scripts: scripts, options: options, logger: logger)
         } catch {
             DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
             throw ExitStatus.scriptFailed
