@@ -70,7 +70,7 @@ let package = Package(
         .executableTarget(
             name: "PushmapServer",
             dependencies: [
-                "Pushmap", "PushmapJSON", "PushmapOutput",
+                "Pushmap", "PushmapJSON", "PushmapOutput", "PushmapPreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -5,6 +5,7 @@ internal import NIOCore
 internal import Pushmap
 internal import PushmapJSON
 internal import PushmapOutput
+internal import PushmapPreview
 
 /// The routes of openapi.yaml; each answer mirrors what the command line writes.
 struct Routes: Sendable {
@@ -19,6 +20,7 @@ struct Routes: Sendable {
         router.post("/v1/translate") { request, context in try await translate(request, context: context) }
         router.post("/v1/validate") { request, context in try await validate(request, context: context) }
         router.post("/v1/batch") { request, context in batch(request, context: context) }
+        router.post("/v1/preview") { request, context in try await preview(request, context: context) }
         router.get("/v1/templates") { _, _ in templates() }
         router.get("/v1/schema") { _, _ in schema() }
         router.get("/healthz") { _, _ in ServerResponse.json(.ok, Array(#"{"status":"ok"}"#.utf8) + [0x0A]) }
@@ -79,16 +81,12 @@ struct Routes: Sendable {
             return Self.badPlatform(requestID: requestID, allowBoth: false)
         }
         let body = try await Self.bodyBytes(request, limit: configuration.maxBodyBytes)
-        let payload: JSONValue
-        do {
-            payload = try JSONParser.parse(body)
-        } catch {
-            let diagnostic = Diagnostic.error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
+        let findings = store.translator.validate(body, platform: platform)
+        if findings.first?.rule == "json-syntax" {
             return ErrorAnswer.response(
-                .badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [diagnostic]), kind: "invalid json",
+                .badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: findings), kind: "invalid json",
                 requestID: requestID)
         }
-        let findings = store.translator.validate(payload, platform: platform)
         let object: JSONObject = [
             "valid": .bool(!findings.hasErrors), "platform": .string(platform.name),
             "diagnostics": .array(findings.map(DiagnosticJSON.json)), "requestId": .string(requestID),
@@ -122,6 +120,30 @@ struct Routes: Sendable {
             })
     }
 
+    /// What each phone shows of the intent, as `pushmap preview` draws it: the self-contained page
+    /// (`format=html`, the default) or the text form (`format=text`).
+    func preview(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let requestID = context.requestID
+        guard let platforms = Self.platforms(request, allowBoth: true, default: [.fcm, .apns]) else {
+            return Self.badPlatform(requestID: requestID, allowBoth: true)
+        }
+        let format = request.uri.queryParameters["format"].map(String.init) ?? "html"
+        guard format == "html" || format == "text" else {
+            return ErrorAnswer.response(.badRequest, kind: "bad request", message: "format must be html or text", requestID: requestID)
+        }
+        let body = try await Self.bodyBytes(request, limit: configuration.maxBodyBytes)
+        do {
+            let drawn = try Previewer(translator: store.translator).preview(body, name: "intent", platforms: platforms)
+            if format == "text" {
+                return ServerResponse.text(.ok, Array(PreviewTextReport().text([drawn]).utf8), contentType: "text/plain; charset=utf-8")
+            }
+            let page = PreviewPage(title: "pushmap preview").html([drawn])
+            return ServerResponse.text(.ok, Array(page.utf8), contentType: "text/html; charset=utf-8")
+        } catch {
+            return failure(error, requestID: requestID, logger: context.logger)
+        }
+    }
+
     func templates() -> Response {
         let templates = store.translator.templates.values.sorted { $0.name < $1.name }
         let items: [JSONValue] = templates.map { template in
@@ -147,8 +169,7 @@ struct Routes: Sendable {
 
     // MARK: - Helpers
 
-    /// The translator's synchronous call: microseconds of CPU, run on the request's task (from an
-    /// async context the compiler would otherwise pick the async overload, which does the same).
+    /// The translator's call: microseconds of CPU, run on the request's task.
     static func translateNow(_ translator: Translator, _ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
         try translator.translate(intent, platforms: platforms)
     }

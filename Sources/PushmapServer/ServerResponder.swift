@@ -118,7 +118,7 @@ struct ServerResponder<Routes: HTTPResponder>: HTTPResponder where Routes.Contex
 
     /// The paths the routes answer and the method of each: another method is 405, not 404.
     static var routeMethods: [String: HTTPRequest.Method] { [
-        "/v1/translate": .post, "/v1/validate": .post, "/v1/batch": .post, "/v1/templates": .get, "/v1/schema": .get,
+        "/v1/translate": .post, "/v1/validate": .post, "/v1/batch": .post, "/v1/preview": .post, "/v1/templates": .get, "/v1/schema": .get,
         "/healthz": .get, "/readyz": .get, "/metrics": .get, "/openapi.yaml": .get,
     ] }
 

@@ -38,7 +38,7 @@ struct DeploymentTests {
     @Test("schemathesis finds the running server true to openapi.yaml")
     func schemathesis() throws {
         let tool = ServerPaths.root.appendingPathComponent(".venv-test/bin/schemathesis")
-        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "run scripts/setup --server to install schemathesis into .venv-test")
+        try #require(FileManager.default.isExecutableFile(atPath: tool.path), "run scripts/setup --test to install schemathesis into .venv-test")
         let server = try ServerUnderTest()
         // Every check but positive_data_acceptance: an intent is valid by more than its JSON shape
         // (the template's fields, the payload checks), so a schema-valid object may well be a 422.
@@ -56,7 +56,7 @@ struct DeploymentTests {
     @Test("two replicas behind nginx: one is killed mid-run, nginx retries on the other, nothing is lost")
     func nginxFailover() throws {
         let nginx = ["/usr/sbin/nginx", "/usr/bin/nginx"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let nginxPath = try #require(nginx, "run scripts/setup --server to install nginx")
+        let nginxPath = try #require(nginx, "run scripts/setup --test to install nginx")
         let scratch = try ServerPaths.scratch("nginx")
         let first = try ServerUnderTest(scratch: scratch)
         let second = try ServerUnderTest(scratch: scratch)

@@ -135,6 +135,24 @@ struct ServerRouteTests {
         #expect(servedLines[3].contains(#""rule":"too-large""#))
     }
 
+    @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
+    func preview() throws {
+        let server = try ServerUnderTest()
+        let page = try Curl.post("\(server.baseURL)/v1/preview", Self.seed)
+        #expect(page.status == 200, "\(page.text)")
+        #expect(page.headers["content-type"] == "text/html; charset=utf-8")
+        #expect(page.text.contains("data-platform=\"fcm\"") && page.text.contains("data-platform=\"apns\""))
+        #expect(page.text.contains("game request"))
+        let text = try Curl.post("\(server.baseURL)/v1/preview?format=text&platform=apns", Self.seed)
+        #expect(text.status == 200, "\(text.text)")
+        let cli = try runCommand(ServerPaths.cli.path, ["preview", "--platform", "apns", "-"], input: Self.seed)
+        // The same drawing, but for the arrival time in the first line, taken from each one's clock.
+        #expect(text.text.split(separator: "\n").dropFirst() == String(decoding: cli.stdout, as: UTF8.self).split(separator: "\n").dropFirst())
+        let invalid = try Curl.post("\(server.baseURL)/v1/preview", Data(#"{"tittle": "Hi"}"#.utf8))
+        #expect(invalid.status == 422, "\(invalid.text)")
+        #expect(try Curl.post("\(server.baseURL)/v1/preview?format=pdf", Self.seed).status == 400)
+    }
+
     @Test("templates, schema, health, readiness, metrics and the OpenAPI document")
     func readRoutes() throws {
         let server = try ServerUnderTest()
