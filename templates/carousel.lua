@@ -4,13 +4,12 @@
 
 local pushmap = pushmap
 local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
-local array, json = pushmap.array, pushmap.json
-local format = string.format
+local array, json, path = pushmap.array, pushmap.json, pushmap.path
 
 local NONE = {} -- stands for an absent object; never written to
 
 local function itemPath(i, field)
-  return format("$.carousel.items[%d].%s", i - 1, field)
+  return path(path("$.carousel.items", i - 1), field)
 end
 
 -- The items as {img, txt, uri}, and their count. `auto`: the items are for Android's auto mode,

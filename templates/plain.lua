@@ -6,8 +6,8 @@
 
 local pushmap = pushmap
 local warn, fail = pushmap.warn, pushmap.error
-local json, linktype, reserved, rules = pushmap.json, pushmap.linktype, pushmap.reserved, pushmap.rules
-local format, find = string.format, string.find
+local json, linktype, reserved, rules, path = pushmap.json, pushmap.linktype, pushmap.reserved, pushmap.rules, pushmap.path
+local format = string.format
 local sort = table.sort
 local next, type = next, type
 
@@ -66,18 +66,12 @@ local function actionType(action, fallback, button)
     return fallback
   end
   if uri == nil and (kind == "WEBURL" or kind == "DEEPLINK") then
-    local path = button and format("$.buttons[%d].uri", button - 1) or "$.link.uri"
-    warn(path, "a " .. kind .. " action needs a uri: without one the tap opens nothing")
+    local at = button and path(path("$.buttons", button - 1), "uri") or "$.link.uri"
+    warn(at, "a " .. kind .. " action needs a uri: without one the tap opens nothing")
   end
   return kind
 end
 
--- JSON path of a data key: $.data.key, or $.data["odd key"].
-local function dataPath(key)
-  -- Patterns without repetition, so a key of any length passes the pattern guard.
-  if find(key, "^[%a_]") and not find(key, "[^%w_]") then return "$.data." .. key end
-  return format("$.data[%q]", key)
-end
 
 -- Copies the intent's custom data into `into`, with an error for each key the platform or
 -- pushmap reserves (pushmap.reserved says why). FCM data values are strings, so other JSON
@@ -101,7 +95,7 @@ local function copyData(data, into, platform)
     sort(bad)
     for i = 1, #bad do
       local key = bad[i]
-      fail(dataPath(key), format("data key '%s' %s", key, reserved(key, platform)))
+      fail(path("$.data", key), format("data key '%s' %s", key, reserved(key, platform)))
     end
   end
 end

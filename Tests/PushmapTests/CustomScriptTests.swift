@@ -1,4 +1,5 @@
 import PushmapJSON
+import PushmapTestSupport
 @testable import Pushmap
 import Testing
 
@@ -261,5 +262,36 @@ struct OwnTemplateTests {
         let translator = try Translator(scripts: scripts(["plain": Self.loopingPlain]), options: Translator.Options(limits: ScriptLimits(instructions: 100_000)), logger: quietLogger)
         let error = translationError { _ = try translator.translate(Array(#"{"title": "t"}"#.utf8), platforms: [.fcm]) }
         #expect(error?.scriptError?.kind == .instructionLimit)
+    }
+
+    @Test("pushmap.path writes the JSON paths the Swift side writes, for every kind of key")
+    func scriptPaths() throws {
+        // Each data key comes back as a warning at pushmap.path("$.data", key); an index too.
+        let source = """
+        return {
+          name = "paths", api = 1, platforms = { "fcm" },
+          fcm = function(intent, ctx)
+            for key in pairs(intent.data) do pushmap.warn(pushmap.path("$.data", key), "seen") end
+            pushmap.warn(pushmap.path(pushmap.path("$.buttons", 2), "uri"), "seen")
+            return { message = { data = { k = "v" } } }
+          end,
+        }
+        """
+        let translator = try Translator(scripts: scripts(["paths": source]), logger: quietLogger)
+        var random = SeededGenerator(seed: 0x9A7B)
+        let pieces = ["a", "Z", "_", "7", " ", ".", "-", "\"", "\\", "\n", "\t", "\u{1}", "é", "日本", "😀", "[", "]", "$"]
+        for _ in 0..<50 {
+            var keys: [String] = []
+            for _ in 0..<5 {
+                var key = ""
+                for _ in 0..<Int.random(in: 0...4, using: &random) { key += pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+                if !keys.contains(key) { keys.append(key) }
+            }
+            let intent = JSONValue.object(["template": "paths", "data": .object(JSONObject(keys.map { ($0, JSONValue.string("v")) }))])
+            let translation = try translator.translate(intent, platforms: [.fcm])
+            let written = Set(translation.diagnostics.map(\.path))
+            let expected = Set(keys.map { JSONPath([.key("data"), .key($0)]).description } + ["$.buttons[2].uri"])
+            #expect(written == expected)
+        }
     }
 }

@@ -10,10 +10,10 @@
 
 local pushmap = pushmap
 
-local null, array, object = pushmap.null, pushmap.array, pushmap.object
+local null, array, object, json = pushmap.null, pushmap.array, pushmap.object, pushmap.json
 local type, error, tostring, pairs, next, setmetatable = type, error, tostring, pairs, next, setmetatable
 local mathtype = math.type
-local byte, sub, upper, match, format = string.byte, string.sub, string.upper, string.match, string.format
+local byte, sub, upper, match, format, find = string.byte, string.sub, string.upper, string.match, string.format, string.find
 local sort, concat, unpack = table.sort, table.concat, table.unpack
 
 local VERSION = 1
@@ -197,6 +197,19 @@ function pushmap.get(t, path, default)
     if value == nil or value == null then return default end
   end
   return value
+end
+
+-- The JSON path one step below `base`, in the form of every path pushmap prints: a key that is
+-- an identifier after a dot ($.data.campaign), any other key JSON-quoted in brackets
+-- ($.data["deep.key"]), an index in brackets ($.buttons[0], 0-based as JSON paths are). The
+-- quoting is the host's JSON encoder's, so a script's paths read as the checks' own.
+function pushmap.path(base, step)
+  checkString("pushmap.path", "the base path", base)
+  if mathtype(step) == "integer" then return base .. "[" .. step .. "]" end
+  checkString("pushmap.path", "the step (a key, or an integer index)", step)
+  -- Two patterns without repetition, so a key of any length passes the pattern guard.
+  if find(step, "^[%a_]") and not find(step, "[^%w_]") then return base .. "." .. step end
+  return base .. "[" .. json(step) .. "]"
 end
 
 -- Diagnostics ----------------------------------------------------------------------------------
