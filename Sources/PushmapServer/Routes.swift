@@ -145,18 +145,7 @@ struct Routes: Sendable {
     }
 
     func templates() -> Response {
-        let templates = store.translator.templates.values.sorted { $0.name < $1.name }
-        let items: [JSONValue] = templates.map { template in
-            .object([
-                "name": .string(template.name),
-                "platforms": .array(template.platforms.map { .string($0.name) }),
-                "source": .string(template.layer == TemplateScript.builtinLayer ? "built-in" : template.layer),
-                "path": .string(template.path),
-                "overrides": .bool(template.overrides),
-                "fields": .array(template.fields.map { .string($0.name) }),
-            ])
-        }
-        var bytes = JSONWriter(style: .compact).write(.array(items))
+        var bytes = JSONWriter(style: .compact).write(TemplateListJSON.json(store.translator.templates))
         bytes.append(0x0A)
         return ServerResponse.json(.ok, bytes)
     }

@@ -1,6 +1,7 @@
 internal import ArgumentParser
 internal import Pushmap
 internal import PushmapJSON
+internal import PushmapOutput
 
 /// `pushmap templates`: each template, its platforms and the file it comes from.
 struct TemplatesCommand: ParsableCommand {
@@ -30,17 +31,7 @@ struct TemplatesCommand: ParsableCommand {
             }
             try? StandardStream.output.write(text)
         case .json:
-            let items: [JSONValue] = templates.map { template in
-                .object([
-                    "name": .string(template.name),
-                    "platforms": .array(template.platforms.map { .string($0.name) }),
-                    "source": .string(template.layer == TemplateScript.builtinLayer ? "built-in" : template.layer),
-                    "path": .string(template.path),
-                    "overrides": .bool(template.overrides),
-                    "fields": .array(template.fields.map { .string($0.name) }),
-                ])
-            }
-            var output = JSONWriter(style: .pretty).write(.array(items))
+            var output = JSONWriter(style: .pretty).write(TemplateListJSON.json(translator.templates))
             output.append(0x0A)
             try? StandardStream.output.write(output)
         }
