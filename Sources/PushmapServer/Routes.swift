@@ -15,24 +15,35 @@ struct Routes: Sendable {
     let readiness: Readiness
     let limiter: RequestLimiter
 
+    /// Every path the server answers, and its method: the router registers exactly these (a
+    /// handler's method comes from here), and ServerResponder answers 404 and 405 and labels its
+    /// metrics from the same list.
+    static let methods: [String: HTTPRequest.Method] = [
+        "/v1/translate": .post, "/v1/validate": .post, "/v1/batch": .post, "/v1/preview": .post, "/v1/templates": .get,
+        "/v1/schema": .get, "/healthz": .get, "/readyz": .get, "/metrics": .get, "/openapi.yaml": .get,
+    ]
+
     func router() -> Router<BasicRequestContext> {
         let router = Router(context: BasicRequestContext.self)
-        router.post("/v1/translate") { request, context in try await translate(request, context: context) }
-        router.post("/v1/validate") { request, context in try await validate(request, context: context) }
-        router.post("/v1/batch") { request, context in batch(request, context: context) }
-        router.post("/v1/preview") { request, context in try await preview(request, context: context) }
-        router.get("/v1/templates") { _, _ in templates() }
-        router.get("/v1/schema") { _, _ in schema() }
-        router.get("/healthz") { _, _ in ServerResponse.json(.ok, Array(#"{"status":"ok"}"#.utf8) + [0x0A]) }
-        router.get("/readyz") { _, _ in
+        func on(_ path: String, _ handler: @escaping @Sendable (Request, BasicRequestContext) async throws -> Response) {
+            if let method = Self.methods[path] { router.on(RouterPath(path), method: method, use: handler) }
+        }
+        on("/v1/translate") { request, context in try await translate(request, context: context) }
+        on("/v1/validate") { request, context in try await validate(request, context: context) }
+        on("/v1/batch") { request, context in batch(request, context: context) }
+        on("/v1/preview") { request, context in try await preview(request, context: context) }
+        on("/v1/templates") { _, _ in templates() }
+        on("/v1/schema") { _, _ in schema() }
+        on("/healthz") { _, _ in ServerResponse.json(.ok, Array(#"{"status":"ok"}"#.utf8) + [0x0A]) }
+        on("/readyz") { _, _ in
             readiness.ready
                 ? ServerResponse.json(.ok, Array(#"{"status":"ready"}"#.utf8) + [0x0A])
                 : ServerResponse.json(.serviceUnavailable, Array(#"{"status":"stopping"}"#.utf8) + [0x0A])
         }
-        router.get("/metrics") { _, _ in
+        on("/metrics") { _, _ in
             ServerResponse.text(.ok, metrics.exposition(), contentType: "text/plain; version=0.0.4; charset=utf-8")
         }
-        router.get("/openapi.yaml") { _, _ in
+        on("/openapi.yaml") { _, _ in
             ServerResponse.text(.ok, Array(Self.openAPIDocument.utf8), contentType: "application/yaml")
         }
         return router

@@ -12,10 +12,10 @@ internal import Darwin
 /// What every request goes through before and after its route: a request id (answer header, error
 /// bodies, log lines), the token, the concurrency and time limits, errors turned into JSON
 /// answers that show no internals, the request counter and one access log line.
-struct ServerResponder<Routes: HTTPResponder>: HTTPResponder where Routes.Context == BasicRequestContext {
+struct ServerResponder<RouteResponder: HTTPResponder>: HTTPResponder where RouteResponder.Context == BasicRequestContext {
     typealias Context = BasicRequestContext
 
-    let routes: Routes
+    let routes: RouteResponder
     let configuration: ServerConfiguration
     let limiter: RequestLimiter
     let metrics: ServerMetrics
@@ -116,11 +116,9 @@ struct ServerResponder<Routes: HTTPResponder>: HTTPResponder where Routes.Contex
         return ErrorAnswer.response(.internalServerError, kind: "internal error", requestID: requestID)
     }
 
-    /// The paths the routes answer and the method of each: another method is 405, not 404.
-    static var routeMethods: [String: HTTPRequest.Method] { [
-        "/v1/translate": .post, "/v1/validate": .post, "/v1/batch": .post, "/v1/preview": .post, "/v1/templates": .get, "/v1/schema": .get,
-        "/healthz": .get, "/readyz": .get, "/metrics": .get, "/openapi.yaml": .get,
-    ] }
+    /// The paths the routes answer and the method of each (another method is 405, not 404):
+    /// the router's own list.
+    static var routeMethods: [String: HTTPRequest.Method] { Routes.methods }
 
     /// The paths the routes answer, for the metrics' route label (other paths would make a label each).
     static var knownRoutes: Set<String> { Set(routeMethods.keys) }

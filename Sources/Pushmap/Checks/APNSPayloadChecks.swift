@@ -51,14 +51,7 @@ enum APNSPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.aps == nil else { return }
-            guard let root = payload.root.objectValue else {
-                report.error(
-                    CheckLocation(payload: "$"),
-                    "an APNS payload is a JSON object holding `aps`, not \(ValueFormat.withArticle(payload.root.typeName)): APNs refuses it")
-                return
-            }
-            let found = root["aps"].map { "it is \(ValueFormat.withArticle($0.typeName))" } ?? "it is missing"
-            report.error(CheckLocation(payload: "$.aps"), "an APNS payload needs an object `aps` (\(found)): APNs refuses it")
+            EnvelopeRule.check(payload.root, container: "aps", payload: "an APNS payload", service: "APNs", &report)
         }
     }
 

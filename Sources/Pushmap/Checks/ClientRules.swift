@@ -126,3 +126,24 @@ enum ClientRules {
         textLength(keys.text(key), limit: limit, name: { key.name }, at: { keys.location(key) }, suffix: suffix, platform, &report)
     }
 }
+
+/// The one rule both services share about a payload's outside: a JSON object holding the
+/// service's container object (`message` for FCM, `aps` for APNS), with each service's names as
+/// data.
+enum EnvelopeRule {
+    /// Reports a payload whose root is not an object, or has no object named `container`.
+    /// `payload` names it in messages ("an FCM payload"), `service` is who refuses it.
+    static func check(
+        _ root: JSONNode, container: StaticString, payload: String, service: String, _ report: inout CheckReport
+    ) {
+        guard let object = root.objectValue else {
+            report.error(
+                CheckLocation(payload: "$"),
+                "\(payload) is a JSON object holding `\(container)`, not \(ValueFormat.withArticle(root.typeName)): \(service) refuses it")
+            return
+        }
+        let found = object[container].map { "it is \(ValueFormat.withArticle($0.typeName))" } ?? "it is missing"
+        report.error(
+            CheckLocation(payload: "$.\(container)"), "\(payload) needs an object `\(container)` (\(found)): \(service) refuses it")
+    }
+}

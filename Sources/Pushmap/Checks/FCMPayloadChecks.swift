@@ -78,14 +78,7 @@ enum FCMPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.message == nil else { return }
-            guard let root = payload.root.objectValue else {
-                report.error(
-                    CheckLocation(payload: "$"),
-                    "an FCM payload is a JSON object holding `message`, not \(ValueFormat.withArticle(payload.root.typeName)): FCM refuses it")
-                return
-            }
-            let found = root["message"].map { "it is \(ValueFormat.withArticle($0.typeName))" } ?? "it is missing"
-            report.error(CheckLocation(payload: "$.message"), "an FCM payload needs an object `message` (\(found)): FCM refuses it")
+            EnvelopeRule.check(payload.root, container: "message", payload: "an FCM payload", service: "FCM", &report)
         }
     }
 
