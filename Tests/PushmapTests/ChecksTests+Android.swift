@@ -56,7 +56,7 @@ extension ChecksTests {
     ])
     func androidActionsJSON(text: String) {
         let payload = F.fcm(F.merged(F.basicData, ["adb_act": .string(text)]))
-        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-actions-json", .error, at: "$.buttons", payloadPath: "$.message.data.adb_act")
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-actions-json", .warning, at: "$.buttons", payloadPath: "$.message.data.adb_act")
     }
 
     @Test("a JSON-encoded value read through the one parser reads as JSONParser reads it")
@@ -106,13 +106,13 @@ extension ChecksTests {
     ])
     func androidActionIncomplete(text: String) {
         let payload = F.fcm(F.merged(F.basicData, ["adb_act": .string(text)]))
-        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-action-incomplete", .error, at: "$.buttons[0]", payloadPath: "$.message.data.adb_act[0]")
+        F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-action-incomplete", .warning, at: "$.buttons[0]", payloadPath: "$.message.data.adb_act[0]")
     }
 
     @Test("an action type outside the four values is an error")
     func androidActionType() {
         let bad = F.fcm(F.merged(F.basicData, ["adb_act": #"[{"label":"go","type":"OPEN"}]"#]))
-        F.expectOne(F.check(bad, .fcm, intentPaths: true), "android-action-type", .error, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
+        F.expectOne(F.check(bad, .fcm, intentPaths: true), "android-action-type", .warning, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
         let good = F.fcm(F.merged(F.basicData, ["adb_act": #"[{"label":"go","type":"OPENAPP"}]"#]))
         F.expectNone(F.check(good, .fcm), "android-action-type")
         F.expectNone(F.check(good, .fcm), "android-action-incomplete")
@@ -123,7 +123,7 @@ extension ChecksTests {
         let extra = (1...60).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
         let bad = F.fcm(F.merged(F.basicData, ["adb_act": .string(#"[{"label":"go","type":"OPEN",\#(extra)},"x",{"label":"","type":"WEBURL"}]"#)]))
         let findings = F.check(bad, .fcm, intentPaths: true)
-        F.expectOne(findings, "android-action-type", .error, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
+        F.expectOne(findings, "android-action-type", .warning, at: "$.buttons[0].type", payloadPath: "$.message.data.adb_act[0].type")
         #expect(findings.filter { $0.rule == "android-action-incomplete" }.map(\.path) == ["$.buttons[1]", "$.buttons[2]"])
         #expect(findings.contains { $0.rule == "android-action-uri" && $0.path == "$.buttons[2]" })
     }
@@ -133,9 +133,9 @@ extension ChecksTests {
         let one = #"{"label":"go","type":"OPENAPP"}"#
         func actions(_ count: Int) -> JSONValue { .string("[" + Array(repeating: one, count: count).joined(separator: ",") + "]") }
         let remind: JSONObject = ["adb_rem_txt": "Later", "adb_rem_sec": "600"]
-        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_act": actions(4)])), .fcm), "android-action-count", .error, at: "$.message.data.adb_act")
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_act": actions(4)])), .fcm), "android-action-count", .warning, at: "$.message.data.adb_act")
         F.expectOne(
-            F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": actions(3)])), .fcm, intentPaths: true), "android-action-count", .error,
+            F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": actions(3)])), .fcm, intentPaths: true), "android-action-count", .warning,
             at: "$.buttons")
         F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_act": actions(3)])), .fcm), "android-action-count")
         F.expectNone(F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": actions(2)])), .fcm), "android-action-count")
@@ -160,10 +160,11 @@ extension ChecksTests {
         F.expectNone(F.check(seconds, .fcm), "android-remind-later-past")
     }
 
-    @Test("Android colours are 6 or 8 hex digits without #", arguments: ["#FF0000", "FFF", "GG0000", "FF00001", ""])
+    @Test("Android colours are 6 or 8 hex digits without #; with # Android ignores them (a warning)", arguments: ["#FF0000", "FFF", "GG0000", "FF00001", ""])
     func androidColor(colour: String) {
         let payload = F.fcm(F.merged(F.basicData, ["adb_clr_title": .string(colour)]))
-        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", .error, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
+        let severity: Diagnostic.Severity = colour.hasPrefix("#") ? .warning : .error
+        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", severity, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
         #expect(finding?.message.contains("ignores") == true)
     }
 

@@ -17,10 +17,10 @@ extension ChecksTests {
     func iosStringValue() {
         let payload = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_dur": 10]))
         let diagnostics = F.check(payload, .apns, intentPaths: true)
-        F.expectOne(diagnostics, "ios-string-value", .error, at: "$.timer.duration", payloadPath: "$.adb_tmr_dur")
+        F.expectOne(diagnostics, "ios-string-value", .warning, at: "$.timer.duration", payloadPath: "$.adb_tmr_dur")
         // Counted as absent, the timer has no duration at all.
         F.expectOne(diagnostics, "ios-timer-missing", .error, at: "$.timer")
-        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_version": 1])), .apns), "ios-string-value", .error, at: "$.adb_version")
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_version": 1])), .apns), "ios-string-value", .warning, at: "$.adb_version")
         F.expectNone(F.check(F.apns(F.plainAps, ["adb_act": [["aid": "a", "label": "Go", "type": "DISMISS"]], "custom": 1]), .apns), "ios-string-value")
     }
 

@@ -115,7 +115,7 @@ struct ChecksTests {
         let kelvin = "DEEPLIN\u{212A}"
         F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_uri": "myapp://x", "adb_a_type": .string(kelvin)])), .fcm), "android-link-type", .error, at: "$.message.data.adb_a_type")
         let actions = #"[{"label":"Open","uri":"myapp://x","type":"\#(kelvin)"}]"#
-        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_act": .string(actions)])), .fcm), "android-action-type", .error, at: "$.message.data.adb_act[0].type")
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_act": .string(actions)])), .fcm), "android-action-type", .warning, at: "$.message.data.adb_act[0].type")
         F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_uri": "myapp://x", "adb_a_type": "DEEPLINK"])), .fcm), "android-link-type")
     }
 

@@ -114,7 +114,7 @@ struct ConcurrencyTests {
             return all
         }
         #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
-        #expect(translator.templates.keys.sorted() == ["basic", "carousel", "hogs", "loops", "plain", "raises", "timer", "wrongtype"])
+        #expect(translator.templates.keys.sorted() == ["basic", "carousel", "cat", "hogs", "icon", "input", "loops", "plain", "raises", "rate", "timer", "wrongtype", "zb"])
     }
 
     @Test("threads outside Swift concurrency share a translator too")

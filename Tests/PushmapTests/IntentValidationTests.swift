@@ -93,7 +93,7 @@ struct IntentValidationTests {
     @Test("publishes the schema file that the code describes")
     func schemaFile() throws {
         let file = try [UInt8](Data(contentsOf: repositoryRoot.appendingPathComponent("schema/intent.schema.json")))
-        let made = IntentJSONSchema.make(templates: ["plain", "basic", "carousel", "timer"])
+        let made = IntentJSONSchema.make(templates: ["plain", "basic", "carousel", "timer", "input", "zb", "cat", "rate", "icon"])
         #expect(try JSONParser.parse(file) == made, "regenerate with: scripts/pushmap schema > schema/intent.schema.json")
     }
 }

@@ -91,17 +91,21 @@ struct OutputStabilityTests {
         }
     }
 
+    /// The templates of the recorded inputs: those of the version that recorded them (the
+    /// templates added since have their fixtures and the property tests).
+    static let templates = ["plain", "basic", "carousel", "timer"]
+
     /// The inputs: the property tests' valid and broken intents, from their fixed seed.
     static func inputs() -> [[UInt8]] {
         var inputs: [[UInt8]] = []
         var valid = IntentGenerator(seed: 0x5EED_2026, now: now)
         for index in 0..<400 {
-            let template = PropertyTests.templates[index % PropertyTests.templates.count]
+            let template = Self.templates[index % Self.templates.count]
             inputs.append(JSONWriter(style: .compact, sortKeys: false).write(.object(valid.intent(template))))
         }
         var broken = IntentGenerator(seed: 0x5EED_2027, now: now)
         for index in 0..<200 {
-            let template = PropertyTests.templates[index % PropertyTests.templates.count]
+            let template = Self.templates[index % Self.templates.count]
             inputs.append(PropertyTests.broken(broken.intent(template), &broken).bytes)
         }
         return inputs

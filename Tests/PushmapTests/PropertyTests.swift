@@ -40,6 +40,59 @@ struct IntentGenerator {
 
     mutating func pick(_ choices: [String]) -> String { choices[int(0...(choices.count - 1))] }
 
+    /// A star's or an icon's action: a uri (its type inferred), a type without one, or both.
+    mutating func tap() -> JSONObject {
+        switch int(0...2) {
+        case 0: return ["uri": .string(uri())]
+        case 1: return ["type": .string(pick(["OPENAPP", "DISMISS"]))]
+        default:
+            let target = uri()
+            return ["uri": .string(target), "type": .string(target.hasPrefix("https") ? "WEBURL" : "DEEPLINK")]
+        }
+    }
+
+    /// The fields of the templates only Android draws, at their counts' bounds as often as between.
+    mutating func androidOnlyTemplateFields(_ template: String, into intent: inout JSONObject) {
+        switch template {
+        case "input":
+            var reply: JSONObject = ["key": .string(pick(["answer", "feedback", "reply_text"]))]
+            if chance(50) { reply["label"] = .string(text(3)) }
+            if chance(50) { reply["sentBody"] = .string(text(8)) }
+            if chance(30) { reply["sentImage"] = .string(https()) }
+            intent["reply"] = .object(reply)
+        case "zb":
+            intent["image"] = .string(https())
+            if chance(60) { intent["zeroBezel"] = .object(["collapsed": .string(pick(["image", "text"]))]) }
+        case "cat":
+            var button: JSONObject = ["label": .string(text(3)), "uri": .string(uri()), "color": .string(colour()), "textColor": .string(colour())]
+            if chance(20) { button["uri"] = .string("https://shop.example.com/cart") }
+            var catalog: JSONObject = ["button": .object(button)]
+            if chance(60) { catalog["layout"] = .string(pick(["horizontal", "vertical"])) }
+            catalog["items"] = .array((0..<3).map { _ in
+                .object(["title": .string(text(3)), "body": .string(text(6)), "image": .string(https()), "price": .string("$" + String(int(1...999))), "uri": .string(uri())])
+            })
+            intent["catalog"] = .object(catalog)
+        case "rate":
+            let icons = chance(50) ? (https(), https()) : ("star_outline", "star_filled")
+            let count = pick(["3", "5", "4"]) == "4" ? 4 : (chance(50) ? 3 : 5)
+            intent["rating"] = .object([
+                "unselectedIcon": .string(icons.0), "selectedIcon": .string(icons.1),
+                "stars": .array((0..<count).map { _ in .object(tap()) }),
+            ])
+        case "icon":
+            let count = chance(50) ? int(3...5) : pick(["3", "5"]) == "3" ? 3 : 5
+            var icons: JSONObject = ["items": .array((0..<count).map { _ in
+                var item = tap()
+                item["image"] = .string(chance(50) ? https() : "ic_" + String(int(0...99)))
+                return .object(item)
+            })]
+            if chance(40) { icons["closeImage"] = .string("ic_cross") }
+            intent["icons"] = .object(icons)
+        default:
+            break
+        }
+    }
+
     /// A valid intent for `template`.
     mutating func intent(_ template: String) -> JSONObject {
         var intent = JSONObject()
@@ -59,7 +112,7 @@ struct IntentGenerator {
             }
         }
         if chance(40) { intent["subtitle"] = .string(text(4)) }
-        if chance(50), template != "carousel" { intent["image"] = .string(https()) }
+        if chance(50), !["carousel", "cat", "icon"].contains(template) { intent["image"] = .string(https()) }
         if chance(50) { intent["sound"] = .string(pick(["default", "bingBong", "chime"])) }
         if chance(40) { intent["badge"] = .integer(Int64(chance(20) ? 0 : int(1...9999))) }
         if chance(60) {
@@ -76,7 +129,7 @@ struct IntentGenerator {
             if chance(50) { remind["at"] = .integer(now + Int64(int(60...86_400 * 30))) } else { remind["after"] = .integer(Int64(int(1...86_400))) }
             intent["remindLater"] = .object(remind)
         }
-        if chance(50), template != "carousel", template != "timer" {
+        if chance(50), template == "plain" || template == "basic" {
             let count = int(0...(remindLater ? 2 : 3))
             var buttons: [JSONValue] = []
             for index in 0..<count {
@@ -111,6 +164,7 @@ struct IntentGenerator {
             })
             intent["carousel"] = .object(carousel)
         }
+        androidOnlyTemplateFields(template, into: &intent)
         if template == "timer" {
             var timer = JSONObject()
             if chance(50) { timer["duration"] = .integer(Int64(chance(20) ? 1 : int(2...86_400))) } else { timer["endsAt"] = .integer(now + Int64(int(1...86_400 * 7))) }
@@ -173,7 +227,7 @@ struct IntentGenerator {
 @Suite("Properties of translation")
 struct PropertyTests {
     static let now: Int64 = 1_704_067_200
-    static let templates = ["plain", "basic", "carousel", "timer"]
+    static let templates = ["plain", "basic", "carousel", "timer", "input", "zb", "cat", "rate", "icon"]
 
     /// PUSHMAP_PROPERTY_SEED replays a reported run; otherwise a fixed seed keeps CI repeatable.
     static var seed: UInt64 {

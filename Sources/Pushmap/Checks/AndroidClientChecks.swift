@@ -4,7 +4,7 @@ internal import PushmapJSON
 /// (`adb_template_type` present), the messaging SDK for plain payloads. Errors where the phone
 /// drops the notification or loses part of it, warnings where it quietly degrades.
 enum AndroidClientChecks {
-    static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
+    static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP", "NONE"]
     static let displayPriorities: [StaticString] = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: [StaticString] = ["PRIVATE", "PUBLIC", "SECRET"]
     static let carouselLayouts: [StaticString] = ["default", "filmstrip"]
@@ -102,6 +102,10 @@ enum AndroidClientChecks {
         TimerMissing.self
         TimerValue.self
         TimerExpired.self
+
+        // MARK: input, zb, cat, rate, icon; Campaign Classic (Checks/Templates)
+        AndroidOnlyTemplates.self
+        CampaignClassicRule.self
     }
 
     struct RequiredKey: CheckRule {
@@ -130,7 +134,7 @@ enum AndroidClientChecks {
                 : "Android's template code throws and the notification is not shown"
             report.error(
                 payload.keys.location(.linkType),
-                "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS or OPENAPP: \(effect)")
+                "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS, OPENAPP or NONE: \(effect)")
         }
     }
 
@@ -159,7 +163,7 @@ enum AndroidClientChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             if case .absent = payload.actions { return }
             guard payload.actions.node?.elements == nil else { return }
-            report.error(
+            report.warning(
                 payload.keys.location(.actions),
                 "adb_act is not a JSON-encoded array of {label, uri, type}: Android cannot read it and shows no buttons at all")
         }
@@ -174,7 +178,7 @@ enum AndroidClientChecks {
             let allowed = remindLater ? maxButtons - 1 : maxButtons
             if actions.count > allowed {
                 let reason = remindLater ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit" : "Android shows at most \(allowed)"
-                report.error(payload.keys.location(.actions), "adb_act has \(actions.count) actions and \(reason): the rest are lost")
+                report.warning(payload.keys.location(.actions), "adb_act has \(actions.count) actions and \(reason): the rest are lost")
             }
             // Then each action, action by action.
             let base = payload.keys.base(of: .actions)
@@ -396,14 +400,14 @@ enum AndroidClientChecks {
 
         static func check(_ action: Action, _ report: inout CheckReport) {
             guard action.isObject else {
-                report.error(action.location, "action \(action.number) is not an object {label, uri, type}: Android skips it")
+                report.warning(action.location, "action \(action.number) is not an object {label, uri, type}: Android skips it")
                 return
             }
             if !action.hasLabel {
-                report.error(action.location, "action \(action.number) has no label: Android skips the button")
+                report.warning(action.location, "action \(action.number) has no label: Android skips the button")
             }
             if action.type == nil {
-                report.error(action.location, "action \(action.number) has no type: Android skips the button")
+                report.warning(action.location, "action \(action.number) has no type: Android skips the button")
             }
         }
     }
@@ -413,9 +417,9 @@ enum AndroidClientChecks {
 
         static func check(_ action: Action, _ report: inout CheckReport) {
             guard let type = action.type, !(type.utf8.map { ValueFormat.isOne(of: actionTypes, $0) } ?? false) else { return }
-            report.error(
+            report.warning(
                 action.location.member("type", intentKey: IntentOrigin.buttonFields["type"]),
-                "action \(action.number) has type \(type.utf8.map(ValueFormat.quoted) ?? ValueFormat.withArticle(type.typeName)), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
+                "action \(action.number) has type \(type.utf8.map(ValueFormat.quoted) ?? ValueFormat.withArticle(type.typeName)), not DEEPLINK, WEBURL, DISMISS, OPENAPP or NONE: Android keeps the button but it does nothing")
         }
     }
 

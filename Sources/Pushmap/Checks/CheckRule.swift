@@ -70,9 +70,16 @@ struct RuleScope: OptionSet, Sendable {
     static let basic = RuleScope(rawValue: 1 << 1)
     static let carousel = RuleScope(rawValue: 1 << 2)
     static let timer = RuleScope(rawValue: 1 << 3)
-    /// A template type other than basic, car and timer.
+    /// A template type none of Adobe's SDKs draws.
     static let otherTemplate = RuleScope(rawValue: 1 << 4)
-    static let anyTemplate: RuleScope = [.basic, .carousel, .timer, .otherTemplate]
+    // The templates only Android draws.
+    static let inputBox = RuleScope(rawValue: 1 << 20)
+    static let zeroBezel = RuleScope(rawValue: 1 << 21)
+    static let catalog = RuleScope(rawValue: 1 << 22)
+    static let rating = RuleScope(rawValue: 1 << 23)
+    static let multiIcon = RuleScope(rawValue: 1 << 24)
+    static let androidOnlyTemplate: RuleScope = [.inputBox, .zeroBezel, .catalog, .rating, .multiIcon]
+    static let anyTemplate: RuleScope = [.basic, .carousel, .timer, .otherTemplate, .androidOnlyTemplate]
     /// The templates iOS renders.
     static let iOSTemplate: RuleScope = [.basic, .carousel, .timer]
 
@@ -82,6 +89,11 @@ struct RuleScope: OptionSet, Sendable {
         if ValueFormat.equals(template, "basic") { return .basic }
         if ValueFormat.equals(template, "car") { return .carousel }
         if ValueFormat.equals(template, "timer") { return .timer }
+        if ValueFormat.equals(template, "input") { return .inputBox }
+        if ValueFormat.equals(template, "zb") { return .zeroBezel }
+        if ValueFormat.equals(template, "cat") { return .catalog }
+        if ValueFormat.equals(template, "rate") { return .rating }
+        if ValueFormat.equals(template, "icon") { return .multiIcon }
         return .otherTemplate
     }
 }

@@ -53,6 +53,13 @@ enum ClientRules {
     static func colours(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
         for index in keys.prints.indices where keys.prints[index].isColour {
             guard let colour = keys.entries[index].value.utf8, !isColour(colour, allowingHash: platform.colourAllowsHash) else { continue }
+            // A hex colour after a # is well meant: Android ignores it, as Adobe's own test data shows.
+            if isColour(colour, allowingHash: true) {
+                report.warning(
+                    keys.location(at: index),
+                    "\(keys.entries[index].name) \(ValueFormat.quoted(colour)) starts with #: \(platform.name) reads \(platform.colourFormats), so \(platform.colourEffect)")
+                continue
+            }
             report.error(
                 keys.location(at: index),
                 "\(keys.entries[index].name) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (\(platform.colourFormats)): \(platform.colourEffect)")

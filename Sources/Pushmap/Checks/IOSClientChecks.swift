@@ -72,7 +72,8 @@ enum IOSClientChecks {
             for index in keys.prints.indices where keys.prints[index].isAdobeKey {
                 let entry = keys.entries[index]
                 guard !entry.value.isString, !ValueFormat.isOne(of: nonStringKeys, entry.key) else { continue }
-                report.error(
+                // A warning: where the key is needed, the rule that needs it reports it missing.
+                report.warning(
                     keys.location(at: index),
                     "\(entry.name) is \(ValueFormat.withArticle(entry.value.typeName)): iOS reads adb_ values as strings only, so it counts as absent")
             }
@@ -122,7 +123,7 @@ enum IOSClientChecks {
 
     struct TemplateType: CheckRule {
         static var name: StaticString { "ios-template-type" }
-        static var scope: RuleScope { .otherTemplate }
+        static var scope: RuleScope { [.otherTemplate, .androidOnlyTemplate] }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let template = payload.template else { return }

@@ -9,7 +9,7 @@ package enum IntentSchema {
     /// The top-level object. Templates may add fields of their own (see the script contract).
     package static let root = IntentObject([
         IntentField("$schema", .string, "The JSON Schema this file follows, for editors; ignored by pushmap."),
-        IntentField("template", .template, "plain (default), basic, carousel, timer, or a custom script's name."),
+        IntentField("template", .template, "plain (default), basic, carousel, timer, input, zb, cat, rate, icon, or a custom script's name."),
         IntentField("version", .string, "Payload version for templates (adb_version); default \"1\"."),
         IntentField("title", text, "Notification title."),
         IntentField("body", text, "Notification body, when collapsed."),
@@ -89,7 +89,7 @@ package enum IntentSchema {
             IntentField("condition", text, "A condition over topics."),
         ], exclusive: [["token", "topic", "condition"]], oneRequired: [["token", "topic", "condition"]])), "Where FCM sends the message; not part of an APNS payload."),
         IntentField("data", .map(nil), "Custom keys: FCM data values as strings (others JSON-encoded); APNS keys beside aps, types kept."),
-    ])
+    ] + androidTemplateFields)
 
     /// The root with a template's own fields added.
     static func root(adding extra: [IntentField]) -> IntentObject {

@@ -1,0 +1,63 @@
+-- icon: Adobe's multi icon push template (adb_template_type "icon"): a row of three to five icons,
+-- each with its own action, and a close button. Android only; the title and body are not shown.
+-- Built on basic (pushmap.builtin("basic", ...)), without its buttons, remind-later button and
+-- image. iOS has no such template: the APNS payload is basic's, the best iOS shows of it.
+
+local pushmap = pushmap
+local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
+local array, json, linktype, path = pushmap.array, pushmap.json, pushmap.linktype, pushmap.path
+
+local NONE = {} -- stands for an absent object; never written to
+
+-- The icons as adb_items entries {img, type, uri}: an icon's own type, else one from its uri,
+-- else OPENAPP.
+local function items(icons)
+  local list = {}
+  for i = 1, #icons do
+    local icon = icons[i]
+    local kind, uri = icon.type, icon.uri
+    if kind == nil then kind = uri and linktype(uri) or "OPENAPP" end
+    if uri == nil and (kind == "WEBURL" or kind == "DEEPLINK") then
+      fail(path(path("$.icons.items", i - 1), "uri"), "a " .. kind .. " icon needs a uri: without it Android leaves the icon out")
+    end
+    list[i] = { img = icon.image, type = kind, uri = uri }
+  end
+  return array(list)
+end
+
+local function fcm(intent, ctx)
+  local payload = builtin("basic", "fcm", intent, ctx)
+  local data = payload.message.data
+  data.adb_template_type = "icon"
+  -- No buttons or remind-later button (ignored: basic reports them).
+  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
+  if intent.image ~= nil then
+    data.adb_image = nil
+    warn("$.image", "image is ignored by the icon template (its items carry the images)")
+  end
+
+  local icons = intent.icons
+  if icons == nil then
+    fail("$.icons", "the icon template needs icons: three to five items")
+    icons = NONE
+  end
+  if icons.items ~= nil then data.adb_items = json(items(icons.items)) end
+  data.adb_cancel_image = icons.closeImage
+  return payload
+end
+
+local function apns(intent, ctx)
+  warn("$.template", "iOS has no multi icon template: it shows a basic notification without the icons")
+  return builtin("basic", "apns", intent, ctx)
+end
+
+return {
+  name = "icon",
+  api = 1,
+  platforms = { "fcm", "apns" },
+  base = "basic",
+  owns = { "icons" },
+  ignores = { "buttons", "remindLater" },
+  fcm = fcm,
+  apns = apns,
+}

@@ -1,0 +1,59 @@
+-- rate: Adobe's product rating push template (adb_template_type "rate"): three to five stars, each
+-- with its own action once the user confirms. Android only. Built on basic
+-- (pushmap.builtin("basic", ...)), without its buttons and remind-later button. iOS has no such
+-- template: the APNS payload is basic's, the best iOS shows of it.
+
+local pushmap = pushmap
+local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
+local array, json, linktype, path = pushmap.array, pushmap.json, pushmap.linktype, pushmap.path
+
+local NONE = {} -- stands for an absent object; never written to
+
+-- The stars as adb_rate_act entries {type, uri}: a star's own type, else one from its uri, else OPENAPP.
+local function actions(stars)
+  local list = {}
+  for i = 1, #stars do
+    local star = stars[i]
+    local kind, uri = star.type, star.uri
+    if kind == nil then kind = uri and linktype(uri) or "OPENAPP" end
+    if uri == nil and (kind == "WEBURL" or kind == "DEEPLINK") then
+      fail(path(path("$.rating.stars", i - 1), "uri"), "a " .. kind .. " star needs a uri: one star without it makes Android show no rating at all")
+    end
+    list[i] = { type = kind, uri = uri }
+  end
+  return array(list)
+end
+
+local function fcm(intent, ctx)
+  local payload = builtin("basic", "fcm", intent, ctx)
+  local data = payload.message.data
+  data.adb_template_type = "rate"
+  -- No buttons or remind-later button (ignored: basic reports them).
+  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
+
+  local rating = intent.rating
+  if rating == nil then
+    fail("$.rating", "the rate template needs a rating: the star icons and three to five stars")
+    rating = NONE
+  end
+  data.adb_rate_unselected_icon = rating.unselectedIcon
+  data.adb_rate_selected_icon = rating.selectedIcon
+  if rating.stars ~= nil then data.adb_rate_act = json(actions(rating.stars)) end
+  return payload
+end
+
+local function apns(intent, ctx)
+  warn("$.template", "iOS has no product rating template: it shows a basic notification without the stars")
+  return builtin("basic", "apns", intent, ctx)
+end
+
+return {
+  name = "rate",
+  api = 1,
+  platforms = { "fcm", "apns" },
+  base = "basic",
+  owns = { "rating" },
+  ignores = { "buttons", "remindLater" },
+  fcm = fcm,
+  apns = apns,
+}
