@@ -123,6 +123,7 @@ local function fcm(intent, ctx)
   local linkType = link and actionType(link, nil, nil)
   local actions = buttonActions(intent.buttons, false)
   local options = android or NONE
+  local classic = intent.campaignClassic or NONE
   local data = {
     adb_title = intent.title,
     adb_body = intent.body,
@@ -136,6 +137,9 @@ local function fcm(intent, ctx)
     adb_icon = options.icon,
     adb_n_priority = PRIORITY[options.priority],
     adb_n_visibility = VISIBILITY[options.visibility],
+    -- Campaign Classic's tracking ids: its Android extension shows nothing without both.
+    _mId = classic.messageId,
+    _dId = classic.deliveryId,
   }
   local target = intent.target or NONE
   local message = { data = data, token = target.token, topic = target.topic, condition = target.condition }
@@ -184,8 +188,11 @@ local function apns(intent, ctx)
 
   local link = intent.link
   local linkType = link and actionType(link, nil, nil)
+  local classic = intent.campaignClassic or NONE
   local payload = {
     aps = aps,
+    _mId = classic.messageId,
+    _dId = classic.deliveryId,
     adb_media = image,
     adb_uri = link and link.uri,
     adb_a_type = linkType,

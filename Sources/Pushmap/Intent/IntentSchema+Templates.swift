@@ -1,5 +1,6 @@
 /// The fields of the templates only Android draws (input, zb, cat, rate, icon), each object owned
-/// by its template (the scripts' `owns`). Named for what they mean, not after the adb_ keys.
+/// by its template (the scripts' `owns`), and Campaign Classic's ids, which every template may carry.
+/// Named for what they mean, not after the keys they become.
 extension IntentSchema {
     /// A star's or an icon's action: what tapping it opens.
     static let tapFields = [
@@ -8,6 +9,10 @@ extension IntentSchema {
     ]
 
     static let androidTemplateFields = [
+        IntentField("campaignClassic", .object(IntentObject([
+            IntentField("messageId", text, required: true, "Campaign Classic's message id (_mId)."),
+            IntentField("deliveryId", text, required: true, "Campaign Classic's delivery id (_dId)."),
+        ])), "Adobe Campaign Classic's tracking ids, which its Android extension (the released caller of the templates) needs."),
         IntentField("reply", .object(IntentObject([
             IntentField("key", text, required: true, "The name the app receives the typed text under (adb_input_receiver)."),
             IntentField("label", text, "The reply button's label and the field's hint; Android's default is \"Reply\"."),
