@@ -12,7 +12,7 @@ struct PushmapCommand: ParsableCommand {
         """,
         version: "0.1.0",
         subcommands: [
-            TranslateCommand.self, ValidateCommand.self, BatchCommand.self,
+            TranslateCommand.self, ValidateCommand.self, ImportCommand.self, BatchCommand.self,
             TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self, PreviewCommand.self,
         ]
     )

@@ -33,4 +33,13 @@ struct AdobeCorpusTests {
         }
         print("validate agrees with Adobe's code on \(agreeing) of \(AdobeCorpus.fullPayloads.count) full payloads")
     }
+
+    @Test("import then translate gives back every payload Adobe's code shows, or a warning names each key it could not keep")
+    func importRoundTrips() throws {
+        let valid = AdobeCorpus.fullPayloads.filter(\.valid)
+        #expect(valid.count > 70)
+        for entry in valid {
+            #expect(try RoundTrip.problems(try AdobeCorpus.payload(entry), platform: entry.pushmapPlatform) == [], "\(entry)")
+        }
+    }
 }

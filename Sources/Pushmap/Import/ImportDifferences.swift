@@ -1,0 +1,90 @@
+internal import PushmapJSON
+
+/// A payload key that translating the imported intent does not give back as it was.
+struct ImportDifference {
+    enum Kind { case notKept, added, changed }
+
+    /// The key's payload path.
+    let path: String
+    let kind: Kind
+    let was: JSONValue?
+    let now: JSONValue?
+
+    func diagnostic(_ platform: Platform) -> Diagnostic {
+        let key = ImportDifference.name(path)
+        switch kind {
+        case .notKept:
+            return .warning(path, PayloadImport.notKept, "\(key) \(Self.shown(was)) is not kept: the intent has no field that writes it here", platform: platform)
+        case .added:
+            return .warning(path, PayloadImport.added, "\(key) is added: translating the intent writes \(Self.shown(now))", platform: platform)
+        case .changed:
+            return .warning(path, PayloadImport.changed, "\(key) changes: \(Self.shown(was)) becomes \(Self.shown(now))", platform: platform)
+        }
+    }
+
+    /// The key a payload path ends in, for messages.
+    static func name(_ path: String) -> String {
+        String(path.split(separator: ".").last ?? Substring(path))
+    }
+
+    /// A value for a message, cut short.
+    private static func shown(_ value: JSONValue?) -> String {
+        guard let value else { return "nothing" }
+        let text = String(decoding: JSONWriter(style: .compact).write(value), as: UTF8.self)
+        return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    }
+
+    /// The members of two objects that differ, each at `base` + its key; `encoded` keys hold JSON
+    /// text, compared as the values they encode.
+    static func members(_ was: JSONObject, _ now: JSONObject, base: String, skipping: Set<String> = [], encoded: Set<String> = [], sources: [String: String] = [:]) -> [ImportDifference] {
+        var keys: [String] = []
+        var seen: Set<String> = []
+        for (key, _) in was where seen.insert(key).inserted { keys.append(key) }
+        for (key, _) in now where seen.insert(key).inserted { keys.append(key) }
+        var differences: [ImportDifference] = []
+        for key in keys where !skipping.contains(key) {
+            let a = was[key], b = now[key]
+            if a == b { continue }
+            if encoded.contains(key), let a, let b, decoded(a) != nil, decoded(a) == decoded(b) { continue }
+            let kind: Kind = b == nil ? .notKept : a == nil ? .added : .changed
+            differences.append(ImportDifference(path: sources[key] ?? JSONPath.member(base, key), kind: kind, was: a, now: b))
+        }
+        return differences
+    }
+
+    private static func decoded(_ value: JSONValue) -> JSONValue? {
+        value.stringValue.flatMap { try? JSONParser.parse(Array($0.utf8)) }
+    }
+}
+
+extension PayloadImport {
+    static let encodedKeys: Set<String> = ["adb_act", "adb_items", "adb_rate_act"]
+
+    static func fcmDifferences(_ payload: JSONValue, _ translated: JSONValue) -> [ImportDifference] {
+        let was = payload["message"]?.objectValue ?? JSONObject()
+        let now = translated["message"]?.objectValue ?? JSONObject()
+        var data = was["data"]?.objectValue ?? JSONObject()
+        var sources: [String: String] = [:]
+        let wasAndroid = was["android"]?.objectValue ?? JSONObject()
+        if let inner = wasAndroid["data"]?.objectValue {
+            for (key, value) in inner {
+                data[key] = value
+                sources[key] = JSONPath.member("$.message.android.data", key)
+            }
+        }
+        var differences = ImportDifference.members(
+            data, now["data"]?.objectValue ?? JSONObject(), base: "$.message.data", encoded: encodedKeys, sources: sources)
+        differences += ImportDifference.members(was, now, base: "$.message", skipping: ["data", "android"])
+        var androidWas = wasAndroid
+        androidWas["data"] = nil
+        differences += ImportDifference.members(androidWas, now["android"]?.objectValue ?? JSONObject(), base: "$.message.android")
+        return differences
+    }
+
+    static func apnsDifferences(_ payload: JSONValue, _ translated: JSONValue) -> [ImportDifference] {
+        let was = payload.objectValue ?? JSONObject()
+        let now = translated.objectValue ?? JSONObject()
+        return ImportDifference.members(was, now, base: "$", skipping: ["aps"])
+            + ImportDifference.members(was["aps"]?.objectValue ?? JSONObject(), now["aps"]?.objectValue ?? JSONObject(), base: "$.aps")
+    }
+}

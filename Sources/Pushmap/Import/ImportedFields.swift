@@ -1,0 +1,70 @@
+internal import PushmapJSON
+
+/// The intent being built from a payload: each field with the payload key it came from, so that a
+/// field the translation refuses can be taken out again and reported by that key.
+struct ImportedFields {
+    struct Field {
+        /// The field's path in the intent, as names (`["android", "channel"]`).
+        let path: [String]
+        let value: JSONValue
+        /// The payload path of the key it came from.
+        let source: String
+    }
+
+    private(set) var fields: [Field] = []
+
+    mutating func set(_ path: String, _ value: JSONValue, from source: String) {
+        fields.append(Field(path: path.split(separator: ".").map(String.init), value: value, source: source))
+    }
+
+    /// A custom key of `data` (its name may hold any character, dots included).
+    mutating func setData(_ key: String, _ value: JSONValue, from source: String) {
+        fields.append(Field(path: ["data", key], value: value, source: source))
+    }
+
+    /// The intent these fields make; the template first.
+    func intent(template: String) -> JSONValue {
+        var root = JSONObject()
+        root["template"] = .string(template)
+        for field in fields { Self.insert(field.value, at: field.path[...], into: &root) }
+        return .object(root)
+    }
+
+    private static func insert(_ value: JSONValue, at path: ArraySlice<String>, into object: inout JSONObject) {
+        guard let first = path.first else { return }
+        if path.count == 1 {
+            object[first] = value
+            return
+        }
+        var inner = object[first]?.objectValue ?? JSONObject()
+        insert(value, at: path.dropFirst(), into: &inner)
+        object[first] = .object(inner)
+    }
+
+    /// Takes out the fields at or below `intentPath` (`$.colors.title`, `$.carousel.items[2]`) and
+    /// gives the payload keys they came from.
+    mutating func remove(under intentPath: String) -> [String] {
+        let names = Self.names(intentPath)
+        guard !names.isEmpty else { return [] }
+        var removed: [String] = []
+        fields.removeAll { field in
+            let shared = min(field.path.count, names.count)
+            guard Array(field.path.prefix(shared)) == Array(names.prefix(shared)) else { return false }
+            removed.append(field.source)
+            return true
+        }
+        return removed
+    }
+
+    /// The member names of a JSON path, stopping at the first index or quoted key.
+    private static func names(_ path: String) -> [String] {
+        guard path.hasPrefix("$.") else { return [] }
+        var names: [String] = []
+        for part in path.dropFirst(2).split(separator: ".") {
+            let name = part.prefix { $0 != "[" }
+            if !name.isEmpty { names.append(String(name)) }
+            if name.count != part.count { break }
+        }
+        return names
+    }
+}

@@ -1,0 +1,230 @@
+internal import PushmapJSON
+
+/// The work of ``Translator/importIntent(_:platform:)``: read the payload into intent fields,
+/// translate them back, and report each key that does not come back as it was.
+struct PayloadImport {
+    let translator: Translator
+
+    /// Rules of the findings.
+    static let notKept = "import-not-kept"
+    static let changed = "import-changed"
+    static let added = "import-added"
+
+    /// What a payload reads as: the template, the fields, and the payload's custom keys as one map
+    /// with where each sits.
+    struct Reading {
+        var template: String
+        var fields = ImportedFields()
+        var diagnostics: [Diagnostic] = []
+    }
+
+    func run(_ payload: JSONValue, platform: Platform) -> ImportedIntent {
+        var reading: Reading
+        switch platform {
+        case .fcm:
+            guard let message = payload["message"]?.objectValue else {
+                return failure("an FCM payload is a JSON object holding an object `message`", at: "$.message", platform)
+            }
+            reading = Self.readFCM(message)
+        case .apns:
+            guard payload["aps"]?.objectValue != nil, let root = payload.objectValue else {
+                return failure("an APNS payload is a JSON object holding an object `aps`", at: "$.aps", platform)
+            }
+            reading = Self.readAPNS(root)
+        default:
+            return failure("pushmap imports FCM and APNS payloads", at: "$", platform)
+        }
+
+        // Translate back; a field the translation refuses is taken out, reported by its key.
+        var translated: JSONValue?
+        for _ in 0..<8 {
+            let intent = reading.fields.intent(template: reading.template)
+            do {
+                translated = try translator.translate(intent, platforms: [platform]).payloads[platform]
+                break
+            } catch {
+                var removedAny = false
+                for finding in error.diagnostics where finding.severity == .error {
+                    for source in reading.fields.remove(under: finding.path) {
+                        removedAny = true
+                        reading.diagnostics.append(.warning(
+                            source, Self.notKept, "\(ImportDifference.name(source)) is not kept: the intent made from it is refused (\(finding.message))",
+                            platform: platform))
+                    }
+                }
+                if !removedAny {
+                    return ImportedIntent(intent: intent, diagnostics: reading.diagnostics + error.diagnostics)
+                }
+            }
+        }
+        let intent = reading.fields.intent(template: reading.template)
+        guard let translated else {
+            return ImportedIntent(intent: intent, diagnostics: reading.diagnostics)
+        }
+        let reported = Set(reading.diagnostics.map(\.path))
+        let differences = platform == .fcm ? Self.fcmDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
+        for difference in differences where !reported.contains(difference.path) {
+            reading.diagnostics.append(difference.diagnostic(platform))
+        }
+        return ImportedIntent(intent: intent, diagnostics: reading.diagnostics)
+    }
+
+    private func failure(_ message: String, at path: String, _ platform: Platform) -> ImportedIntent {
+        ImportedIntent(intent: nil, diagnostics: [.error(path, "import-payload", message + ": there is nothing to import", platform: platform)])
+    }
+
+    // MARK: reading
+
+    static func readFCM(_ message: JSONObject) -> Reading {
+        // data and android.data are one map; android.data wins.
+        var data = message["data"]?.objectValue ?? JSONObject()
+        var sources: [String: String] = [:]
+        for (key, _) in data { sources[key] = JSONPath.member("$.message.data", key) }
+        if let android = message["android"]?.objectValue?["data"]?.objectValue {
+            for (key, value) in android {
+                data[key] = value
+                sources[key] = JSONPath.member("$.message.android.data", key)
+            }
+        }
+        let type = data["adb_template_type"]?.stringValue
+        var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
+        let template = reading.template
+        var used: Set<String> = ["adb_template_type"]
+
+        // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
+        if let after = data["adb_rem_sec"]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert("adb_rem_ts") }
+        for key in PayloadReading.fcm where !used.contains(key.key) {
+            guard let text = data[key.key]?.stringValue, key.owner == nil || key.owner == template,
+                  let value = PayloadReading.convert(text, key.conversion, android: true) else { continue }
+            reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
+            used.insert(key.key)
+        }
+        readLists(data["adb_act"], data["adb_items"], data["adb_rate_act"], base: "$.message.data", into: &reading, used: &used)
+        readCustomKeys(data, sources: sources, used: &used, into: &reading)
+
+        // The message's own members.
+        for target in ["token", "topic", "condition"] {
+            if let text = message[target]?.stringValue { reading.fields.set("target." + target, .string(text), from: "$.message." + target) }
+        }
+        if let android = message["android"]?.objectValue {
+            if let key = android["collapse_key"]?.stringValue { reading.fields.set("android.collapseKey", .string(key), from: "$.message.android.collapse_key") }
+            if let priority = android["priority"]?.stringValue, let delivery = ["NORMAL": "normal", "HIGH": "high"][priority] {
+                reading.fields.set("android.delivery", .string(delivery), from: "$.message.android.priority")
+            }
+            if let ttl = android["ttl"]?.stringValue, ttl.hasSuffix("s"), let seconds = Int64(ttl.dropLast()), String(seconds) + "s" == ttl {
+                reading.fields.set("android.ttl", .integer(seconds), from: "$.message.android.ttl")
+            }
+        }
+        return reading
+    }
+
+    static func readAPNS(_ root: JSONObject) -> Reading {
+        var sources: [String: String] = [:]
+        var keys = JSONObject()
+        for (key, value) in root where key != "aps" {
+            keys[key] = value
+            sources[key] = JSONPath.member("$", key)
+        }
+        let type = keys["adb_template_type"]?.stringValue
+        var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
+        let template = reading.template
+        var used: Set<String> = ["adb_template_type"]
+        for key in PayloadReading.apns {
+            guard let text = keys[key.key]?.stringValue, key.owner == nil || key.owner == template,
+                  let value = PayloadReading.convert(text, key.conversion, android: false) else { continue }
+            reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
+            used.insert(key.key)
+        }
+        readLists(keys["adb_act"], keys["adb_items"], nil, base: "$", into: &reading, used: &used)
+        readCustomKeys(keys, sources: sources, used: &used, into: &reading)
+
+        let aps = root["aps"]?.objectValue ?? JSONObject()
+        if let alert = aps["alert"] {
+            if let body = alert.stringValue {
+                reading.fields.set("body", .string(body), from: "$.aps.alert")
+            } else if let alert = alert.objectValue {
+                for field in ["title", "subtitle", "body"] {
+                    if let text = alert[field]?.stringValue { reading.fields.set(field, .string(text), from: "$.aps.alert." + field) }
+                }
+            }
+        }
+        if let sound = aps["sound"]?.stringValue { reading.fields.set("sound", .string(sound), from: "$.aps.sound") }
+        if let badge = aps["badge"]?.integerValue, badge >= 0 { reading.fields.set("badge", .integer(badge), from: "$.aps.badge") }
+        let strings = [("thread-id", "ios.threadId"), ("interruption-level", "ios.interruptionLevel"), ("target-content-id", "ios.targetContentId")]
+        for (key, field) in strings {
+            if let text = aps[key]?.stringValue { reading.fields.set(field, .string(text), from: "$.aps." + key) }
+        }
+        if let score = aps["relevance-score"], score.doubleValue != nil || score.integerValue != nil {
+            reading.fields.set("ios.relevanceScore", score, from: "$.aps.relevance-score")
+        }
+        if aps["content-available"]?.integerValue == 1 { reading.fields.set("ios.contentAvailable", .bool(true), from: "$.aps.content-available") }
+        // Templates always write their category and mutable-content; plain says them.
+        if template == "plain" {
+            if let category = aps["category"]?.stringValue { reading.fields.set("ios.category", .string(category), from: "$.aps.category") }
+            if aps["mutable-content"]?.integerValue == 1 { reading.fields.set("ios.mutableContent", .bool(true), from: "$.aps.mutable-content") }
+        }
+        return reading
+    }
+
+    /// adb_act, adb_items and adb_rate_act, as the template reads them.
+    private static func readLists(_ actions: JSONValue?, _ items: JSONValue?, _ ratings: JSONValue?, base: String, into reading: inout Reading, used: inout Set<String>) {
+        let template = reading.template
+        if template == "plain" || template == "basic", let list = PayloadReading.list(actions) {
+            let buttons: [JSONValue] = list.prefix(3).compactMap { action in
+                guard let label = action["label"]?.stringValue else { return nil }
+                var button: JSONObject = ["label": .string(label)]
+                if let uri = action["uri"]?.stringValue { button["uri"] = .string(uri) }
+                if let type = PayloadReading.tapType(action) { button["type"] = type }
+                if let id = action["aid"]?.stringValue { button["id"] = .string(id) }
+                return .object(button)
+            }
+            reading.fields.set("buttons", .array(buttons), from: JSONPath.member(base, "adb_act"))
+            used.insert("adb_act")
+        }
+        guard let list = PayloadReading.list(template == "rate" ? ratings : items) else { return }
+        let source = JSONPath.member(base, template == "rate" ? "adb_rate_act" : "adb_items")
+        switch template {
+        case "carousel":
+            let entries: [JSONValue] = list.prefix(5).compactMap { item in
+                guard item["img"]?.stringValue != nil else { return nil }
+                return .object(PayloadReading.strings(item, [("img", "image"), ("txt", "text"), ("uri", "uri")]))
+            }
+            reading.fields.set("carousel.items", .array(entries), from: source)
+        case "cat":
+            let entries: [JSONValue] = list.prefix(3).map { item in
+                .object(PayloadReading.strings(item, [("title", "title"), ("body", "body"), ("img", "image"), ("price", "price"), ("uri", "uri")]))
+            }
+            reading.fields.set("catalog.items", .array(entries), from: source)
+        case "rate":
+            let stars: [JSONValue] = list.prefix(5).map { action in
+                var star = PayloadReading.strings(action, [("uri", "uri")])
+                if let type = PayloadReading.tapType(action) { star["type"] = type }
+                return .object(star)
+            }
+            reading.fields.set("rating.stars", .array(stars), from: source)
+        case "icon":
+            let icons: [JSONValue] = list.prefix(5).compactMap { item in
+                guard item["img"]?.stringValue != nil else { return nil }
+                var icon = PayloadReading.strings(item, [("img", "image"), ("uri", "uri")])
+                if let type = PayloadReading.tapType(item) { icon["type"] = type }
+                return .object(icon)
+            }
+            reading.fields.set("icons.items", .array(icons), from: source)
+        default:
+            return
+        }
+        used.insert(template == "rate" ? "adb_rate_act" : "adb_items")
+    }
+
+    /// Campaign Classic's ids, and every key that is not Adobe's, into `data`.
+    private static func readCustomKeys(_ keys: JSONObject, sources: [String: String], used: inout Set<String>, into reading: inout Reading) {
+        if let message = keys["_mId"]?.stringValue, let delivery = keys["_dId"]?.stringValue {
+            reading.fields.set("campaignClassic.messageId", .string(message), from: sources["_mId"] ?? "_mId")
+            reading.fields.set("campaignClassic.deliveryId", .string(delivery), from: sources["_dId"] ?? "_dId")
+            used.formUnion(["_mId", "_dId"])
+        }
+        for (key, value) in keys where !used.contains(key) && !key.hasPrefix("adb_") {
+            reading.fields.setData(key, value, from: sources[key] ?? key)
+        }
+    }
+}

@@ -1,0 +1,49 @@
+internal import ArgumentParser
+internal import Pushmap
+internal import PushmapJSON
+
+/// `pushmap import`: an existing FCM or APNS payload to the intent that gives it back.
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Turn an existing FCM or APNS payload into an intent.",
+        discussion: """
+        The intent goes to standard output; a warning on standard error names each payload key that \
+        translating the intent does not give back as it was. Exit 0 with an intent (warnings allowed), \
+        1 when the payload cannot be read.
+        """
+    )
+
+    @Option(name: .long, help: "The payload's platform: fcm or apns.")
+    var platform: SinglePlatform
+
+    @OptionGroup var scriptOptions: ScriptOptions
+
+    @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
+    var format: OutputFormat = .human
+
+    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"))
+    var file: String?
+
+    func run() throws {
+        let input = InputFile(file)
+        let report = DiagnosticReport(format: format, file: input.name)
+        let payload: JSONValue
+        do {
+            payload = try JSONParser.parse(try input.read(limit: 1 << 20))
+        } catch let error as JSONParseError {
+            report.emit([.jsonSyntax(error)])
+            throw ExitStatus.invalid
+        } catch {
+            StandardStream.note("pushmap: \(error)")
+            throw ExitStatus.invalid
+        }
+        let translator = try scriptOptions.translator(format: format)
+        let imported = translator.importIntent(payload, platform: platform.platform)
+        report.emit(imported.diagnostics)
+        guard let intent = imported.intent, !imported.diagnostics.hasErrors else { throw ExitStatus.invalid }
+        var output = JSONWriter(style: .pretty).write(intent)
+        output.append(0x0A)
+        do { try StandardStream.output.write(output) } catch { throw ExitStatus.success }
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+
+/// `pushmap import` then `pushmap translate`, as a user moving to pushmap runs them.
+enum RoundTrip {
+    /// The payload's keys that differ after import and translate, as "data.KEY", "KEY" or
+    /// "aps.KEY"; JSON-encoded values are compared as what they encode.
+    static func differingKeys(_ a: Any, _ b: Any, platform: String) -> [String] {
+        func flat(_ payload: Any) -> [String: NSObject] {
+            guard let object = payload as? [String: Any] else { return [:] }
+            var keys: [String: NSObject] = [:]
+            if platform == "fcm" {
+                let message = object["message"] as? [String: Any] ?? [:]
+                var data = message["data"] as? [String: Any] ?? [:]
+                var android = message["android"] as? [String: Any] ?? [:]
+                if let inner = android.removeValue(forKey: "data") as? [String: Any] { data.merge(inner) { _, new in new } }
+                for (key, value) in data {
+                    let decoded = (value as? String).flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+                    keys["data." + key] = (["adb_act", "adb_items", "adb_rate_act"].contains(key) ? decoded ?? value : value) as? NSObject
+                }
+                for (key, value) in message where key != "data" && key != "android" { keys["message." + key] = value as? NSObject }
+                for (key, value) in android { keys["android." + key] = value as? NSObject }
+            } else {
+                for (key, value) in object where key != "aps" { keys[key] = value as? NSObject }
+                for (key, value) in object["aps"] as? [String: Any] ?? [:] { keys["aps." + key] = value as? NSObject }
+            }
+            return keys
+        }
+        let x = flat(a), y = flat(b)
+        return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
+    }
+
+    /// What is wrong with importing `payload` and translating the intent back: nothing when the
+    /// same payload comes back, or every key that does not is named in a warning of the import.
+    static func problems(_ payload: Data, platform: String) throws -> [String] {
+        let imported = try CommandRunner.run(["import", "--platform", platform, "-"], input: payload)
+        guard imported.status == 0 else { return ["import exits \(imported.status): \(imported.stderr)"] }
+        if imported.stderr.contains(": error:") { return ["import reports an error: \(imported.stderr)"] }
+        let translated = try CommandRunner.run(["translate", "--platform", platform, "-"], input: imported.stdoutBytes)
+        guard translated.status == 0 else { return ["translate of the imported intent exits \(translated.status): \(translated.stderr)\n\(imported.stdout)"] }
+        guard let before = try? JSONSerialization.jsonObject(with: payload), let after = CommandRunner.json(translated.stdout) else {
+            return ["the payloads do not parse"]
+        }
+        let warnings = imported.stderr.split(separator: "\n").filter { $0.contains(": warning: ") }
+        return differingKeys(before, after, platform: platform).compactMap { key in
+            let name = String(key.split(separator: ".").last ?? "")
+            let named = warnings.contains { $0.contains(".\(name): ") || $0.contains("$.\(name): ") }
+            return named ? nil : "\(key) differs and no warning names it"
+        }
+    }
+}
+
+@Suite("pushmap import")
+struct ImportCommandTests {
+    /// Every fixture of the built-in templates that has a payload.
+    static var fixturePayloads: [(String, String)] {
+        let templates = CommandRunner.root.appendingPathComponent("templates")
+        var found: [(String, String)] = []
+        for folder in (try? FileManager.default.contentsOfDirectory(atPath: templates.path)) ?? [] where folder.hasSuffix(".test") {
+            for file in (try? FileManager.default.contentsOfDirectory(atPath: templates.appendingPathComponent(folder).path)) ?? [] where file.hasSuffix(".json") {
+                for platform in ["fcm", "apns"] { found.append(("\(folder)/\(file)", platform)) }
+            }
+        }
+        return found.sorted { $0.0 + $0.1 < $1.0 + $1.1 }
+    }
+
+    @Test("gives back the payload of every built-in fixture exactly, with no warning", arguments: fixturePayloads)
+    func fixtures(file: String, platform: String) throws {
+        let data = try Data(contentsOf: CommandRunner.root.appendingPathComponent("templates/\(file)"))
+        let fixture = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        guard let payload = fixture[platform] else { return }
+        let bytes = try JSONSerialization.data(withJSONObject: payload)
+        let imported = try CommandRunner.run(["import", "--platform", platform, "-"], input: bytes)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.isEmpty, "\(file) \(platform): \(imported.stderr)")
+        #expect(try RoundTrip.problems(bytes, platform: platform) == [], "\(file) \(platform)")
+    }
+
+    @Test("round-trips each example payload, naming in a warning each key it cannot keep", arguments: SeedPayloads.names)
+    func seeds(name: String) throws {
+        let platform = name.contains("-fcm") ? "fcm" : "apns"
+        let bytes = try Data(contentsOf: SeedPayloads.folder.appendingPathComponent("\(name).json"))
+        #expect(try RoundTrip.problems(bytes, platform: platform) == [])
+    }
+
+    @Test("reads a payload's template and fields: a carousel comes back as a carousel intent")
+    func carousel() throws {
+        let payload = #"{"message": {"token": "t1", "data": {"adb_template_type": "car", "adb_version": "1", "adb_title": "Pick", "adb_body": "One", "adb_car_layout": "default", "adb_car_mode": "manual", "adb_clr_bg": "80FF0000", "adb_items": "[{\"img\":\"https://e.com/1.png\",\"txt\":\"One\"},{\"img\":\"https://e.com/2.png\"},{\"img\":\"https://e.com/3.png\"}]", "campaign": "fall"}}}"#
+        let result = try CommandRunner.run(["import", "--platform", "fcm", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        let intent = try #require(CommandRunner.json(result.stdout) as? [String: Any])
+        #expect(intent["template"] as? String == "carousel")
+        #expect((intent["carousel"] as? [String: Any])?["mode"] as? String == "manual")
+        #expect(((intent["carousel"] as? [String: Any])?["items"] as? [Any])?.count == 3)
+        // Android's AARRGGBB is the intent's RRGGBBAA.
+        #expect((intent["colors"] as? [String: Any])?["background"] as? String == "FF000080")
+        #expect((intent["data"] as? [String: Any])?["campaign"] as? String == "fall")
+        #expect((intent["target"] as? [String: Any])?["token"] as? String == "t1")
+    }
+
+    @Test("names each key it cannot keep in a warning with its payload path")
+    func notKept() throws {
+        let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}, "category": "AEPNotification", "mutable-content": 1}, "adb_template_type": "basic", "adb_version": "1", "adb_act": [{"label": "Go", "type": "WEBURL", "uri": "https://e.com"}]}"#
+        let result = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("warning: $.adb_act: adb_act"), "\(result.stderr)")
+        #expect(result.stderr.contains("[import-not-kept, apns]"), "\(result.stderr)")
+    }
+
+    @Test("refuses what is not a payload of the platform, one line, exit 1", arguments: [
+        ("not json", "{", "[json-syntax]"),
+        ("no message", #"{"data": {}}"#, "an FCM payload is a JSON object holding an object `message`"),
+        ("array", "[1]", "an FCM payload is a JSON object holding an object `message`"),
+    ])
+    func refuses(name: String, input: String, expected: String) throws {
+        let result = try CommandRunner.run(["import", "--platform", "fcm", "-"], input: Data(input.utf8))
+        #expect(result.status == 1, "\(name)")
+        #expect(result.stdout.isEmpty, "\(name)")
+        #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(name): \(result.stderr)")
+    }
+
+    @Test("needs a platform")
+    func needsPlatform() throws {
+        #expect(try CommandRunner.run(["import", "-"], input: Data("{}".utf8)).status == 64)
+    }
+}
