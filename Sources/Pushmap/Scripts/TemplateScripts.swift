@@ -10,7 +10,7 @@ public struct TemplateScripts: Sendable, Hashable {
         self.scripts = scripts
     }
 
-    /// The scripts that ship inside pushmap: plain, basic, carousel and timer.
+    /// The scripts that ship inside pushmap: plain, basic, carousel, timer, input, zb, cat, rate and icon.
     public static var builtin: TemplateScripts {
         TemplateScripts(scripts: BuiltinFiles.templates)
     }
