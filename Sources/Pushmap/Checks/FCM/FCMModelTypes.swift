@@ -101,6 +101,9 @@ enum FCMModel {
     struct Compiled: Sendable {
         let schemas: [CompiledSchema]
         let fields: [CompiledField]
+        /// Each field's two prints, camelCase then snake_case, at 2 × its index: the lookup
+        /// scans these plain words only.
+        let prints: [KeyPrint]
         let values: [StaticString]
         /// The index of the request's own schema, where the walk starts.
         let root: Int
@@ -152,6 +155,7 @@ enum FCMModel {
             }
             self.schemas = schemas
             self.fields = fields
+            prints = fields.flatMap { [$0.camel, $0.snake] }
             self.values = values
             root = max(0, index("SendMessageRequest"))
         }
@@ -160,8 +164,16 @@ enum FCMModel {
         @inline(__always)
         func field(_ key: UnsafeRawBufferPointer, in schema: Int) -> Int {
             let print = KeyPrint(bytes: key)
-            for index in schemas[schema].fields where fields[index].matches(key, print) { return index }
-            return -1
+            let range = schemas[schema].fields
+            return prints.withUnsafeBufferPointer { prints in
+                var slot = range.lowerBound &* 2
+                let end = range.upperBound &* 2
+                while slot < end {
+                    if prints[slot] == print, print.isWhole || fields[slot >> 1].matches(key, print) { return slot >> 1 }
+                    slot &+= 1
+                }
+                return -1
+            }
         }
     }
 }
