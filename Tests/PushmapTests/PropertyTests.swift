@@ -245,7 +245,7 @@ struct PropertyTests {
 
     @Test("findings come in the same order from every Lua state, though each state hashes keys with its own seed")
     func findingsOrder() throws {
-        // Three colours and a display priority the phones refuse: findings of one rule, several keys.
+        // Four colours the phones cannot read (warnings): findings of one rule, several keys.
         let intent = Array(#"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "zz", "body": "yy", "background": "xx", "icon": "ww"}, "android": {"priority": "max"}}"#.utf8)
         var orders: Set<[String]> = []
         for _ in 0..<8 {
