@@ -90,6 +90,8 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-fields" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // Without an object `message`, fcm-message-object's one error says what is wrong.
+            guard payload.message != nil else { return }
             FCMFieldWalk.run(payload.root, &report)
         }
     }
