@@ -227,6 +227,12 @@ struct FCMModelTests {
 
     // MARK: - targets
 
+    @Test("fid is a target like the others: one per message")
+    func fidTarget() throws {
+        F.expectOne(try Self.errors(#"{"message": {"fid": "f", "token": "t"}}"#), "fcm-one-target", .error, at: "$.message")
+        F.expectClean(try Self.errors(#"{"message": {"fid": "f"}}"#))
+    }
+
     @Test("an empty token is refused; a message with no target is valid")
     func emptyToken() throws {
         F.expectOne(try Self.errors(#"{"message": {"token": ""}}"#), "fcm-token", .error, at: "$.message.token")

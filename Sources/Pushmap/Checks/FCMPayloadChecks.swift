@@ -6,7 +6,8 @@ enum FCMPayloadChecks {
     static let maxBytes = 4096
     /// FCM keeps a message at most 28 days.
     static let maxTTLSeconds: Int64 = 2_419_200
-    static let targets: [StaticString] = ["token", "topic", "condition"]
+    /// The members of the v1 message's one-of `target`.
+    static let targets: [StaticString] = ["token", "topic", "condition", "fid"]
     static let deliveryPriorities: [StaticString] = ["NORMAL", "HIGH"]
 
     /// What the rules read: the payload, its `message` when it is an object, the payload's
@@ -116,7 +117,7 @@ enum FCMPayloadChecks {
             let present = targets.filter { message[$0] != nil }.map(ValueFormat.text)
             report.error(
                 CheckLocation(payload: "$.message", intent: "$.target"),
-                "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")
+                "a message has at most one of token, topic, condition and fid; this one has \(present.joined(separator: " and ")): FCM refuses it")
         }
     }
 
