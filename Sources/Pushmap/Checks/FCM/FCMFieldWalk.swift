@@ -25,14 +25,14 @@ enum FCMFieldWalk {
             func memberPath() -> String { JSONPath.member(path(), String(decoding: key, as: UTF8.self)) }
             let index = model.field(key, in: schema)
             guard index >= 0 else {
-                unknown(key, in: schema, model, at: location(memberPath(), schema: schema, model), &report)
+                unknown(key, in: schema, model, at: location(of: key, in: path(), schema: schema, model), &report)
                 continue
             }
             let bit: UInt64 = 1 << UInt64(index - first)
             let field = model.fields[index]
             if seen & bit != 0 {
                 report.error(
-                    location(memberPath(), schema: schema, model),
+                    location(of: key, in: path(), schema: schema, model),
                     "\(shortPath(path())) sets \(field.camelName) twice (as \(field.camelName) and \(field.snakeName), or the same name again): FCM refuses the message",
                     rule: "fcm-field-twice")
             }
@@ -43,7 +43,7 @@ enum FCMFieldWalk {
                 }
                 continue
             }
-            check(value, field, model, path: memberPath, at: { location(memberPath(), schema: schema, model) }, &report)
+            check(value, field, model, path: memberPath, at: { location(of: key, in: path(), schema: schema, model) }, &report)
         }
     }
 
@@ -187,16 +187,17 @@ enum FCMFieldWalk {
         path.hasPrefix("$.") ? String(path.dropFirst(2)) : path
     }
 
-    /// Where a member of an object of `schema` is; members of `message` and `message.android`
-    /// have intent fields of their own.
-    private static func location(_ payload: String, schema: Int, _ model: FCMModel.Compiled) -> CheckLocation {
-        let name = model.schemas[schema].name
-        let key = String(payload.split(separator: ".").last ?? "")
-        if ValueFormat.equals(name, "Message"), payload == "$.message.\(key)" {
-            return CheckLocation(payload: payload, intent: IntentOrigin.messageKeys[key])
+    /// Where the member `key` of an object of `schema` at `parent` is; members of `message` and
+    /// `message.android` have intent fields of their own.
+    private static func location(of key: UnsafeRawBufferPointer, in parent: String, schema: Int, _ model: FCMModel.Compiled) -> CheckLocation {
+        let name = String(decoding: key, as: UTF8.self)
+        let payload = JSONPath.member(parent, name)
+        let schemaName = model.schemas[schema].name
+        if ValueFormat.equals(schemaName, "Message"), parent == "$.message" {
+            return CheckLocation(payload: payload, intent: IntentOrigin.messageKeys[name])
         }
-        if ValueFormat.equals(name, "AndroidConfig"), payload == "$.message.android.\(key)" {
-            return CheckLocation(payload: payload, intent: IntentOrigin.androidKeys[key])
+        if ValueFormat.equals(schemaName, "AndroidConfig"), parent == "$.message.android" {
+            return CheckLocation(payload: payload, intent: IntentOrigin.androidKeys[name])
         }
         return CheckLocation(payload: payload)
     }
