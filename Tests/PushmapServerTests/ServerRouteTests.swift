@@ -159,7 +159,7 @@ struct ServerRouteTests {
         let templates = try Curl.get("\(server.baseURL)/v1/templates")
         #expect(templates.status == 200)
         let names = (templates.json as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
-        #expect(names == ["basic", "carousel", "plain", "timer"])
+        #expect(names == ["basic", "carousel", "cat", "icon", "input", "plain", "rate", "timer", "zb"])
 
         let schema = try Curl.get("\(server.baseURL)/v1/schema")
         #expect(schema.status == 200)

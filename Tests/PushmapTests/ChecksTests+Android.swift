@@ -160,11 +160,10 @@ extension ChecksTests {
         F.expectNone(F.check(seconds, .fcm), "android-remind-later-past")
     }
 
-    @Test("Android colours are 6 or 8 hex digits without #; with # Android ignores them (a warning)", arguments: ["#FF0000", "FFF", "GG0000", "FF00001", ""])
+    @Test("Android colours are 6 or 8 hex digits without #", arguments: ["#FF0000", "FFF", "GG0000", "FF00001", ""])
     func androidColor(colour: String) {
         let payload = F.fcm(F.merged(F.basicData, ["adb_clr_title": .string(colour)]))
-        let severity: Diagnostic.Severity = colour.hasPrefix("#") ? .warning : .error
-        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", severity, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
+        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", .warning, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
         #expect(finding?.message.contains("ignores") == true)
     }
 

@@ -4,6 +4,7 @@ internal import PushmapJSON
 /// (`adb_template_type` present), the messaging SDK for plain payloads. Errors where the phone
 /// drops the notification or loses part of it, warnings where it quietly degrades.
 enum AndroidClientChecks {
+    /// The types the notificationbuilder's enum has, NONE included (Adobe's own test data sends it).
     static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP", "NONE"]
     static let displayPriorities: [StaticString] = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: [StaticString] = ["PRIVATE", "PUBLIC", "SECRET"]
@@ -78,6 +79,7 @@ enum AndroidClientChecks {
         RequiredKey.self
         LinkType.self
         LinkWithoutType.self
+        OpenAppURI.self
         ImageKey.self
         ActionsJSON.self
         ActionCount.self
@@ -146,6 +148,20 @@ enum AndroidClientChecks {
             report.warning(
                 payload.keys.location(.uri),
                 "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
+        }
+    }
+
+    /// Android opens adb_uri on a tap whatever adb_a_type says but DISMISS: an OPENAPP link
+    /// with a uri opens the uri, not the app.
+    struct OpenAppURI: CheckRule {
+        static var name: StaticString { "android-open-app-uri" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let type = payload.keys.text(.linkType), ValueFormat.equals(type, "OPENAPP"),
+                  let uri = payload.keys.text(.uri), !uri.isEmpty else { return }
+            report.error(
+                payload.keys.location(.uri),
+                "adb_a_type is OPENAPP but adb_uri is \(ValueFormat.quoted(uri)): Android opens the uri on a tap, not the app (send no adb_uri to open the app)")
         }
     }
 
@@ -340,8 +356,9 @@ enum AndroidClientChecks {
         static var scope: RuleScope { .carousel }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // Auto is the default: an absent adb_car_mode is auto, any value but "auto" manual.
             guard let items = payload.items.node?.elements,
-                  payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? false else { return }
+                  payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? !payload.keys.contains(.carouselMode) else { return }
             let usable = usableItemCount(items)
             for (index, item) in items.enumerated() where index < usable && (item["uri"]?.utf8?.isEmpty ?? true) {
                 report.warning(
