@@ -131,7 +131,6 @@ local function fcm(intent, ctx)
   end
   local actions = buttonActions(intent.buttons, false)
   local options = android or NONE
-  local classic = intent.campaignClassic or NONE
   local data = {
     adb_title = intent.title,
     adb_body = intent.body,
@@ -145,10 +144,10 @@ local function fcm(intent, ctx)
     adb_icon = options.icon,
     adb_n_priority = PRIORITY[options.priority],
     adb_n_visibility = VISIBILITY[options.visibility],
-    -- Campaign Classic's tracking ids: its Android extension shows nothing without both.
-    _mId = classic.messageId,
-    _dId = classic.deliveryId,
   }
+  -- Campaign Classic's tracking ids: its Android extension shows nothing without both.
+  local classic = intent.campaignClassic
+  if classic ~= nil then data._mId, data._dId = classic.messageId, classic.deliveryId end
   local target = intent.target or NONE
   local message = { data = data, token = target.token, topic = target.topic, condition = target.condition }
 
@@ -196,16 +195,16 @@ local function apns(intent, ctx)
 
   local link = intent.link
   local linkType = link and actionType(link, nil, nil)
-  local classic = intent.campaignClassic or NONE
   local payload = {
     aps = aps,
-    _mId = classic.messageId,
-    _dId = classic.deliveryId,
     adb_media = image,
     adb_uri = link and link.uri,
     adb_a_type = linkType,
     adb_act = buttonActions(intent.buttons, true),
   }
+
+  local classic = intent.campaignClassic
+  if classic ~= nil then payload._mId, payload._dId = classic.messageId, classic.deliveryId end
 
   copyData(intent.data, payload, "apns")
   return payload

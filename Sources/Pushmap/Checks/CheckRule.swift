@@ -79,6 +79,8 @@ struct RuleScope: OptionSet, Sendable {
     static let rating = RuleScope(rawValue: 1 << 23)
     static let multiIcon = RuleScope(rawValue: 1 << 24)
     static let androidOnlyTemplate: RuleScope = [.inputBox, .zeroBezel, .catalog, .rating, .multiIcon]
+    /// The templates iOS does not draw.
+    static let notIOSTemplate: RuleScope = [.otherTemplate, .androidOnlyTemplate]
     static let anyTemplate: RuleScope = [.basic, .carousel, .timer, .otherTemplate, .androidOnlyTemplate]
     /// The templates iOS renders.
     static let iOSTemplate: RuleScope = [.basic, .carousel, .timer]

@@ -123,7 +123,7 @@ enum IOSClientChecks {
 
     struct TemplateType: CheckRule {
         static var name: StaticString { "ios-template-type" }
-        static var scope: RuleScope { [.otherTemplate, .androidOnlyTemplate] }
+        static var scope: RuleScope { .notIOSTemplate }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let template = payload.template else { return }

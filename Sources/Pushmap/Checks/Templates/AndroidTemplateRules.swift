@@ -64,7 +64,7 @@ enum AndroidTemplateRules {
 
     struct InternalKey: CheckRule {
         static var name: StaticString { "android-sdk-internal-key" }
-        static var scope: RuleScope { [.catalog, .rating] }
+        static var scope: RuleScope { .catalogOrRating }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             let key: TemplateKey = payload.scope == .catalog ? .catalogItemIndex : .ratingSelected
@@ -267,6 +267,10 @@ enum AndroidTemplateRules {
         let scheme = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<colon]), as: UTF8.self).lowercased()
         return ["http", "https", "ftp", "file", "jar"].contains(scheme)
     }
+}
+
+extension RuleScope {
+    static let catalogOrRating: RuleScope = [.catalog, .rating]
 }
 
 /// The registration in ``AndroidClientChecks``'s list: the rules above, for the five templates.

@@ -1,0 +1,104 @@
+import Testing
+@testable import Pushmap
+@_spi(Engine) import PushmapJSON
+
+/// The rules of the templates only Android draws, and Campaign Classic's.
+extension ChecksTests {
+    static let icons = #"[{"img":"walk","type":"OPENAPP"},{"img":"bus","uri":"app://bus","type":"DEEPLINK"},{"img":"taxi","type":"DISMISS"}]"#
+    static let stars = #"[{"type":"OPENAPP"},{"type":"DISMISS"},{"type":"WEBURL","uri":"https://e.com"}]"#
+    static let products =
+        #"[{"title":"A","body":"a","img":"https://e.com/a.png","price":"1","uri":"app://a"},{"title":"B","body":"b","img":"https://e.com/b.png","price":"2","uri":"app://b"},{"title":"C","body":"c","img":"https://e.com/c.png","price":"3","uri":"app://c"}]"#
+    static let catalogData = F.merged(F.basicData, [
+        "adb_template_type": "cat", "adb_cta_txt": "Buy", "adb_cta_clr": "2D5A4B", "adb_cta_txt_clr": "FFFFFF",
+        "adb_cta_uri": "https://e.com/cart", "adb_display": "vertical", "adb_items": .string(products),
+    ])
+
+    @Test("a valid payload of each of the five templates passes")
+    func androidOnlyTemplatesPass() {
+        let payloads: [JSONObject] = [
+            F.merged(F.basicData, ["adb_template_type": "input", "adb_input_receiver": "answer"]),
+            F.merged(F.basicData, ["adb_template_type": "zb", "adb_image": "https://e.com/a.png", "adb_col_style": "img"]),
+            Self.catalogData,
+            F.merged(F.basicData, ["adb_template_type": "rate", "adb_rate_unselected_icon": "s0", "adb_rate_selected_icon": "s1", "adb_rate_act": .string(Self.stars)]),
+            ["adb_version": "1", "adb_template_type": "icon", "adb_items": .string(Self.icons)],
+        ]
+        for data in payloads { F.expectClean(F.check(F.fcm(data), .fcm)) }
+    }
+
+    @Test("each template's required keys: missing, the notification is not shown")
+    func templateRequiredKeys() {
+        let missing = F.check(F.fcm(F.merged(Self.catalogData, [:], removing: ["adb_cta_clr"])), .fcm, intentPaths: true)
+        F.expectOne(missing, "android-template-required-key", .error, at: "$.catalog.button.color", payloadPath: "$.message.data.adb_cta_clr")
+        let input = F.check(F.fcm(F.merged(F.basicData, ["adb_template_type": "input"])), .fcm)
+        F.expectOne(input, "android-template-required-key", .error, at: "$.message.data.adb_input_receiver")
+    }
+
+    @Test("a catalog is exactly three items, every field given, images as URLs", arguments: [
+        (#"[{"title":"A","body":"a","img":"https://e.com/a.png","price":"1","uri":"app://a"}]"#, "$.catalog.items"),
+        (#"[{"title":"A","body":"a","img":"a_drawable","price":"1","uri":"app://a"},{"title":"B","body":"b","img":"https://e.com/b.png","price":"2","uri":"app://b"},{"title":"C","body":"c","img":"https://e.com/c.png","price":"3","uri":"app://c"}]"#, "$.catalog.items[0].image"),
+        (#"[{"title":"A","img":"https://e.com/a.png","price":"1","uri":"app://a"},{"title":"B","body":"b","img":"https://e.com/b.png","price":"2","uri":"app://b"},{"title":"C","body":"c","img":"https://e.com/c.png","price":"3","uri":"app://c"}]"#, "$.catalog.items[0].body"),
+        ("not json", "$.catalog.items"),
+    ])
+    func catalogItems(items: String, path: String) {
+        let findings = F.check(F.fcm(F.merged(Self.catalogData, ["adb_items": .string(items)])), .fcm, intentPaths: true)
+        F.expectOne(findings, "android-catalog-items", .error, at: path)
+    }
+
+    @Test("one bad rating action and Android shows no rating; 3 to 5 actions")
+    func ratingActions() {
+        let base = F.merged(F.basicData, ["adb_template_type": "rate", "adb_rate_unselected_icon": "s0", "adb_rate_selected_icon": "s1"])
+        let bad = #"[{"type":"OPENAPP"},{"type":"WEBURL"},{"type":"DISMISS"}]"#
+        F.expectOne(F.check(F.fcm(F.merged(base, ["adb_rate_act": .string(bad)])), .fcm, intentPaths: true), "android-rating-actions", .error, at: "$.rating.stars[1]")
+        let lower = #"[{"type":"OPENAPP"},{"type":"openapp"},{"type":"DISMISS"}]"#
+        F.expectOne(F.check(F.fcm(F.merged(base, ["adb_rate_act": .string(lower)])), .fcm), "android-rating-actions", .error, at: "$.message.data.adb_rate_act[1]")
+        let two = #"[{"type":"OPENAPP"},{"type":"DISMISS"}]"#
+        F.expectOne(F.check(F.fcm(F.merged(base, ["adb_rate_act": .string(two)])), .fcm), "android-rating-actions", .error, at: "$.message.data.adb_rate_act")
+    }
+
+    @Test("a bad icon is left out with a warning; fewer than 3 usable icons is an error")
+    func iconItems() {
+        let base: JSONObject = ["adb_version": "1", "adb_template_type": "icon"]
+        let four = #"[{"img":"","type":"OPENAPP"},{"img":"a","type":"OPENAPP"},{"img":"b","type":""},{"img":"c","type":"DEEPLINK","uri":"app://c"}]"#
+        let findings = F.check(F.fcm(F.merged(base, ["adb_items": .string(four)])), .fcm)
+        F.expectOne(findings, "android-icon-items", .warning, at: "$.message.data.adb_items[0]")
+        let two = #"[{"img":"a","type":"OPENAPP"},{"img":"b","type":"DEEPLINK"},{"img":"c","type":"OPENAPP"}]"#
+        let short = F.check(F.fcm(F.merged(base, ["adb_items": .string(two)])), .fcm).filter { $0.rule == "android-icon-items" }
+        #expect(short.map(\.severity) == [.warning, .error], "\(short)")
+        F.expectOne(F.check(F.fcm(F.merged(base, ["adb_items": "{}"])), .fcm), "android-icon-items", .error, at: "$.message.data.adb_items")
+    }
+
+    @Test("the SDK's own keys: out of range an error (the app crashes), else a warning")
+    func sdkInternalKeys() {
+        F.expectOne(F.check(F.fcm(F.merged(Self.catalogData, ["catalogItemIndex": "3"])), .fcm), "android-sdk-internal-key", .error, at: "$.message.data.catalogItemIndex")
+        F.expectOne(F.check(F.fcm(F.merged(Self.catalogData, ["catalogItemIndex": "1"])), .fcm), "android-sdk-internal-key", .warning, at: "$.message.data.catalogItemIndex")
+        let rate = F.merged(F.basicData, ["adb_template_type": "rate", "adb_rate_unselected_icon": "s0", "adb_rate_selected_icon": "s1", "adb_rate_act": .string(Self.stars)])
+        F.expectOne(F.check(F.fcm(F.merged(rate, ["ratingSelected": "3"])), .fcm), "android-sdk-internal-key", .error, at: "$.message.data.ratingSelected")
+        F.expectOne(F.check(F.fcm(F.merged(rate, ["ratingSelected": "2"])), .fcm), "android-sdk-internal-key", .warning, at: "$.message.data.ratingSelected")
+    }
+
+    @Test("zb and rate images are URLs only: a drawable name shows no image")
+    func urlOnlyImages() {
+        let zb = F.merged(F.basicData, ["adb_template_type": "zb", "adb_image": "hero"])
+        F.expectOne(F.check(F.fcm(zb), .fcm, intentPaths: true), "android-zero-bezel-image", .warning, at: "$.image")
+        #expect(AndroidTemplateRules.isURL(UnsafeRawBufferPointer(start: nil, count: 0)) == false)
+        for (text, expected) in [("https://e.com/a.png", true), ("HTTP://e.com", true), ("ftp://e.com/a", true), ("myapp://a", false), ("star", false)] {
+            var text = text
+            let answer = text.withUTF8 { AndroidTemplateRules.isURL(UnsafeRawBufferPointer($0)) }
+            #expect(answer == expected, "\(text)")
+        }
+    }
+
+    @Test("Campaign Classic: both ids, and a non-empty body (its extension reads an empty one as absent)")
+    func campaignClassic() {
+        let ids: JSONObject = ["_mId": "m1", "_dId": "d1"]
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ids)), .fcm), "android-campaign-classic")
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["_mId": "m1"])), .fcm), "android-campaign-classic", .error, at: "$.message.data._dId")
+        let empty = F.check(F.fcm(F.merged(F.basicData, F.merged(ids, ["adb_body": ""]))), .fcm, intentPaths: true)
+        F.expectOne(empty, "android-campaign-classic", .error, at: "$.body")
+        // With _msg, or for icon, an empty body is fine; without the ids, the library alone reads it.
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, F.merged(ids, ["adb_body": "", "_msg": "hello"]))), .fcm), "android-campaign-classic")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_body": ""])), .fcm), "android-campaign-classic")
+        #expect(CampaignClassicRule.messageIDPrint == KeyPrint("_mId"))
+        #expect(CampaignClassicRule.deliveryIDPrint == KeyPrint("_dId"))
+    }
+}
