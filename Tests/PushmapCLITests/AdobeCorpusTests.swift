@@ -36,8 +36,10 @@ struct AdobeCorpusTests {
 
     @Test("import then translate gives back every payload Adobe's code shows, or a warning names each key it could not keep")
     func importRoundTrips() throws {
-        let valid = AdobeCorpus.fullPayloads.filter(\.valid)
-        #expect(valid.count > 70)
+        // Every valid payload, full or not: import does not depend on who reads the payload. Left
+        // out: the one whose adb_tmr_end is the Swift test's run-time expression, not a time.
+        let valid = AdobeCorpus.entries.filter { $0.valid && $0.file != "timer-18-valid.json" }
+        #expect(valid.count == 107)
         for entry in valid {
             #expect(try RoundTrip.problems(try AdobeCorpus.payload(entry), platform: entry.pushmapPlatform) == [], "\(entry)")
         }

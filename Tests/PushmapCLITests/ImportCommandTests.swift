@@ -44,7 +44,7 @@ enum RoundTrip {
         let warnings = imported.stderr.split(separator: "\n").filter { $0.contains(": warning: ") }
         return differingKeys(before, after, platform: platform).compactMap { key in
             let name = String(key.split(separator: ".").last ?? "")
-            let named = warnings.contains { $0.contains(".\(name): ") || $0.contains("$.\(name): ") }
+            let named = warnings.contains { $0.contains(".\(name): ") || $0.contains("[\"\(name)\"]: ") }
             return named ? nil : "\(key) differs and no warning names it"
         }
     }

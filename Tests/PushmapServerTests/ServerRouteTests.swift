@@ -181,7 +181,7 @@ struct ServerRouteTests {
             #"pushmap_http_requests_total{route="/v1/translate",status="200"} 1"#,
             #"pushmap_http_requests_total{route="/v1/translate",status="400"} 1"#,
             "pushmap_translation_duration_seconds_bucket", "pushmap_script_failures_total 0",
-            #"pushmap_script_reloads_total{result="failed"} 0"#, "pushmap_scripts_in_force 4",
+            #"pushmap_script_reloads_total{result="failed"} 0"#, "pushmap_scripts_in_force 9",
         ] {
             #expect(metrics.text.contains(name), "\(name)")
         }

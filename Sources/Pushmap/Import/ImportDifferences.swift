@@ -24,7 +24,11 @@ struct ImportDifference {
 
     /// The key a payload path ends in, for messages.
     static func name(_ path: String) -> String {
-        String(path.split(separator: ".").last ?? Substring(path))
+        // `$.aps["mutable-content"]`: a key JSON paths quote.
+        if path.hasSuffix("\"]"), let open = path.lastIndex(of: "["), path[path.index(after: open)] == "\"" {
+            return String(path[path.index(open, offsetBy: 2)..<path.index(path.endIndex, offsetBy: -2)])
+        }
+        return String(path.split(separator: ".").last ?? Substring(path))
     }
 
     /// A value for a message, cut short.
