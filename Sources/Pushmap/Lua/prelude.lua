@@ -1,16 +1,19 @@
 -- prelude.lua: the pushmap host API, written in Lua on top of the host's primitives.
 --
 -- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
--- made the global table `pushmap` with the primitives null, array, object, isarray, isobject and
--- json. This chunk adds the public API that template scripts use (version, color, androidColor,
--- get, linktype, reserved, rules, warn, error, map, builtin) and returns the host-only functions (register, run),
--- which no script can reach. Its state (the registered templates, the diagnostics of the current
+-- made the global table `pushmap` with the primitives null, array, object, isarray, isobject, json
+-- and date. This chunk adds the public API that template scripts use (version, color, androidColor,
+-- get, path, linktype, reserved, rules, warn, error, map, builtin) and returns the host-only
+-- functions (register, run, trace), which no script can reach. Its state (the registered templates, the diagnostics of the current
 -- run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
 
 local pushmap = pushmap
 
 local null, array, object, json = pushmap.null, pushmap.array, pushmap.object, pushmap.json
+-- The host lends the tracer three debug functions; no script may reach them.
+local hostdebug = pushmap._hostdebug
+pushmap._hostdebug = nil
 local type, error, tostring, pairs, next, setmetatable = type, error, tostring, pairs, next, setmetatable
 local mathtype = math.type
 local byte, sub, upper, match, format, find = string.byte, string.sub, string.upper, string.match, string.format, string.find
@@ -544,4 +547,138 @@ local function run(name, platforms, intent, now)
   return diagnostics, unpack(payloads, 1, #platforms)
 end
 
-return { register = register, run = run }
+-- Host-only: trace -----------------------------------------------------------------------------
+
+-- Which line wrote each key of the payloads, for a run whose payload failed a check: the host
+-- runs the same intent again through `trace`, never on the way of a run that passes. A line hook
+-- compares, at every line, the tables the mappings' frames can reach with what they held at the
+-- line before, and puts each change down to the line that ran in between; a return hook does
+-- the same for what a function returns, and hands the blame back to the line that called it.
+local sethook, getinfo, getlocal = hostdebug.sethook, hostdebug.getinfo, hostdebug.getlocal
+local rawequal, path = rawequal, pushmap.path
+local PRELUDE = "@pushmap/prelude.lua"
+local TRACE_BUDGET = 2000000
+
+local function trace(name, platforms, intent, now)
+  -- The intent's tables are never payload tables; its values, by identity for tables and by
+  -- value for strings and numbers, give the intent path a payload value came from unchanged.
+  local intentTables, origins = {}, {}
+  local function learn(t, at)
+    intentTables[t] = true
+    for key, value in next, t do
+      local step = mathtype(key) == "integer" and key - 1 or key
+      local where = (type(step) == "string" or mathtype(step) == "integer") and path(at, step)
+      local kind = type(value)
+      if where and (kind == "string" or kind == "number" or kind == "table") and origins[value] == nil then
+        origins[value] = where
+      end
+      if kind == "table" and not intentTables[value] then learn(value, where or at) end
+    end
+  end
+  if type(intent) == "table" then learn(intent, "$") end
+
+  local seen, writers = {}, {} -- table -> its entries at the last look; table -> key -> "file:line"
+  local visited = {}
+  -- The hook's work is bounded (by the entries and locals it reads, and the lines it sees): a
+  -- script that builds a large table line by line, or behaves differently the second time,
+  -- ends the trace, and the failure is reported as the checks found it.
+  local budget = TRACE_BUDGET
+  local function spend(units)
+    budget = budget - units
+    if budget < 0 then error("trace budget spent", 0) end
+  end
+  local function look(t, writer)
+    if intentTables[t] or visited[t] then return end
+    visited[t] = true
+    local before, wrote = seen[t], writers[t]
+    if before == nil then
+      before = {}
+      seen[t] = before
+    end
+    for key, value in next, t do
+      spend(1)
+      if not rawequal(before[key], value) then
+        before[key] = value
+        if writer then
+          if wrote == nil then
+            wrote = {}
+            writers[t] = wrote
+          end
+          wrote[key] = writer
+        end
+      end
+      if type(value) == "table" then look(value, writer) end
+    end
+  end
+  -- Every table the frames of the scripts (not the prelude's) hold, from `level` down.
+  local function lookAround(level, writer, transfer)
+    visited = {}
+    while true do
+      local info = getinfo(level, "S")
+      if info == nil then break end
+      if info.source ~= PRELUDE then
+        local i = 1
+        while true do
+          local named, value = getlocal(level, i)
+          if named == nil then break end
+          spend(1)
+          if type(value) == "table" then look(value, writer) end
+          i = i + 1
+        end
+      end
+      level = level + 1
+    end
+  end
+  local function lineOf(info)
+    local source = info.source
+    if info.currentline < 1 or source == PRELUDE then return false end
+    return (byte(source, 1) == 64 and sub(source, 2) or source) .. ":" .. info.currentline -- '@'
+  end
+
+  local writer = false -- the line running since the last event
+  sethook(function(event)
+    spend(1)
+    if event == "line" then
+      lookAround(3, writer)
+      writer = lineOf(getinfo(2, "Sl"))
+    else -- a return: what the function returns was written by its last line
+      local info = getinfo(2, "Slr")
+      local own = lineOf(info) or writer
+      lookAround(3, own)
+      visited = {}
+      for i = info.ftransfer, info.ftransfer + info.ntransfer - 1 do
+        local _, value = getlocal(2, i)
+        if type(value) == "table" then look(value, own) end
+      end
+      local caller = getinfo(3, "Sl")
+      writer = caller and lineOf(caller) or writer
+    end
+  end, "lr")
+  local results = { run(name, platforms, intent, now) }
+  sethook()
+
+  -- Each payload's keys, by path: platform, path, the line that wrote it, the intent path its
+  -- value came from unchanged (false for none), four items a key.
+  local out, n = {}, 0
+  visited = {}
+  local function list(t, at, platform)
+    if visited[t] then return end
+    visited[t] = true
+    local wrote = writers[t] or {}
+    for key, value in next, t do
+      local step = mathtype(key) == "integer" and key - 1 or key
+      if type(step) == "string" or mathtype(step) == "integer" then
+        local where = path(at, step)
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = platform, where, wrote[key] or false, origins[value] or false
+        n = n + 4
+        if type(value) == "table" then list(value, where, platform) end
+      end
+    end
+  end
+  for i = 1, #platforms do
+    if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i]) end
+  end
+  return array(out)
+end
+
+return { register = register, run = run, trace = trace }

@@ -7,6 +7,7 @@ internal import PushmapJSON
 final class ScriptRuntime {
     let state: LuaState
     private let run: LuaReference
+    private let trace: LuaReference
     private(set) var templates: [String: TemplateInfo] = [:]
     /// The schema check and the set of pushmap's own templates, this runtime's own copies: a
     /// translation touches only what its borrowed runtime owns, since objects two threads share
@@ -25,10 +26,12 @@ final class ScriptRuntime {
             state = try LuaState(limits: limits, library: "pushmap", logger: logger)
             let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua")
             let host = try state.callForReference(prelude)
-            guard let register = try state.field("register", of: host), let run = try state.field("run", of: host) else {
-                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
+            guard let register = try state.field("register", of: host), let run = try state.field("run", of: host),
+                  let trace = try state.field("trace", of: host) else {
+                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register, run and trace"), script: nil)
             }
             self.run = run
+            self.trace = trace
             // Sealed before any template runs: no script can change what another one sees.
             try state.seal()
             var seen: Set<String> = []
@@ -139,6 +142,18 @@ final class ScriptRuntime {
             throw Self.payloadRelative(error, platforms: platforms)
         }
         return diagnostics
+    }
+
+    /// Runs template `name` again as ``translate(_:template:platforms:now:metered:payload:)`` did,
+    /// with the payload tables traced: which script line wrote each payload key. Slow (a hook on
+    /// every line), so only for a run whose payload failed a check.
+    func blame(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> PayloadBlame {
+        // Unmetered: the same run has just finished within the budget, and the trace's own hook
+        // takes the count hook's place.
+        let list = try state.call(trace, [
+            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
+        ], resultCount: 1, metered: false)[0]
+        return PayloadBlame(list.arrayValue ?? [])
     }
 
     /// The findings the prelude's `run` returns: nil, or a flat list of severity, path, message
