@@ -90,4 +90,57 @@ struct ScriptAuthoringTests {
         #expect(result.stderr.contains("error: $.colors.title: "), "\(result.stderr)")
         #expect(!result.stderr.contains("written by"), "\(result.stderr)")
     }
+
+    static let stampScript = """
+        local date, format = pushmap.date, string.format
+
+        return {
+          name = "stamp",
+          api = 1,
+          platforms = { "fcm" },
+          fcm = function(intent, ctx)
+            local payload = pushmap.map("basic", "fcm", intent, ctx)
+            local data = payload.message.data
+            data.sent_at = date(ctx.now)
+            data.sent_day = date(ctx.now, "%a %d %b %Y %H:%M")
+            data.sent_epoch = format("%d", ctx.now)
+            return payload
+          end,
+        }
+
+        """
+
+    @Test("--now gives the same bytes on every run, to translate and batch; pushmap.date formats it in UTC")
+    func fixedClock() throws {
+        let folder = try Self.folder([
+            "m/stamp.lua": Self.stampScript,
+            "intent.json": #"{"template": "stamp", "title": "Hi", "body": "There"}"#,
+            "intents.ndjson": #"{"template": "stamp", "title": "Hi", "body": "There"}"# + "\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["translate", "--platform", "fcm", "--compact", "--now", "1704067200", "--scripts", "m", "intent.json"]
+        let first = try CommandRunner.run(arguments, directory: folder)
+        Thread.sleep(forTimeInterval: 1.1) // the system clock moves on; --now does not
+        let second = try CommandRunner.run(arguments, directory: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdoutBytes == second.stdoutBytes)
+        #expect(first.stdout.contains(#""sent_at":"2024-01-01T00:00:00Z""#), "\(first.stdout)")
+        #expect(first.stdout.contains(#""sent_day":"Mon 01 Jan 2024 00:00""#), "\(first.stdout)")
+        #expect(first.stdout.contains(#""sent_epoch":"1704067200""#), "\(first.stdout)")
+        let batch = ["batch", "--platform", "fcm", "--now", "1704067200", "--scripts", "m", "intents.ndjson"]
+        let batches = try [CommandRunner.run(batch, directory: folder), CommandRunner.run(batch, directory: folder)]
+        #expect(batches[0].status == 0 && batches[0].stdoutBytes == batches[1].stdoutBytes)
+        #expect(batches[0].stdout.contains("2024-01-01T00:00:00Z"), "\(batches[0].stdout)")
+
+        // A conversion that depends on the machine is refused with the line that asked for it.
+        let local = try Self.folder(["m/local.lua": """
+            return { name = "local", api = 1, platforms = { "fcm" },
+              fcm = function(intent, ctx) return { message = { data = { d = pushmap.date(ctx.now, "%c") } } } end }
+
+            """])
+        defer { try? FileManager.default.removeItem(at: local) }
+        let refused = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m"], input: Data(#"{"template": "local"}"#.utf8), directory: local)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("m/local.lua:2: pushmap.date: unsupported conversion '%c'"), "\(refused.stderr)")
+    }
 }

@@ -15,8 +15,8 @@ package struct Fixture: Sendable, Hashable {
     /// The time fixtures run at when they name none: 2024-01-01T00:00:00Z.
     package static let defaultNow: Int64 = 1_704_067_200
 
-    /// Reads a fixture file's content.
-    package init(path: String, bytes: [UInt8]) throws(FixtureProblem) {
+    /// Reads a fixture file's content; `defaultNow` is its time when it names none.
+    package init(path: String, bytes: [UInt8], defaultNow: Int64 = Self.defaultNow) throws(FixtureProblem) {
         self.path = path
         let value: JSONValue
         do {
@@ -26,7 +26,7 @@ package struct Fixture: Sendable, Hashable {
         }
         guard let intent = value["intent"] else { throw FixtureProblem(path: path, reason: "no \"intent\"") }
         self.intent = intent
-        now = value["now"]?.integerValue ?? Self.defaultNow
+        now = value["now"]?.integerValue ?? defaultNow
         expected = [:]
         for platform in Platform.all {
             if let payload = value[platform.name] { expected[platform] = payload }

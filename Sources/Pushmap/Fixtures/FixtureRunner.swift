@@ -40,14 +40,15 @@ package struct FixtureRunner: Sendable {
         }
     }
 
-    /// Every fixture under `folder`: the files `NAME.test/*.json`.
-    package static func fixtures(in folder: String) throws -> [Fixture] {
+    /// Every fixture under `folder`: the files `NAME.test/*.json`; `defaultNow` is the time of
+    /// those that name none.
+    package static func fixtures(in folder: String, defaultNow: Int64 = Fixture.defaultNow) throws -> [Fixture] {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         var fixtures: [Fixture] = []
         for entry in try FileSystem.list(base) where entry.hasSuffix(".test") && FileSystem.isDirectory(base + "/" + entry) {
             for file in try FileSystem.list(base + "/" + entry) where file.hasSuffix(".json") {
                 let path = base + "/" + entry + "/" + file
-                fixtures.append(try Fixture(path: path, bytes: try FileSystem.readFile(path, limit: 1 << 20)))
+                fixtures.append(try Fixture(path: path, bytes: try FileSystem.readFile(path, limit: 1 << 20), defaultNow: defaultNow))
             }
         }
         return fixtures

@@ -26,6 +26,8 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var clock: ClockOption
+
     @Option(name: .long, help: "Worker threads; the number of cores by default.")
     var jobs: Int?
 
@@ -55,7 +57,7 @@ struct BatchCommand: ParsableCommand {
             }
         }
         defer { if descriptor > 0 { close(descriptor) } }
-        let translator = try scriptOptions.translator(format: .human)
+        let translator = try scriptOptions.translator(format: .human, now: clock.now)
         let platforms = platform.platforms
         let workers = jobs ?? Translator.cores
         var reader = LineReader(descriptor: descriptor, maxLineBytes: translator.options.maxIntentBytes)

@@ -31,10 +31,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Draw every intent and fixture in a folder (*.json, NAME.test/*.json) on one page.", valueName: "dir"))
     var gallery: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The time the notification arrives at, in epoch seconds (the clock's by default): timers and remind-later times then draw the same on every run.",
-        valueName: "epoch"))
-    var now: Int64?
+    @OptionGroup var clock: ClockOption
 
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
@@ -86,7 +83,7 @@ struct PreviewCommand: ParsableCommand {
                 throw ExitStatus.noBrowser
             }
         }
-        let translator = try scriptOptions.translator(format: format, now: now)
+        let translator = try scriptOptions.translator(format: format, now: clock.now)
         let previewer = Previewer(translator: translator)
         let platforms = platform.platforms
         let previews: [NotificationPreview]

@@ -56,6 +56,8 @@ struct ScriptsCommand: ParsableCommand {
         @Flag(name: .long, help: "Show what scripts print.")
         var verbose = false
 
+        @OptionGroup var clock: ClockOption
+
         @Argument(help: ArgumentHelp("The folder of scripts and fixtures.", valueName: "dir"))
         var directory: String
 
@@ -70,7 +72,7 @@ struct ScriptsCommand: ParsableCommand {
             }
             let fixtures: [Fixture]
             do {
-                fixtures = try FixtureRunner.fixtures(in: directory)
+                fixtures = try FixtureRunner.fixtures(in: directory, defaultNow: clock.now ?? Fixture.defaultNow)
             } catch {
                 StandardStream.note("pushmap: \(error)")
                 throw ExitStatus.invalid

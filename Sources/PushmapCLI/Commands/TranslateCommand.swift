@@ -15,6 +15,8 @@ struct TranslateCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var clock: ClockOption
+
     @Flag(name: .long, help: "Write compact JSON instead of pretty.")
     var compact = false
 
@@ -34,7 +36,7 @@ struct TranslateCommand: ParsableCommand {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let translator = try scriptOptions.translator(format: format)
+        let translator = try scriptOptions.translator(format: format, now: clock.now)
         let platforms = platform.platforms
         let translation: Translation
         do {
