@@ -143,4 +143,78 @@ struct ScriptAuthoringTests {
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("m/local.lua:2: pushmap.date: unsupported conversion '%c'"), "\(refused.stderr)")
     }
+
+    static let promoScript = """
+        return {
+          name = "promo",
+          api = 1,
+          platforms = { "fcm" },
+          fcm = function(intent, ctx) return pushmap.map("basic", "fcm", intent, ctx) end,
+        }
+
+        """
+
+    /// The FCM payload basic writes for title "a", body "b" and a remind-later time `at`.
+    static func remindPayload(_ at: Int) -> String {
+        #"{"message": {"data": {"adb_body": "b", "adb_rem_ts": "\#(at)", "adb_rem_txt": "L", "adb_template_type": "basic", "adb_title": "a", "adb_version": "1"}}}"#
+    }
+
+    static func remindIntent(_ at: Int) -> String {
+        #"{"template": "promo", "title": "a", "body": "b", "remindLater": {"label": "L", "at": \#(at)}}"#
+    }
+
+    @Test("scripts check: every way a fixture fails is one FAIL with its reason, and the run goes on")
+    func fixtureFailures() throws {
+        let folder = try Self.folder([
+            "m/promo.lua": Self.promoScript,
+            "m/lonely.lua": Self.promoScript.replacingOccurrences(of: "\"promo\"", with: "\"lonely\""),
+            "m/promo.test/a-typo.json": #"{"intent": \#(Self.remindIntent(1)), "apsn": {"aps": {}}, "fcm": \#(Self.remindPayload(1))}"#,
+            "m/promo.test/b-broken.json": #"{"intent": {"template": "promo""#,
+            "m/promo.test/c-not-object.json": #"["intent"]"#,
+            "m/promo.test/d-bad-now.json": #"{"intent": \#(Self.remindIntent(1)), "now": "soon", "fcm": {}}"#,
+            "m/promo.test/e-bad-warnings.json": #"{"intent": \#(Self.remindIntent(1)), "warnings": "some", "fcm": {}}"#,
+            "m/promo.test/f-warned.json": #"{"intent": \#(Self.remindIntent(1)), "fcm": \#(Self.remindPayload(1)), "warnings": ["tapping remind later cancels"]}"#,
+            "m/promo.test/g-warning-missing.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": ["tapping remind later cancels"]}"#,
+            "m/promo.test/h-no-warnings.json": #"{"intent": \#(Self.remindIntent(1)), "fcm": \#(Self.remindPayload(1)), "warnings": []}"#,
+            "m/promo.test/i-fine.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": []}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let expected = [
+            "FAIL m/promo.test/a-typo.json\n     unknown key \"apsn\"; did you mean \"apns\"? (the keys are intent, now, fcm, apns, error, warnings)",
+            "FAIL m/promo.test/b-broken.json\n     not JSON: 1:32: unexpected end of input",
+            "FAIL m/promo.test/c-not-object.json\n     a fixture is a JSON object",
+            "FAIL m/promo.test/d-bad-now.json\n     \"now\" must be an integer",
+            "FAIL m/promo.test/e-bad-warnings.json\n     \"warnings\" must be a list of strings",
+            "PASS m/promo.test/f-warned.json",
+            "FAIL m/promo.test/g-warning-missing.json\n     expected a warning containing \"tapping remind later cancels\", got none",
+            "FAIL m/promo.test/h-no-warnings.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1 is at or before now (1704067200)",
+            "PASS m/promo.test/i-fine.json",
+            "FAIL m/lonely.lua: no fixtures (write them as m/lonely.test/CASE.json)",
+            "2 passed, 8 failed",
+        ]
+        for piece in expected {
+            #expect(result.stdout.contains(piece), "missing: \(piece)\n\(result.stdout)")
+        }
+
+        // The same run as one JSON object, for CI tools.
+        let json = try CommandRunner.run(["scripts", "check", "--format", "json", "m"], directory: folder)
+        #expect(json.status == 1)
+        let report = try #require(CommandRunner.json(json.stdout) as? [String: Any], "\(json.stdout)")
+        #expect(report["passed"] as? Int == 2)
+        #expect(report["failed"] as? Int == 8)
+        let fixtures = try #require(report["fixtures"] as? [[String: Any]])
+        #expect(fixtures.count == 9)
+        let typo = try #require(fixtures.first { $0["path"] as? String == "m/promo.test/a-typo.json" })
+        #expect(typo["passed"] as? Bool == false)
+        #expect((typo["differences"] as? [String])?.first?.contains("did you mean \"apns\"") == true)
+        let untested = try #require(report["untested"] as? [[String: Any]])
+        #expect(untested.map { $0["template"] as? String } == ["lonely"])
+        #expect((report["templates"] as? [[String: Any]])?.count == 2)
+
+        // --now is the time of the fixtures that name none: the "fine" one's remind-later time is past then.
+        let later = try CommandRunner.run(["scripts", "check", "--now", "1950000000", "m"], directory: folder)
+        #expect(later.stdout.contains("FAIL m/promo.test/i-fine.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1900000000 is at or before now (1950000000)"), "\(later.stdout)")
+    }
 }

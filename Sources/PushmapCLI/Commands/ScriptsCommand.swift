@@ -47,10 +47,13 @@ struct ScriptsCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Compile every script in a folder, check its contract, and run the fixtures beside it (NAME.test/*.json).",
-            discussion: "One PASS or FAIL line per fixture, with the differences. Exit 1 when a fixture fails, 2 when a script does not load."
+            discussion: """
+            One PASS or FAIL line per fixture, with the differences; a file that is not a fixture and a template \
+            with no fixture fail too. Exit 1 when anything fails, 2 when a script does not load.
+            """
         )
 
-        @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
+        @Option(name: .long, help: "Lines for people, or one JSON object.")
         var format: OutputFormat = .human
 
         @Flag(name: .long, help: "Show what scripts print.")
@@ -58,7 +61,7 @@ struct ScriptsCommand: ParsableCommand {
 
         @OptionGroup var clock: ClockOption
 
-        @Argument(help: ArgumentHelp("The folder of scripts and fixtures.", valueName: "dir"))
+        @Argument(help: ArgumentHelp("The folder of scripts and fixtures.", valueName: "dir"), completion: .directory)
         var directory: String
 
         func run() throws {
@@ -66,11 +69,8 @@ struct ScriptsCommand: ParsableCommand {
             options.directories = [directory]
             options.verbose = verbose
             let translator = try options.translator(format: format)
-            let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }
-            for template in local.sorted(by: { $0.name < $1.name }) {
-                try? StandardStream.output.write("ok   \(template.path): template \(template.name) (\(template.platforms.map(\.name).joined(separator: ", ")))\n")
-            }
-            let fixtures: [Fixture]
+            let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
+            let fixtures: [Result<Fixture, FixtureProblem>]
             do {
                 fixtures = try FixtureRunner.fixtures(in: directory, defaultNow: clock.now ?? Fixture.defaultNow)
             } catch {
@@ -78,16 +78,48 @@ struct ScriptsCommand: ParsableCommand {
                 throw ExitStatus.invalid
             }
             let runner = FixtureRunner(translator: translator)
-            var failed = 0
-            for fixture in fixtures {
-                let outcome = runner.run(fixture)
-                var text = (outcome.passed ? "PASS " : "FAIL ") + outcome.path + "\n"
-                for line in outcome.differences { text += "     " + line + "\n" }
-                if !outcome.passed { failed += 1 }
+            let outcomes = fixtures.map(runner.run)
+            let untested = FixtureRunner.untested(local, fixtures: fixtures)
+            let failed = outcomes.filter { !$0.passed }.count + untested.count
+            switch format {
+            case .human:
+                var text = ""
+                for template in local {
+                    text += "ok   \(template.path): template \(template.name) (\(template.platforms.map(\.name).joined(separator: ", ")))\n"
+                }
+                for outcome in outcomes {
+                    text += (outcome.passed ? "PASS " : "FAIL ") + outcome.path + "\n"
+                    for line in outcome.differences { text += "     " + line + "\n" }
+                }
+                for template in untested {
+                    text += "FAIL \(template.path): no fixtures (write them as \(Self.testFolder(template))/CASE.json)\n"
+                }
+                text += "\(outcomes.count - (failed - untested.count)) passed, \(failed) failed\n"
                 try? StandardStream.output.write(text)
+            case .json:
+                let object: JSONObject = [
+                    "templates": .array(local.map { template in
+                        .object(["name": .string(template.name), "path": .string(template.path),
+                                 "platforms": .array(template.platforms.map { .string($0.name) })])
+                    }),
+                    "fixtures": .array(outcomes.map { outcome in
+                        .object(["path": .string(outcome.path), "passed": .bool(outcome.passed),
+                                 "differences": .array(outcome.differences.map(JSONValue.string))])
+                    }),
+                    "untested": .array(untested.map { .object(["template": .string($0.name), "path": .string($0.path)]) }),
+                    "passed": .integer(Int64(outcomes.count - (failed - untested.count))),
+                    "failed": .integer(Int64(failed)),
+                ]
+                var output = JSONWriter(style: .compact).write(.object(object))
+                output.append(0x0A)
+                try? StandardStream.output.write(output)
             }
-            try? StandardStream.output.write("\(fixtures.count - failed) passed, \(failed) failed\n")
             if failed > 0 { throw ExitStatus.invalid }
+        }
+
+        /// Where a template's fixtures go: `NAME.test` beside its script.
+        static func testFolder(_ template: TemplateInfo) -> String {
+            String(template.path.dropLast(".lua".count)) + ".test"
         }
     }
 }
