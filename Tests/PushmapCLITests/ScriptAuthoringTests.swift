@@ -217,4 +217,137 @@ struct ScriptAuthoringTests {
         let later = try CommandRunner.run(["scripts", "check", "--now", "1950000000", "m"], directory: folder)
         #expect(later.stdout.contains("FAIL m/promo.test/i-fine.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1900000000 is at or before now (1950000000)"), "\(later.stdout)")
     }
+
+    /// A team's folder using the contract: a field shared by every template, a template that
+    /// requires its own field and a common one.
+    static let contractFiles = [
+        "m/shared.lua": """
+            -- Fields every template accepts, declared once.
+            return { fields = { orderId = "string" } }
+
+            """,
+        "m/shipping.lua": """
+            local map = pushmap.map
+
+            return {
+              name = "shipping",
+              api = 1,
+              platforms = { "fcm", "apns" },
+              fields = { trackingUrl = "string", carrier = "string" },
+              required = { "trackingUrl", "target" },
+              fcm = function(intent, ctx)
+                local payload = map("basic", "fcm", intent, ctx)
+                payload.message.data.acme_order_id = intent.orderId
+                payload.message.data.acme_tracking = intent.trackingUrl
+                return payload
+              end,
+              apns = function(intent, ctx) return map("basic", "apns", intent, ctx) end,
+            }
+
+            """,
+    ]
+
+    @Test("required and shared fields; an unknown template stops before field errors; PUSHMAP_SCRIPTS")
+    func contract() throws {
+        let folder = try Self.folder(Self.contractFiles.merging([
+            "parcel.json": #"{"template": "shipping", "title": "On its way", "body": "Soon", "orderId": "A-1", "trackingUrl": "https://t.example/A-1", "target": {"token": "d1"}}"#,
+            "missing.json": #"{"template": "shipping", "title": "On its way", "body": "Soon"}"#,
+            "basic.json": #"{"template": "basic", "title": "Hi", "body": "There", "orderId": "A-1"}"#,
+            "misplaced.json": #"{"template": "basic", "title": "Hi", "body": "There", "trackingUrl": "https://t.example/A-1"}"#,
+            "typo.json": #"{"template": "shiping", "title": "Hi", "body": "There", "trackingUrl": "https://t.example/A-1", "carrier": "X"}"#,
+        ]) { $1 })
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func translate(_ file: String, _ extra: [String] = ["--scripts", "m"], environment: [String: String] = [:]) throws -> CommandRunner.Result {
+            try CommandRunner.run(["translate", "--platform", "fcm", "--compact"] + extra + [file], directory: folder, environment: environment)
+        }
+        let parcel = try translate("parcel.json")
+        #expect(parcel.status == 0, "\(parcel.stderr)")
+        #expect(parcel.stdout.contains(#""acme_order_id":"A-1""#) && parcel.stdout.contains(#""acme_tracking":"https://t.example/A-1""#), "\(parcel.stdout)")
+
+        let missing = try translate("missing.json")
+        #expect(missing.status == 1)
+        #expect(missing.stderr == """
+            missing.json: error: $: missing required field 'target' [missing-field]
+            missing.json: error: $: missing required field 'trackingUrl' [missing-field]
+
+            """, "\(missing.stderr)")
+
+        // The shared field is every template's; a template's own field is only its own.
+        #expect(try translate("basic.json").status == 0)
+        let misplaced = try translate("misplaced.json")
+        #expect(misplaced.status == 1)
+        #expect(misplaced.stderr.contains("unknown field 'trackingUrl'"), "\(misplaced.stderr)")
+
+        // An unknown template is one error, with a near name...
+        let typo = try translate("typo.json")
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "typo.json: error: $.template: unknown template 'shiping'; did you mean 'shipping'? (known: basic, carousel, plain, shipping, timer) [unknown-template]\n", "\(typo.stderr)")
+        // ...or, with no near name (the scripts were not given), how to load them.
+        let forgot = try translate("parcel.json", [])
+        #expect(forgot.status == 1)
+        #expect(forgot.stderr == "parcel.json: error: $.template: unknown template 'shipping' (known: basic, carousel, plain, timer); a template of your own is loaded from its folder with --scripts DIR or PUSHMAP_SCRIPTS [unknown-template]\n", "\(forgot.stderr)")
+
+        // PUSHMAP_SCRIPTS gives the folder once for every command.
+        let fromEnvironment = try translate("parcel.json", [], environment: ["PUSHMAP_SCRIPTS": "m"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        #expect(fromEnvironment.stdoutBytes == parcel.stdoutBytes)
+        let listed = try CommandRunner.run(["templates"], directory: folder, environment: ["PUSHMAP_SCRIPTS": "m"])
+        #expect(listed.stdout.contains("shipping  fcm,apns   m/shipping.lua; adds fields carrier, orderId, trackingUrl; requires target, trackingUrl"), "\(listed.stdout)")
+    }
+
+    @Test("schema --scripts publishes each template's declared fields; a JSON Schema validator accepts a custom intent and refuses a wrong one")
+    func schemaWithDeclaredFields() throws {
+        let python = CommandRunner.root.appendingPathComponent(".venv-test/bin/python")
+        try #require(FileManager.default.isExecutableFile(atPath: python.path), "run scripts/setup --test to install jsonschema into .venv-test")
+        let intents = [
+            "good-shipping": #"{"template": "shipping", "title": "On its way", "body": "Soon", "orderId": "A-1", "trackingUrl": "https://t.example/A-1", "target": {"token": "d1"}}"#,
+            "good-plain": #"{"title": "Hi", "body": "There", "orderId": "A-1"}"#,
+            "bad-type": #"{"template": "shipping", "title": "On its way", "body": "Soon", "orderId": 1, "trackingUrl": "https://t.example/A-1", "target": {"token": "d1"}}"#,
+            "bad-missing": #"{"template": "shipping", "title": "On its way", "body": "Soon", "target": {"token": "d1"}}"#,
+            "bad-misplaced": #"{"template": "basic", "title": "Hi", "body": "There", "trackingUrl": "https://t.example/A-1"}"#,
+            "bad-unknown": #"{"template": "basic", "title": "Hi", "body": "There", "orderID": "A-1"}"#,
+        ]
+        var files = Self.contractFiles
+        for (name, text) in intents { files["\(name).json"] = text }
+        files["validate.py"] = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            for path in sys.argv[2:]:
+                errors = [error.message for error in validator.iter_errors(json.load(open(path)))]
+                print(path, "valid" if not errors else "invalid: " + "; ".join(sorted(errors)))
+
+            """
+        let folder = try Self.folder(files)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = try CommandRunner.run(["schema", "--scripts", "m"], directory: folder)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        try schema.stdoutBytes.write(to: folder.appendingPathComponent("schema.json"))
+
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["validate.py", "schema.json"] + intents.keys.sorted().map { "\($0).json" }
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let verdicts = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map { line in
+            (String(line.prefix { $0 != " " }.dropLast(5)), String(line.drop { $0 != " " }.dropFirst()))
+        })
+        #expect(verdicts["good-shipping"] == "valid", "\(text)")
+        #expect(verdicts["good-plain"] == "valid", "\(text)")
+        #expect(verdicts["bad-type"]?.contains("1 is not of type 'string'") == true, "\(text)")
+        #expect(verdicts["bad-missing"]?.contains("'trackingUrl' is a required property") == true, "\(text)")
+        #expect(verdicts["bad-misplaced"]?.contains("'trackingUrl' was unexpected") == true, "\(text)")
+        #expect(verdicts["bad-unknown"]?.contains("'orderID' was unexpected") == true, "\(text)")
+        // pushmap itself agrees with the validator on each.
+        for name in intents.keys {
+            let translated = try CommandRunner.run(["translate", "--scripts", "m", "\(name).json"], directory: folder)
+            #expect((translated.status == 0) == name.hasPrefix("good"), "\(name): \(translated.stderr)")
+        }
+    }
 }

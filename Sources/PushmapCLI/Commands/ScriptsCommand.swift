@@ -67,6 +67,7 @@ struct ScriptsCommand: ParsableCommand {
         func run() throws {
             var options = ScriptOptions()
             options.directories = [directory]
+            options.usesEnvironment = false
             options.verbose = verbose
             let translator = try options.translator(format: format)
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
