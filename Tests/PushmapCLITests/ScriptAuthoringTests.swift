@@ -350,4 +350,70 @@ struct ScriptAuthoringTests {
             #expect((translated.status == 0) == name.hasPrefix("good"), "\(name): \(translated.stderr)")
         }
     }
+
+    @Test("scripts export writes Lua Language Server annotations that match the pushmap table, ctx and the intent")
+    func annotations() throws {
+        // What a script really sees: the names in pushmap and in ctx, listed by a mapping.
+        let folder = try Self.folder(["m/names.lua": """
+            local function names(t)
+              local list = {}
+              for key in pairs(t) do list[#list + 1] = key end
+              table.sort(list)
+              return table.concat(list, ",")
+            end
+
+            return {
+              name = "names", api = 1, platforms = { "fcm" },
+              fcm = function(intent, ctx)
+                return { message = { data = { api = names(pushmap), ctx = names(ctx) } } }
+              end,
+            }
+
+            """])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seen = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m"], input: Data(#"{"template": "names"}"#.utf8), directory: folder)
+        #expect(seen.status == 0, "\(seen.stderr)")
+        let data = try #require(((CommandRunner.json(seen.stdout) as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: String])
+        let api = Set(try #require(data["api"]).split(separator: ",").map(String.init))
+        let ctx = Set(try #require(data["ctx"]).split(separator: ",").map(String.init))
+        #expect(api.contains("date") && api.contains("map") && ctx.contains("now"), "\(data)")
+
+        let export = try CommandRunner.run(["scripts", "export", "exported"], directory: folder)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.hasSuffix("wrote exported/types/pushmap.lua\n"), "\(export.stdout)")
+        let text = try String(contentsOf: folder.appendingPathComponent("exported/types/pushmap.lua"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "---@meta")
+        // Every function and value of the pushmap table is annotated, and nothing else is.
+        var annotated: Set<String> = []
+        for line in lines {
+            for prefix in ["function pushmap.", "pushmap."] where line.hasPrefix(prefix) {
+                annotated.insert(String(line.dropFirst(prefix.count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
+            }
+        }
+        #expect(annotated == api, "annotated but absent: \(annotated.subtracting(api)); present but not annotated: \(api.subtracting(annotated))")
+        // Every function's parameters are annotated, in order.
+        for (index, line) in lines.enumerated() where line.hasPrefix("function pushmap.") {
+            let parameters = line.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let documented = lines[..<index].reversed().prefix { $0.hasPrefix("---") }.reversed().compactMap { line -> String? in
+                guard line.hasPrefix("---@param ") else { return nil }
+                return String(line.dropFirst("---@param ".count).prefix { $0 != " " }.replacingOccurrences(of: "?", with: ""))
+            }
+            #expect(documented == parameters, "\(line): @param \(documented)")
+        }
+        // ctx's fields, and the intent's top-level fields as `pushmap schema` has them.
+        func fields(of name: String) -> Set<String> {
+            let start = lines.firstIndex(of: "---@class \(name)").map { $0 + 1 } ?? lines.endIndex
+            return Set(lines[start...].prefix { $0.hasPrefix("---@field ") }.map {
+                String($0.dropFirst("---@field ".count).prefix { $0 != " " && $0 != "?" })
+            })
+        }
+        #expect(fields(of: "pushmap.Context") == ctx)
+        let schema = try CommandRunner.run(["schema"])
+        let properties = try #require((CommandRunner.json(schema.stdout) as? [String: Any])?["properties"] as? [String: Any])
+        #expect(fields(of: "pushmap.Intent") == Set(properties.keys.filter { $0 != "$schema" }))
+        // The folder still checks: the annotations are not a template.
+        let check = try CommandRunner.run(["scripts", "check", "exported"], directory: folder)
+        #expect(check.status == 0, "\(check.stdout)")
+    }
 }

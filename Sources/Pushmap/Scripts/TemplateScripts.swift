@@ -76,6 +76,11 @@ enum BuiltinFiles {
         BuiltinScripts.files.first { $0.path == preludePath }?.source ?? ""
     }
 
+    /// The Lua Language Server annotations of the API (see ``LuaAnnotations``).
+    static var annotations: String {
+        BuiltinScripts.files.first { $0.path == "Sources/Pushmap/Lua/annotations.lua" }?.source ?? ""
+    }
+
     static var templates: [TemplateScript] {
         BuiltinScripts.files.compactMap { file in
             guard file.path.hasPrefix("templates/"), file.path.hasSuffix(".lua") else { return nil }

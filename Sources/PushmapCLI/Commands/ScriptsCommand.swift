@@ -13,7 +13,7 @@ struct ScriptsCommand: ParsableCommand {
     /// `pushmap scripts export DIR`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the built-in template scripts and their fixtures into a folder."
+            abstract: "Write the built-in template scripts and their fixtures into a folder, and types/pushmap.lua: Lua Language Server annotations of the pushmap API, ctx and the intent."
         )
 
         @Flag(name: .long, help: "Replace files that already exist.")
@@ -26,7 +26,8 @@ struct ScriptsCommand: ParsableCommand {
             let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
             do {
                 try FileSystem.makeDirectory(base)
-                for file in FixtureRunner.builtinFiles {
+                // The scripts and fixtures, then the editor's annotations in a folder of their own.
+                for file in FixtureRunner.builtinFiles + [(LuaAnnotations.path, LuaAnnotations.file())] {
                     let path = base + "/" + file.path
                     if FileSystem.exists(path), !force {
                         StandardStream.note("pushmap: \(path): already exists (use --force to replace it)")
