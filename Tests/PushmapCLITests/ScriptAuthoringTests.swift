@@ -416,4 +416,26 @@ struct ScriptAuthoringTests {
         let check = try CommandRunner.run(["scripts", "check", "exported"], directory: folder)
         #expect(check.status == 0, "\(check.stdout)")
     }
+
+    @Test("the smaller points: a mistyped command, text that is not JSON, file completion, a quick start without warnings")
+    func smallerPoints() throws {
+        let typo = try CommandRunner.run(["translat", "intent.json"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: unknown command 'translat'; did you mean 'translate'?\n"), "\(typo.stderr)")
+
+        let notJSON = try CommandRunner.run(["translate"], input: Data("not json\n".utf8))
+        #expect(notJSON.status == 1)
+        #expect(notJSON.stderr == "<stdin>: error: $: 1:1: not JSON: it starts with 'not json'; a JSON object starts with { [json-syntax]\n", "\(notJSON.stderr)")
+
+        let bash = try CommandRunner.run(["--generate-completion-script", "bash"])
+        #expect(bash.stdout.contains("translate") && bash.stdout.contains("-o plusdirs"), "file names are completed")
+
+        // The README's first command, as written there, prints both payloads and no warning.
+        let readme = try String(contentsOf: CommandRunner.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("scripts/pushmap translate ") })
+        let quickStart = try CommandRunner.run(line.split(separator: " ").dropFirst().map(String.init))
+        #expect(quickStart.status == 0)
+        #expect(quickStart.stderr.isEmpty, "\(quickStart.stderr)")
+        #expect(quickStart.stdout.contains("\"fcm\"") && quickStart.stdout.contains("\"apns\""))
+    }
 }

@@ -31,7 +31,7 @@ struct BatchCommand: ParsableCommand {
     @Option(name: .long, help: "Worker threads; the number of cores by default.")
     var jobs: Int?
 
-    @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"), completion: .file())
     var file: String?
 
     /// Lines translated between two writes; bounds memory and keeps order cheap.

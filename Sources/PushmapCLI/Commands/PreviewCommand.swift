@@ -22,13 +22,13 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
-    @Option(name: .long, help: ArgumentHelp("Write an HTML page (.html) or a picture of it (.png) instead of text.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page (.html) or a picture of it (.png) instead of text.", valueName: "file"), completion: .file(extensions: ["html", "png"]))
     var output: String?
 
     @Flag(name: .long, help: "Embed images that are local files (a path or file:// URL) as data URIs; other URLs stay frames.")
     var images = false
 
-    @Option(name: .long, help: ArgumentHelp("Draw every intent and fixture in a folder (*.json, NAME.test/*.json) on one page.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Draw every intent and fixture in a folder (*.json, NAME.test/*.json) on one page.", valueName: "dir"), completion: .directory)
     var gallery: String?
 
     @OptionGroup var clock: ClockOption
@@ -36,7 +36,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
-    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     /// What `--output` asks for.

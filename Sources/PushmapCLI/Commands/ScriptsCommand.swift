@@ -19,7 +19,7 @@ struct ScriptsCommand: ParsableCommand {
         @Flag(name: .long, help: "Replace files that already exist.")
         var force = false
 
-        @Argument(help: ArgumentHelp("The folder to write into (made if missing).", valueName: "dir"))
+        @Argument(help: ArgumentHelp("The folder to write into (made if missing).", valueName: "dir"), completion: .directory)
         var directory: String
 
         func run() throws {

@@ -18,7 +18,7 @@ struct ValidateCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOption
 
-    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     func run() throws {
