@@ -82,12 +82,12 @@ struct ScriptAuthoringTests {
                 }
 
                 """,
-            "intent.json": #"{"template": "basic", "title": "Hi", "body": "There", "colors": {"title": "nothex"}}"#,
+            "intent.json": #"{"template": "basic", "title": "Hi", "body": "There", "target": {"topic": "no spaces allowed"}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m", "intent.json"], directory: folder)
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("error: $.colors.title: "), "\(result.stderr)")
+        #expect(result.stderr.contains("error: $.target.topic: "), "\(result.stderr)")
         #expect(!result.stderr.contains("written by"), "\(result.stderr)")
     }
 
