@@ -26,12 +26,14 @@ final class ScriptRuntime {
             state = try LuaState(limits: limits, library: "pushmap", logger: logger)
             let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua")
             let host = try state.callForReference(prelude)
-            guard let register = try state.field("register", of: host), let run = try state.field("run", of: host),
-                  let trace = try state.field("trace", of: host) else {
-                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register, run and trace"), script: nil)
+            guard let register = try state.field("register", of: host), let run = try state.field("run", of: host) else {
+                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
             }
             self.run = run
-            self.trace = trace
+            // The tracer takes the debug functions the host lent before any script can run.
+            let tracer = try state.load(BuiltinFiles.tracer, name: "pushmap/trace.lua")
+            trace = try state.callForReference(tracer, [.reference(run)])
+            state.release(tracer)
             // Sealed before any template runs: no script can change what another one sees.
             try state.seal()
             var seen: Set<String> = []

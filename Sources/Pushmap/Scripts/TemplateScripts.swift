@@ -76,6 +76,11 @@ enum BuiltinFiles {
         BuiltinScripts.files.first { $0.path == preludePath }?.source ?? ""
     }
 
+    /// The host-only tracer that finds the line that wrote a payload key.
+    static var tracer: String {
+        BuiltinScripts.files.first { $0.path == "Sources/Pushmap/Lua/trace.lua" }?.source ?? ""
+    }
+
     /// The Lua Language Server annotations of the API (see ``LuaAnnotations``).
     static var annotations: String {
         BuiltinScripts.files.first { $0.path == "Sources/Pushmap/Lua/annotations.lua" }?.source ?? ""
