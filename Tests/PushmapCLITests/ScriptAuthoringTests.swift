@@ -58,6 +58,11 @@ struct ScriptAuthoringTests {
         #expect(result.stderr.hasPrefix("intent.json: error: $.eta: "), "\(result.stderr)")
         #expect(!result.stderr.contains("$.data.eta"), "\(result.stderr)")
 
+        // In a batch, the line's error is the script's, with the line that wrote the value.
+        let batch = try CommandRunner.run(["batch", "--platform", "fcm", "--scripts", "m", "-"], input: Data(#"{"template": "eta", "title": "Hi", "body": "There", "eta": 12}"#.utf8), directory: folder)
+        #expect(batch.status == 1)
+        #expect(batch.stdout.contains(#""kind":"script failed""#) && batch.stdout.contains(#""script":"m/eta.lua:11""#), "\(batch.stdout)")
+
         // A value the script made up is placed at the payload path alone, in JSON too.
         let apns = try CommandRunner.run(["translate", "--platform", "apns", "--format", "json", "--scripts", "m", "intent.json"], directory: folder)
         #expect(apns.status == 2, "\(apns.stderr)")
@@ -177,6 +182,7 @@ struct ScriptAuthoringTests {
             "m/promo.test/g-warning-missing.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": ["tapping remind later cancels"]}"#,
             "m/promo.test/h-no-warnings.json": #"{"intent": \#(Self.remindIntent(1)), "fcm": \#(Self.remindPayload(1)), "warnings": []}"#,
             "m/promo.test/i-fine.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": []}"#,
+            "m/promo.test/j-error-and-warnings.json": #"{"intent": {"template": "promo"}, "error": "x", "warnings": []}"#,
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
@@ -191,8 +197,9 @@ struct ScriptAuthoringTests {
             "FAIL m/promo.test/g-warning-missing.json\n     expected a warning containing \"tapping remind later cancels\", got none",
             "FAIL m/promo.test/h-no-warnings.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1 is at or before now (1704067200)",
             "PASS m/promo.test/i-fine.json",
+            "FAIL m/promo.test/j-error-and-warnings.json\n     \"warnings\" goes with an expected payload",
             "FAIL m/lonely.lua: no fixtures (write them as m/lonely.test/CASE.json)",
-            "2 passed, 8 failed",
+            "2 passed, 9 failed",
         ]
         for piece in expected {
             #expect(result.stdout.contains(piece), "missing: \(piece)\n\(result.stdout)")
@@ -203,9 +210,9 @@ struct ScriptAuthoringTests {
         #expect(json.status == 1)
         let report = try #require(CommandRunner.json(json.stdout) as? [String: Any], "\(json.stdout)")
         #expect(report["passed"] as? Int == 2)
-        #expect(report["failed"] as? Int == 8)
+        #expect(report["failed"] as? Int == 9)
         let fixtures = try #require(report["fixtures"] as? [[String: Any]])
-        #expect(fixtures.count == 9)
+        #expect(fixtures.count == 10)
         let typo = try #require(fixtures.first { $0["path"] as? String == "m/promo.test/a-typo.json" })
         #expect(typo["passed"] as? Bool == false)
         #expect((typo["differences"] as? [String])?.first?.contains("did you mean \"apns\"") == true)

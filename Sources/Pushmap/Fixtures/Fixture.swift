@@ -54,6 +54,7 @@ package struct Fixture: Sendable, Hashable {
             expectedError = text
         }
         if let warnings = value["warnings"] {
+            guard expectedError == nil else { throw problem("\"warnings\" goes with an expected payload; a case that expects an \"error\" gives no payload to warn about") }
             let texts = warnings.arrayValue?.compactMap(\.stringValue)
             guard let texts, texts.count == warnings.arrayValue?.count else {
                 throw problem("\"warnings\" must be a list of strings, a part of each warning expected")
