@@ -370,7 +370,7 @@ struct ScriptAuthoringTests {
             end
 
             return {
-              name = "names", api = 1, platforms = { "fcm" },
+              name = "names", api = 1, platforms = { "fcm" }, fields = { eta = "integer" },
               fcm = function(intent, ctx)
                 return { message = { data = { api = names(pushmap), ctx = names(ctx) } } }
               end,
@@ -422,6 +422,15 @@ struct ScriptAuthoringTests {
         // The folder still checks: the annotations are not a template.
         let check = try CommandRunner.run(["scripts", "check", "exported"], directory: folder)
         #expect(check.status == 0, "\(check.stdout)")
+
+        // With a team's scripts, the intent's class holds the fields they declare; --types-only
+        // writes that file alone, and again over it.
+        for _ in 0..<2 {
+            let types = try CommandRunner.run(["scripts", "export", "--types-only", "--scripts", "m", "m"], directory: folder)
+            #expect(types.status == 0 && types.stdout == "wrote m/types/pushmap.lua\n", "\(types.stdout)\(types.stderr)")
+        }
+        let ours = try String(contentsOf: folder.appendingPathComponent("m/types/pushmap.lua"), encoding: .utf8)
+        #expect(ours.contains("---@field eta? integer Declared by m/names.lua."), "\(ours.suffix(2000))")
     }
 
     @Test("the smaller points: a mistyped command, text that is not JSON, file completion, a quick start without warnings")

@@ -13,23 +13,46 @@ struct ScriptsCommand: ParsableCommand {
     /// `pushmap scripts export DIR`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the built-in template scripts and their fixtures into a folder, and types/pushmap.lua: Lua Language Server annotations of the pushmap API, ctx and the intent."
+            abstract: "Write the built-in template scripts and their fixtures into a folder, and types/pushmap.lua: Lua Language Server annotations of the pushmap API, ctx and the intent.",
+            discussion: """
+            With --scripts (or PUSHMAP_SCRIPTS), the intent's annotations also hold the fields those scripts declare. \
+            --types-only writes (and replaces) types/pushmap.lua alone: run it in your own folder after changing a field.
+            """
         )
 
         @Flag(name: .long, help: "Replace files that already exist.")
         var force = false
+
+        @Flag(name: .long, help: "Write only types/pushmap.lua, replacing it.")
+        var typesOnly = false
+
+        @OptionGroup var scriptOptions: ScriptOptions
 
         @Argument(help: ArgumentHelp("The folder to write into (made if missing).", valueName: "dir"), completion: .directory)
         var directory: String
 
         func run() throws {
             let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+            // The fields the scripts in force declare, for the intent's annotations: any template's,
+            // so each is optional there.
+            var declared: [IntentField] = []
+            if !scriptOptions.directories.isEmpty || !ScriptOptions.environmentDirectories.isEmpty {
+                let translator = try scriptOptions.translator(format: .human)
+                for template in translator.templates.values.sorted(by: { $0.name < $1.name }) {
+                    for field in template.fields where IntentSchema.root.field(named: field.name) == nil && !declared.contains(where: { $0.name == field.name }) {
+                        var optional = field
+                        optional.required = false
+                        declared.append(optional)
+                    }
+                }
+            }
+            let annotations = (path: LuaAnnotations.path, source: LuaAnnotations.file(adding: declared.sorted { $0.name < $1.name }))
             do {
                 try FileSystem.makeDirectory(base)
                 // The scripts and fixtures, then the editor's annotations in a folder of their own.
-                for file in FixtureRunner.builtinFiles + [(LuaAnnotations.path, LuaAnnotations.file())] {
+                for file in (typesOnly ? [] : FixtureRunner.builtinFiles) + [annotations] {
                     let path = base + "/" + file.path
-                    if FileSystem.exists(path), !force {
+                    if FileSystem.exists(path), !force, !(typesOnly && file.path == LuaAnnotations.path) {
                         StandardStream.note("pushmap: \(path): already exists (use --force to replace it)")
                         throw ExitStatus.invalid
                     }
