@@ -1,7 +1,7 @@
 internal import PushmapJSON
 
 /// Which script line wrote each key of a translation's payloads, and the intent path each value
-/// came from unchanged: what the prelude's `trace` found, by platform and payload path. Made only
+/// came from unchanged: what trace.lua's `trace` found, by platform and payload path. Made only
 /// for a run whose payload failed a check, to put the failure on the line that wrote the value.
 struct PayloadBlame {
     struct Entry {
