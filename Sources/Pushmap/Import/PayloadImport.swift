@@ -18,7 +18,7 @@ struct PayloadImport {
         var diagnostics: [Diagnostic] = []
     }
 
-    func run(_ payload: JSONValue, platform: Platform) -> ImportedIntent {
+    func run(_ payload: JSONValue, platform: Platform) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         var reading: Reading
         switch platform {
         case .fcm:
@@ -53,24 +53,24 @@ struct PayloadImport {
                     }
                 }
                 if !removedAny {
-                    return ImportedIntent(intent: intent, diagnostics: reading.diagnostics + error.diagnostics)
+                    return (intent, reading.diagnostics + error.diagnostics)
                 }
             }
         }
         let intent = reading.fields.intent(template: reading.template)
         guard let translated else {
-            return ImportedIntent(intent: intent, diagnostics: reading.diagnostics)
+            return (intent, reading.diagnostics)
         }
         let reported = Set(reading.diagnostics.map(\.path))
         let differences = platform == .fcm ? Self.fcmDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
         for difference in differences where !reported.contains(difference.path) {
             reading.diagnostics.append(difference.diagnostic(platform))
         }
-        return ImportedIntent(intent: intent, diagnostics: reading.diagnostics)
+        return (intent, reading.diagnostics)
     }
 
-    private func failure(_ message: String, at path: String, _ platform: Platform) -> ImportedIntent {
-        ImportedIntent(intent: nil, diagnostics: [.error(path, "import-payload", message + ": there is nothing to import", platform: platform)])
+    private func failure(_ message: String, at path: String, _ platform: Platform) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+        (nil, [.error(path, "import-payload", message + ": there is nothing to import", platform: platform)])
     }
 
     // MARK: reading

@@ -26,10 +26,12 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var clock: ClockOption
+
     @Option(name: .long, help: "Worker threads; the number of cores by default.")
     var jobs: Int?
 
-    @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"), completion: .file())
     var file: String?
 
     /// Lines translated between two writes; bounds memory and keeps order cheap.
@@ -55,7 +57,7 @@ struct BatchCommand: ParsableCommand {
             }
         }
         defer { if descriptor > 0 { close(descriptor) } }
-        let translator = try scriptOptions.translator(format: .human)
+        let translator = try scriptOptions.translator(format: .human, now: clock.now)
         let platforms = platform.platforms
         let workers = jobs ?? Translator.cores
         var reader = LineReader(descriptor: descriptor, maxLineBytes: translator.options.maxIntentBytes)
