@@ -41,6 +41,7 @@ package struct PayloadChecker: Sendable {
     /// the Lua host hands it over): no ``JSONValue`` is built.
     package func check(_ payload: JSONNode, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
+        report.now = now
         switch platform {
         case .fcm:
             let fcm = FCMPayloadChecks.Payload(payload, compactSize: compactSize)
@@ -49,13 +50,28 @@ package struct PayloadChecker: Sendable {
                 AndroidClientChecks.run(fcm.keys, now: now, into: &report)
             }
         case .apns:
-            let apns = APNSPayloadChecks.Payload(payload, compactSize: compactSize)
-            report.run(APNSPayloadChecks.rules, on: apns)
-            if let aps = apns.aps, let root = payload.objectValue {
-                IOSClientChecks.run(aps, APNSPayloadChecks.customKeys(root), now: now, into: &report)
+            if APNSRequestChecks.isRequest(payload), let request = payload.objectValue {
+                APNSRequestChecks.run(
+                    payload: request["payload"], headers: request["headers"], compactSize: nil, payloadRequired: true, now: now, into: &report)
+            } else {
+                APNSPayloadChecks.run(APNSPayloadChecks.Payload(payload, compactSize: compactSize), now: now, into: &report)
             }
         default:
             break
+        }
+        return report.diagnostics
+    }
+
+    /// The findings about an APNS request a script wrote as two parts, the payload (with its
+    /// compact length) and the headers, at the paths of the request `{"headers", "payload"}`
+    /// under `base` (`$`, or `$.message.apns` inside an FCM message). `platform` is the one
+    /// the findings are reported for.
+    package func checkAPNSRequest(
+        payload: JSONNode, headers: JSONNode?, compactSize: Int?, base: String = "$", platform: Platform = .apns
+    ) -> [Diagnostic] {
+        var report = CheckReport(platform: platform, intentPaths: intentPaths)
+        report.within(base) { report in
+            APNSRequestChecks.run(payload: payload, headers: headers, compactSize: compactSize, payloadRequired: true, now: now, into: &report)
         }
         return report.diagnostics
     }
