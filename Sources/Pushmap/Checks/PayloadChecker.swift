@@ -62,16 +62,19 @@ package struct PayloadChecker: Sendable {
         return report.diagnostics
     }
 
-    /// The findings about an APNS request a script wrote as two parts, the payload (with its
-    /// compact length) and the headers, at the paths of the request `{"headers", "payload"}`
-    /// under `base` (`$`, or `$.message.apns` inside an FCM message). `platform` is the one
-    /// the findings are reported for.
-    package func checkAPNSRequest(
-        payload: JSONNode, headers: JSONNode?, compactSize: Int?, base: String = "$", platform: Platform = .apns
-    ) -> [Diagnostic] {
+    /// The findings about an APNS request a script wrote, at the paths of the request
+    /// `{"headers", "payload"}` under `base` (`$`, or `$.message.apns` inside an FCM message).
+    /// `platform` is the one the findings are reported for; without `checkPayload`, only the
+    /// headers and what they say of the payload (its own rules ran on the bare payload).
+    func checkAPNSRequest(_ request: RequestText, base: String, platform: Platform, checkPayload: Bool) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
-        report.within(base) { report in
-            APNSRequestChecks.run(payload: payload, headers: headers, compactSize: compactSize, payloadRequired: true, now: now, into: &report)
+        report.now = now
+        JSONItemStorage(request.value).withRoot { root in
+            report.within(base) { report in
+                APNSRequestChecks.run(
+                    payload: root["payload"], headers: root["headers"], compactSize: request.payload.count, payloadRequired: true,
+                    checkPayload: checkPayload, now: now, into: &report)
+            }
         }
         return report.diagnostics
     }

@@ -15,6 +15,8 @@ struct TranslateCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var requestOptions: RequestOptions
+
     @Flag(name: .long, help: "Write compact JSON instead of pretty.")
     var compact = false
 
@@ -38,7 +40,7 @@ struct TranslateCommand: ParsableCommand {
         let platforms = platform.platforms
         let translation: Translation
         do {
-            translation = try translator.translate(bytes, platforms: platforms)
+            translation = try translator.translate(bytes, platforms: platforms, forms: requestOptions.forms)
         } catch {
             report.emit(error.diagnostics, scriptError: error.scriptError)
             throw ExitCode(error.exitCode)

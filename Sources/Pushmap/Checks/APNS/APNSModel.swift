@@ -142,7 +142,7 @@ enum APNSModel {
                 effect: "iOS gives the started Live Activity no push token", liveActivity: true),
         ],
         unknownRule: "apns-aps-key", unknownSeverity: .warning,
-        unknownEffect: "iOS ignores it (custom keys go beside aps, never inside it)")
+        unknownEffect: "iOS ignores it; custom keys go beside aps, never inside it")
 
     // MARK: request headers
 

@@ -149,9 +149,11 @@ extension APNSRequestChecks {
     /// Checks a request's parts where they lie: the payload's findings under `$.payload`, the
     /// headers' under `$.headers`. A missing payload is refused when `payloadRequired` (APNs
     /// needs one; FCM's `message.apns` may leave it to FCM, which builds it from the
-    /// notification), and only the headers are checked then.
+    /// notification), and only the headers are checked then. Without `checkPayload`, the
+    /// payload's own rules are left out (they ran on it as a bare payload).
     static func run(
-        payload: JSONNode?, headers: JSONNode?, compactSize: Int?, payloadRequired: Bool, now: Int64, into report: inout CheckReport
+        payload: JSONNode?, headers: JSONNode?, compactSize: Int?, payloadRequired: Bool, checkPayload: Bool = true, now: Int64,
+        into report: inout CheckReport
     ) {
         if let headers, headers.objectValue == nil {
             report.add(
@@ -167,7 +169,9 @@ extension APNSRequestChecks {
             return
         }
         let request = Request(payload, compactSize: compactSize, headers: headers?.objectValue)
-        report.within("$.payload") { APNSPayloadChecks.run(request, now: now, into: &$0) }
+        if checkPayload {
+            report.within("$.payload") { APNSPayloadChecks.run(request, now: now, into: &$0) }
+        }
         report.run(rules, on: request)
     }
 
