@@ -66,6 +66,8 @@ enum APNSModel {
         let unknownRule: StaticString
         let unknownSeverity: Diagnostic.Severity
         let unknownEffect: StaticString
+        /// Every value is a string (HTTP/2 header values), whatever the key.
+        var stringValues = false
 
         /// The index of the key with these bytes; compared by index so that no key is copied.
         func index(_ bytes: UnsafeRawBufferPointer) -> Int? {
@@ -177,5 +179,5 @@ enum APNSModel {
             Key(name: "authorization", shape: .text(maxBytes: 8192), rule: "apns-header-string", severity: .error,
                 effect: "APNs refuses the request (MissingProviderToken)"),
         ],
-        unknownRule: "apns-header-key", unknownSeverity: .warning, unknownEffect: "APNs ignores it")
+        unknownRule: "apns-header-key", unknownSeverity: .warning, unknownEffect: "APNs ignores it", stringValues: true)
 }

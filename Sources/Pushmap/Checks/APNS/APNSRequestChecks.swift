@@ -15,7 +15,8 @@ enum APNSRequestChecks {
         TopicSuffix.self
     }
 
-    /// Header values are strings (HTTP/2 header values), each of the form Apple gives it.
+    /// Header values are strings (HTTP/2 header values), each of the form Apple gives it: the
+    /// walk over ``APNSModel/headers``.
     struct HeaderValues: CheckRule {
         static var name: StaticString { "apns-header-string" }
 
@@ -25,14 +26,6 @@ enum APNSRequestChecks {
         }
 
         static func checkHeaders(_ headers: JSONObjectNode, _ report: inout CheckReport) {
-            // Values of another type are reported here; the walker then holds the strings.
-            for (key, value) in headers where !value.isString {
-                guard let bytes = key.utf8 else { continue }
-                report.add(
-                    .error, rule: "apns-header-string",
-                    APNSWalker.location(bytes, APNSModel.headers),
-                    "header \(String(decoding: bytes, as: UTF8.self)) is \(ValueFormat.shown(value, literals: true)): request header values are strings")
-            }
             APNSWalker.walk(headers, APNSModel.headers, context: APNSWalker.Context(), &report)
         }
     }

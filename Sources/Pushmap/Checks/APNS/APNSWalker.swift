@@ -15,6 +15,12 @@ enum APNSWalker {
     static func walk(_ object: JSONObjectNode, _ table: APNSModel.Table, context: Context, _ report: inout CheckReport) {
         for (keyNode, value) in object {
             guard let bytes = keyNode.utf8 else { continue }
+            if table.stringValues, !value.isString {
+                report.add(
+                    .error, rule: "apns-header-string", location(bytes, table),
+                    "\(table.prefix)\(String(decoding: bytes, as: UTF8.self)) is \(ValueFormat.shown(value, literals: true)): request header values are strings")
+                continue
+            }
             guard let index = table.index(bytes) else {
                 unknown(bytes, in: table, &report)
                 continue
