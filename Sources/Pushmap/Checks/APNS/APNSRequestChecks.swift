@@ -107,14 +107,14 @@ enum APNSRequestChecks {
                 guard !hasSuffix(topic, suffix) else { return }
                 report.error(
                     header("apns-topic"),
-                    "a \(entry.type) push goes to the topic <bundle id>\(suffix), not \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
+                    "a push of type \(entry.type) goes to the topic <bundle id>\(suffix), not \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
                 return
             }
             for other in APNSModel.pushTypes {
                 guard let otherSuffix = other.topicSuffix, otherSuffix.utf8CodeUnitCount > 0, hasSuffix(topic, otherSuffix) else { continue }
                 report.error(
                     header("apns-topic"),
-                    "an \(entry.type) push goes to the app's bundle id, not the \(other.type) topic \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
+                    "a push of type \(entry.type) goes to the app's bundle id, not the \(other.type) topic \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
                 return
             }
         }
