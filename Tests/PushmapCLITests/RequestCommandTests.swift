@@ -75,6 +75,36 @@ struct RequestCommandTests {
         #expect((output["fcm"] as? [String: Any]).flatMap { ($0["message"] as? [String: Any])?["apns"] } == nil)
     }
 
+    @Test("each flag touches only its own platform's output")
+    func flagsPerPlatform() throws {
+        let fcm = try CommandRunner.run(["translate", "--request", "--platform", "fcm", "--compact", "-"], input: Data(Self.intent.utf8))
+        #expect(fcm.status == 0, "\(fcm.stderr)")
+        #expect((try Self.object(fcm.stdout)["message"] as? [String: Any])?["apns"] == nil)
+        let apns = try CommandRunner.run(["translate", "--fcm-apns", "--platform", "apns", "--compact", "-"], input: Data(Self.intent.utf8))
+        #expect(apns.status == 0, "\(apns.stderr)")
+        #expect(try Self.object(apns.stdout)["aps"] != nil)
+        // --fcm-apns alone: FCM carries the request, APNS stays a bare payload.
+        let both = try CommandRunner.run(["translate", "--fcm-apns", "--compact", "-"], input: Data(Self.intent.utf8))
+        let output = try Self.object(both.stdout)
+        #expect((output["apns"] as? [String: Any])?["aps"] != nil)
+        #expect(((output["fcm"] as? [String: Any])?["message"] as? [String: Any])?["apns"] != nil)
+    }
+
+    @Test("an apnsHeaders that returns no table fails the translation with its file, exit 2")
+    func brokenHeaders() throws {
+        let folder = try temporaryFolder()
+        let script = """
+        local function apns(intent, ctx) return { aps = { alert = intent.title } } end
+        local function apnsHeaders(intent, payload, ctx) return "alert" end
+        return { name = "plain", api = 1, platforms = { "apns" }, apns = apns, apnsHeaders = apnsHeaders }
+        """
+        try script.write(to: folder.appendingPathComponent("plain.lua"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(
+            ["translate", "--scripts", folder.path, "--request", "--platform", "apns", "-"], input: Data(#"{"title": "t"}"#.utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("plain.lua: apnsHeaders returned a string, expected a table"), "\(result.stderr)")
+    }
+
     @Test("batch --request writes each line's APNS request; a line that fails says why, the others go on")
     func batch() throws {
         let lines = Self.intent.replacingOccurrences(of: "\n", with: " ") + "\n" + #"{"ios": {"pushType": "beep"}}"# + "\n"

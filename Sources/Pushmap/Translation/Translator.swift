@@ -241,9 +241,10 @@ public final class Translator: Sendable {
         let checker = PayloadChecker(now: now, intentPaths: true)
         // The request forms need the apns mapping and its headers; an APNS request is checked
         // once its headers are there, after the run.
-        let request = !forms.isEmpty
+        let apnsRequest = !forms.isEmpty && forms.contains(.apnsRequest) && platforms.contains(.apns)
+        let fcmAPNS = !forms.isEmpty && forms.contains(.fcmAPNS) && platforms.contains(.fcm)
+        let request = apnsRequest || fcmAPNS
         let runPlatforms = request && !platforms.contains(.apns) ? platforms + [.apns] : platforms
-        let apnsRequest = forms.contains(.apnsRequest) && platforms.contains(.apns)
         // The APNS payload checked after the run, as part of its request (nil: none).
         let deferred = request && (apnsRequest || !platforms.contains(.apns)) ? runPlatforms.firstIndex(of: .apns) : nil
         var compact = [[UInt8]?](repeating: nil, count: runPlatforms.count + (request ? 1 : 0))
@@ -284,7 +285,7 @@ public final class Translator: Sendable {
             texts = texts.compactMap { entry in
                 guard platforms.contains(entry.platform) else { return nil }
                 if entry.platform == .apns, apnsRequest { return (entry.platform, sent.bytes) }
-                if entry.platform == .fcm, forms.contains(.fcmAPNS) {
+                if entry.platform == .fcm, fcmAPNS {
                     let (text, replaced) = sent.inserted(into: entry.text)
                     if replaced {
                         findings.append(.warning(
