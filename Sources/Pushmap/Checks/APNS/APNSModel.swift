@@ -51,6 +51,17 @@ enum APNSModel {
         var liveActivity = false
     }
 
+    /// What a dictionary needs whatever else it holds: a string under one of `anyOf`.
+    struct Requirement: Sendable {
+        let anyOf: [StaticString]
+        let rule: StaticString
+        let severity: Diagnostic.Severity
+        /// The whole message, and where it points (in the payload and the intent).
+        let message: StaticString
+        let payloadPath: StaticString
+        let intentPath: StaticString
+    }
+
     /// The keys of one dictionary, and what is said of a key not among them.
     struct Table: Sendable {
         /// How messages name the dictionary (`aps`, `aps.alert`, `request header`).
@@ -68,6 +79,7 @@ enum APNSModel {
         let unknownEffect: StaticString
         /// Every value is a string (HTTP/2 header values), whatever the key.
         var stringValues = false
+        var requirement: Requirement?
 
         /// The index of the key with these bytes; compared by index so that no key is copied.
         func index(_ bytes: UnsafeRawBufferPointer) -> Int? {
@@ -96,7 +108,11 @@ enum APNSModel {
             Key(name: "loc-args", shape: .stringArray, rule: "apns-alert", severity: .error, effect: "iOS cannot fill in the text"),
             Key(name: "action-loc-key", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
         ],
-        unknownRule: "apns-alert-key", unknownSeverity: .warning, unknownEffect: "iOS ignores it")
+        unknownRule: "apns-alert-key", unknownSeverity: .warning, unknownEffect: "iOS ignores it",
+        requirement: Requirement(
+            anyOf: ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"], rule: "apns-alert", severity: .error,
+            message: "aps.alert has no title, subtitle, body or loc key to show: iOS shows no alert",
+            payloadPath: "$.aps.alert", intentPath: "$.title"))
 
     /// The critical-alert sound dictionary.
     static let sound = Table(
@@ -106,7 +122,11 @@ enum APNSModel {
             Key(name: "name", shape: .string, rule: "apns-sound", severity: .warning, effect: "iOS plays no sound"),
             Key(name: "volume", shape: .unitNumber, rule: "apns-sound", severity: .warning, effect: "iOS plays it at full volume"),
         ],
-        unknownRule: "apns-sound-key", unknownSeverity: .warning, unknownEffect: "iOS ignores it")
+        unknownRule: "apns-sound-key", unknownSeverity: .warning, unknownEffect: "iOS ignores it",
+        requirement: Requirement(
+            anyOf: ["name"], rule: "apns-sound", severity: .warning,
+            message: "aps.sound.name must be a sound name string (\"default\" for the system sound): iOS plays no sound without one",
+            payloadPath: "$.aps.sound.name", intentPath: "$.ios.criticalSound.name"))
 
     static let aps = Table(
         name: "aps", prefix: "aps.", path: "$.aps", origins: IntentOrigin.apsKeys,

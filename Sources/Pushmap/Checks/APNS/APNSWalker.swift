@@ -56,24 +56,16 @@ enum APNSWalker {
         wrong(value, key, description(key.shape), bytes, table, &report)
     }
 
-    /// What a dictionary needs whatever else it holds: a critical sound needs a name, an alert
-    /// something to show.
+    /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
+    /// something to show).
     private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, _ report: inout CheckReport) {
-        if ValueFormat.equals(table.name, "aps.sound"), !(dictionary["name"]?.isString ?? false) {
-            report.add(
-                .warning, rule: "apns-sound", CheckLocation(payload: "$.aps.sound.name", intent: "$.ios.criticalSound.name"),
-                "aps.sound.name must be a sound name string (\"default\" for the system sound): iOS plays no sound without one")
-        }
-        if ValueFormat.equals(table.name, "aps.alert") {
-            for text in visibleAlertKeys where dictionary[text]?.isString ?? false { return }
-            report.add(
-                .error, rule: "apns-alert", CheckLocation(payload: "$.aps.alert", intent: "$.title"),
-                "aps.alert has no title, subtitle, body or loc key to show: iOS shows no alert")
-        }
+        guard let requirement = table.requirement else { return }
+        for key in requirement.anyOf where dictionary[key]?.isString ?? false { return }
+        report.add(
+            requirement.severity, rule: requirement.rule,
+            CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
+            "\(requirement.message)")
     }
-
-    /// The alert keys that give iOS something to show.
-    static let visibleAlertKeys: [StaticString] = ["title", "subtitle", "body", "title-loc-key", "subtitle-loc-key", "loc-key"]
 
     private static func unknown(_ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ report: inout CheckReport) {
         let name = String(decoding: bytes, as: UTF8.self)
