@@ -78,13 +78,37 @@ enum APNSModel {
         let unknownSeverity: Diagnostic.Severity
         let unknownEffect: StaticString
         /// Every value is a string (HTTP/2 header values), whatever the key.
-        var stringValues = false
-        var requirement: Requirement?
+        let stringValues: Bool
+        let requirement: Requirement?
 
-        /// The index of the key with these bytes; compared by index so that no key is copied.
+        /// The keys' names alone, in the keys' order: a lookup reads these plain values and copies
+        /// no key (a key holds its shape, whose tables are reference counted).
+        let keyNames: [StaticString]
+
+        init(
+            name: StaticString, prefix: StaticString, path: StaticString, origins: [String: String], keys: [Key],
+            unknownRule: StaticString, unknownSeverity: Diagnostic.Severity, unknownEffect: StaticString,
+            stringValues: Bool = false, requirement: Requirement? = nil
+        ) {
+            self.name = name
+            self.prefix = prefix
+            self.path = path
+            self.origins = origins
+            self.keys = keys
+            self.unknownRule = unknownRule
+            self.unknownSeverity = unknownSeverity
+            self.unknownEffect = unknownEffect
+            self.stringValues = stringValues
+            self.requirement = requirement
+            keyNames = keys.map(\.name)
+        }
+
+        /// The index of the key with these bytes.
         func index(_ bytes: UnsafeRawBufferPointer) -> Int? {
-            for index in keys.indices where ValueFormat.equals(bytes, keys[index].name) { return index }
-            return nil
+            keyNames.withUnsafeBufferPointer { names in
+                for index in names.indices where ValueFormat.equals(bytes, names[index]) { return index }
+                return nil
+            }
         }
 
         var names: [String] { keys.map { ValueFormat.text($0.name) } }

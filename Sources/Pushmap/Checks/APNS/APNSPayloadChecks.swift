@@ -16,10 +16,13 @@ enum APNSPayloadChecks {
         let aps: JSONObjectNode?
         let compactSize: Int?
         let headers: JSONObjectNode?
+        /// `aps.event`: there, the payload is a Live Activity push.
+        let event: JSONNode?
 
         init(_ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil) {
             self.root = root
             aps = root.objectValue?["aps"]?.objectValue
+            event = aps?["event"]
             self.compactSize = compactSize
             self.headers = headers
         }
@@ -50,7 +53,7 @@ enum APNSPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let aps = payload.aps else { return }
-            APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: aps["event"] != nil), &report)
+            APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: payload.event != nil), &report)
         }
     }
 
@@ -60,7 +63,7 @@ enum APNSPayloadChecks {
         static var name: StaticString { "apns-live-activity" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let aps = payload.aps, let event = aps["event"]?.utf8 else { return }
+            guard let aps = payload.aps, let event = payload.event?.utf8 else { return }
             let start = ValueFormat.equals(event, "start")
             var needed: [(StaticString, StaticString)] = [("timestamp", "iOS drops an update without one")]
             if start || ValueFormat.equals(event, "update") {
