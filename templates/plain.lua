@@ -143,11 +143,11 @@ local function fcm(intent, ctx)
     adb_n_visibility = VISIBILITY[options.visibility],
   }
   local target = intent.target or NONE
-  local label = intent.analyticsLabel
-  local message = {
-    data = data, token = target.token, topic = target.topic, condition = target.condition, fid = target.fid,
-    fcm_options = label and { analytics_label = label },
-  }
+  local message = { data = data, token = target.token, topic = target.topic, condition = target.condition }
+  -- Set only when given: a constructor slot for them would make every message's table bigger.
+  local fid, label = target.fid, intent.analyticsLabel
+  if fid ~= nil then message.fid = fid end
+  if label ~= nil then message.fcm_options = { analytics_label = label } end
 
   -- android's own settings win over the ones for both platforms.
   local ttl = options.ttl or intent.ttl
@@ -169,22 +169,22 @@ local function apns(intent, ctx)
   checkFields(intent, ctx)
   local ios = intent.ios or NONE
   local title, body, subtitle, image = intent.title, intent.body, intent.subtitle, intent.image
-  local localized = ios.localized or NONE
-  local titleKey, bodyKey = localized.titleKey, localized.bodyKey
+  local localized = ios.localized
 
   local alert
-  if ios.contentAvailable and title == nil and body == nil and titleKey == nil and bodyKey == nil then
+  if ios.contentAvailable and title == nil and body == nil and (localized == nil or localized.titleKey == nil and localized.bodyKey == nil) then
     -- A silent (background) push: no alert at all.
     if subtitle ~= nil then
       warn("$.subtitle", "a silent push (ios.contentAvailable without title or body) shows no alert: the subtitle is not sent")
     end
-  elseif title ~= nil or body ~= nil or subtitle ~= nil or ios.localized ~= nil then
-    alert = {
-      title = title, subtitle = subtitle, body = body,
-      ["title-loc-key"] = titleKey, ["title-loc-args"] = localized.titleArgs,
-      ["subtitle-loc-key"] = localized.subtitleKey, ["subtitle-loc-args"] = localized.subtitleArgs,
-      ["loc-key"] = bodyKey, ["loc-args"] = localized.bodyArgs,
-    }
+  elseif title ~= nil or body ~= nil or subtitle ~= nil or localized ~= nil then
+    alert = { title = title, subtitle = subtitle, body = body }
+    if localized ~= nil then
+      -- Text the app looks up in its own Localizable.strings.
+      alert["title-loc-key"], alert["title-loc-args"] = localized.titleKey, localized.titleArgs
+      alert["subtitle-loc-key"], alert["subtitle-loc-args"] = localized.subtitleKey, localized.subtitleArgs
+      alert["loc-key"], alert["loc-args"] = localized.bodyKey, localized.bodyArgs
+    end
   end
 
   -- A critical alert plays its sound even when the phone is muted.

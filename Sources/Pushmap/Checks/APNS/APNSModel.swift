@@ -26,9 +26,9 @@ enum APNSModel {
         /// Any JSON object (content-state, attributes).
         case object
         /// One of these strings.
-        case choice([StaticString])
-        /// A string, or a dictionary of the keys in `table` (alert, sound).
-        indirect case stringOrDictionary(Table)
+        case choice(Choices)
+        /// A string, or a dictionary of its own table's keys (alert, sound).
+        case stringOrDictionary(Nested)
         // Header values, all strings.
         /// A header string of decimal digits (apns-expiration).
         case digits
@@ -38,13 +38,43 @@ enum APNSModel {
         case uuid
     }
 
+    /// The lists of words a ``Shape/choice(_:)`` names. Shapes and keys hold no array or table
+    /// of their own, only these names: a key is then plain bytes, and reading one costs no
+    /// reference count on the hot path.
+    enum Choices: Sendable {
+        case interruptionLevels, liveActivityEvents, pushTypes, priorities
+
+        var words: [StaticString] {
+            switch self {
+            case .interruptionLevels: APNSModel.interruptionLevels
+            case .liveActivityEvents: APNSModel.liveActivityEvents
+            case .pushTypes: APNSModel.pushTypeNames
+            case .priorities: APNSModel.priorities
+            }
+        }
+    }
+
+    /// The dictionaries a key's value may be.
+    enum Nested: Sendable {
+        case alert, sound
+
+        var table: Table { self == .alert ? APNSModel.alert : APNSModel.sound }
+    }
+
+    /// How bad a wrong value is (``Diagnostic/Severity``, as plain bytes).
+    enum Level: Sendable {
+        case error, warning
+
+        var severity: Diagnostic.Severity { self == .error ? .error : .warning }
+    }
+
     /// One key of a dictionary.
     struct Key: Sendable {
         let name: StaticString
         let shape: Shape
         /// The rule a wrong value is reported under.
         let rule: StaticString
-        let severity: Diagnostic.Severity
+        let severity: Level
         /// What happens with a wrong value, after a colon in the message.
         let effect: StaticString
         /// Read by iOS only in a Live Activity push (one with `aps.event`).
@@ -155,20 +185,20 @@ enum APNSModel {
     static let aps = Table(
         name: "aps", prefix: "aps.", path: "$.aps", origins: IntentOrigin.apsKeys,
         keys: [
-            Key(name: "alert", shape: .stringOrDictionary(alert), rule: "apns-alert", severity: .error, effect: "iOS shows no alert"),
+            Key(name: "alert", shape: .stringOrDictionary(.alert), rule: "apns-alert", severity: .error, effect: "iOS shows no alert"),
             Key(name: "badge", shape: .count, rule: "apns-badge", severity: .error, effect: "iOS does not set the badge"),
-            Key(name: "sound", shape: .stringOrDictionary(sound), rule: "apns-sound", severity: .warning, effect: "iOS plays no sound"),
+            Key(name: "sound", shape: .stringOrDictionary(.sound), rule: "apns-sound", severity: .warning, effect: "iOS plays no sound"),
             Key(name: "thread-id", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS does not group the notification"),
             Key(name: "category", shape: .string, rule: "apns-aps-type", severity: .error, effect: "iOS shows none of the category's actions"),
             Key(name: "content-available", shape: .flag, rule: "apns-flag", severity: .error, effect: "iOS wakes the app in the background only for 1"),
             Key(name: "mutable-content", shape: .flag, rule: "apns-flag", severity: .error, effect: "iOS runs the notification service extension only for 1"),
             Key(name: "target-content-id", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it"),
-            Key(name: "interruption-level", shape: .choice(interruptionLevels), rule: "apns-interruption-level", severity: .warning,
+            Key(name: "interruption-level", shape: .choice(.interruptionLevels), rule: "apns-interruption-level", severity: .warning,
                 effect: "iOS ignores it and delivers the notification as active"),
             Key(name: "relevance-score", shape: .unitNumber, rule: "apns-relevance-score", severity: .warning, effect: "iOS ignores it"),
             Key(name: "filter-criteria", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it and shows the notification in every Focus"),
             // Live Activities.
-            Key(name: "event", shape: .choice(liveActivityEvents), rule: "apns-live-activity", severity: .error,
+            Key(name: "event", shape: .choice(.liveActivityEvents), rule: "apns-live-activity", severity: .error,
                 effect: "iOS neither starts, updates nor ends the Live Activity", liveActivity: true),
             Key(name: "timestamp", shape: .epochSeconds, rule: "apns-live-activity", severity: .error,
                 effect: "iOS drops the Live Activity update", liveActivity: true),
@@ -206,9 +236,9 @@ enum APNSModel {
     static let headers = Table(
         name: "APNs request header", prefix: "header ", path: "$.headers", origins: IntentOrigin.headerKeys,
         keys: [
-            Key(name: "apns-push-type", shape: .choice(pushTypeNames), rule: "apns-push-type", severity: .error,
+            Key(name: "apns-push-type", shape: .choice(.pushTypes), rule: "apns-push-type", severity: .error,
                 effect: "APNs refuses the request (InvalidPushType)"),
-            Key(name: "apns-priority", shape: .choice(priorities), rule: "apns-priority", severity: .error,
+            Key(name: "apns-priority", shape: .choice(.priorities), rule: "apns-priority", severity: .error,
                 effect: "APNs refuses the request (BadPriority)"),
             Key(name: "apns-expiration", shape: .digits, rule: "apns-expiration", severity: .error,
                 effect: "APNs refuses the request (BadExpirationDate)"),

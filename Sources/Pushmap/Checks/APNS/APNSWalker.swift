@@ -41,7 +41,8 @@ enum APNSWalker {
         _ value: JSONNode, _ key: APNSModel.Key, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table, context: Context,
         _ report: inout CheckReport
     ) {
-        if case .stringOrDictionary(let inner) = key.shape, let dictionary = value.objectValue {
+        if case .stringOrDictionary(let nested) = key.shape, let dictionary = value.objectValue {
+            let inner = nested.table
             walk(dictionary, inner, context: context, &report)
             required(dictionary, inner, &report)
             return
@@ -80,7 +81,7 @@ enum APNSWalker {
         _ report: inout CheckReport
     ) {
         report.add(
-            key.severity, rule: key.rule, location(bytes, table),
+            key.severity.severity, rule: key.rule, location(bytes, table),
             "\(table.prefix)\(key.name) must be \(expected), not \(ValueFormat.shown(value, literals: true)): \(key.effect)")
     }
 
@@ -98,7 +99,7 @@ enum APNSWalker {
         case .count, .epochSeconds: return (value.integerValue ?? -1) >= 0
         case .unitNumber: return isUnitNumber(value)
         case .object: return value.objectValue != nil
-        case .choice(let words): return value.utf8.map { ValueFormat.isOne(of: words, $0) } ?? false
+        case .choice(let choices): return value.utf8.map { ValueFormat.isOne(of: choices.words, $0) } ?? false
         case .stringOrDictionary: return value.isString || value.objectValue != nil
         case .digits: return value.utf8.map { !$0.isEmpty && $0.count <= 19 && $0.allSatisfy(ValueFormat.isDigit) } ?? false
         case .text(let maxBytes): return value.utf8.map { !$0.isEmpty && $0.count <= maxBytes } ?? false
@@ -117,7 +118,7 @@ enum APNSWalker {
         case .epochSeconds: "epoch seconds (a whole number)"
         case .unitNumber: "a number from 0 to 1"
         case .object: "an object"
-        case .choice(let words): "one of " + words.map(ValueFormat.text).joined(separator: ", ")
+        case .choice(let choices): "one of " + choices.words.map(ValueFormat.text).joined(separator: ", ")
         case .stringOrDictionary: "a string or a dictionary"
         case .digits: "a string of epoch seconds (digits only; 0: deliver once, never store)"
         case .text(let maxBytes): "a non-empty string of at most \(maxBytes) bytes"
