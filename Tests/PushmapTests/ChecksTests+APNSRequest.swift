@@ -21,6 +21,8 @@ extension ChecksTests {
         F.expectOne(F.check(F.apns(["event": "stop", "timestamp": 1]), .apns), "apns-live-activity", .error, at: "$.aps.event")
         let good: JSONObject = ["event": "update", "timestamp": 1_700_000_000, "content-state": ["score": 2], "relevance-score": 75, "stale-date": 1_700_000_600]
         #expect(F.check(F.apns(good), .apns).isEmpty)
+        let score = F.expectOne(F.check(F.apns(F.merged(good, ["relevance-score": "high"])), .apns), "apns-relevance-score", .warning, at: #"$.aps["relevance-score"]"#)
+        #expect(score?.message.contains("must be a number, not") == true)
     }
 
     @Test("a request's headers: strings of Apple's forms; an unknown header is ignored by APNs (a warning)")

@@ -1,6 +1,6 @@
 /// What a translation writes beyond the bare payloads, for a sender that sends what it gets.
 ///
-/// Give a set of these to ``Translator/translate(_:platforms:forms:)-([UInt8],_,_)``; the
+/// Give a set of these to a ``Translator``'s `translate(_:platforms:forms:)`; the
 /// template's script writes the APNS request headers (the built-in ones derive them from the
 /// payload and the intent: push type, priority, expiration, collapse id, topic).
 public enum RequestForm: Hashable, Sendable {

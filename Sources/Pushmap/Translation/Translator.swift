@@ -122,7 +122,7 @@ public final class Translator: Sendable {
         let translator: Translator
         let lent: Lent?
 
-        /// As ``Translator/translate(_:platforms:forms:)-([UInt8],_,_)``.
+        /// As the translator's `translate(_:platforms:forms:)`.
         package func translate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
             try translator.translateText(intent, platforms: platforms, forms: forms, lent: lent)
         }

@@ -21,8 +21,11 @@ enum APNSModel {
         case count
         /// Epoch seconds, a whole number of 0 or more (timestamp, stale-date, dismissal-date).
         case epochSeconds
-        /// A number from 0 to 1 (volume, relevance-score outside Live Activities).
+        /// A number from 0 to 1 (volume).
         case unitNumber
+        /// relevance-score: a number from 0 to 1, but any number in a Live Activity, where it
+        /// only orders the activities.
+        case score
         /// Any JSON object (content-state, attributes).
         case object
         /// One of these strings.
@@ -195,7 +198,7 @@ enum APNSModel {
             Key(name: "target-content-id", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it"),
             Key(name: "interruption-level", shape: .choice(.interruptionLevels), rule: "apns-interruption-level", severity: .warning,
                 effect: "iOS ignores it and delivers the notification as active"),
-            Key(name: "relevance-score", shape: .unitNumber, rule: "apns-relevance-score", severity: .warning, effect: "iOS ignores it"),
+            Key(name: "relevance-score", shape: .score, rule: "apns-relevance-score", severity: .warning, effect: "iOS ignores it"),
             Key(name: "filter-criteria", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it and shows the notification in every Focus"),
             // Live Activities.
             Key(name: "event", shape: .choice(.liveActivityEvents), rule: "apns-live-activity", severity: .error,

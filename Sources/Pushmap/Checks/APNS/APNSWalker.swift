@@ -47,14 +47,8 @@ enum APNSWalker {
             required(dictionary, inner, &report)
             return
         }
-        if ValueFormat.equals(key.name, "relevance-score"), context.liveActivity {
-            // In a Live Activity the score only orders the activities: any number.
-            guard value.integerValue == nil, value.doubleValue == nil else { return }
-            wrong(value, key, "a number", bytes, table, &report)
-            return
-        }
-        guard !accepts(key.shape, value) else { return }
-        wrong(value, key, description(key.shape), bytes, table, &report)
+        guard !accepts(key.shape, value, context: context) else { return }
+        wrong(value, key, description(key.shape, context: context), bytes, table, &report)
     }
 
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
@@ -90,7 +84,7 @@ enum APNSWalker {
     }
 
     /// Whether `value` has the shape.
-    static func accepts(_ shape: APNSModel.Shape, _ value: JSONNode) -> Bool {
+    static func accepts(_ shape: APNSModel.Shape, _ value: JSONNode, context: Context) -> Bool {
         switch shape {
         case .string: return value.isString
         case .stringArray: return value.arrayValue?.allSatisfy(\.isString) ?? false
@@ -98,6 +92,7 @@ enum APNSWalker {
         case .zeroOrOne: return ValueFormat.isInteger(value, 1) || ValueFormat.isInteger(value, 0)
         case .count, .epochSeconds: return (value.integerValue ?? -1) >= 0
         case .unitNumber: return isUnitNumber(value)
+        case .score: return context.liveActivity ? value.integerValue != nil || value.doubleValue != nil : isUnitNumber(value)
         case .object: return value.objectValue != nil
         case .choice(let choices): return value.utf8.map { ValueFormat.isOne(of: choices.words, $0) } ?? false
         case .stringOrDictionary: return value.isString || value.objectValue != nil
@@ -108,7 +103,7 @@ enum APNSWalker {
     }
 
     /// How a message names the values a shape takes.
-    static func description(_ shape: APNSModel.Shape) -> String {
+    static func description(_ shape: APNSModel.Shape, context: Context) -> String {
         switch shape {
         case .string: "a string"
         case .stringArray: "an array of strings"
@@ -117,6 +112,7 @@ enum APNSWalker {
         case .count: "a whole number of 0 or more"
         case .epochSeconds: "epoch seconds (a whole number)"
         case .unitNumber: "a number from 0 to 1"
+        case .score: context.liveActivity ? "a number" : "a number from 0 to 1"
         case .object: "an object"
         case .choice(let choices): "one of " + choices.words.map(ValueFormat.text).joined(separator: ", ")
         case .stringOrDictionary: "a string or a dictionary"
