@@ -65,7 +65,8 @@ local function fcm(intent, ctx)
   local mode = carousel.mode
   data.adb_car_mode = mode
   data.adb_car_layout = carousel.layout or "default" -- Android does not show a carousel without it
-  local list, count = items(carousel, mode == "auto", (intent.link or NONE).uri)
+  -- Android's carousel is auto unless adb_car_mode says otherwise.
+  local list, count = items(carousel, mode == nil or mode == "auto", (intent.link or NONE).uri)
   if count > 0 and count < 3 then
     warn("$.carousel.items", "Android shows a carousel of three images or more; with fewer it shows a basic notification")
   end

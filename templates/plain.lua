@@ -37,7 +37,7 @@ local function ignored(field, platform)
 end
 
 -- Warns about the fields plain notifications leave out, when plain is the template being run,
--- and reports the fields the template being run refuses: those another template owns (the
+-- and about the fields another template owns, which the template being run ignores (the
 -- templates declare them; pushmap.rules gathers them).
 local function checkFields(intent, ctx)
   local template, platform = ctx.template, ctx.platform
@@ -57,7 +57,9 @@ local function checkFields(intent, ctx)
   for i = 1, #refuses do
     local field = refuses[i]
     if intent[field] ~= nil then
-      fail("$." .. field, format("field '%s' belongs to the %s template, not %s", field, rules[template].owners[field], template))
+      -- A field the template does not read is ignored, as the phone ignores a key it does not
+      -- read: a warning, not an error.
+      warn("$." .. field, format("field '%s' belongs to the %s template, not %s: it is ignored", field, rules[template].owners[field], template))
     end
   end
 end
@@ -126,6 +128,12 @@ local function fcm(intent, ctx)
   checkFields(intent, ctx)
   local link, android, badge = intent.link, intent.android, intent.badge
   local linkType = link and actionType(link, nil, nil)
+  local uri = link and link.uri
+  if linkType == "OPENAPP" and uri ~= nil then
+    -- Android opens adb_uri on a tap whatever the type says: to open the app, send no uri.
+    uri = nil
+    warn("$.link.uri", "an OPENAPP link's uri is not sent: Android would open the uri instead of the app")
+  end
   local actions = buttonActions(intent.buttons, false)
   local options = android or NONE
   local data = {
@@ -134,7 +142,7 @@ local function fcm(intent, ctx)
     adb_sound = intent.sound,
     adb_n_count = badge ~= nil and format("%d", badge) or nil,
     adb_image = intent.image,
-    adb_uri = link and link.uri,
+    adb_uri = uri,
     adb_a_type = linkType,
     adb_act = actions and json(actions),
     adb_channel_id = options.channel,

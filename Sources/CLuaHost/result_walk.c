@@ -247,7 +247,8 @@ static inline int plain_string(const unsigned char *s, size_t n) {
     return special_bytes(w) == 0;
 }
 
-// Writes the string quoted and escaped as JSONWriter.escape does, checking UTF-8 on the way.
+// Writes the string quoted and escaped as JSONWriter.escape does (U+2028 and U+2029 too),
+// checking UTF-8 on the way.
 // 0 on invalid UTF-8 (the reader's error) or memory.
 static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
     static const char hex[] = "0123456789abcdef";
@@ -286,6 +287,17 @@ static int put_string(pmh_json_encoder *e, const char *text, size_t n) {
         if (c >= 0x80) {
             size_t length = sequence_length(s, i, n);
             if (length == 0) return 0;
+            // U+2028 and U+2029 are valid in JSON text but end a line for some readers
+            // (JavaScript before ES2019, several NDJSON splitters): written escaped, as \u2028.
+            if (c == 0xE2 && length == 3 && s[i + 1] == 0x80 && (s[i + 2] == 0xA8 || s[i + 2] == 0xA9)) {
+                memcpy(out, s + run, i - run);
+                out += i - run;
+                memcpy(out, s[i + 2] == 0xA8 ? "\\u2028" : "\\u2029", 6);
+                out += 6;
+                i += 3;
+                run = i;
+                continue;
+            }
             i += length;
             continue;
         }

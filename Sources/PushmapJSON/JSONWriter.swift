@@ -1,8 +1,9 @@
 /// Turns a ``JSONValue`` into UTF-8 JSON text.
 ///
 /// Output is deterministic: keys are sorted by their UTF-8 bytes unless told otherwise,
-/// and numbers have one spelling. Only `"`, `\` and U+0000–U+001F are escaped; `/` and
-/// non-ASCII characters are written as they are. Writing recurses once per nesting level,
+/// and numbers have one spelling. Only `"`, `\`, U+0000–U+001F, U+2028 and U+2029 are escaped
+/// (the last two end a line for some NDJSON readers); `/` and other non-ASCII characters are
+/// written as they are. Writing recurses once per nesting level,
 /// which is harmless for anything the parser's depth limit lets through.
 public struct JSONWriter: Sendable {
     /// The layout of the text.
@@ -127,6 +128,13 @@ public struct JSONWriter: Sendable {
                 if i >= n { break }
                 let byte = base[i]
                 i &+= 1
+                if byte == 0xE2 {
+                    if isLineSeparator(base, at: i &- 1, count: n) {
+                        count += 3
+                        i &+= 2
+                    }
+                    continue
+                }
                 if !JSONLexing.isSpecial(byte) { continue }
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"), 0x08, 0x0C:
@@ -251,7 +259,7 @@ public struct JSONWriter: Sendable {
     @inline(__always)
     private static func skipPlainWords(_ raw: UnsafeRawPointer, from start: Int, count n: Int) -> Int {
         var i = start
-        while i &+ 8 <= n, !JSONLexing.hasSpecial(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
+        while i &+ 8 <= n, !hasLook(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) {
             i &+= 8
         }
         return i
@@ -263,13 +271,34 @@ public struct JSONWriter: Sendable {
     private static func isPlain(_ raw: UnsafeRawPointer, count n: Int) -> Bool {
         if n < 8 {
             for i in 0..<n {
-                if JSONLexing.isSpecial(raw.load(fromByteOffset: i, as: UInt8.self)) { return false }
+                if needsLook(raw.load(fromByteOffset: i, as: UInt8.self)) { return false }
             }
             return true
         }
         let words = skipPlainWords(raw, from: 0, count: n)
         if words &+ 8 <= n { return false } // a whole word held a byte to escape
-        return words == n || !JSONLexing.hasSpecial(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+        return words == n || !hasLook(raw.loadUnaligned(fromByteOffset: n &- 8, as: UInt64.self))
+    }
+
+    /// Whether the byte needs a look when writing: one to escape, or 0xE2, the first byte of
+    /// U+2028 and U+2029.
+    @inline(__always)
+    private static func needsLook(_ byte: UInt8) -> Bool {
+        JSONLexing.isSpecial(byte) || byte == 0xE2
+    }
+
+    /// Whether any of the eight bytes of `word` ``needsLook(_:)``, tested at once.
+    @inline(__always)
+    private static func hasLook(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = word ^ (ones &* 0xE2)
+        return JSONLexing.specialMask(word) | ((x &- ones) & ~x & 0x8080_8080_8080_8080) != 0
+    }
+
+    /// Whether U+2028 or U+2029 (E2 80 A8, E2 80 A9) starts at `i`.
+    @inline(__always)
+    private static func isLineSeparator(_ base: UnsafePointer<UInt8>, at i: Int, count n: Int) -> Bool {
+        i &+ 2 < n && base[i] == 0xE2 && base[i &+ 1] == 0x80 && (base[i &+ 2] == 0xA8 || base[i &+ 2] == 0xA9)
     }
 
     /// Appends `s` quoted and escaped.
@@ -303,6 +332,16 @@ public struct JSONWriter: Sendable {
             i = skipPlainWords(raw, from: i, count: n)
             if i >= n { break }
             let byte = base[i]
+            if byte == 0xE2, isLineSeparator(base, at: i, count: n) {
+                if runStart < i { out.appendUnchecked(base + runStart, count: i &- runStart) }
+                let last: UInt8 = base[i &+ 2] == 0xA8 ? UInt8(ascii: "8") : UInt8(ascii: "9")
+                for byte in [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "2"), UInt8(ascii: "0"), UInt8(ascii: "2"), last] {
+                    out.appendUnchecked(byte)
+                }
+                i &+= 3
+                runStart = i
+                continue
+            }
             if !JSONLexing.isSpecial(byte) {
                 i &+= 1
                 continue

@@ -10,7 +10,7 @@ struct BatchCommandTests {
         #"{"template": "basic", "title": "Two", "body": "second"}"#,
         "",
         #"{"tittle": "typo"}"#,
-        #"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "zzz"}}"#,
+        #"{"template": "basic", "title": "t", "body": "b", "target": {"topic": "news 2"}}"#,
         #"{"template": "carousel", "title": "c", "body": "b", "carousel": {"items": [{"image": "https://e.com/1.png"}, {"image": "https://e.com/2.png"}, {"image": "https://e.com/3.png"}]}}"#,
         "   ",
         #"{"title": "Last", "body": "line"}"#,

@@ -118,10 +118,12 @@ struct TranslateCommandTests {
 
     @Test("fails a check with exit 1 and the intent path")
     func failedCheck() throws {
-        let intent = ##"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "#12345"}}"##
+        // FCM refuses a topic name with a space.
+        let intent = ##"{"template": "basic", "title": "t", "body": "b", "target": {"topic": "news 2"}}"##
         let result = try CommandRunner.run(["translate", "--platform", "fcm", "-"], input: Data(intent.utf8))
         #expect(result.status == 1)
-        #expect(result.stderr.contains("error: $.colors.title:"))
+        #expect(result.stderr.contains("error: $.target.topic:"))
+        #expect(result.stderr.contains("[fcm-topic, fcm at $.message.topic]"))
     }
 
     @Test("reports a failing script with its file and line, exit 2")

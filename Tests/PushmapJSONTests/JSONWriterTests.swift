@@ -8,6 +8,17 @@ struct JSONWriterTests {
         JSONWriter(style: style, sortKeys: sortKeys).string(value)
     }
 
+    @Test("U+2028 and U+2029 are escaped, in values and keys, at any place; other E2 characters are not", arguments: [
+        ("\u{2028}", #""\u2028""#), ("a\u{2029}b", #""a\u2029b""#), ("12345678\u{2028}", #""12345678\u2028""#),
+        ("…—€", #""…—€""#), ("x\u{2028}\u{2029}\n", #""x\u2028\u2029\n""#),
+    ])
+    func lineSeparators(input: String, written: String) throws {
+        #expect(text(.string(input)) == written)
+        #expect(text([input: 1]) == "{\(written):1}")
+        #expect(JSONWriter.compactByteCount(.string(input)) == written.utf8.count)
+        #expect(try JSONParser.parse(Array(written.utf8)) == .string(input))
+    }
+
     @Test("pretty output matches the documented layout byte for byte")
     func prettySample() {
         let value: JSONValue = ["b": [:], "a": [1, 2.5]]

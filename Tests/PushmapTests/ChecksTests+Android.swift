@@ -163,7 +163,7 @@ extension ChecksTests {
     @Test("Android colours are 6 or 8 hex digits without #", arguments: ["#FF0000", "FFF", "GG0000", "FF00001", ""])
     func androidColor(colour: String) {
         let payload = F.fcm(F.merged(F.basicData, ["adb_clr_title": .string(colour)]))
-        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", .error, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
+        let finding = F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-color", .warning, at: "$.colors.title", payloadPath: "$.message.data.adb_clr_title")
         #expect(finding?.message.contains("ignores") == true)
     }
 

@@ -59,9 +59,9 @@ extension ChecksTests {
     @Test("iOS colours are 6 or 8 hex digits, # allowed")
     func iosColor() {
         F.expectOne(
-            F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_bg": "##FFFFFF"])), .apns, intentPaths: true), "ios-color", .error,
+            F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_bg": "##FFFFFF"])), .apns, intentPaths: true), "ios-color", .warning,
             at: "$.colors.background", payloadPath: "$.adb_clr_bg")
-        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_title": "red"])), .apns), "ios-color", .error, at: "$.adb_clr_title")
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_title": "red"])), .apns), "ios-color", .warning, at: "$.adb_clr_title")
         let good = F.apns(F.templateAps, F.merged(F.basicKeys, ["adb_clr_bg": "#FFFFFF", "adb_clr_title": "FF000080", "adb_clr_body": "333333"]))
         F.expectNone(F.check(good, .apns), "ios-color")
     }

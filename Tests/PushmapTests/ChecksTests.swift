@@ -225,7 +225,7 @@ struct ChecksTests {
         #expect(FCMPayloadChecks.fromPrint == KeyPrint("from"))
         #expect(FCMPayloadChecks.messageTypePrint == KeyPrint("message_type"))
         #expect(FCMPayloadChecks.googlePrefix == KeyPrint("google.").head)
-        #expect(FCMPayloadChecks.gcmPrefix == KeyPrint("gcm.").head)
+        #expect(FCMPayloadChecks.gcmNotificationPrefix == KeyPrint("gcm.notification.").head)
     }
 
     // MARK: - Size

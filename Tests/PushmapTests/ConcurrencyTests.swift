@@ -50,7 +50,8 @@ struct ConcurrencyTests {
         }
         inputs += [
             Array(#"{"title": 5}"#.utf8), Array("{not json".utf8), Array(#"{"template": "nope"}"#.utf8),
-            Array(#"{"template": "basic", "title": "t", "body": "b", "colors": {"title": "zz"}}"#.utf8),
+            // Over FCM's 4096 bytes: a failed check.
+            Array(#"{"template": "basic", "title": "t", "body": "b", "data": {"filler": "\#(String(repeating: "x", count: 5000))"}}"#.utf8),
         ]
         for name in failing.keys.sorted() { inputs.append(Array(#"{"template": "\#(name)", "title": "t", "body": "b"}"#.utf8)) }
         return inputs

@@ -87,8 +87,11 @@ struct CustomScriptTests {
         #expect(data(translation.payloads[.fcm])?["adb_rem_txt"] == .string("Later"))
         #expect(translation.diagnostics.map(\.message) == ["buttons are ignored by the zoom template"])
         let carousel = #"{"template": "zoom", "title": "Hi", "body": "There", "carousel": {"items": [{"image": "https://example.com/1.png"}]}}"#
-        let refused = translationError { _ = try translator.translate(Array(carousel.utf8), platforms: [.fcm]) }
-        #expect(refused?.diagnostics.map(\.message) == ["field 'carousel' belongs to the carousel template, not zoom"])
+        // Another template's field is not read: ignored, with a warning.
+        let ignored = try translator.translate(Array(carousel.utf8), platforms: [.fcm])
+        #expect(ignored.diagnostics.map(\.message) == ["field 'carousel' belongs to the carousel template, not zoom: it is ignored"])
+        #expect(ignored.diagnostics.map(\.severity) == [.warning])
+        #expect(data(ignored.payloads[.fcm])?["adb_items"] == nil)
         // A template that declares nothing decides for itself.
         let promo = try Translator(scripts: scripts(["promo": Self.promo]), logger: quietLogger)
         _ = try promo.translate(Array(#"{"template": "promo", "title": "Sale", "carousel": {"items": []}}"#.utf8), platforms: [.fcm])
@@ -110,12 +113,13 @@ struct CustomScriptTests {
               end }
             """
         let translator = try Translator(scripts: scripts(["keys": source]), logger: quietLogger)
-        let keys = ["adb_title", "aps", "from", "google.x", "gcm.y", "message_type", "orderId", "adb", "apsx"]
+        let keys = ["adb_title", "aps", "from", "google.x", "gcm.notification.y", "message_type", "orderId", "adb", "apsx", "gcm.y"]
         let intent = JSONValue.object(JSONObject([("template", .string("keys")), ("keys", .array(keys.map(JSONValue.string)))]))
         let payload = try translator.translate(intent, platforms: [.apns]).payloads[.apns]
         let collides = "collides with the keys pushmap writes (adb_*, aps)"
-        let fcm = [collides, collides, "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "ok", "ok", "ok"]
-        let apns = [collides, collides, "ok", "ok", "ok", "ok", "ok", "ok", "ok"]
+        // FCM's v1 API reserves gcm.notification.*, not every gcm. key.
+        let fcm = [collides, collides, "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "ok", "ok", "ok", "ok"]
+        let apns = [collides, collides, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"]
         #expect(payload?["fcm"]?.arrayValue?.compactMap(\.stringValue) == fcm + fcm)
         #expect(payload?["apns"]?.arrayValue?.compactMap(\.stringValue) == apns + apns)
     }

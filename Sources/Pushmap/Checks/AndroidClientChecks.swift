@@ -4,7 +4,8 @@ internal import PushmapJSON
 /// (`adb_template_type` present), the messaging SDK for plain payloads. Errors where the phone
 /// drops the notification or loses part of it, warnings where it quietly degrades.
 enum AndroidClientChecks {
-    static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP"]
+    /// The types the notificationbuilder's enum has, NONE included (Adobe's own test data sends it).
+    static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP", "NONE"]
     static let displayPriorities: [StaticString] = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: [StaticString] = ["PRIVATE", "PUBLIC", "SECRET"]
     static let carouselLayouts: [StaticString] = ["default", "filmstrip"]
@@ -78,6 +79,7 @@ enum AndroidClientChecks {
         RequiredKey.self
         LinkType.self
         LinkWithoutType.self
+        OpenAppURI.self
         ImageKey.self
         ActionsJSON.self
         ActionCount.self
@@ -130,7 +132,7 @@ enum AndroidClientChecks {
                 : "Android's template code throws and the notification is not shown"
             report.error(
                 payload.keys.location(.linkType),
-                "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS or OPENAPP: \(effect)")
+                "adb_a_type \(ValueFormat.quoted(type)) is not exactly DEEPLINK, WEBURL, DISMISS, OPENAPP or NONE: \(effect)")
         }
     }
 
@@ -142,6 +144,20 @@ enum AndroidClientChecks {
             report.warning(
                 payload.keys.location(.uri),
                 "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
+        }
+    }
+
+    /// Android opens adb_uri on a tap whatever adb_a_type says but DISMISS: an OPENAPP link
+    /// with a uri opens the uri, not the app.
+    struct OpenAppURI: CheckRule {
+        static var name: StaticString { "android-open-app-uri" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let type = payload.keys.text(.linkType), ValueFormat.equals(type, "OPENAPP"),
+                  let uri = payload.keys.text(.uri), !uri.isEmpty else { return }
+            report.error(
+                payload.keys.location(.uri),
+                "adb_a_type is OPENAPP but adb_uri is \(ValueFormat.quoted(uri)): Android opens the uri on a tap, not the app (send no adb_uri to open the app)")
         }
     }
 
@@ -336,8 +352,9 @@ enum AndroidClientChecks {
         static var scope: RuleScope { .carousel }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // Auto is the default: an absent adb_car_mode is auto, any value but "auto" manual.
             guard let items = payload.items.node?.elements,
-                  payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? false else { return }
+                  payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? !payload.keys.contains(.carouselMode) else { return }
             let usable = usableItemCount(items)
             for (index, item) in items.enumerated() where index < usable && (item["uri"]?.utf8?.isEmpty ?? true) {
                 report.warning(
@@ -415,7 +432,7 @@ enum AndroidClientChecks {
             guard let type = action.type, !(type.utf8.map { ValueFormat.isOne(of: actionTypes, $0) } ?? false) else { return }
             report.error(
                 action.location.member("type", intentKey: IntentOrigin.buttonFields["type"]),
-                "action \(action.number) has type \(type.utf8.map(ValueFormat.quoted) ?? ValueFormat.withArticle(type.typeName)), not DEEPLINK, WEBURL, DISMISS or OPENAPP: Android cannot handle the button")
+                "action \(action.number) has type \(type.utf8.map(ValueFormat.quoted) ?? ValueFormat.withArticle(type.typeName)), not DEEPLINK, WEBURL, DISMISS, OPENAPP or NONE: Android cannot handle the button")
         }
     }
 

@@ -59,6 +59,15 @@ struct CheckReport {
         add(.warning, location, message.text)
     }
 
+    /// An error under a rule name of its own: for a walk whose findings are of several kinds
+    /// (``FCMFieldWalk``).
+    mutating func error(_ location: CheckLocation, _ message: CheckMessage, rule: StaticString) {
+        let outer = self.rule
+        self.rule = rule
+        add(.error, location, message.text)
+        self.rule = outer
+    }
+
     private mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ message: String) {
         // Translating reports at the intent field the user wrote; validating a payload has no intent.
         let payload = base.map { $0 + location.payload.dropFirst() } ?? location.payload

@@ -49,11 +49,12 @@ enum ClientPlatform {
 /// The rules Android and iOS share, written once: each platform's list calls them with its
 /// ``ClientPlatform``.
 enum ClientRules {
-    /// `adb_clr_*`: 6 or 8 hex digits (after a `#` where the platform allows one).
+    /// `adb_clr_*`: 6 or 8 hex digits (after a `#` where the platform allows one). A warning:
+    /// the phone ignores a colour it cannot read and shows the notification without it.
     static func colours(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
         for index in keys.prints.indices where keys.prints[index].isColour {
             guard let colour = keys.entries[index].value.utf8, !isColour(colour, allowingHash: platform.colourAllowsHash) else { continue }
-            report.error(
+            report.warning(
                 keys.location(at: index),
                 "\(keys.entries[index].name) \(ValueFormat.quoted(colour)) is not 6 or 8 hex digits (\(platform.colourFormats)): \(platform.colourEffect)")
         }

@@ -6,7 +6,8 @@ enum FCMPayloadChecks {
     static let maxBytes = 4096
     /// FCM keeps a message at most 28 days.
     static let maxTTLSeconds: Int64 = 2_419_200
-    static let targets: [StaticString] = ["token", "topic", "condition"]
+    /// The members of the v1 message's one-of `target`.
+    static let targets: [StaticString] = ["token", "topic", "condition", "fid"]
     static let deliveryPriorities: [StaticString] = ["NORMAL", "HIGH"]
 
     /// What the rules read: the payload, its `message` when it is an object, the payload's
@@ -42,7 +43,7 @@ enum FCMPayloadChecks {
                 guard let key = key.utf8 else { continue }
                 let print = keys.add(key, member, in: base, new: new)
                 var scope: RuleScope = member.isString ? [] : .dataNonString
-                if FCMPayloadChecks.isReserved(print) { scope.insert(.dataReserved) }
+                if FCMPayloadChecks.isReserved(print, key) { scope.insert(.dataReserved) }
                 if !scope.isEmpty { flagged.append(DataMember(key: key, value: member, base: base, scope: scope)) }
             }
         }
@@ -64,8 +65,11 @@ enum FCMPayloadChecks {
 
     @RuleListBuilder static var rules: some RuleList<Payload> {
         MessageObject.self
+        Fields.self
         DataMap.self
         OneTarget.self
+        Token.self
+        TopicName.self
         DeliveryPriority.self
         TTL.self
         AndroidObject.self
@@ -80,6 +84,17 @@ enum FCMPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.message == nil else { return }
             EnvelopeRule.check(payload.root, container: "message", payload: "an FCM payload", service: "FCM", &report)
+        }
+    }
+
+    /// Every field against Google's model (``FCMFieldWalk`` names each finding's rule).
+    struct Fields: CheckRule {
+        static var name: StaticString { "fcm-fields" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            // Without an object `message`, fcm-message-object's one error says what is wrong.
+            guard payload.message != nil else { return }
+            FCMFieldWalk.run(payload.root, &report)
         }
     }
 
@@ -103,7 +118,50 @@ enum FCMPayloadChecks {
             let present = targets.filter { message[$0] != nil }.map(ValueFormat.text)
             report.error(
                 CheckLocation(payload: "$.message", intent: "$.target"),
-                "a message has at most one of token, topic and condition; this one has \(present.joined(separator: " and ")): FCM refuses it")
+                "a message has at most one of token, topic, condition and fid; this one has \(present.joined(separator: " and ")): FCM refuses it")
+        }
+    }
+
+    /// An empty token addresses no device. (A message with no target at all is fine: senders
+    /// often add the token later.)
+    struct Token: CheckRule {
+        static var name: StaticString { "fcm-token" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let token = payload.message?["token"]?.utf8, token.isEmpty else { return }
+            report.error(messageLocation("token"), "message.token is empty: FCM refuses the message (leave token out to add it later)")
+        }
+    }
+
+    /// A topic name is one or more of `a-z A-Z 0-9 - _ . ~ %` (FCM's pattern). A `/topics/`
+    /// prefix, which the legacy API wanted, is only warned about: pushmap sends what it is given
+    /// and does not rewrite a target; the name after it is still held to the pattern.
+    struct TopicName: CheckRule {
+        static var name: StaticString { "fcm-topic" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let topic = payload.message?["topic"]?.utf8 else { return }
+            var name = topic
+            if topic.count >= topicsPrefix.utf8CodeUnitCount, JSONItems.same(UnsafeRawBufferPointer(rebasing: topic.prefix(topicsPrefix.utf8CodeUnitCount)), topicsPrefix) {
+                name = UnsafeRawBufferPointer(rebasing: topic.dropFirst(topicsPrefix.utf8CodeUnitCount))
+                report.warning(
+                    messageLocation("topic"),
+                    "message.topic \(ValueFormat.quoted(topic)) starts with /topics/: FCM's v1 API takes the bare name (\(ValueFormat.quoted(name))); drop the prefix")
+            }
+            guard name.isEmpty || !name.allSatisfy(isTopicByte) else { return }
+            report.error(
+                messageLocation("topic"),
+                "message.topic \(ValueFormat.quoted(topic)) is not a topic name (one or more of a-z, A-Z, 0-9 and - _ . ~ %): FCM refuses the message")
+        }
+
+        static let topicsPrefix: StaticString = "/topics/"
+
+        private static func isTopicByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"): true
+            default: false
+            }
         }
     }
 
@@ -194,7 +252,7 @@ enum FCMPayloadChecks {
         static var scope: RuleScope { .dataReserved }
 
         static func check(_ member: DataMember, _ report: inout CheckReport) {
-            report.error(member.location, "FCM refuses the data key \(member.name): from, message_type and keys starting google. or gcm. are reserved")
+            report.error(member.location, "FCM refuses the data key \(member.name): from, message_type and keys starting google. or gcm.notification. are reserved")
         }
     }
 
@@ -216,8 +274,10 @@ enum FCMPayloadChecks {
 
     /// Compared byte for byte, on the key's print: "from" and "message_type" have no other
     /// spelling that Swift's `==` would take for them, so this is what `==` would answer.
-    fileprivate static func isReserved(_ key: KeyPrint) -> Bool {
-        key == fromPrint || key == messageTypePrint || key.hasPrefix(googlePrefix, length: 7) || key.hasPrefix(gcmPrefix, length: 4)
+    fileprivate static func isReserved(_ key: KeyPrint, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        key == fromPrint || key == messageTypePrint || key.hasPrefix(googlePrefix, length: 7)
+            || (key.hasPrefix(gcmNotificationPrefix, length: 8) && bytes.count >= 17
+                && JSONItems.same(UnsafeRawBufferPointer(rebasing: bytes.prefix(17)), "gcm.notification."))
     }
 
     // Written out, so that reading them costs no lazy initialisation; a test holds them to
@@ -225,7 +285,11 @@ enum FCMPayloadChecks {
     static let fromPrint = KeyPrint(length: 4, head: 0x6d6f_7266, tail: 0x6d6f_7266)  // "from"
     static let messageTypePrint = KeyPrint(length: 12, head: 0x5f65_6761_7373_656d, tail: 0x6570_7974_5f65_6761)  // "message_type"
     static let googlePrefix: UInt64 = 0x2e_656c_676f_6f67  // "google."
-    static let gcmPrefix: UInt64 = 0x2e6d_6367  // "gcm."
+    static let gcmNotificationPrefix: UInt64 = 0x6974_6f6e_2e6d_6367  // "gcm.noti", the head of "gcm.notification."
+
+    private static func messageLocation(_ key: String) -> CheckLocation {
+        IntentOrigin.location(base: "$.message", key: key, table: IntentOrigin.messageKeys)
+    }
 
     private static func androidLocation(_ key: String) -> CheckLocation {
         IntentOrigin.location(base: "$.message.android", key: key, table: IntentOrigin.androidKeys)

@@ -129,6 +129,39 @@ enum ValueFormat {
         return (seconds, fraction)
     }
 
+    /// An RFC 3339 time as protobuf's JSON reads a timestamp: `YYYY-MM-DDTHH:MM:SS`, up to 9
+    /// decimals, then `Z` or an offset `±HH:MM`.
+    static func isTimestamp(_ text: UnsafeRawBufferPointer) -> Bool {
+        let bytes = Array(text)
+        func number(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[at..<at + count] {
+                guard isDigit(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        func byte(_ at: Int, _ expected: Character) -> Bool { at < bytes.count && bytes[at] == expected.asciiValue }
+        guard let year = number(0, 4), year >= 1, byte(4, "-"), let month = number(5, 2), (1...12).contains(month), byte(7, "-"),
+              let day = number(8, 2), day >= 1, byte(10, "T"), let hour = number(11, 2), hour < 24, byte(13, ":"),
+              let minute = number(14, 2), minute < 60, byte(16, ":"), let second = number(17, 2), second < 60 else { return false }
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day <= days[month - 1] else { return false }
+        var at = 19
+        if byte(at, ".") {
+            at += 1
+            let start = at
+            while at < bytes.count, isDigit(bytes[at]) { at += 1 }
+            guard (1...9).contains(at - start) else { return false }
+        }
+        if byte(at, "Z") { return at + 1 == bytes.count }
+        guard byte(at, "+") || byte(at, "-"), let offsetHours = number(at + 1, 2), offsetHours < 24, byte(at + 3, ":"),
+              let offsetMinutes = number(at + 4, 2), offsetMinutes < 60 else { return false }
+        return at + 6 == bytes.count
+    }
+
     private static func lowered(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 32 : byte
     }

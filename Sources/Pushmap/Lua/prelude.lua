@@ -112,7 +112,7 @@ local function findReserved(key, fcm)
   end
   if fcm then
     if key == "from" or key == "message_type" then return "is reserved by FCM" end
-    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 4) == "gcm.") then -- 'g'
+    if first == 103 and (sub(key, 1, 7) == "google." or sub(key, 1, 17) == "gcm.notification.") then -- 'g'
       return "is reserved by FCM"
     end
   end

@@ -142,7 +142,8 @@ extension APNSRequestChecks {
     /// Checks a request's parts where they lie: the payload's findings under `$.payload`, the
     /// headers' under `$.headers`. A missing payload is refused when `payloadRequired` (APNs
     /// needs one; FCM's `message.apns` may leave it to FCM, which builds it from the
-    /// notification), and only the headers are checked then. Without `checkPayload`, the
+    /// notification), and only the headers are checked then, as they are for a payload with no
+    /// `aps` (FCM builds it). Without `checkPayload`, the
     /// payload's own rules are left out (they ran on it as a bare payload).
     static func run(
         payload: JSONNode?, headers: JSONNode?, compactSize: Int?, payloadRequired: Bool, checkPayload: Bool = true, now: Int64,
@@ -159,6 +160,12 @@ extension APNSRequestChecks {
             } else if let headers = headers?.objectValue {
                 HeaderValues.checkHeaders(headers, &report)
             }
+            return
+        }
+        // In an FCM message a payload without aps is FCM's to complete (from the notification):
+        // only the headers are checked then.
+        if !payloadRequired, payload.objectValue?["aps"] == nil, payload.objectValue != nil {
+            if let headers = headers?.objectValue { HeaderValues.checkHeaders(headers, &report) }
             return
         }
         let request = Request(payload, compactSize: compactSize, headers: headers?.objectValue)

@@ -1,0 +1,204 @@
+@_spi(Engine) internal import PushmapJSON
+
+/// The one walk of an FCM request against ``FCMModel``: every member of every object FCM reads
+/// must be a field of that object, spelled once (camelCase or snake_case, not both), with a value
+/// of the field's type and format. Data maps' members are strings; what is inside
+/// `apns.payload` and `webpush.notification` is not FCM's to check (the document says any).
+///
+/// Each finding is an error, since FCM refuses the whole request, under one of these rule names:
+/// `fcm-unknown-field`, `fcm-field-twice`, `fcm-field-type`, `fcm-enum-value`, `fcm-duration`,
+/// `fcm-timestamp`, `fcm-int32`. Paths are built only for a finding.
+enum FCMFieldWalk {
+    static func run(_ root: JSONNode, _ report: inout CheckReport) {
+        guard let object = root.objectValue else { return }  // fcm-message-object says so
+        let model = FCMModel.compiled
+        walk(object, schema: model.root, model, path: { "$" }, &report)
+    }
+
+    private static func walk(
+        _ object: JSONObjectNode, schema: Int, _ model: FCMModel.Compiled, path: () -> String, _ report: inout CheckReport
+    ) {
+        let first = model.schemas[schema].fields.lowerBound
+        var seen: UInt64 = 0
+        for (keyNode, value) in object {
+            guard let key = keyNode.utf8 else { continue }
+            func memberPath() -> String { JSONPath.member(path(), String(decoding: key, as: UTF8.self)) }
+            let index = model.field(key, in: schema)
+            guard index >= 0 else {
+                unknown(key, in: schema, model, at: location(of: key, in: path(), schema: schema, model), &report)
+                continue
+            }
+            let bit: UInt64 = 1 << UInt64(index - first)
+            let field = model.fields[index]
+            if seen & bit != 0 {
+                report.error(
+                    location(of: key, in: path(), schema: schema, model),
+                    "\(shortPath(path())) sets \(field.camelName) twice (as \(field.camelName) and \(field.snakeName), or the same name again): FCM refuses the message",
+                    rule: "fcm-field-twice")
+            }
+            seen |= bit
+            if field.ownRule {
+                if field.kind == .object, field.schema >= 0, let inner = value.objectValue {
+                    walk(inner, schema: field.schema, model, path: memberPath, &report)
+                }
+                continue
+            }
+            check(value, field, model, path: memberPath, at: { location(of: key, in: path(), schema: schema, model) }, &report)
+        }
+    }
+
+    /// A field's value; an array's, element by element.
+    private static func check(
+        _ value: JSONNode, _ field: FCMModel.CompiledField, _ model: FCMModel.Compiled, path: () -> String,
+        at location: () -> CheckLocation, _ report: inout CheckReport
+    ) {
+        guard field.isArray else {
+            checkOne(value, field, model, path: path, at: location, &report)
+            return
+        }
+        guard let elements = value.arrayValue else {
+            wrongType(value, expected: "an array", path: path, at: location, &report)
+            return
+        }
+        for (number, element) in elements.enumerated() {
+            func elementPath() -> String { JSONPath.element(path(), number) }
+            checkOne(element, field, model, path: elementPath, at: { CheckLocation(payload: elementPath()) }, &report)
+        }
+    }
+
+    private static func checkOne(
+        _ value: JSONNode, _ field: FCMModel.CompiledField, _ model: FCMModel.Compiled, path: () -> String,
+        at location: () -> CheckLocation, _ report: inout CheckReport
+    ) {
+        switch field.kind {
+        case .string:
+            if !value.isString { wrongType(value, expected: "a string", path: path, at: location, &report) }
+        case .boolean:
+            if value.boolValue == nil { wrongType(value, expected: "true or false", path: path, at: location, &report) }
+        case .number:
+            if value.integerValue == nil, value.doubleValue == nil, !(value.stringValue.flatMap(Double.init) != nil) {
+                wrongType(value, expected: "a number", path: path, at: location, &report)
+            }
+        case .int32:
+            checkInt32(value, path: path, at: location, &report)
+        case .duration:
+            guard let text = value.utf8 else { return wrongType(value, expected: "a duration string such as \"3.5s\"", path: path, at: location, &report) }
+            if ValueFormat.duration(text) == nil {
+                report.error(
+                    location(),
+                    "\(shortPath(path())) \(ValueFormat.quoted(text)) is not a duration: seconds with up to 9 decimals, then s (\"3.5s\"): FCM refuses the message",
+                    rule: "fcm-duration")
+            }
+        case .timestamp:
+            guard let text = value.utf8 else { return wrongType(value, expected: "an RFC 3339 time string", path: path, at: location, &report) }
+            if !ValueFormat.isTimestamp(text) {
+                report.error(
+                    location(),
+                    "\(shortPath(path())) \(ValueFormat.quoted(text)) is not an RFC 3339 time such as \"2026-01-31T12:00:00Z\": FCM refuses the message",
+                    rule: "fcm-timestamp")
+            }
+        case .enumeration:
+            guard let text = value.utf8 else { return wrongType(value, expected: "one of \(words(field, model))", path: path, at: location, &report) }
+            for index in field.values where JSONItems.same(text, model.values[index]) { return }
+            report.error(
+                location(), "\(shortPath(path())) \(ValueFormat.quoted(text)) is not one of \(words(field, model)): FCM refuses the message",
+                rule: "fcm-enum-value")
+        case .object:
+            guard let object = value.objectValue else { return wrongType(value, expected: "an object", path: path, at: location, &report) }
+            if field.schema >= 0 { walk(object, schema: field.schema, model, path: path, &report) }
+        case .stringMap:
+            guard let object = value.objectValue else {
+                return wrongType(value, expected: "an object of string values", path: path, at: location, &report)
+            }
+            for (key, member) in object where !member.isString {
+                func memberPath() -> String { JSONPath.member(path(), key.stringValue ?? "") }
+                wrongType(member, expected: "a string", path: memberPath, at: { CheckLocation(payload: memberPath()) }, &report)
+            }
+        case .anyMap:
+            if value.objectValue == nil { wrongType(value, expected: "an object", path: path, at: location, &report) }
+        case .unknown:
+            break
+        }
+    }
+
+    /// protobuf's JSON reads an int32 from a number or from a string of one.
+    private static func checkInt32(_ value: JSONNode, path: () -> String, at location: () -> CheckLocation, _ report: inout CheckReport) {
+        guard let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) else {
+            return wrongType(value, expected: "an integer", path: path, at: location, &report)
+        }
+        guard number < Int64(Int32.min) || number > Int64(Int32.max) else { return }
+        report.error(
+            location(), "\(shortPath(path())) \(number) is outside a 32-bit integer's range (-2147483648 to 2147483647): FCM refuses the message",
+            rule: "fcm-int32")
+    }
+
+    private static func wrongType(
+        _ value: JSONNode, expected: String, path: () -> String, at location: () -> CheckLocation, _ report: inout CheckReport
+    ) {
+        report.error(
+            location(), "\(shortPath(path())) must be \(expected), not \(ValueFormat.shown(value, literals: true)): FCM refuses the message",
+            rule: "fcm-field-type")
+    }
+
+    private static func unknown(
+        _ key: UnsafeRawBufferPointer, in schema: Int, _ model: FCMModel.Compiled, at location: CheckLocation, _ report: inout CheckReport
+    ) {
+        let name = String(decoding: key, as: UTF8.self)
+        let fields = model.schemas[schema].fields.map { model.fields[$0] }
+        let names = fields.flatMap { [ValueFormat.text($0.camelName), ValueFormat.text($0.snakeName)] }
+        var hint = nearest(name, among: names).map { " (did you mean \($0)?)" } ?? ""
+        if hint.isEmpty, let owner = model.schemas.first(where: { other in other.fields.contains { model.fields[$0].matches(key, KeyPrint(bytes: key)) } }) {
+            hint = " (it is a field of \(owner.name))"
+        }
+        report.error(
+            location, "\(name) is not a field of \(model.schemas[schema].name) in FCM's v1 API\(hint): FCM refuses the message",
+            rule: "fcm-unknown-field")
+    }
+
+    /// The field name closest to a mistyped one, when it is close (a letter or two off).
+    private static func nearest(_ name: String, among names: [String]) -> String? {
+        let lowered = Array(name.lowercased().utf8)
+        var best: (name: String, distance: Int)?
+        for candidate in names {
+            let distance = editDistance(lowered, Array(candidate.lowercased().utf8))
+            if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
+        }
+        return best?.name
+    }
+
+    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        var previous = Array(0...b.count)
+        for (i, x) in a.enumerated() {
+            var current = [i + 1]
+            for (j, y) in b.enumerated() {
+                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
+            }
+            previous = current
+        }
+        return previous[b.count]
+    }
+
+    private static func words(_ field: FCMModel.CompiledField, _ model: FCMModel.Compiled) -> String {
+        field.values.map { ValueFormat.text(model.values[$0]) }.joined(separator: ", ")
+    }
+
+    /// `message.android.ttl` for `$.message.android.ttl`: how a message names a place.
+    private static func shortPath(_ path: String) -> String {
+        path.hasPrefix("$.") ? String(path.dropFirst(2)) : path
+    }
+
+    /// Where the member `key` of an object of `schema` at `parent` is; members of `message` and
+    /// `message.android` have intent fields of their own.
+    private static func location(of key: UnsafeRawBufferPointer, in parent: String, schema: Int, _ model: FCMModel.Compiled) -> CheckLocation {
+        let name = String(decoding: key, as: UTF8.self)
+        let payload = JSONPath.member(parent, name)
+        let schemaName = model.schemas[schema].name
+        if ValueFormat.equals(schemaName, "Message"), parent == "$.message" {
+            return CheckLocation(payload: payload, intent: IntentOrigin.messageKeys[name])
+        }
+        if ValueFormat.equals(schemaName, "AndroidConfig"), parent == "$.message.android" {
+            return CheckLocation(payload: payload, intent: IntentOrigin.androidKeys[name])
+        }
+        return CheckLocation(payload: payload)
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+
+/// FCM's model as a user meets it: `pushmap validate --platform fcm` on messages from the v1
+/// reference, a team's script with typos in FCM fields, and output a line splitter can trust.
+@Suite("FCM checks through the binary")
+struct FCMCommandTests {
+    @Test("validate refuses what FCM refuses, with the path and rule of each", arguments: [
+        (#"{"message": {"token": "t", "bogus": 1}}"#, "$.message.bogus", "fcm-unknown-field"),
+        (#"{"message": {"to": "t"}}"#, "$.message.to", "fcm-unknown-field"),
+        (#"{"message": {"token": "t", "android": {"time_to_live": 60}}}"#, "$.message.android.time_to_live", "fcm-unknown-field"),
+        (#"{"message": {"token": "t", "android": {"channel_id": "c"}}}"#, "$.message.android.channel_id", "fcm-unknown-field"),
+        (#"{"message": {"token": 5}}"#, "$.message.token", "fcm-field-type"),
+        (#"{"message": {"notification": {"title": ["t"]}}}"#, "$.message.notification.title", "fcm-field-type"),
+        (#"{"message": {"android": {"notification": {"visibility": "HIDDEN"}}}}"#, "$.message.android.notification.visibility", "fcm-enum-value"),
+        (#"{"message": {"android": {"notification": {"event_time": "yesterday"}}}}"#, "$.message.android.notification.event_time", "fcm-timestamp"),
+        (#"{"message": {"android": {"notification": {"vibrate_timings": ["1"]}}}}"#, "$.message.android.notification.vibrate_timings[0]", "fcm-duration"),
+        (#"{"message": {"android": {"notification": {"notification_count": 2147483648}}}}"#, "$.message.android.notification.notification_count", "fcm-int32"),
+        (#"{"message": {"webpush": {"fcm_options": {"link": 1}}}}"#, "$.message.webpush.fcm_options.link", "fcm-field-type"),
+        (#"{"message": {"apns": {"headers": {"apns-priority": 10}}}}"#, #"$.message.apns.headers["apns-priority"]"#, "fcm-field-type"),
+        (#"{"message": {"android": {"ttl": "1 hour"}}}"#, "$.message.android.ttl", "fcm-ttl"),
+        (#"{"message": {"token": ""}}"#, "$.message.token", "fcm-token"),
+        (#"{"message": {"topic": "news 2"}}"#, "$.message.topic", "fcm-topic"),
+    ])
+    func validateRefuses(payload: String, path: String, rule: String) throws {
+        let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(payload.utf8))
+        #expect(result.status == 1, "\(result.stdout)")
+        #expect(result.stdout.contains("error: \(path): "), "\(result.stdout)")
+        #expect(result.stdout.contains("[\(rule), fcm]"), "\(result.stdout)")
+    }
+
+    @Test("validate accepts what FCM accepts", arguments: [
+        #"{"message": {"fid": "f1", "data": {"gcm.foo": "1"}}}"#,
+        #"{"message": {"topic": "news", "notification": {"title": "t", "body": "b"}}}"#,
+        #"{"message": {"token": "t", "apns": {"headers": {"apns-priority": "5"}, "payload": {"aps": {"content-available": 1}}}}}"#,
+        #"{"message": {"condition": "'a' in topics", "webpush": {"headers": {"TTL": "60"}, "notification": {"title": "t"}, "fcmOptions": {"link": "https://x.com"}}}}"#,
+        #"{"message": {"token": "t", "android": {"collapseKey": "k", "notification": {"channelId": "c", "notificationPriority": "PRIORITY_HIGH"}}}}"#,
+        #"{"message": {"notification": {"title": "t"}}}"#,
+    ])
+    func validateAccepts(payload: String) throws {
+        let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("valid fcm payload: 0 errors"), "\(result.stdout)")
+    }
+
+    @Test("a /topics/ prefix is a warning, not a failure")
+    func topicPrefix() throws {
+        let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(#"{"message": {"topic": "/topics/news"}}"#.utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("warning: $.message.topic: "))
+    }
+
+    @Test("a team's script with typos in FCM fields fails, naming the path of each")
+    func scriptTypos() throws {
+        let folder = try temporaryFolder()
+        let script = """
+            return {
+              name = 'promo', api = 1, platforms = { 'fcm' }, fields = { coupon = 'string' },
+              fcm = function(intent)
+                return { message = {
+                  tokn = 'device-token',
+                  android = { tll = '3600s', notification = { notification_priority = 'PRIORITY_URGENT' } },
+                  data = { coupon = intent.coupon },
+                } }
+              end,
+            }
+            """
+        try script.write(to: folder.appendingPathComponent("promo.lua"), atomically: true, encoding: .utf8)
+        let intent = #"{"template": "promo", "coupon": "X1"}"#
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(intent.utf8))
+        #expect(result.status == 1, "\(result.stderr)")
+        for (path, rule) in [
+            ("$.message.tokn", "fcm-unknown-field"), ("$.message.android.tll", "fcm-unknown-field"),
+            ("$.message.android.notification.notification_priority", "fcm-enum-value"),
+        ] {
+            #expect(result.stderr.contains("error: \(path): "), "\(path): \(result.stderr)")
+            #expect(result.stderr.contains("[\(rule), fcm]"), "\(rule): \(result.stderr)")
+        }
+        #expect(result.stderr.contains("did you mean token?"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test("U+2028 and U+2029 leave every output line whole, escaped in payloads and diagnostics")
+    func lineSeparators() throws {
+        let title = "one\u{2028}two\u{2029}three"
+        let lines = (0..<3).map { #"{"title": "\#(title) \#($0)", "body": "b", "data": {"k\#u{2028}": "v"}}"# }
+        let result = try CommandRunner.run(["batch", "--platform", "both", "-"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = [UInt8](result.stdoutBytes)
+        var separators = 0
+        for index in bytes.indices.dropLast(2) where bytes[index] == 0xE2 && bytes[index + 1] == 0x80 {
+            if bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 { separators += 1 }
+        }
+        #expect(separators == 0, "raw U+2028/U+2029 in the output")
+        // Foundation splits on U+2028 as a line break, as many NDJSON readers do.
+        let outputLines = result.stdout.components(separatedBy: .newlines).filter { !$0.isEmpty }
+        #expect(outputLines.count == 3)
+        for (number, line) in outputLines.enumerated() {
+            let object = try #require(CommandRunner.json(line) as? [String: Any])
+            let fcm = try #require(object["fcm"] as? [String: Any])
+            let data = try #require((fcm["message"] as? [String: Any])?["data"] as? [String: Any])
+            #expect(data["adb_title"] as? String == "\(title) \(number)")
+            #expect(data["k\u{2028}"] as? String == "v")
+        }
+        // Diagnostics written by the Swift side: a finding quoting the text.
+        let invalid = #"{"message": {"bad\#u{2029}key": 1}}"#
+        let json = try CommandRunner.run(["validate", "--platform", "fcm", "--format", "json", "-"], input: Data(invalid.utf8))
+        #expect(json.status == 1)
+        #expect(json.stdout.contains(#"bad\u2029key is not a field"#), "\(json.stdout)")
+        #expect(json.stdout.components(separatedBy: .newlines).filter { !$0.isEmpty }.count == 1)
+    }
+}
