@@ -18,9 +18,12 @@ enum APNSPayloadChecks {
         let headers: JSONObjectNode?
         /// `aps.event`: there, the payload is a Live Activity push.
         let event: JSONNode?
+        /// The request is an FCM message's `apns`: FCM sets the headers it leaves out.
+        let insideFCM: Bool
 
-        init(_ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil) {
+        init(_ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil, insideFCM: Bool = false) {
             self.root = root
+            self.insideFCM = insideFCM
             aps = root.objectValue?["aps"]?.objectValue
             event = aps?["event"]
             self.compactSize = compactSize

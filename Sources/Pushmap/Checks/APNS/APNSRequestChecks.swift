@@ -39,11 +39,12 @@ enum APNSRequestChecks {
             guard let headers = request.headers, let aps = request.aps else { return }
             let location = header("apns-push-type")
             guard let type = headers["apns-push-type"]?.utf8 else {
-                guard headers["apns-push-type"] == nil else { return } // a non-string, reported already
+                // A non-string is reported already; FCM sets the push type from the payload.
+                guard headers["apns-push-type"] == nil, !request.insideFCM else { return }
                 if isSilent(aps) {
-                    report.error(
+                    report.warning(
                         location,
-                        "a silent push (content-available, no alert, sound or badge) needs apns-push-type background: without it iOS drops or throttles it")
+                        "a silent push (content-available, no alert, sound or badge) goes as apns-push-type background: without it APNs may delay or drop it")
                 } else {
                     report.warning(location, "apns-push-type is missing: watchOS needs it, and recent iOS features may not work without it")
                 }
@@ -168,7 +169,7 @@ extension APNSRequestChecks {
             if let headers = headers?.objectValue { HeaderValues.checkHeaders(headers, &report) }
             return
         }
-        let request = Request(payload, compactSize: compactSize, headers: headers?.objectValue)
+        let request = Request(payload, compactSize: compactSize, headers: headers?.objectValue, insideFCM: !payloadRequired)
         if checkPayload {
             report.within("$.payload") { APNSPayloadChecks.run(request, now: now, into: &$0) }
         }
