@@ -276,26 +276,9 @@ public final class Translator: Sendable {
             texts.append((platform, text))
         }
         if request {
-            let headers = compact[runPlatforms.count] ?? Array("{}".utf8)
-            let apns = texts.first { $0.platform == .apns }?.text ?? []
-            let sent = RequestText(payload: apns, headers: headers)
-            // Where the request lies in the output, and whose findings they are.
-            let (base, platform) = apnsRequest ? ("$", Platform.apns) : platforms.contains(.apns) ? ("$.message.apns", .apns) : ("$.message.apns", .fcm)
-            findings += checker.checkAPNSRequest(sent, base: base, platform: platform, checkPayload: apnsRequest || !platforms.contains(.apns))
-            texts = texts.compactMap { entry in
-                guard platforms.contains(entry.platform) else { return nil }
-                if entry.platform == .apns, apnsRequest { return (entry.platform, sent.bytes) }
-                if entry.platform == .fcm, fcmAPNS {
-                    let (text, replaced) = sent.inserted(into: entry.text)
-                    if replaced {
-                        findings.append(.warning(
-                            "$", "fcm-apns", "the fcm mapping wrote message.apns; --fcm-apns replaces it with the apns mapping's request",
-                            platform: .fcm))
-                    }
-                    return (entry.platform, text)
-                }
-                return entry
-            }
+            texts = sendReady(
+                texts, headers: compact[runPlatforms.count] ?? Array("{}".utf8), platforms: platforms, apnsRequest: apnsRequest, fcmAPNS: fcmAPNS,
+                checker: checker, findings: &findings)
         }
         // One list, made once: the validator's, the script's, then the checks' findings.
         var all = diagnostics
@@ -306,6 +289,32 @@ public final class Translator: Sendable {
         }
         if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
         return Translation(template: name, compact: texts, diagnostics: all)
+    }
+
+    /// The texts of the platforms asked for with the request forms applied: the APNS request
+    /// (the apns mapping's payload and its script's headers) checked where it lies in the output,
+    /// written as the APNS output with `apnsRequest`, and into the FCM message with `fcmAPNS`.
+    private func sendReady(
+        _ texts: [(platform: Platform, text: [UInt8])], headers: [UInt8], platforms: [Platform], apnsRequest: Bool, fcmAPNS: Bool,
+        checker: PayloadChecker, findings: inout [Diagnostic]
+    ) -> [(platform: Platform, text: [UInt8])] {
+        let sent = RequestText(payload: texts.first { $0.platform == .apns }?.text ?? [], headers: headers)
+        // Where the request lies in the output, and whose findings they are; a bare APNS payload
+        // asked for has been checked as one already.
+        let apnsAsked = platforms.contains(.apns)
+        let (base, platform) = apnsRequest ? ("$", Platform.apns) : ("$.message.apns", apnsAsked ? Platform.apns : .fcm)
+        findings += checker.checkAPNSRequest(sent, base: base, platform: platform, checkPayload: apnsRequest || !apnsAsked)
+        return texts.compactMap { entry in
+            guard platforms.contains(entry.platform) else { return nil }
+            if entry.platform == .apns, apnsRequest { return (entry.platform, sent.bytes) }
+            guard entry.platform == .fcm, fcmAPNS else { return entry }
+            let (text, replaced) = sent.inserted(into: entry.text)
+            if replaced {
+                findings.append(.warning(
+                    "$", "fcm-apns", "the fcm mapping wrote message.apns; --fcm-apns replaces it with the apns mapping's request", platform: .fcm))
+            }
+            return (entry.platform, text)
+        }
     }
 
     /// Checks an existing payload (hand-written, or from another tool) against the platform and
