@@ -59,9 +59,8 @@ enum APNSModel {
 
     /// The dictionaries a key's value may be.
     enum Nested: Sendable {
+        /// ``APNSModel/alert``, ``APNSModel/sound``.
         case alert, sound
-
-        var table: Table { self == .alert ? APNSModel.alert : APNSModel.sound }
     }
 
     /// How bad a wrong value is (``Diagnostic/Severity``, as plain bytes).

@@ -42,9 +42,14 @@ enum APNSWalker {
         _ report: inout CheckReport
     ) {
         if case .stringOrDictionary(let nested) = key.shape, let dictionary = value.objectValue {
-            let inner = nested.table
-            walk(dictionary, inner, context: context, &report)
-            required(dictionary, inner, &report)
+            // The tables passed as they are stored, not copied out through a property.
+            if nested == .alert {
+                walk(dictionary, APNSModel.alert, context: context, &report)
+                required(dictionary, APNSModel.alert, &report)
+            } else {
+                walk(dictionary, APNSModel.sound, context: context, &report)
+                required(dictionary, APNSModel.sound, &report)
+            }
             return
         }
         guard !accepts(key.shape, value, context: context) else { return }
