@@ -1,4 +1,5 @@
 internal import ArgumentParser
+internal import Pushmap
 
 /// `pushmap`: one notification intent in, FCM and APNS payloads out.
 @main
@@ -16,4 +17,17 @@ struct PushmapCommand: ParsableCommand {
             TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self, PreviewCommand.self,
         ]
     )
+
+    /// Parses and runs as ArgumentParser does, except that a first word that is no subcommand
+    /// but close to one gets a did-you-mean instead of "Unexpected argument".
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let first = arguments.first, !first.hasPrefix("-") {
+            let names = configuration.subcommands.map { $0._commandName } + ["help"]
+            if !names.contains(first), let near = Suggestion.nearest(to: first, among: names) {
+                exit(withError: ValidationError("unknown command '\(first)'; did you mean '\(near)'?"))
+            }
+        }
+        main(arguments)
+    }
 }

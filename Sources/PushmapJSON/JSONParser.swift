@@ -274,7 +274,12 @@ extension JSONParser {
             let length = word.utf8CodeUnitCount
             let expected = UnsafeBufferPointer(start: word.utf8Start, count: length)
             guard pos + length <= end, UnsafeBufferPointer(rebasing: bytes[pos..<(pos + length)]).elementsEqual(expected) else {
-                throw fail("expected '\(word)'", at: pos)
+                // A cut-off literal ("nul") is what it looks like; another word is not JSON at all.
+                var wordEnd = pos
+                while wordEnd < end, (bytes[wordEnd] | 0x20) >= UInt8(ascii: "a"), (bytes[wordEnd] | 0x20) <= UInt8(ascii: "z") { wordEnd += 1 }
+                let run = UnsafeBufferPointer(rebasing: bytes[pos..<wordEnd])
+                if run.count < length, expected.starts(with: run) { throw fail("expected '\(word)'", at: pos) }
+                throw notJSON() ?? fail("expected a value but found '\(text(pos, wordEnd - pos))'", at: pos)
             }
             pos += length
         }
@@ -421,8 +426,21 @@ extension JSONParser {
             case UInt8(ascii: "N") where startsWith("NaN", at: pos): return fail("NaN not allowed", at: pos)
             case UInt8(ascii: "I") where startsWith("Infinity", at: pos): return fail("Infinity not allowed", at: pos)
             case UInt8(ascii: "]") where frames.last?.isObject == false: return fail("trailing comma not allowed", at: pos)
-            default: return unexpected { "expected a value but found \($0)" }
+            default: return notJSON() ?? unexpected { "expected a value but found \($0)" }
             }
+        }
+
+        /// For text that starts with a word that is not JSON (`not json`), an error that says so
+        /// and quotes its start, rather than naming the first byte; nil inside a value.
+        private func notJSON() -> JSONParseError? {
+            let letter = (bytes[pos] | 0x20) >= UInt8(ascii: "a") && (bytes[pos] | 0x20) <= UInt8(ascii: "z")
+            guard letter, frames.isEmpty, JSONLexing.whitespaceEnd(bytes, from: 0) == pos else { return nil }
+            var lineEnd = pos
+            while lineEnd < end, lineEnd - pos < 24, bytes[lineEnd] != 0x0A, bytes[lineEnd] != 0x0D { lineEnd += 1 }
+            let start = String(String(decoding: UnsafeBufferPointer(rebasing: bytes[pos..<lineEnd]), as: UTF8.self).unicodeScalars
+                .map { $0.value < 0x20 || $0.value == 0x7F ? "?" : Character($0) })
+            let more = lineEnd < end && bytes[lineEnd] != 0x0A && bytes[lineEnd] != 0x0D ? "..." : ""
+            return fail("not JSON: it starts with '\(start)\(more)'; a JSON object starts with {", at: pos)
         }
 
         /// An error naming the byte at `pos` through `phrase`, or one about comments when it is `/`.

@@ -12,12 +12,13 @@ package enum DiagnosticJSON {
         ]
         if let platform = diagnostic.platform { object["platform"] = .string(platform.name) }
         if let payloadPath = diagnostic.payloadPath { object["payloadPath"] = .string(payloadPath) }
+        if let script = diagnostic.script { object["script"] = .string(script) }
         return .object(object)
     }
 
     /// Appends the diagnostics as ``json(_:)`` would be written compactly, without building the
     /// values: keys in the writer's byte order (message, path, payloadPath, platform, rule,
-    /// severity). A batch writes one such list per line.
+    /// script, severity). A batch writes one such list per line.
     package static func write(_ diagnostics: [Diagnostic], into out: inout [UInt8]) {
         // One buffer for the whole list: a buffer per string cost a heap block each.
         var buffer = OutputBuffer(capacity: 2 + 320 * diagnostics.count)
@@ -38,6 +39,10 @@ package enum DiagnosticJSON {
             }
             buffer.append(ascii: #","rule":"#)
             JSONWriter.escape(diagnostic.rule, into: &buffer)
+            if let script = diagnostic.script {
+                buffer.append(ascii: #","script":"#)
+                JSONWriter.escape(script, into: &buffer)
+            }
             buffer.append(ascii: #","severity":"#)
             JSONWriter.escape(diagnostic.severity.name, into: &buffer)
             buffer.append(ascii: "}")

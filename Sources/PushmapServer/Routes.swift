@@ -165,7 +165,7 @@ struct Routes: Sendable {
     }
 
     func schema() -> Response {
-        var bytes = JSONWriter(style: .compact).write(IntentJSONSchema.make(templates: Array(store.translator.templates.keys)))
+        var bytes = JSONWriter(style: .compact).write(IntentJSONSchema.make(fields: store.translator.templates.mapValues(\.fields)))
         bytes.append(0x0A)
         return ServerResponse.json(.ok, bytes)
     }

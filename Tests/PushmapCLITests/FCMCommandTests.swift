@@ -68,13 +68,14 @@ struct FCMCommandTests {
         try script.write(to: folder.appendingPathComponent("promo.lua"), atomically: true, encoding: .utf8)
         let intent = #"{"template": "promo", "coupon": "X1"}"#
         let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(intent.utf8))
-        #expect(result.status == 1, "\(result.stderr)")
-        for (path, rule) in [
-            ("$.message.tokn", "fcm-unknown-field"), ("$.message.android.tll", "fcm-unknown-field"),
-            ("$.message.android.notification.notification_priority", "fcm-enum-value"),
+        // The script wrote each bad value: a script failure, each finding with the line that wrote it.
+        #expect(result.status == 2, "\(result.stderr)")
+        for (path, rule, line) in [
+            ("$.message.tokn", "fcm-unknown-field", 5), ("$.message.android.tll", "fcm-unknown-field", 6),
+            ("$.message.android.notification.notification_priority", "fcm-enum-value", 6),
         ] {
             #expect(result.stderr.contains("error: \(path): "), "\(path): \(result.stderr)")
-            #expect(result.stderr.contains("[\(rule), fcm]"), "\(rule): \(result.stderr)")
+            #expect(result.stderr.contains("[\(rule), fcm, written by \(folder.path)/promo.lua:\(line)]"), "\(rule): \(result.stderr)")
         }
         #expect(result.stderr.contains("did you mean token?"))
         #expect(result.stdout.isEmpty)

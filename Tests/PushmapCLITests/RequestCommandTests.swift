@@ -162,13 +162,17 @@ struct RequestCommandTests {
         #expect(apns.stderr.contains("did you mean apns-priority?"))
 
         // Inside the FCM message: the alert has nothing left to show and the priority is a number.
+        // The script wrote the failing values: a script failure (exit 2) at its line.
         let fcm = try CommandRunner.run(["translate", "--scripts", folder.path, "--platform", "fcm", "--format", "json", "-"], input: intent)
-        #expect(fcm.status == 1)
+        #expect(fcm.status == 2)
         let report = try Self.object(fcm.stderr)
+        #expect((report["scriptError"] as? [String: Any])?["script"] as? String == folder.appendingPathComponent("plain.lua").path, "\(report)")
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
         let found = Set(diagnostics.map { "\($0["severity"] ?? "") \($0["rule"] ?? "") \($0["payloadPath"] ?? $0["path"] ?? "")" })
         #expect(found.contains("warning apns-alert-key $.message.apns.payload.aps.alert.titel"), "\(found)")
         #expect(found.contains("error apns-alert $.message.apns.payload.aps.alert"), "\(found)")
-        #expect(found.contains(#"error apns-header-string $.message.apns.headers["apns-priority"]"#), "\(found)")
+        // A number where FCM's model wants a string: FCM's finding, not a second one from the APNS checks.
+        #expect(found.contains(#"error fcm-field-type $.message.apns.headers["apns-priority"]"#), "\(found)")
+        #expect(!found.contains { $0.contains("apns-header-string") }, "\(found)")
     }
 }

@@ -103,6 +103,15 @@ struct WalkthroughTests {
         #expect(files.contains { $0.hasPrefix("mappings/") && $0.hasSuffix(".lua") && $0 != "mappings/basic.lua" }, "no new template")
         #expect(files.contains { $0.contains(".test/") }, "no fixture")
         #expect(steps.contains { if case .command(_, _, _, let status) = $0 { status != 0 } else { false } }, "no failing command is shown")
+        // The contract's features a team relies on, each shown at work.
+        let contents = steps.compactMap { step -> (path: String, text: String)? in
+            if case .file(let path, let text) = step { return (path, text) }
+            return nil
+        }
+        #expect(files.contains("mappings/shared.lua"), "no field shared by every template")
+        #expect(contents.contains { $0.path.hasSuffix(".lua") && $0.text.contains("required = {") }, "no required field")
+        #expect(contents.contains { $0.path.contains(".test/") && $0.text.contains(#""warnings""#) }, "no fixture asserting warnings")
+        #expect(steps.contains { if case .command(_, let arguments, _, _) = $0 { arguments.contains("--now") } else { false } }, "no --now")
     }
 
     @Test("runs as written: every command prints what the page shows and exits as it says")

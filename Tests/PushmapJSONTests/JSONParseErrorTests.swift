@@ -55,6 +55,8 @@ struct RejectedInput: Sendable, CustomTestStringConvertible {
         RejectedInput("[1.]", "expected digit after '.'", 1, 4, "$[0]"),
         RejectedInput("1e+", "expected digit in exponent", 1, 4, "$"),
         RejectedInput(".5", "expected a value but found '.'", 1, 1, "$"),
+        RejectedInput("not json", "not JSON: it starts with 'not json'; a JSON object starts with {", 1, 1, "$"),
+        RejectedInput("  hello world, this line goes on and on", "not JSON: it starts with 'hello world, this line g...'; a JSON object starts with {", 1, 3, "$"),
         RejectedInput("+1", "leading '+' not allowed", 1, 1, "$"),
         RejectedInput("[NaN]", "NaN not allowed", 1, 2, "$[0]"),
         RejectedInput("Infinity", "Infinity not allowed", 1, 1, "$"),

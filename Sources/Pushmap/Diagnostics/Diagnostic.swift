@@ -29,6 +29,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     public var platform: Platform?
     /// Where in the payload the finding lies, when it differs from `path`.
     public var payloadPath: String?
+    /// The line of a team's script that wrote the value, `mappings/eta.lua:12`, when one did: the
+    /// translation then fails as the script's (``TranslationError/Kind/scriptFailed``).
+    public var script: String?
 
     package init(
         _ severity: Severity, path: String, rule: String, message: String,
@@ -60,6 +63,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         var text = "\(severity): \(path): \(message) [\(rule)"
         if let platform { text += ", \(platform)" }
         if let payloadPath, payloadPath != path { text += " at \(payloadPath)" }
+        if let script { text += ", written by \(script)" }
         return text + "]"
     }
 }

@@ -16,6 +16,15 @@ package struct FixtureRunner: Sendable {
         self.translator = translator
     }
 
+    /// Translates the fixture's intent and compares with what it expects; a file that is not a
+    /// fixture fails on its own, saying why.
+    package func run(_ loaded: Result<Fixture, FixtureProblem>) -> Outcome {
+        switch loaded {
+        case .success(let fixture): run(fixture)
+        case .failure(let problem): Outcome(path: problem.path, passed: false, differences: [problem.reason])
+        }
+    }
+
     /// Translates the fixture's intent and compares with what it expects.
     package func run(_ fixture: Fixture) -> Outcome {
         let platforms = fixture.expectedError != nil && fixture.expected.isEmpty ? Platform.all : Platform.all.filter { fixture.expected[$0] != nil }
@@ -29,6 +38,9 @@ package struct FixtureRunner: Sendable {
                 guard let expected = fixture.expected[platform], let actual = translation.payloads[platform] else { continue }
                 differences += JSONDifference.lines(expected: expected, actual: actual, path: JSONPath.root).map { "\(platform): \($0)" }
             }
+            if let wanted = fixture.expectedWarnings {
+                differences += Self.warningDifferences(expected: wanted, actual: translation.diagnostics.filter { $0.severity == .warning })
+            }
             return Outcome(path: fixture.path, passed: differences.isEmpty, differences: differences)
         } catch {
             let messages = error.diagnostics.filter { $0.severity == .error }.map(\.description) + (error.scriptError.map { ["\($0)"] } ?? [])
@@ -40,17 +52,48 @@ package struct FixtureRunner: Sendable {
         }
     }
 
-    /// Every fixture under `folder`: the files `NAME.test/*.json`.
-    package static func fixtures(in folder: String) throws -> [Fixture] {
+    /// Each expected part must be in a warning of its own, and every warning must be expected.
+    static func warningDifferences(expected: [String], actual: [Diagnostic]) -> [String] {
+        var unmatched = actual
+        var differences: [String] = []
+        for part in expected {
+            if let index = unmatched.firstIndex(where: { $0.description.contains(part) }) {
+                unmatched.remove(at: index)
+            } else {
+                differences.append("expected a warning containing \"\(part)\", got none")
+            }
+        }
+        return differences + unmatched.map { "unexpected \($0)" }
+    }
+
+    /// Every fixture under `folder`: the files `NAME.test/*.json`, each read on its own, so a
+    /// broken one is one failure; `defaultNow` is the time of those that name none.
+    package static func fixtures(in folder: String, defaultNow: Int64 = Fixture.defaultNow) throws(FileError) -> [Result<Fixture, FixtureProblem>] {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        var fixtures: [Fixture] = []
+        var fixtures: [Result<Fixture, FixtureProblem>] = []
         for entry in try FileSystem.list(base) where entry.hasSuffix(".test") && FileSystem.isDirectory(base + "/" + entry) {
             for file in try FileSystem.list(base + "/" + entry) where file.hasSuffix(".json") {
                 let path = base + "/" + entry + "/" + file
-                fixtures.append(try Fixture(path: path, bytes: try FileSystem.readFile(path, limit: 1 << 20)))
+                do {
+                    let bytes = try FileSystem.readFile(path, limit: 1 << 20)
+                    fixtures.append(Result { () throws(FixtureProblem) in try Fixture(path: path, bytes: bytes, defaultNow: defaultNow) })
+                } catch {
+                    fixtures.append(.failure(FixtureProblem(path: path, reason: error.reason)))
+                }
             }
         }
         return fixtures
+    }
+
+    /// The templates loaded from `folder` that no fixture there tests: those without a
+    /// `NAME.test/` holding a fixture.
+    package static func untested(_ templates: [TemplateInfo], fixtures: [Result<Fixture, FixtureProblem>]) -> [TemplateInfo] {
+        let tested = Set(fixtures.map { loaded -> String in
+            let path = switch loaded { case .success(let fixture): fixture.path; case .failure(let problem): problem.path }
+            let folder = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+            return String(folder.dropLast(".test".count))
+        })
+        return templates.filter { !tested.contains($0.name) }
     }
 
     /// The fixtures that ship with the built-in scripts.

@@ -110,7 +110,13 @@ package struct IntentCheck: Sendable {
     /// What is wrong with the intent on `tape`, each problem at its JSON path, in the intent's order.
     package func findings(_ tape: JSONTape) -> [Diagnostic] {
         var reporter = IntentFindings()
-        _ = walkIntent(tape, root: roots[templateIndex(tape) ?? templateNames.count], reporter: &reporter)
+        let index = templateIndex(tape)
+        _ = walkIntent(tape, root: roots[index ?? templateNames.count], reporter: &reporter)
+        // An unknown template is the one thing to say: its fields would all read as unknown.
+        if index == nil {
+            let unknown = reporter.diagnostics.filter { $0.rule == "unknown-template" }
+            if !unknown.isEmpty { return unknown }
+        }
         return reporter.diagnostics
     }
 
@@ -194,8 +200,10 @@ package struct IntentCheck: Sendable {
             guard templates.index(of: bytes) == nil else { return true }
             guard Reporter.explains else { return false }
             let text = String(decoding: bytes, as: UTF8.self)
-            var message = "unknown template '\(text)'" + Self.hint(text, among: templateNames)
-            message += " (known: \(templateNames.joined(separator: ", ")))"
+            let hint = Self.hint(text, among: templateNames)
+            var message = "unknown template '\(text)'" + hint + " (known: \(templateNames.joined(separator: ", ")))"
+            // No near name: most likely the team's scripts were not given.
+            if hint.isEmpty { message += "; a template of your own is loaded from its folder with --scripts DIR or PUSHMAP_SCRIPTS" }
             reporter.add(.error(reporter.path, "unknown-template", message))
             return true
         case .array(let item, let maxItems):

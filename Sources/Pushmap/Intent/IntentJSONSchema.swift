@@ -13,6 +13,38 @@ package enum IntentJSONSchema {
         return .object(root)
     }
 
+    /// The schema with what each template's script declares: its fields, and those it
+    /// requires, under an `if` on `template`. The root then refuses what none of its schemas
+    /// evaluates (`unevaluatedProperties`), since `additionalProperties` cannot see into `allOf`:
+    /// a field of one template is refused on an intent of another. With no declared field it is
+    /// ``make(templates:)``'s schema, byte for byte.
+    package static func make(fields: [String: [IntentField]]) -> JSONValue {
+        let names = Array(fields.keys)
+        let made = make(templates: names)
+        let declaring = fields.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }
+        guard !declaring.isEmpty, var root = made.objectValue else { return made }
+        root["additionalProperties"] = nil
+        root["unevaluatedProperties"] = false
+        var all = root["allOf"]?.arrayValue ?? []
+        for (name, declared) in declaring {
+            var properties = JSONObject()
+            for field in declared {
+                var property = schema(for: field.shape, templates: names)
+                property["description"] = .string(field.summary)
+                properties[field.name] = .object(property)
+            }
+            var then: JSONObject = ["properties": .object(properties)]
+            let required = declared.filter(\.required).map { JSONValue.string($0.name) }
+            if !required.isEmpty { then["required"] = .array(required) }
+            // An intent without `template` is plain's.
+            var condition: JSONObject = ["properties": ["template": ["const": .string(name)]]]
+            if name != "plain" { condition["required"] = ["template"] }
+            all.append(["if": .object(condition), "then": .object(then)])
+        }
+        root["allOf"] = .array(all)
+        return .object(root)
+    }
+
     private static func object(_ shape: IntentObject, templates: [String]) -> JSONObject {
         var properties = JSONObject()
         for field in shape.fields {

@@ -120,11 +120,14 @@ package enum IntentSchema {
         IntentField("analyticsLabel", text, "FCM's fcm_options.analytics_label, for the message's delivery statistics."),
     ]
 
-    /// The root with a template's own fields added.
+    /// The root with a template's own fields added; one named like a common field (a common
+    /// field the template requires) takes its place.
     static func root(adding extra: [IntentField]) -> IntentObject {
         guard !extra.isEmpty else { return root }
         var object = root
-        object.fields += extra.filter { field in !root.fields.contains { $0.name == field.name } }
+        for field in extra {
+            if let index = object.fieldIndex(named: field.name) { object.fields[index] = field } else { object.fields.append(field) }
+        }
         return object
     }
 }

@@ -1,8 +1,8 @@
 /// "Did you mean" for misspelt names: the nearest known name by edit distance, if near enough.
-enum Suggestion {
+package enum Suggestion {
     /// The candidate closest to `word`, ignoring case, within a third of its length (at least 1
     /// and at most 3 edits); nil when none is that close.
-    static func nearest(to word: String, among candidates: [String]) -> String? {
+    package static func nearest(to word: String, among candidates: [String]) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
         let limit = min(3, max(1, target.count / 3))
         var best: (name: String, distance: Int)?

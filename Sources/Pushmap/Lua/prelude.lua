@@ -1,11 +1,11 @@
 -- prelude.lua: the pushmap host API, written in Lua on top of the host's primitives.
 --
 -- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
--- made the global table `pushmap` with the primitives null, array, object, isarray, isobject and
--- json. This chunk adds the public API that template scripts use (version, color, androidColor,
--- get, linktype, reserved, rules, warn, error, map, builtin) and returns the host-only functions (register, run),
--- which no script can reach. Its state (the registered templates, the diagnostics of the current
--- run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
+-- made the global table `pushmap` with the primitives null, array, object, isarray, isobject, json
+-- and date. This chunk adds the public API that template scripts use (version, color, androidColor,
+-- get, path, linktype, reserved, rules, warn, error, map, builtin) and returns the host-only
+-- functions (register, run), which no script can reach (trace.lua, run after it, adds trace).
+-- Its state (the registered templates, the diagnostics of the current run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
 
 local pushmap = pushmap
@@ -23,8 +23,8 @@ local PLATFORM_ORDER = { "fcm", "apns" }
 local BUILTIN_LAYERS = { builtin = true, ["built-in"] = true }
 local FIELD_TYPES = { string = true, integer = true, number = true, boolean = true, object = true, array = true }
 local CONTRACT_KEYS = {
-  name = true, api = true, platforms = true, fields = true, base = true, owns = true, ignores = true, fcm = true, apns = true,
-  apnsHeaders = true,
+  name = true, api = true, platforms = true, fields = true, required = true, base = true, owns = true, ignores = true,
+  fcm = true, apns = true, apnsHeaders = true,
 }
 
 -- A value in a message: strings quoted, numbers and booleans as written, other values by type.
@@ -385,7 +385,7 @@ end
 -- The list of field names under contract key `key`, copied, or nil when absent.
 local function fieldList(broken, key, list)
   if list == nil then return nil end
-  local example = key == "owns" and "{ \"carousel\" }" or "{ \"buttons\" }"
+  local example = key == "owns" and "{ \"carousel\" }" or key == "required" and "{ \"orderId\" }" or "{ \"buttons\" }"
   if type(list) ~= "table" then broken("'%s' must be a list of intent field names (%s = %s), got %s", key, key, example, type(list)) end
   local count = 0
   for _ in pairs(list) do count = count + 1 end
@@ -444,7 +444,7 @@ local function register(layer, name, path, template, returnLine)
     if not CONTRACT_KEYS[keys[i]] then unknown[#unknown + 1] = describe(keys[i]) end
   end
   if #unknown > 0 then
-    broken("unknown key%s %s (the keys are name, api, platforms, fields, base, owns, ignores, fcm, apns, apnsHeaders)", #unknown > 1 and "s" or "", concat(unknown, ", "))
+    broken("unknown key%s %s (the keys are name, api, platforms, fields, required, base, owns, ignores, fcm, apns, apnsHeaders)", #unknown > 1 and "s" or "", concat(unknown, ", "))
   end
 
   local tname = template.name
@@ -516,6 +516,10 @@ local function register(layer, name, path, template, returnLine)
     end
   end
 
+  -- The fields an intent of this template must give: its own or common ones (the host checks
+  -- that each is one of those).
+  local required = fieldList(broken, "required", template.required) or {}
+
   local declaration = readDeclaration(broken, name, template)
 
   winners[name] = entry
@@ -530,7 +534,7 @@ local function register(layer, name, path, template, returnLine)
     declaredBy[name] = nil
   end
   computeRules()
-  return { name = name, api = api, platforms = array(list), fields = object(described) }
+  return { name = name, api = api, platforms = array(list), fields = object(described), required = array(required) }
 end
 
 -- Host-only: run -------------------------------------------------------------------------------

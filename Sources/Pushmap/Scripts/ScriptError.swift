@@ -17,7 +17,8 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let instructionLimit = Kind(name: "instruction limit")
         /// The script's state grew past ``ScriptLimits/memoryBytes``.
         public static let memoryLimit = Kind(name: "memory limit")
-        /// The script returned a value that cannot be a payload (a function, a cycle, a key that is not a string).
+        /// The script returned a value that cannot be a payload (a function, a cycle, a key that is
+        /// not a string), or wrote a value that fails a payload check (named with its line).
         public static let badValue = Kind(name: "bad value")
         /// The script's returned table does not follow the template contract.
         public static let contract = Kind(name: "contract")

@@ -7,6 +7,7 @@ internal import PushmapJSON
 final class ScriptRuntime {
     let state: LuaState
     private let run: LuaReference
+    private let trace: LuaReference
     private(set) var templates: [String: TemplateInfo] = [:]
     /// The schema check and the set of pushmap's own templates, this runtime's own copies: a
     /// translation touches only what its borrowed runtime owns, since objects two threads share
@@ -29,6 +30,10 @@ final class ScriptRuntime {
                 throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
             }
             self.run = run
+            // The tracer takes the debug functions the host lent before any script can run.
+            let tracer = try state.load(BuiltinFiles.tracer, name: "pushmap/trace.lua")
+            trace = try state.callForReference(tracer, [.reference(run)])
+            state.release(tracer)
             // Sealed before any template runs: no script can change what another one sees.
             try state.seal()
             var seen: Set<String> = []
@@ -39,6 +44,21 @@ final class ScriptRuntime {
                     path: script.path, layer: script.layer, overrides: seen.contains(script.name)
                 )
                 seen.insert(script.name)
+            }
+            // Fields of shared.lua, declared once for every template; a later folder's add to them.
+            var shared: [IntentField] = []
+            for script in scripts.shared {
+                for field in try loadShared(script) {
+                    shared.removeAll { $0.name == field.name }
+                    shared.append(field)
+                }
+            }
+            if !shared.isEmpty {
+                for (name, info) in templates {
+                    var info = info
+                    info.fields = try Self.adding(shared, to: info.fields, template: info)
+                    templates[name] = info
+                }
             }
             intentCheck = IntentCheck(templates: templates.mapValues(\.fields))
             // A fresh set, not a copy sharing the translator's storage.
@@ -76,14 +96,23 @@ final class ScriptRuntime {
 
     /// Reads the description `register` returned.
     private static func contract(_ value: JSONValue, script: TemplateScript) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField]) {
-        let line = returnLine(of: script.source)
-        func broken(_ what: String) -> ScriptError {
-            ScriptError(LuaError(kind: .runtime, script: script.path, line: line, message: "template contract: \(what)"), script: script, contract: true)
-        }
         let api = Int(value["api"]?.integerValue ?? 1)
         let platforms = (value["platforms"]?.arrayValue ?? []).compactMap(\.stringValue).map(Platform.init)
+        let required = (value["required"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return (api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script))
+    }
+
+    /// A contract error in `script`, at the line of its last top-level `return`.
+    private static func broken(_ what: String, in script: TemplateScript) -> ScriptError {
+        let line = returnLine(of: script.source)
+        return ScriptError(LuaError(kind: .runtime, script: script.path, line: line, message: "template contract: \(what)"), script: script, contract: true)
+    }
+
+    /// The fields a script declares (`fields = { name = "type" }`) and those it requires
+    /// (`required = { "name" }`): a required common field is the common one, made required.
+    private static func declaredFields(_ declared: JSONObject?, required: [String], script: TemplateScript) throws(ScriptError) -> [IntentField] {
         var fields: [IntentField] = []
-        for (name, type) in value["fields"]?.objectValue ?? JSONObject() {
+        for (name, type) in declared ?? JSONObject() {
             let shape: IntentShape
             switch type.stringValue {
             case "string": shape = .string
@@ -92,14 +121,62 @@ final class ScriptRuntime {
             case "boolean": shape = .boolean
             case "object": shape = .map(nil)
             case "array": shape = .array(.anything)
-            default: throw broken("field '\(name)' has the type \(type), expected one of string, integer, number, boolean, object, array")
+            default: throw broken("field '\(name)' has the type \(type), expected one of string, integer, number, boolean, object, array", in: script)
             }
             if IntentSchema.root.field(named: name) != nil {
-                throw broken("field '\(name)' is already a common intent field")
+                throw broken("field '\(name)' is already a common intent field", in: script)
             }
-            fields.append(IntentField(name, shape, "Declared by \(script.path)."))
+            fields.append(IntentField(name, shape, required: required.contains(name), "Declared by \(script.path)."))
         }
-        return (api, platforms, fields.sorted { $0.name < $1.name })
+        for name in required where !fields.contains(where: { $0.name == name }) {
+            guard var common = IntentSchema.root.field(named: name) else {
+                throw broken("'required' names '\(name)', which is neither a field of 'fields' nor a common intent field", in: script)
+            }
+            common.required = true
+            fields.append(common)
+        }
+        return fields.sorted { $0.name < $1.name }
+    }
+
+    /// Reads a folder's `shared.lua`: `{ fields = {...}, required = {...} }`, for every template.
+    private func loadShared(_ script: TemplateScript) throws(ScriptError) -> [IntentField] {
+        let value: JSONValue
+        do {
+            let chunk = try state.load(script.source, name: script.path)
+            value = try state.call(chunk, [], resultCount: 1)[0]
+            state.release(chunk)
+        } catch {
+            throw ScriptError(error, script: script)
+        }
+        guard let object = value.objectValue else {
+            throw Self.broken("shared.lua must return a table, { fields = { name = \"type\" }, required = { \"name\" } }", in: script)
+        }
+        for (key, _) in object where key != "fields" && key != "required" {
+            throw Self.broken("unknown key \"\(key)\" in shared.lua (the keys are fields, required)", in: script)
+        }
+        guard object["fields"].map({ $0.objectValue != nil }) ?? true else {
+            throw Self.broken("'fields' must be a table of field name = type", in: script)
+        }
+        // An empty Lua table reads as an object: no names.
+        let required = object["required"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        return try Self.declaredFields(object["fields"]?.objectValue, required: required, script: script)
+    }
+
+    /// A template's fields with the shared ones added; the same name declared by both must have
+    /// the same type.
+    private static func adding(_ shared: [IntentField], to own: [IntentField], template: TemplateInfo) throws(ScriptError) -> [IntentField] {
+        var fields = own
+        for field in shared {
+            if let mine = own.first(where: { $0.name == field.name }) {
+                guard mine.shape == field.shape else {
+                    throw ScriptError(kind: .contract, script: template.path, line: nil,
+                        message: "template contract: field '\(field.name)' is declared with another type in shared.lua")
+                }
+                continue
+            }
+            fields.append(field)
+        }
+        return fields.sorted { $0.name < $1.name }
     }
 
     /// The line of the script's last top-level `return`, where its contract table starts: the
@@ -144,6 +221,18 @@ final class ScriptRuntime {
             throw Self.payloadRelative(error, platforms: platforms)
         }
         return diagnostics
+    }
+
+    /// Runs template `name` again as ``translate(_:template:platforms:now:metered:payload:)`` did,
+    /// with the payload tables traced: which script line wrote each payload key. Slow (a hook on
+    /// every line), so only for a run whose payload failed a check.
+    func blame(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> PayloadBlame {
+        // Unmetered: the same run has just finished within the budget, and the trace's own hook
+        // takes the count hook's place.
+        let list = try state.call(trace, [
+            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
+        ], resultCount: 1, metered: false)[0]
+        return PayloadBlame(list.arrayValue ?? [])
     }
 
     /// The findings the prelude's `run` returns: nil, or a flat list of severity, path, message

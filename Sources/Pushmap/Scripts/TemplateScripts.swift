@@ -5,6 +5,11 @@ internal import PushmapJSON
 public struct TemplateScripts: Sendable, Hashable {
     /// Every script in load order; a later one with the same name wins.
     package private(set) var scripts: [TemplateScript]
+    /// Each folder's `shared.lua`, in load order: the fields every template accepts or requires.
+    package private(set) var shared: [TemplateScript] = []
+
+    /// The name of the file that declares fields for every template, not a template itself.
+    package static let sharedFile = "shared.lua"
 
     package init(scripts: [TemplateScript] = []) {
         self.scripts = scripts
@@ -15,7 +20,8 @@ public struct TemplateScripts: Sendable, Hashable {
         TemplateScripts(scripts: BuiltinFiles.templates)
     }
 
-    /// Adds every `NAME.lua` in `folder` as a layer.
+    /// Adds every `NAME.lua` in `folder` as a layer, and its `shared.lua` (fields for every
+    /// template) when it has one.
     public mutating func addDirectory(_ folder: String) throws(FileError) {
         guard FileSystem.isDirectory(folder) else {
             throw FileError(path: folder, reason: FileSystem.exists(folder) ? "is not a directory" : "no such directory")
@@ -27,7 +33,8 @@ public struct TemplateScripts: Sendable, Hashable {
             guard let source = String(validating: bytes, as: UTF8.self) else {
                 throw FileError(path: path, reason: "is not valid UTF-8")
             }
-            scripts.append(TemplateScript(name: String(file.dropLast(4)), path: path, layer: base, source: source))
+            let script = TemplateScript(name: String(file.dropLast(4)), path: path, layer: base, source: source)
+            if file == Self.sharedFile { shared.append(script) } else { scripts.append(script) }
         }
     }
 
@@ -67,6 +74,16 @@ enum BuiltinFiles {
 
     static var prelude: String {
         BuiltinScripts.files.first { $0.path == preludePath }?.source ?? ""
+    }
+
+    /// The host-only tracer that finds the line that wrote a payload key.
+    static var tracer: String {
+        BuiltinScripts.files.first { $0.path == "Sources/Pushmap/Lua/trace.lua" }?.source ?? ""
+    }
+
+    /// The Lua Language Server annotations of the API (see ``LuaAnnotations``).
+    static var annotations: String {
+        BuiltinScripts.files.first { $0.path == "Sources/Pushmap/Lua/annotations.lua" }?.source ?? ""
     }
 
     static var templates: [TemplateScript] {

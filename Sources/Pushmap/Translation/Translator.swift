@@ -287,7 +287,12 @@ public final class Translator: Sendable {
             all += scriptDiagnostics
             all += findings
         }
-        if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
+        if all.hasErrors {
+            if metered, findings.hasErrors, let blamed = blamed(intent, name: name, platforms: platforms, now: now, all, generation: generation, runtime: runtime) {
+                throw blamed
+            }
+            throw TranslationError(kind: .failedCheck, diagnostics: all)
+        }
         return Translation(template: name, compact: texts, diagnostics: all)
     }
 
@@ -315,6 +320,20 @@ public final class Translator: Sendable {
             }
             return (entry.platform, text)
         }
+    }
+
+    /// A check that fails on a value a team's script wrote is the script's failure, at the line
+    /// that wrote it: the same run again, with the payload tables traced, says which. Only a
+    /// failing run pays for it. Nil when no line of a team's script wrote an error's value.
+    private func blamed(
+        _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, _ diagnostics: [Diagnostic],
+        generation: Generation, runtime: ScriptRuntime
+    ) -> TranslationError? {
+        guard let blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now) else { return nil }
+        let team = Set(generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
+        let (attributed, scriptError) = blame.attribute(diagnostics, teamScripts: team)
+        guard let scriptError else { return nil }
+        return TranslationError(kind: .scriptFailed, diagnostics: attributed, scriptError: scriptError)
     }
 
     /// Checks an existing payload (hand-written, or from another tool) against the platform and

@@ -28,10 +28,12 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var requestOptions: RequestOptions
 
+    @OptionGroup var clock: ClockOption
+
     @Option(name: .long, help: "Worker threads; the number of cores by default.")
     var jobs: Int?
 
-    @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"), completion: .file())
     var file: String?
 
     /// Lines translated between two writes; bounds memory and keeps order cheap.
@@ -57,7 +59,7 @@ struct BatchCommand: ParsableCommand {
             }
         }
         defer { if descriptor > 0 { close(descriptor) } }
-        let translator = try scriptOptions.translator(format: .human)
+        let translator = try scriptOptions.translator(format: .human, now: clock.now)
         let platforms = platform.platforms
         let workers = jobs ?? Translator.cores
         var reader = LineReader(descriptor: descriptor, maxLineBytes: translator.options.maxIntentBytes)

@@ -22,24 +22,21 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
-    @Option(name: .long, help: ArgumentHelp("Write an HTML page (.html) or a picture of it (.png) instead of text.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Write an HTML page (.html) or a picture of it (.png) instead of text.", valueName: "file"), completion: .file(extensions: ["html", "png"]))
     var output: String?
 
     @Flag(name: .long, help: "Embed images that are local files (a path or file:// URL) as data URIs; other URLs stay frames.")
     var images = false
 
-    @Option(name: .long, help: ArgumentHelp("Draw every intent and fixture in a folder (*.json, NAME.test/*.json) on one page.", valueName: "dir"))
+    @Option(name: .long, help: ArgumentHelp("Draw every intent and fixture in a folder (*.json, NAME.test/*.json) on one page.", valueName: "dir"), completion: .directory)
     var gallery: String?
 
-    @Option(name: .long, help: ArgumentHelp(
-        "The time the notification arrives at, in epoch seconds (the clock's by default): timers and remind-later times then draw the same on every run.",
-        valueName: "epoch"))
-    var now: Int64?
+    @OptionGroup var clock: ClockOption
 
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
-    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     /// What `--output` asks for.
@@ -86,7 +83,7 @@ struct PreviewCommand: ParsableCommand {
                 throw ExitStatus.noBrowser
             }
         }
-        let translator = try scriptOptions.translator(format: format, now: now)
+        let translator = try scriptOptions.translator(format: format, now: clock.now)
         let previewer = Previewer(translator: translator)
         let platforms = platform.platforms
         let previews: [NotificationPreview]

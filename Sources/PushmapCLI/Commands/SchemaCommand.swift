@@ -6,14 +6,15 @@ internal import PushmapJSON
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the intent's JSON Schema (the file schema/intent.schema.json)."
+        abstract: "Print the intent's JSON Schema (the file schema/intent.schema.json).",
+        discussion: "With --scripts (or PUSHMAP_SCRIPTS), each template's declared and required fields are in it too, under an if on template."
     )
 
     @OptionGroup var scriptOptions: ScriptOptions
 
     func run() throws {
         let translator = try scriptOptions.translator(format: .human)
-        var output = JSONWriter(style: .pretty).write(IntentJSONSchema.make(templates: Array(translator.templates.keys)))
+        var output = JSONWriter(style: .pretty).write(IntentJSONSchema.make(fields: translator.templates.mapValues(\.fields)))
         output.append(0x0A)
         try? StandardStream.output.write(output)
     }

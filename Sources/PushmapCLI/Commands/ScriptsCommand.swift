@@ -13,22 +13,46 @@ struct ScriptsCommand: ParsableCommand {
     /// `pushmap scripts export DIR`.
     struct Export: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Write the built-in template scripts and their fixtures into a folder."
+            abstract: "Write the built-in template scripts and their fixtures into a folder, and types/pushmap.lua: Lua Language Server annotations of the pushmap API, ctx and the intent.",
+            discussion: """
+            With --scripts (or PUSHMAP_SCRIPTS), the intent's annotations also hold the fields those scripts declare. \
+            --types-only writes (and replaces) types/pushmap.lua alone: run it in your own folder after changing a field.
+            """
         )
 
         @Flag(name: .long, help: "Replace files that already exist.")
         var force = false
 
-        @Argument(help: ArgumentHelp("The folder to write into (made if missing).", valueName: "dir"))
+        @Flag(name: .long, help: "Write only types/pushmap.lua, replacing it.")
+        var typesOnly = false
+
+        @OptionGroup var scriptOptions: ScriptOptions
+
+        @Argument(help: ArgumentHelp("The folder to write into (made if missing).", valueName: "dir"), completion: .directory)
         var directory: String
 
         func run() throws {
             let base = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+            // The fields the scripts in force declare, for the intent's annotations: any template's,
+            // so each is optional there.
+            var declared: [IntentField] = []
+            if !scriptOptions.directories.isEmpty || !ScriptOptions.environmentDirectories.isEmpty {
+                let translator = try scriptOptions.translator(format: .human)
+                for template in translator.templates.values.sorted(by: { $0.name < $1.name }) {
+                    for field in template.fields where IntentSchema.root.field(named: field.name) == nil && !declared.contains(where: { $0.name == field.name }) {
+                        var optional = field
+                        optional.required = false
+                        declared.append(optional)
+                    }
+                }
+            }
+            let annotations = (path: LuaAnnotations.path, source: LuaAnnotations.file(adding: declared.sorted { $0.name < $1.name }))
             do {
                 try FileSystem.makeDirectory(base)
-                for file in FixtureRunner.builtinFiles {
+                // The scripts and fixtures, then the editor's annotations in a folder of their own.
+                for file in (typesOnly ? [] : FixtureRunner.builtinFiles) + [annotations] {
                     let path = base + "/" + file.path
-                    if FileSystem.exists(path), !force {
+                    if FileSystem.exists(path), !force, !(typesOnly && file.path == LuaAnnotations.path) {
                         StandardStream.note("pushmap: \(path): already exists (use --force to replace it)")
                         throw ExitStatus.invalid
                     }
@@ -47,45 +71,80 @@ struct ScriptsCommand: ParsableCommand {
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Compile every script in a folder, check its contract, and run the fixtures beside it (NAME.test/*.json).",
-            discussion: "One PASS or FAIL line per fixture, with the differences. Exit 1 when a fixture fails, 2 when a script does not load."
+            discussion: """
+            One PASS or FAIL line per fixture, with the differences; a file that is not a fixture and a template \
+            with no fixture fail too. Exit 1 when anything fails, 2 when a script does not load.
+            """
         )
 
-        @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
+        @Option(name: .long, help: "Lines for people, or one JSON object.")
         var format: OutputFormat = .human
 
         @Flag(name: .long, help: "Show what scripts print.")
         var verbose = false
 
-        @Argument(help: ArgumentHelp("The folder of scripts and fixtures.", valueName: "dir"))
+        @OptionGroup var clock: ClockOption
+
+        @Argument(help: ArgumentHelp("The folder of scripts and fixtures.", valueName: "dir"), completion: .directory)
         var directory: String
 
         func run() throws {
             var options = ScriptOptions()
             options.directories = [directory]
+            options.usesEnvironment = false
             options.verbose = verbose
             let translator = try options.translator(format: format)
-            let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }
-            for template in local.sorted(by: { $0.name < $1.name }) {
-                try? StandardStream.output.write("ok   \(template.path): template \(template.name) (\(template.platforms.map(\.name).joined(separator: ", ")))\n")
-            }
-            let fixtures: [Fixture]
+            let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
+            let fixtures: [Result<Fixture, FixtureProblem>]
             do {
-                fixtures = try FixtureRunner.fixtures(in: directory)
+                fixtures = try FixtureRunner.fixtures(in: directory, defaultNow: clock.now ?? Fixture.defaultNow)
             } catch {
                 StandardStream.note("pushmap: \(error)")
                 throw ExitStatus.invalid
             }
             let runner = FixtureRunner(translator: translator)
-            var failed = 0
-            for fixture in fixtures {
-                let outcome = runner.run(fixture)
-                var text = (outcome.passed ? "PASS " : "FAIL ") + outcome.path + "\n"
-                for line in outcome.differences { text += "     " + line + "\n" }
-                if !outcome.passed { failed += 1 }
+            let outcomes = fixtures.map(runner.run)
+            let untested = FixtureRunner.untested(local, fixtures: fixtures)
+            let failed = outcomes.filter { !$0.passed }.count + untested.count
+            switch format {
+            case .human:
+                var text = ""
+                for template in local {
+                    text += "ok   \(template.path): template \(template.name) (\(template.platforms.map(\.name).joined(separator: ", ")))\n"
+                }
+                for outcome in outcomes {
+                    text += (outcome.passed ? "PASS " : "FAIL ") + outcome.path + "\n"
+                    for line in outcome.differences { text += "     " + line + "\n" }
+                }
+                for template in untested {
+                    text += "FAIL \(template.path): no fixtures (write them as \(Self.testFolder(template))/CASE.json)\n"
+                }
+                text += "\(outcomes.count - (failed - untested.count)) passed, \(failed) failed\n"
                 try? StandardStream.output.write(text)
+            case .json:
+                let object: JSONObject = [
+                    "templates": .array(local.map { template in
+                        .object(["name": .string(template.name), "path": .string(template.path),
+                                 "platforms": .array(template.platforms.map { .string($0.name) })])
+                    }),
+                    "fixtures": .array(outcomes.map { outcome in
+                        .object(["path": .string(outcome.path), "passed": .bool(outcome.passed),
+                                 "differences": .array(outcome.differences.map(JSONValue.string))])
+                    }),
+                    "untested": .array(untested.map { .object(["template": .string($0.name), "path": .string($0.path)]) }),
+                    "passed": .integer(Int64(outcomes.count - (failed - untested.count))),
+                    "failed": .integer(Int64(failed)),
+                ]
+                var output = JSONWriter(style: .compact).write(.object(object))
+                output.append(0x0A)
+                try? StandardStream.output.write(output)
             }
-            try? StandardStream.output.write("\(fixtures.count - failed) passed, \(failed) failed\n")
             if failed > 0 { throw ExitStatus.invalid }
+        }
+
+        /// Where a template's fixtures go: `NAME.test` beside its script.
+        static func testFolder(_ template: TemplateInfo) -> String {
+            String(template.path.dropLast(".lua".count)) + ".test"
         }
     }
 }

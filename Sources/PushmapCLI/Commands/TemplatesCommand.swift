@@ -26,7 +26,10 @@ struct TemplatesCommand: ParsableCommand {
                 let platforms = template.platforms.map(\.name).joined(separator: ",")
                 var source = template.layer == TemplateScript.builtinLayer ? "built-in (\(template.path))" : template.path
                 if template.overrides { source += ", overrides the built-in" }
-                if !template.fields.isEmpty { source += "; adds fields " + template.fields.map(\.name).joined(separator: ", ") }
+                let added = template.fields.filter { IntentSchema.root.field(named: $0.name) == nil }.map(\.name)
+                let required = template.fields.filter(\.required).map(\.name)
+                if !added.isEmpty { source += "; adds fields " + added.joined(separator: ", ") }
+                if !required.isEmpty { source += "; requires " + required.joined(separator: ", ") }
                 text += template.name.padding(width) + "  " + platforms.padding(9) + "  " + source + "\n"
             }
             try? StandardStream.output.write(text)

@@ -17,13 +17,15 @@ struct TranslateCommand: ParsableCommand {
 
     @OptionGroup var requestOptions: RequestOptions
 
+    @OptionGroup var clock: ClockOption
+
     @Flag(name: .long, help: "Write compact JSON instead of pretty.")
     var compact = false
 
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
-    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     func run() throws {
@@ -36,7 +38,7 @@ struct TranslateCommand: ParsableCommand {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let translator = try scriptOptions.translator(format: format)
+        let translator = try scriptOptions.translator(format: format, now: clock.now)
         let platforms = platform.platforms
         let translation: Translation
         do {

@@ -16,7 +16,9 @@ struct ValidateCommand: ParsableCommand {
     @Option(name: .long, help: "Findings as human lines or as JSON.")
     var format: OutputFormat = .human
 
-    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"))
+    @OptionGroup var clock: ClockOption
+
+    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     func run() throws {
@@ -31,7 +33,7 @@ struct ValidateCommand: ParsableCommand {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let findings = PayloadChecker(now: Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform)
+        let findings = PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform)
         let report = DiagnosticReport(format: format, file: input.name)
         var text: String
         switch format {

@@ -1,13 +1,21 @@
 internal import ArgumentParser
 internal import Logging
 internal import Pushmap
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 /// Options shared by every command that runs scripts.
 struct ScriptOptions: ParsableArguments {
     @Option(name: .customLong("scripts"), help: ArgumentHelp(
-        "A folder of NAME.lua template scripts that replace or add templates; repeat it to add layers, later ones winning.",
-        valueName: "dir"))
+        "A folder of NAME.lua template scripts that replace or add templates; repeat it to add layers, later ones winning. PUSHMAP_SCRIPTS=DIR[:DIR...] gives folders beneath these.",
+        valueName: "dir"), completion: .directory)
     var directories: [String] = []
+
+    /// Whether the folders of `PUSHMAP_SCRIPTS` come first; `scripts check DIR` checks DIR alone.
+    var usesEnvironment = true
 
     @Flag(name: .long, help: "Show what scripts print, and reloads.")
     var verbose = false
@@ -19,10 +27,17 @@ struct ScriptOptions: ParsableArguments {
         return logger
     }
 
-    /// The built-in scripts with the folders layered on top.
+    /// The folders of `PUSHMAP_SCRIPTS`, separated by ':', so a team need not repeat --scripts.
+    static var environmentDirectories: [String] {
+        guard let value = getenv("PUSHMAP_SCRIPTS") else { return [] }
+        return String(cString: value).split(separator: ":").map(String.init)
+    }
+
+    /// The built-in scripts with the folders layered on top: those of `PUSHMAP_SCRIPTS`, then
+    /// each `--scripts`.
     func scripts() throws(FileError) -> TemplateScripts {
         var scripts = TemplateScripts.builtin
-        for directory in directories { try scripts.addDirectory(directory) }
+        for directory in (usesEnvironment ? Self.environmentDirectories : []) + directories { try scripts.addDirectory(directory) }
         return scripts
     }
 

@@ -22,11 +22,11 @@ enum APNSRequestChecks {
 
         static func check(_ request: Request, _ report: inout CheckReport) {
             guard let headers = request.headers else { return }
-            checkHeaders(headers, &report)
+            checkHeaders(headers, insideFCM: request.insideFCM, &report)
         }
 
-        static func checkHeaders(_ headers: JSONObjectNode, _ report: inout CheckReport) {
-            APNSWalker.walk(headers, APNSModel.headers, context: APNSWalker.Context(), &report)
+        static func checkHeaders(_ headers: JSONObjectNode, insideFCM: Bool, _ report: inout CheckReport) {
+            APNSWalker.walk(headers, APNSModel.headers, context: APNSWalker.Context(insideFCM: insideFCM), &report)
         }
     }
 
@@ -159,14 +159,14 @@ extension APNSRequestChecks {
             if payloadRequired {
                 report.add(.error, rule: "apns-request", CheckLocation(payload: "$.payload"), "an APNS request is {\"headers\": {...}, \"payload\": {...}}; it has no payload")
             } else if let headers = headers?.objectValue {
-                HeaderValues.checkHeaders(headers, &report)
+                HeaderValues.checkHeaders(headers, insideFCM: !payloadRequired, &report)
             }
             return
         }
         // In an FCM message a payload without aps is FCM's to complete (from the notification):
         // only the headers are checked then.
         if !payloadRequired, payload.objectValue?["aps"] == nil, payload.objectValue != nil {
-            if let headers = headers?.objectValue { HeaderValues.checkHeaders(headers, &report) }
+            if let headers = headers?.objectValue { HeaderValues.checkHeaders(headers, insideFCM: !payloadRequired, &report) }
             return
         }
         let request = Request(payload, compactSize: compactSize, headers: headers?.objectValue, insideFCM: !payloadRequired)

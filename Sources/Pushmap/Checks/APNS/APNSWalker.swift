@@ -9,6 +9,8 @@ enum APNSWalker {
         /// The payload is a Live Activity push (`aps.event` is there): Live Activity keys are read,
         /// and relevance-score is any number (it orders the activities).
         var liveActivity = false
+        /// The request is an FCM message's `apns`, whose header types the FCM model reports.
+        var insideFCM = false
     }
 
     /// Walks `object` against `table`.
@@ -16,6 +18,7 @@ enum APNSWalker {
         for (keyNode, value) in object {
             guard let bytes = keyNode.utf8 else { continue }
             if table.stringValues, !value.isString {
+                if context.insideFCM { continue }
                 report.add(
                     .error, rule: "apns-header-string", location(bytes, table),
                     "\(table.prefix)\(String(decoding: bytes, as: UTF8.self)) is \(ValueFormat.shown(value, literals: true)): request header values are strings")

@@ -1,0 +1,154 @@
+-- trace.lua: which line of which script wrote each key of a translation's payloads.
+--
+-- Runs once per Lua state, trusted, after the prelude and before the globals are sealed. The host
+-- calls this chunk with the prelude's `run`; it takes the three debug functions the host lends
+-- it in `pushmap._hostdebug` (removing them, so no script can reach them) and returns `trace`,
+-- which no script can reach either. The host calls `trace` only for a run whose payload failed a
+-- check, running the same intent again: never on the way of a run that passes.
+--
+-- A line hook compares, at every line, the tables the scripts' frames can reach with what they
+-- held at the line before, and puts each change down to the line that ran in between; a return
+-- hook does the same for what a function returns, and hands the blame back to the line that
+-- called it. See "Inside the prelude" in docs/script-contract.md.
+
+local run = ...
+local pushmap = pushmap
+local hostdebug = pushmap._hostdebug
+pushmap._hostdebug = nil
+
+local sethook, getinfo, getlocal = hostdebug.sethook, hostdebug.getinfo, hostdebug.getlocal
+local type, error, next, rawequal = type, error, next, rawequal
+local mathtype = math.type
+local byte, sub = string.byte, string.sub
+local array, path = pushmap.array, pushmap.path
+
+-- The host's own chunks: their frames hold no payload of a script's, and their lines are no
+-- script's to blame.
+local HOST = { ["@pushmap/prelude.lua"] = true, ["@pushmap/trace.lua"] = true }
+-- The hook's work: entries and locals read, and events seen.
+local TRACE_BUDGET = 2000000
+
+
+local function trace(name, platforms, intent, now)
+  -- The intent's tables are never payload tables; its values, by identity for tables and by
+  -- value for strings and numbers, give the intent path a payload value came from unchanged.
+  local intentTables, origins = {}, {}
+  local function learn(t, at)
+    intentTables[t] = true
+    for key, value in next, t do
+      local step = mathtype(key) == "integer" and key - 1 or key
+      local where = (type(step) == "string" or mathtype(step) == "integer") and path(at, step)
+      local kind = type(value)
+      if where and (kind == "string" or kind == "number" or kind == "table") and origins[value] == nil then
+        origins[value] = where
+      end
+      if kind == "table" and not intentTables[value] then learn(value, where or at) end
+    end
+  end
+  if type(intent) == "table" then learn(intent, "$") end
+
+  local seen, writers = {}, {} -- table -> its entries at the last look; table -> key -> "file:line"
+  local visited = {}
+  -- The hook's work is bounded (by the entries and locals it reads, and the lines it sees): a
+  -- script that builds a large table line by line, or behaves differently the second time,
+  -- ends the trace, and the failure is reported as the checks found it.
+  local budget = TRACE_BUDGET
+  local function spend(units)
+    budget = budget - units
+    if budget < 0 then error("trace budget spent", 0) end
+  end
+  local function look(t, writer)
+    if intentTables[t] or visited[t] then return end
+    visited[t] = true
+    local before, wrote = seen[t], writers[t]
+    if before == nil then
+      before = {}
+      seen[t] = before
+    end
+    for key, value in next, t do
+      spend(1)
+      if not rawequal(before[key], value) then
+        before[key] = value
+        if writer then
+          if wrote == nil then
+            wrote = {}
+            writers[t] = wrote
+          end
+          wrote[key] = writer
+        end
+      end
+      if type(value) == "table" then look(value, writer) end
+    end
+  end
+  -- Every table the frames of the scripts (not the prelude's) hold, from `level` down.
+  local function lookAround(level, writer)
+    visited = {}
+    while true do
+      local info = getinfo(level, "S")
+      if info == nil then break end
+      if not HOST[info.source] then
+        local i = 1
+        while true do
+          local named, value = getlocal(level, i)
+          if named == nil then break end
+          spend(1)
+          if type(value) == "table" then look(value, writer) end
+          i = i + 1
+        end
+      end
+      level = level + 1
+    end
+  end
+  local function lineOf(info)
+    local source = info.source
+    if info.currentline < 1 or HOST[source] then return false end
+    return (byte(source, 1) == 64 and sub(source, 2) or source) .. ":" .. info.currentline -- '@'
+  end
+
+  local writer = false -- the line running since the last event
+  sethook(function(event)
+    spend(1)
+    if event == "line" then
+      lookAround(3, writer)
+      writer = lineOf(getinfo(2, "Sl"))
+    else -- a return: what the function returns was written by its last line
+      local info = getinfo(2, "Slr")
+      local own = lineOf(info) or writer
+      lookAround(3, own)
+      visited = {}
+      for i = info.ftransfer, info.ftransfer + info.ntransfer - 1 do
+        local _, value = getlocal(2, i)
+        if type(value) == "table" then look(value, own) end
+      end
+      local caller = getinfo(3, "Sl")
+      writer = caller and lineOf(caller) or writer
+    end
+  end, "lr")
+  local results = { run(name, platforms, intent, now) }
+  sethook()
+
+  -- Each payload's keys, by path: platform, path, the line that wrote it, the intent path its
+  -- value came from unchanged (false for none), four items a key.
+  local out, n = {}, 0
+  visited = {}
+  local function list(t, at, platform)
+    if visited[t] then return end
+    visited[t] = true
+    local wrote = writers[t] or {}
+    for key, value in next, t do
+      local step = mathtype(key) == "integer" and key - 1 or key
+      if type(step) == "string" or mathtype(step) == "integer" then
+        local where = path(at, step)
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = platform, where, wrote[key] or false, origins[value] or false
+        n = n + 4
+        if type(value) == "table" then list(value, where, platform) end
+      end
+    end
+  end
+  for i = 1, #platforms do
+    if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i]) end
+  end
+  return array(out)
+end
+
+return trace

@@ -1,0 +1,63 @@
+internal import PushmapJSON
+
+/// Which script line wrote each key of a translation's payloads, and the intent path each value
+/// came from unchanged: what trace.lua's `trace` found, by platform and payload path. Made only
+/// for a run whose payload failed a check, to put the failure on the line that wrote the value.
+struct PayloadBlame {
+    struct Entry {
+        /// `file.lua:LINE` of the line that wrote the key, when a script line did.
+        var writer: String?
+        /// The intent path whose value this is, unchanged.
+        var origin: String?
+    }
+
+    private var entries: [Platform: [String: Entry]] = [:]
+
+    /// Reads the trace's flat list: platform, payload path, writer (or false), origin (or false).
+    init(_ list: [JSONValue]) {
+        var index = 0
+        while index + 3 < list.count {
+            if let platform = list[index].stringValue, let path = list[index + 1].stringValue {
+                entries[Platform(platform), default: [:]][path] = Entry(writer: list[index + 2].stringValue, origin: list[index + 3].stringValue)
+            }
+            index += 4
+        }
+    }
+
+    /// The entry of the deepest payload key at or above `path`, and that key's path: a value
+    /// inside a JSON-encoded string (an item of `adb_act`) belongs to the key holding the string.
+    func entry(platform: Platform, path: String) -> (path: String, entry: Entry)? {
+        guard let keys = entries[platform] else { return nil }
+        if let exact = keys[path] { return (path, exact) }
+        var best: (path: String, entry: Entry)?
+        for (key, entry) in keys where key.count > (best?.path.count ?? 0) && path.hasPrefix(key) {
+            let next = path.utf8.dropFirst(key.utf8.count).first
+            if next == UInt8(ascii: ".") || next == UInt8(ascii: "[") { best = (key, entry) }
+        }
+        return best
+    }
+
+    /// The checks' findings with the team's lines that wrote their values (`teamScripts`: the
+    /// paths of the scripts that are not pushmap's own), placed at the payload path unless the
+    /// value is the intent's unchanged; and, when such a line wrote a value an error is about,
+    /// the script failure the run ends with.
+    func attribute(_ findings: [Diagnostic], teamScripts: Set<String>) -> (findings: [Diagnostic], scriptError: ScriptError?) {
+        var scriptError: ScriptError?
+        let attributed = findings.map { finding -> Diagnostic in
+            guard let platform = finding.platform, let payloadPath = finding.payloadPath,
+                  let (key, entry) = entry(platform: platform, path: payloadPath),
+                  let writer = entry.writer, let colon = writer.lastIndex(of: ":"),
+                  teamScripts.contains(String(writer[..<colon])) else { return finding }
+            var finding = finding
+            finding.script = writer
+            finding.path = key == payloadPath ? entry.origin ?? payloadPath : payloadPath
+            if finding.severity == .error, scriptError == nil {
+                scriptError = ScriptError(
+                    kind: .badValue, script: String(writer[..<colon]), line: Int(writer[writer.index(after: colon)...]),
+                    message: "wrote a value that fails the \(platform) check \(finding.rule) at \(payloadPath)")
+            }
+            return finding
+        }
+        return (attributed, scriptError)
+    }
+}

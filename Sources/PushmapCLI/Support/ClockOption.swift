@@ -1,0 +1,11 @@
+internal import ArgumentParser
+
+/// `--now EPOCH`, on every command that translates or checks against the clock: the time scripts
+/// see as `ctx.now` and the checks measure "already past" against, so a run can be repeated
+/// byte for byte.
+struct ClockOption: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The time to run at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past; the output is then the same on every run.",
+        valueName: "epoch"))
+    var now: Int64?
+}

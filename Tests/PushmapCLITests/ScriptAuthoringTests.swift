@@ -1,0 +1,457 @@
+import Foundation
+import Testing
+
+/// What a team writing its own mappings meets through the binary: a bad value blamed on the line
+/// that wrote it, a fixed clock, fixtures that fail for every reason they should, the contract's
+/// required and shared fields, and the schema and editor files made from the scripts.
+@Suite("Script authoring through the command line")
+struct ScriptAuthoringTests {
+    /// A fresh folder holding `files` (path: contents); removed by the caller.
+    static func folder(_ files: [String: String]) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-authoring-\(UUID().uuidString)")
+        for (path, contents) in files {
+            let url = folder.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(contents.utf8).write(to: url)
+        }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    static let etaScript = """
+        local map = pushmap.map
+
+        return {
+          name = "eta",
+          api = 1,
+          platforms = { "fcm", "apns" },
+          fields = { eta = "integer" },
+          fcm = function(intent, ctx)
+            local payload = map("basic", "fcm", intent, ctx)
+            local data = payload.message.data
+            data.eta = intent.eta
+            return payload
+          end,
+          apns = function(intent, ctx)
+            local payload = map("basic", "apns", intent, ctx)
+            payload.aps.badge = "soon"
+            return payload
+          end,
+        }
+
+        """
+
+    @Test("a bad value a team's script wrote names the script's file and line and the payload path, exit 2")
+    func blamesTheLine() throws {
+        let folder = try Self.folder([
+            "m/eta.lua": Self.etaScript,
+            "intent.json": #"{"template": "eta", "title": "Hi", "body": "There", "eta": 12}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m", "intent.json"], directory: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("$.message.data.eta"), "\(result.stderr)")
+        #expect(result.stderr.contains("written by m/eta.lua:11]"), "\(result.stderr)")
+        #expect(result.stderr.contains("script error: m/eta.lua:11: wrote a value that fails the fcm check fcm-data-string at $.message.data.eta [bad value]"), "\(result.stderr)")
+        // The value is the intent's eta unchanged, so that path is named; no invented $.data.eta.
+        #expect(result.stderr.hasPrefix("intent.json: error: $.eta: "), "\(result.stderr)")
+        #expect(!result.stderr.contains("$.data.eta"), "\(result.stderr)")
+
+        // In a batch, the line's error is the script's, with the line that wrote the value.
+        let batch = try CommandRunner.run(["batch", "--platform", "fcm", "--scripts", "m", "-"], input: Data(#"{"template": "eta", "title": "Hi", "body": "There", "eta": 12}"#.utf8), directory: folder)
+        #expect(batch.status == 1)
+        #expect(batch.stdout.contains(#""kind":"script failed""#) && batch.stdout.contains(#""script":"m/eta.lua:11""#), "\(batch.stdout)")
+
+        // A value the script made up is placed at the payload path alone, in JSON too.
+        let apns = try CommandRunner.run(["translate", "--platform", "apns", "--format", "json", "--scripts", "m", "intent.json"], directory: folder)
+        #expect(apns.status == 2, "\(apns.stderr)")
+        let report = try #require(CommandRunner.json(apns.stderr) as? [String: Any])
+        let diagnostic = try #require((report["diagnostics"] as? [[String: Any]])?.first)
+        #expect(diagnostic["path"] as? String == "$.aps.badge")
+        #expect(diagnostic["script"] as? String == "m/eta.lua:16")
+        let scriptError = try #require(report["scriptError"] as? [String: Any])
+        #expect(scriptError["script"] as? String == "m/eta.lua")
+        #expect(scriptError["line"] as? Int == 16)
+    }
+
+    @Test("a bad value from the intent through a built-in template stays the intent's error, exit 1")
+    func intentValuesStayTheIntents() throws {
+        let folder = try Self.folder([
+            "m/basic.lua": """
+                local builtin = pushmap.builtin
+                return {
+                  name = "basic", api = 1, platforms = { "fcm", "apns" },
+                  fcm = function(intent, ctx) return builtin("basic", "fcm", intent, ctx) end,
+                  apns = function(intent, ctx) return builtin("basic", "apns", intent, ctx) end,
+                }
+
+                """,
+            "intent.json": #"{"template": "basic", "title": "Hi", "body": "There", "target": {"topic": "no spaces allowed"}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m", "intent.json"], directory: folder)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("error: $.target.topic: "), "\(result.stderr)")
+        #expect(!result.stderr.contains("written by"), "\(result.stderr)")
+    }
+
+    static let stampScript = """
+        local date, format = pushmap.date, string.format
+
+        return {
+          name = "stamp",
+          api = 1,
+          platforms = { "fcm" },
+          fcm = function(intent, ctx)
+            local payload = pushmap.map("basic", "fcm", intent, ctx)
+            local data = payload.message.data
+            data.sent_at = date(ctx.now)
+            data.sent_day = date(ctx.now, "%a %d %b %Y %H:%M")
+            data.sent_epoch = format("%d", ctx.now)
+            return payload
+          end,
+        }
+
+        """
+
+    @Test("--now gives the same bytes on every run, to translate and batch; pushmap.date formats it in UTC")
+    func fixedClock() throws {
+        let folder = try Self.folder([
+            "m/stamp.lua": Self.stampScript,
+            "intent.json": #"{"template": "stamp", "title": "Hi", "body": "There"}"#,
+            "intents.ndjson": #"{"template": "stamp", "title": "Hi", "body": "There"}"# + "\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let arguments = ["translate", "--platform", "fcm", "--compact", "--now", "1704067200", "--scripts", "m", "intent.json"]
+        let first = try CommandRunner.run(arguments, directory: folder)
+        Thread.sleep(forTimeInterval: 1.1) // the system clock moves on; --now does not
+        let second = try CommandRunner.run(arguments, directory: folder)
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdoutBytes == second.stdoutBytes)
+        #expect(first.stdout.contains(#""sent_at":"2024-01-01T00:00:00Z""#), "\(first.stdout)")
+        #expect(first.stdout.contains(#""sent_day":"Mon 01 Jan 2024 00:00""#), "\(first.stdout)")
+        #expect(first.stdout.contains(#""sent_epoch":"1704067200""#), "\(first.stdout)")
+        let batch = ["batch", "--platform", "fcm", "--now", "1704067200", "--scripts", "m", "intents.ndjson"]
+        let batches = try [CommandRunner.run(batch, directory: folder), CommandRunner.run(batch, directory: folder)]
+        #expect(batches[0].status == 0 && batches[0].stdoutBytes == batches[1].stdoutBytes)
+        #expect(batches[0].stdout.contains("2024-01-01T00:00:00Z"), "\(batches[0].stdout)")
+
+        // A conversion that depends on the machine is refused with the line that asked for it.
+        let local = try Self.folder(["m/local.lua": """
+            return { name = "local", api = 1, platforms = { "fcm" },
+              fcm = function(intent, ctx) return { message = { data = { d = pushmap.date(ctx.now, "%c") } } } end }
+
+            """])
+        defer { try? FileManager.default.removeItem(at: local) }
+        let refused = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m"], input: Data(#"{"template": "local"}"#.utf8), directory: local)
+        #expect(refused.status == 2)
+        #expect(refused.stderr.contains("m/local.lua:2: pushmap.date: unsupported conversion '%c'"), "\(refused.stderr)")
+    }
+
+    static let promoScript = """
+        return {
+          name = "promo",
+          api = 1,
+          platforms = { "fcm" },
+          fcm = function(intent, ctx) return pushmap.map("basic", "fcm", intent, ctx) end,
+        }
+
+        """
+
+    /// The FCM payload basic writes for title "a", body "b" and a remind-later time `at`.
+    static func remindPayload(_ at: Int) -> String {
+        #"{"message": {"data": {"adb_body": "b", "adb_rem_ts": "\#(at)", "adb_rem_txt": "L", "adb_template_type": "basic", "adb_title": "a", "adb_version": "1"}}}"#
+    }
+
+    static func remindIntent(_ at: Int) -> String {
+        #"{"template": "promo", "title": "a", "body": "b", "remindLater": {"label": "L", "at": \#(at)}}"#
+    }
+
+    @Test("scripts check: every way a fixture fails is one FAIL with its reason, and the run goes on")
+    func fixtureFailures() throws {
+        let folder = try Self.folder([
+            "m/promo.lua": Self.promoScript,
+            "m/lonely.lua": Self.promoScript.replacingOccurrences(of: "\"promo\"", with: "\"lonely\""),
+            "m/promo.test/a-typo.json": #"{"intent": \#(Self.remindIntent(1)), "apsn": {"aps": {}}, "fcm": \#(Self.remindPayload(1))}"#,
+            "m/promo.test/b-broken.json": #"{"intent": {"template": "promo""#,
+            "m/promo.test/c-not-object.json": #"["intent"]"#,
+            "m/promo.test/d-bad-now.json": #"{"intent": \#(Self.remindIntent(1)), "now": "soon", "fcm": {}}"#,
+            "m/promo.test/e-bad-warnings.json": #"{"intent": \#(Self.remindIntent(1)), "warnings": "some", "fcm": {}}"#,
+            "m/promo.test/f-warned.json": #"{"intent": \#(Self.remindIntent(1)), "fcm": \#(Self.remindPayload(1)), "warnings": ["tapping remind later cancels"]}"#,
+            "m/promo.test/g-warning-missing.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": ["tapping remind later cancels"]}"#,
+            "m/promo.test/h-no-warnings.json": #"{"intent": \#(Self.remindIntent(1)), "fcm": \#(Self.remindPayload(1)), "warnings": []}"#,
+            "m/promo.test/i-fine.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": []}"#,
+            "m/promo.test/j-error-and-warnings.json": #"{"intent": {"template": "promo"}, "error": "x", "warnings": []}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
+        #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+        let expected = [
+            "FAIL m/promo.test/a-typo.json\n     unknown key \"apsn\"; did you mean \"apns\"? (the keys are intent, now, fcm, apns, error, warnings)",
+            "FAIL m/promo.test/b-broken.json\n     not JSON: 1:32: unexpected end of input",
+            "FAIL m/promo.test/c-not-object.json\n     a fixture is a JSON object",
+            "FAIL m/promo.test/d-bad-now.json\n     \"now\" must be an integer",
+            "FAIL m/promo.test/e-bad-warnings.json\n     \"warnings\" must be a list of strings",
+            "PASS m/promo.test/f-warned.json",
+            "FAIL m/promo.test/g-warning-missing.json\n     expected a warning containing \"tapping remind later cancels\", got none",
+            "FAIL m/promo.test/h-no-warnings.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1 is at or before now (1704067200)",
+            "PASS m/promo.test/i-fine.json",
+            "FAIL m/promo.test/j-error-and-warnings.json\n     \"warnings\" goes with an expected payload",
+            "FAIL m/lonely.lua: no fixtures (write them as m/lonely.test/CASE.json)",
+            "2 passed, 9 failed",
+        ]
+        for piece in expected {
+            #expect(result.stdout.contains(piece), "missing: \(piece)\n\(result.stdout)")
+        }
+
+        // The same run as one JSON object, for CI tools.
+        let json = try CommandRunner.run(["scripts", "check", "--format", "json", "m"], directory: folder)
+        #expect(json.status == 1)
+        let report = try #require(CommandRunner.json(json.stdout) as? [String: Any], "\(json.stdout)")
+        #expect(report["passed"] as? Int == 2)
+        #expect(report["failed"] as? Int == 9)
+        let fixtures = try #require(report["fixtures"] as? [[String: Any]])
+        #expect(fixtures.count == 10)
+        let typo = try #require(fixtures.first { $0["path"] as? String == "m/promo.test/a-typo.json" })
+        #expect(typo["passed"] as? Bool == false)
+        #expect((typo["differences"] as? [String])?.first?.contains("did you mean \"apns\"") == true)
+        let untested = try #require(report["untested"] as? [[String: Any]])
+        #expect(untested.map { $0["template"] as? String } == ["lonely"])
+        #expect((report["templates"] as? [[String: Any]])?.count == 2)
+
+        // --now is the time of the fixtures that name none: the "fine" one's remind-later time is past then.
+        let later = try CommandRunner.run(["scripts", "check", "--now", "1950000000", "m"], directory: folder)
+        #expect(later.stdout.contains("FAIL m/promo.test/i-fine.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1900000000 is at or before now (1950000000)"), "\(later.stdout)")
+    }
+
+    /// A team's folder using the contract: a field shared by every template, a template that
+    /// requires its own field and a common one.
+    static let contractFiles = [
+        "m/shared.lua": """
+            -- Fields every template accepts, declared once.
+            return { fields = { orderId = "string" } }
+
+            """,
+        "m/shipping.lua": """
+            local map = pushmap.map
+
+            return {
+              name = "shipping",
+              api = 1,
+              platforms = { "fcm", "apns" },
+              fields = { trackingUrl = "string", carrier = "string" },
+              required = { "trackingUrl", "target" },
+              fcm = function(intent, ctx)
+                local payload = map("basic", "fcm", intent, ctx)
+                payload.message.data.acme_order_id = intent.orderId
+                payload.message.data.acme_tracking = intent.trackingUrl
+                return payload
+              end,
+              apns = function(intent, ctx) return map("basic", "apns", intent, ctx) end,
+            }
+
+            """,
+    ]
+
+    @Test("required and shared fields; an unknown template stops before field errors; PUSHMAP_SCRIPTS")
+    func contract() throws {
+        let folder = try Self.folder(Self.contractFiles.merging([
+            "parcel.json": #"{"template": "shipping", "title": "On its way", "body": "Soon", "orderId": "A-1", "trackingUrl": "https://t.example/A-1", "target": {"token": "d1"}}"#,
+            "missing.json": #"{"template": "shipping", "title": "On its way", "body": "Soon"}"#,
+            "basic.json": #"{"template": "basic", "title": "Hi", "body": "There", "orderId": "A-1"}"#,
+            "misplaced.json": #"{"template": "basic", "title": "Hi", "body": "There", "trackingUrl": "https://t.example/A-1"}"#,
+            "typo.json": #"{"template": "shiping", "title": "Hi", "body": "There", "trackingUrl": "https://t.example/A-1", "carrier": "X"}"#,
+        ]) { $1 })
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func translate(_ file: String, _ extra: [String] = ["--scripts", "m"], environment: [String: String] = [:]) throws -> CommandRunner.Result {
+            try CommandRunner.run(["translate", "--platform", "fcm", "--compact"] + extra + [file], directory: folder, environment: environment)
+        }
+        let parcel = try translate("parcel.json")
+        #expect(parcel.status == 0, "\(parcel.stderr)")
+        #expect(parcel.stdout.contains(#""acme_order_id":"A-1""#) && parcel.stdout.contains(#""acme_tracking":"https://t.example/A-1""#), "\(parcel.stdout)")
+
+        let missing = try translate("missing.json")
+        #expect(missing.status == 1)
+        #expect(missing.stderr == """
+            missing.json: error: $: missing required field 'target' [missing-field]
+            missing.json: error: $: missing required field 'trackingUrl' [missing-field]
+
+            """, "\(missing.stderr)")
+
+        // The shared field is every template's; a template's own field is only its own.
+        #expect(try translate("basic.json").status == 0)
+        let misplaced = try translate("misplaced.json")
+        #expect(misplaced.status == 1)
+        #expect(misplaced.stderr.contains("unknown field 'trackingUrl'"), "\(misplaced.stderr)")
+
+        // An unknown template is one error, with a near name...
+        let typo = try translate("typo.json")
+        #expect(typo.status == 1)
+        #expect(typo.stderr == "typo.json: error: $.template: unknown template 'shiping'; did you mean 'shipping'? (known: basic, carousel, plain, shipping, timer) [unknown-template]\n", "\(typo.stderr)")
+        // ...or, with no near name (the scripts were not given), how to load them.
+        let forgot = try translate("parcel.json", [])
+        #expect(forgot.status == 1)
+        #expect(forgot.stderr == "parcel.json: error: $.template: unknown template 'shipping' (known: basic, carousel, plain, timer); a template of your own is loaded from its folder with --scripts DIR or PUSHMAP_SCRIPTS [unknown-template]\n", "\(forgot.stderr)")
+
+        // PUSHMAP_SCRIPTS gives the folder once for every command.
+        let fromEnvironment = try translate("parcel.json", [], environment: ["PUSHMAP_SCRIPTS": "m"])
+        #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
+        #expect(fromEnvironment.stdoutBytes == parcel.stdoutBytes)
+        let listed = try CommandRunner.run(["templates"], directory: folder, environment: ["PUSHMAP_SCRIPTS": "m"])
+        #expect(listed.stdout.contains("shipping  fcm,apns   m/shipping.lua; adds fields carrier, orderId, trackingUrl; requires target, trackingUrl"), "\(listed.stdout)")
+    }
+
+    @Test("schema --scripts publishes each template's declared fields; a JSON Schema validator accepts a custom intent and refuses a wrong one")
+    func schemaWithDeclaredFields() throws {
+        let python = CommandRunner.root.appendingPathComponent(".venv-test/bin/python")
+        try #require(FileManager.default.isExecutableFile(atPath: python.path), "run scripts/setup --test to install jsonschema into .venv-test")
+        let intents = [
+            "good-shipping": #"{"template": "shipping", "title": "On its way", "body": "Soon", "orderId": "A-1", "trackingUrl": "https://t.example/A-1", "target": {"token": "d1"}}"#,
+            "good-plain": #"{"title": "Hi", "body": "There", "orderId": "A-1"}"#,
+            "bad-type": #"{"template": "shipping", "title": "On its way", "body": "Soon", "orderId": 1, "trackingUrl": "https://t.example/A-1", "target": {"token": "d1"}}"#,
+            "bad-missing": #"{"template": "shipping", "title": "On its way", "body": "Soon", "target": {"token": "d1"}}"#,
+            "bad-misplaced": #"{"template": "basic", "title": "Hi", "body": "There", "trackingUrl": "https://t.example/A-1"}"#,
+            "bad-unknown": #"{"template": "basic", "title": "Hi", "body": "There", "orderID": "A-1"}"#,
+        ]
+        var files = Self.contractFiles
+        for (name, text) in intents { files["\(name).json"] = text }
+        files["validate.py"] = """
+            import json, sys, jsonschema
+            schema = json.load(open(sys.argv[1]))
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            for path in sys.argv[2:]:
+                errors = [error.message for error in validator.iter_errors(json.load(open(path)))]
+                print(path, "valid" if not errors else "invalid: " + "; ".join(sorted(errors)))
+
+            """
+        let folder = try Self.folder(files)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = try CommandRunner.run(["schema", "--scripts", "m"], directory: folder)
+        #expect(schema.status == 0, "\(schema.stderr)")
+        try schema.stdoutBytes.write(to: folder.appendingPathComponent("schema.json"))
+
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["validate.py", "schema.json"] + intents.keys.sorted().map { "\($0).json" }
+        process.currentDirectoryURL = folder
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let verdicts = Dictionary(uniqueKeysWithValues: text.split(separator: "\n").map { line in
+            (String(line.prefix { $0 != " " }.dropLast(5)), String(line.drop { $0 != " " }.dropFirst()))
+        })
+        #expect(verdicts["good-shipping"] == "valid", "\(text)")
+        #expect(verdicts["good-plain"] == "valid", "\(text)")
+        #expect(verdicts["bad-type"]?.contains("1 is not of type 'string'") == true, "\(text)")
+        #expect(verdicts["bad-missing"]?.contains("'trackingUrl' is a required property") == true, "\(text)")
+        #expect(verdicts["bad-misplaced"]?.contains("'trackingUrl' was unexpected") == true, "\(text)")
+        #expect(verdicts["bad-unknown"]?.contains("'orderID' was unexpected") == true, "\(text)")
+        // pushmap itself agrees with the validator on each.
+        for name in intents.keys {
+            let translated = try CommandRunner.run(["translate", "--scripts", "m", "\(name).json"], directory: folder)
+            #expect((translated.status == 0) == name.hasPrefix("good"), "\(name): \(translated.stderr)")
+        }
+    }
+
+    @Test("scripts export writes Lua Language Server annotations that match the pushmap table, ctx and the intent")
+    func annotations() throws {
+        // What a script really sees: the names in pushmap and in ctx, listed by a mapping.
+        let folder = try Self.folder(["m/names.lua": """
+            local function names(t)
+              local list = {}
+              for key in pairs(t) do list[#list + 1] = key end
+              table.sort(list)
+              return table.concat(list, ",")
+            end
+
+            return {
+              name = "names", api = 1, platforms = { "fcm" }, fields = { eta = "integer" },
+              fcm = function(intent, ctx)
+                return { message = { data = { api = names(pushmap), ctx = names(ctx) } } }
+              end,
+            }
+
+            """])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let seen = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m"], input: Data(#"{"template": "names"}"#.utf8), directory: folder)
+        #expect(seen.status == 0, "\(seen.stderr)")
+        let data = try #require(((CommandRunner.json(seen.stdout) as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: String])
+        let api = Set(try #require(data["api"]).split(separator: ",").map(String.init))
+        let ctx = Set(try #require(data["ctx"]).split(separator: ",").map(String.init))
+        #expect(api.contains("date") && api.contains("map") && ctx.contains("now"), "\(data)")
+
+        let export = try CommandRunner.run(["scripts", "export", "exported"], directory: folder)
+        #expect(export.status == 0, "\(export.stderr)")
+        #expect(export.stdout.hasSuffix("wrote exported/types/pushmap.lua\n"), "\(export.stdout)")
+        let text = try String(contentsOf: folder.appendingPathComponent("exported/types/pushmap.lua"), encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "---@meta")
+        // Every function and value of the pushmap table is annotated, and nothing else is.
+        var annotated: Set<String> = []
+        for line in lines {
+            for prefix in ["function pushmap.", "pushmap."] where line.hasPrefix(prefix) {
+                annotated.insert(String(line.dropFirst(prefix.count).prefix { $0.isLetter || $0.isNumber || $0 == "_" }))
+            }
+        }
+        #expect(annotated == api, "annotated but absent: \(annotated.subtracting(api)); present but not annotated: \(api.subtracting(annotated))")
+        // Every function's parameters are annotated, in order.
+        for (index, line) in lines.enumerated() where line.hasPrefix("function pushmap.") {
+            let parameters = line.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let documented = lines[..<index].reversed().prefix { $0.hasPrefix("---") }.reversed().compactMap { line -> String? in
+                guard line.hasPrefix("---@param ") else { return nil }
+                return String(line.dropFirst("---@param ".count).prefix { $0 != " " }.replacingOccurrences(of: "?", with: ""))
+            }
+            #expect(documented == parameters, "\(line): @param \(documented)")
+        }
+        // ctx's fields, and the intent's top-level fields as `pushmap schema` has them.
+        func fields(of name: String) -> Set<String> {
+            let start = lines.firstIndex(of: "---@class \(name)").map { $0 + 1 } ?? lines.endIndex
+            return Set(lines[start...].prefix { $0.hasPrefix("---@field ") }.map {
+                String($0.dropFirst("---@field ".count).prefix { $0 != " " && $0 != "?" })
+            })
+        }
+        #expect(fields(of: "pushmap.Context") == ctx)
+        let schema = try CommandRunner.run(["schema"])
+        let properties = try #require((CommandRunner.json(schema.stdout) as? [String: Any])?["properties"] as? [String: Any])
+        #expect(fields(of: "pushmap.Intent") == Set(properties.keys.filter { $0 != "$schema" }))
+        // The folder still checks: the annotations are not a template.
+        let check = try CommandRunner.run(["scripts", "check", "exported"], directory: folder)
+        #expect(check.status == 0, "\(check.stdout)")
+
+        // With a team's scripts, the intent's class holds the fields they declare; --types-only
+        // writes that file alone, and again over it.
+        for _ in 0..<2 {
+            let types = try CommandRunner.run(["scripts", "export", "--types-only", "--scripts", "m", "m"], directory: folder)
+            #expect(types.status == 0 && types.stdout == "wrote m/types/pushmap.lua\n", "\(types.stdout)\(types.stderr)")
+        }
+        let ours = try String(contentsOf: folder.appendingPathComponent("m/types/pushmap.lua"), encoding: .utf8)
+        #expect(ours.contains("---@field eta? integer Declared by m/names.lua."), "\(ours.suffix(2000))")
+    }
+
+    @Test("the smaller points: a mistyped command, text that is not JSON, file completion, a quick start without warnings")
+    func smallerPoints() throws {
+        let typo = try CommandRunner.run(["translat", "intent.json"])
+        #expect(typo.status == 64)
+        #expect(typo.stderr.hasPrefix("Error: unknown command 'translat'; did you mean 'translate'?\n"), "\(typo.stderr)")
+
+        let notJSON = try CommandRunner.run(["translate"], input: Data("not json\n".utf8))
+        #expect(notJSON.status == 1)
+        #expect(notJSON.stderr == "<stdin>: error: $: 1:1: not JSON: it starts with 'not json'; a JSON object starts with { [json-syntax]\n", "\(notJSON.stderr)")
+
+        let bash = try CommandRunner.run(["--generate-completion-script", "bash"])
+        #expect(bash.stdout.contains("translate") && bash.stdout.contains("-o plusdirs"), "file names are completed")
+
+        // The README's first command, as written there, prints both payloads and no warning.
+        let readme = try String(contentsOf: CommandRunner.root.appendingPathComponent("README.md"), encoding: .utf8)
+        let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("scripts/pushmap translate ") })
+        let quickStart = try CommandRunner.run(line.split(separator: " ").dropFirst().map(String.init))
+        #expect(quickStart.status == 0)
+        #expect(quickStart.stderr.isEmpty, "\(quickStart.stderr)")
+        #expect(quickStart.stdout.contains("\"fcm\"") && quickStart.stdout.contains("\"apns\""))
+    }
+}
