@@ -7,7 +7,7 @@
 local pushmap = pushmap
 local warn, fail = pushmap.warn, pushmap.error
 local json, linktype, reserved, rules, path = pushmap.json, pushmap.linktype, pushmap.reserved, pushmap.rules, pushmap.path
-local format = string.format
+local format, sub = string.format, string.sub
 local sort = table.sort
 local next, type = next, type
 
@@ -16,6 +16,11 @@ local NONE = {} -- stands for an absent object; never written to
 local PRIORITY = { min = "PRIORITY_MIN", low = "PRIORITY_LOW", default = "PRIORITY_DEFAULT", high = "PRIORITY_HIGH", max = "PRIORITY_MAX" }
 local VISIBILITY = { private = "PRIVATE", public = "PUBLIC", secret = "SECRET" }
 local DELIVERY = { normal = "NORMAL", high = "HIGH" }
+-- What apns-topic needs after the bundle id for each push type (alert, background: nothing).
+local TOPIC_SUFFIX = {
+  location = ".location-query", voip = ".voip", complication = ".complication", fileprovider = ".pushkit.fileprovider",
+  liveactivity = ".push-type.liveactivity", pushtotalk = ".voip-ptt", widgets = ".push-type.widgets",
+}
 
 -- Intent fields a plain notification leaves out, by platform.
 local IGNORED = {
@@ -152,12 +157,19 @@ local function fcm(intent, ctx)
   if classic then data._mId, data._dId = classic.messageId, classic.deliveryId end
   local target = intent.target or NONE
   local message = { data = data, token = target.token, topic = target.topic, condition = target.condition }
+  -- Set only when given: a constructor slot for them would make every message's table bigger.
+  local fid, label = target.fid, intent.analyticsLabel
+  if fid ~= nil then message.fid = fid end
+  if label ~= nil then message.fcm_options = { analytics_label = label } end
 
-  local ttl = options.ttl
-  if options.collapseKey ~= nil or options.delivery ~= nil or ttl ~= nil then
+  -- android's own settings win over the ones for both platforms.
+  local ttl = options.ttl or intent.ttl
+  local collapseKey = options.collapseKey or intent.collapseKey
+  local delivery = options.delivery or intent.delivery
+  if collapseKey ~= nil or delivery ~= nil or ttl ~= nil then
     message.android = {
-      collapse_key = options.collapseKey,
-      priority = DELIVERY[options.delivery],
+      collapse_key = collapseKey,
+      priority = DELIVERY[delivery],
       ttl = ttl and format("%ds", ttl),
     }
   end
@@ -170,20 +182,34 @@ local function apns(intent, ctx)
   checkFields(intent, ctx)
   local ios = intent.ios or NONE
   local title, body, subtitle, image = intent.title, intent.body, intent.subtitle, intent.image
+  local localized = ios.localized
 
   local alert
-  if ios.contentAvailable and title == nil and body == nil then
+  if ios.contentAvailable and title == nil and body == nil and (localized == nil or localized.titleKey == nil and localized.bodyKey == nil) then
     -- A silent (background) push: no alert at all.
     if subtitle ~= nil then
       warn("$.subtitle", "a silent push (ios.contentAvailable without title or body) shows no alert: the subtitle is not sent")
     end
-  elseif title ~= nil or body ~= nil or subtitle ~= nil then
+  elseif title ~= nil or body ~= nil or subtitle ~= nil or localized ~= nil then
     alert = { title = title, subtitle = subtitle, body = body }
+    if localized ~= nil then
+      -- Text the app looks up in its own Localizable.strings.
+      alert["title-loc-key"], alert["title-loc-args"] = localized.titleKey, localized.titleArgs
+      alert["subtitle-loc-key"], alert["subtitle-loc-args"] = localized.subtitleKey, localized.subtitleArgs
+      alert["loc-key"], alert["loc-args"] = localized.bodyKey, localized.bodyArgs
+    end
+  end
+
+  -- A critical alert plays its sound even when the phone is muted.
+  local sound = intent.sound
+  local critical = ios.criticalSound
+  if critical ~= nil then
+    sound = { critical = 1, name = critical.name or sound or "default", volume = critical.volume }
   end
 
   local aps = {
     alert = alert,
-    sound = intent.sound,
+    sound = sound,
     badge = intent.badge,
     ["thread-id"] = ios.threadId,
     category = ios.category,
@@ -212,10 +238,31 @@ local function apns(intent, ctx)
   return payload
 end
 
+-- The APNS request headers for `payload`, the apns mapping's: the push type (background for a
+-- silent push, else alert, unless ios.pushType says), the priority (5 for a silent push or a
+-- normal delivery, else 10), the expiry, the collapse id and the topic with its push type's suffix.
+local function apnsHeaders(intent, payload, ctx)
+  local ios, aps = intent.ios or NONE, payload.aps or NONE
+  local silent = aps["content-available"] == 1 and aps.alert == nil and aps.sound == nil and aps.badge == nil
+  local pushType = ios.pushType or (silent and "background" or "alert")
+  local ttl, topic = intent.ttl, ios.topic
+  local suffix = TOPIC_SUFFIX[pushType]
+  if topic ~= nil and suffix ~= nil and sub(topic, -#suffix) ~= suffix then topic = topic .. suffix end
+  return {
+    ["apns-push-type"] = pushType,
+    ["apns-priority"] = (pushType == "background" or intent.delivery == "normal") and "5" or "10",
+    -- 0 asks APNs to try once and keep nothing.
+    ["apns-expiration"] = ttl and format("%d", ttl == 0 and 0 or ctx.now + ttl),
+    ["apns-collapse-id"] = intent.collapseKey,
+    ["apns-topic"] = topic,
+  }
+end
+
 return {
   name = "plain",
   api = 1,
   platforms = { "fcm", "apns" },
   fcm = fcm,
   apns = apns,
+  apnsHeaders = apnsHeaders,
 }

@@ -23,7 +23,7 @@ package enum TranslationLine {
     /// over the limit (and not kept); `number` is written as `line` unless nil.
     package static func translate(
         _ intent: [UInt8], number: Int?, overlongLength: Int?, maxIntentBytes: Int,
-        session: borrowing Translator.Session, platforms: [Platform]
+        session: borrowing Translator.Session, platforms: [Platform], forms: Set<RequestForm> = []
     ) -> Output {
         var bytes: [UInt8] = []
         func start(reserving capacity: Int) {
@@ -52,7 +52,7 @@ package enum TranslationLine {
             return failure(DiagnosticJSON.json(kind: "invalid intent", diagnostics: [.error("$", "empty-line", "empty line: expected a JSON intent")]))
         }
         do {
-            let translation = try session.translate(intent, platforms: platforms)
+            let translation = try session.translate(intent, platforms: platforms, forms: forms)
             return Output(bytes: success(translation, number: number, platforms: platforms), ok: true)
         } catch {
             return failure(

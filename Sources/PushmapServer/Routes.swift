@@ -59,10 +59,13 @@ struct Routes: Sendable {
         guard let platforms = Self.platforms(request, allowBoth: true, default: [.fcm, .apns]) else {
             return Self.badPlatform(requestID: requestID, allowBoth: true)
         }
+        guard let forms = Self.forms(request) else {
+            return ErrorAnswer.response(.badRequest, kind: "bad request", message: "request and fcmApns must be true or false", requestID: requestID)
+        }
         let body = try await Self.bodyBytes(request, limit: configuration.maxBodyBytes)
         let started = ContinuousClock.now
         do {
-            let translation = try Self.translateNow(store.translator, body, platforms: platforms)
+            let translation = try Self.translateNow(store.translator, body, platforms: platforms, forms: forms)
             metrics.translated(nanoseconds: (ContinuousClock.now - started).nanoseconds)
             return ServerResponse.json(.ok, TranslationLine.success(translation, number: nil, platforms: platforms))
         } catch {
@@ -170,8 +173,24 @@ struct Routes: Sendable {
     // MARK: - Helpers
 
     /// The translator's call: microseconds of CPU, run on the request's task.
-    static func translateNow(_ translator: Translator, _ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
-        try translator.translate(intent, platforms: platforms)
+    static func translateNow(
+        _ translator: Translator, _ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []
+    ) throws(TranslationError) -> Translation {
+        try translator.translate(intent, platforms: platforms, forms: forms)
+    }
+
+    /// `?request=` and `?fcmApns=`, true or false (absent: false), as `--request` and `--fcm-apns`;
+    /// nil for any other value.
+    static func forms(_ request: Request) -> Set<RequestForm>? {
+        var forms: Set<RequestForm> = []
+        for (name, form) in [("request", RequestForm.apnsRequest), ("fcmApns", .fcmAPNS)] {
+            switch request.uri.queryParameters[Substring(name)].map(String.init) {
+            case nil, "false": continue
+            case "true": forms.insert(form)
+            default: return nil
+            }
+        }
+        return forms
     }
 
     /// `?platform=`: fcm, apns, or (where allowed) both; nil for anything else.

@@ -28,6 +28,24 @@ struct ServerRouteTests {
         }
     }
 
+    @Test("translate?request=true&fcmApns=true answers as pushmap translate --request --fcm-apns; another value is 400")
+    func translateRequest() throws {
+        let server = try ServerUnderTest()
+        let intent = Data(#"{"title":"Goal","body":"2-1","collapseKey":"match","ios":{"topic":"com.example.app"},"target":{"token":"t"}}"#.utf8)
+        let answer = try Curl.post("\(server.baseURL)/v1/translate?request=true&fcmApns=true", intent)
+        #expect(answer.status == 200, "\(answer.text)")
+        let cli = try runCommand(ServerPaths.cli.path, ["translate", "--compact", "--request", "--fcm-apns", "-"], input: intent)
+        #expect(cli.status == 0)
+        let expected = try JSONSerialization.jsonObject(with: cli.stdout) as? NSObject
+        var served = answer.object
+        served.removeValue(forKey: "warnings")
+        #expect(NSDictionary(dictionary: served).isEqual(expected))
+        let headers = (served["apns"] as? [String: Any])?["headers"] as? [String: String]
+        #expect(headers?["apns-collapse-id"] == "match" && headers?["apns-topic"] == "com.example.app")
+        let bad = try Curl.post("\(server.baseURL)/v1/translate?request=yes", intent)
+        #expect(bad.status == 400)
+    }
+
     @Test("translate with no platform gives both, and warnings beside the payloads")
     func translateWarnings() throws {
         let server = try ServerUnderTest()

@@ -14,19 +14,25 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.plainAps), .apns), "apns-aps-object")
     }
 
-    @Test("custom keys go beside aps, never inside it")
+    @Test("a key Apple does not define in aps is ignored by iOS: a warning, with the nearest key for a typo")
     func apnsApsKey() {
         let payload = F.apns(F.merged(F.plainAps, ["adb_media": "https://x.com/a.png"]))
-        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-aps-key", .error, at: "$.aps.adb_media")
-        let live = F.apns(F.merged(F.plainAps, ["timestamp": 1, "event": "update", "content-state": [:], "stale-date": 2]))
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-aps-key", .warning, at: "$.aps.adb_media")
+        let typo = F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["content-availabe": 1])), .apns), "apns-aps-key", .warning, at: #"$.aps["content-availabe"]"#)
+        #expect(typo?.message.contains("did you mean content-available?") == true)
+        let live = F.apns(F.merged(F.plainAps, ["timestamp": 1, "event": "update", "content-state": [:], "stale-date": 2, "dismissal-date": 3]))
         F.expectNone(F.check(live, .apns), "apns-aps-key")
     }
 
     @Test("aps.alert is a string or an object of strings and string arrays")
     func apnsAlert() throws {
         F.expectOne(F.check(F.apns(["alert": 5]), .apns), "apns-alert", .error, at: "$.aps.alert")
-        F.expectOne(F.check(F.apns(["alert": ["title": 5]]), .apns, intentPaths: true), "apns-alert", .error, at: "$.title", payloadPath: "$.aps.alert.title")
-        F.expectOne(F.check(F.apns(["alert": ["loc-args": ["a", 1]]]), .apns), "apns-alert", .error, at: #"$.aps.alert["loc-args"]"#)
+        F.expectOne(F.check(F.apns(["alert": ["title": 5, "body": "b"]]), .apns, intentPaths: true), "apns-alert", .error, at: "$.title", payloadPath: "$.aps.alert.title")
+        F.expectOne(F.check(F.apns(["alert": ["loc-args": ["a", 1], "loc-key": "K"]]), .apns), "apns-alert", .error, at: #"$.aps.alert["loc-args"]"#)
+        // Nothing to show: a typo of the only text key is ignored (a warning) and the alert is empty (an error).
+        let typo = F.check(F.apns(["alert": ["titel": "Hi"]]), .apns)
+        F.expectOne(typo, "apns-alert-key", .warning, at: "$.aps.alert.titel")
+        F.expectOne(typo, "apns-alert", .error, at: "$.aps.alert")
         F.expectNone(F.check(F.apns(["alert": "Hello"]), .apns), "apns-alert")
         let full = try F.parse(#"{"aps":{"alert":{"title":"t","subtitle":"s","body":"b","loc-key":"K","loc-args":["x"],"title-loc-args":[]}}}"#)
         F.expectNone(F.check(full, .apns), "apns-alert")
@@ -44,16 +50,17 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["badge": 12])), .apns), "apns-badge")
     }
 
-    @Test("aps.sound is a name or {critical, name, volume}")
+    @Test("aps.sound is a name or {critical, name, volume}; a wrong sound degrades the notification: a warning")
     func apnsSound() {
-        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": 1])), .apns), "apns-sound", .error, at: "$.aps.sound")
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": 1])), .apns), "apns-sound", .warning, at: "$.aps.sound")
         F.expectOne(
-            F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 2, "name": "alarm"]])), .apns), "apns-sound", .error,
+            F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 2, "name": "alarm"]])), .apns), "apns-sound", .warning,
             at: "$.aps.sound.critical")
         F.expectOne(
-            F.check(F.apns(F.merged(F.plainAps, ["sound": ["name": "alarm", "volume": 1.5]])), .apns, intentPaths: true), "apns-sound", .error,
-            at: "$.sound", payloadPath: "$.aps.sound.volume")
-        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 1]])), .apns), "apns-sound", .error, at: "$.aps.sound.name")
+            F.check(F.apns(F.merged(F.plainAps, ["sound": ["name": "alarm", "volume": 1.5]])), .apns, intentPaths: true), "apns-sound", .warning,
+            at: "$.ios.criticalSound.volume", payloadPath: "$.aps.sound.volume")
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 1]])), .apns), "apns-sound", .warning, at: "$.aps.sound.name")
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["sound": ["name": "a", "volum": 1]])), .apns), "apns-sound-key", .warning, at: "$.aps.sound.volum")
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["sound": "default"])), .apns), "apns-sound")
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 1, "name": "alarm", "volume": 0.5]])), .apns), "apns-sound")
     }
@@ -71,21 +78,21 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["mutable-content": 1, "content-available": 1])), .apns), "apns-flag")
     }
 
-    @Test("aps.interruption-level is one of Apple's four")
+    @Test("aps.interruption-level is one of Apple's four; another is ignored (a warning)")
     func apnsInterruptionLevel() {
         F.expectOne(
-            F.check(F.apns(F.merged(F.plainAps, ["interruption-level": "urgent"])), .apns, intentPaths: true), "apns-interruption-level", .error,
+            F.check(F.apns(F.merged(F.plainAps, ["interruption-level": "urgent"])), .apns, intentPaths: true), "apns-interruption-level", .warning,
             at: "$.ios.interruptionLevel")
         for level: JSONValue in ["passive", "active", "time-sensitive", "critical"] {
             F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["interruption-level": level])), .apns), "apns-interruption-level")
         }
     }
 
-    @Test("aps.relevance-score is a number from 0 to 1")
+    @Test("aps.relevance-score is a number from 0 to 1, ignored otherwise (a warning)")
     func apnsRelevanceScore() {
         for score: JSONValue in [1.5, -0.1, "0.5", 2] {
             F.expectOne(
-                F.check(F.apns(F.merged(F.plainAps, ["relevance-score": score])), .apns), "apns-relevance-score", .error,
+                F.check(F.apns(F.merged(F.plainAps, ["relevance-score": score])), .apns), "apns-relevance-score", .warning,
                 at: #"$.aps["relevance-score"]"#)
         }
         for score: JSONValue in [0, 1, 0.25] {
@@ -93,9 +100,11 @@ extension ChecksTests {
         }
     }
 
-    @Test("thread-id, category and target-content-id are strings")
+    @Test("thread-id, category, target-content-id and filter-criteria are strings")
     func apnsApsType() {
         F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["category": 3])), .apns, intentPaths: true), "apns-aps-type", .error, at: "$.ios.category")
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["thread-id": 3])), .apns), "apns-aps-type", .warning, at: #"$.aps["thread-id"]"#)
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["filter-criteria": true])), .apns), "apns-aps-type", .warning, at: #"$.aps["filter-criteria"]"#)
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["category": "c", "thread-id": "t", "target-content-id": "x"])), .apns), "apns-aps-type")
     }
 

@@ -224,6 +224,46 @@ struct IntentGenerator {
         }
         return intent
     }
+
+    static let pushTypes = ["alert", "voip", "complication", "fileprovider", "location", "pushtotalk", "widgets", "mdm"]
+
+    /// What a sender adds for the services (docs/intent.md, "Send-ready fields"); now and then a
+    /// plain intent is made a silent push. Apart from ``intent(_:)``, whose stream of intents the
+    /// golden outputs were recorded from.
+    mutating func sendFields(_ intent: inout JSONObject, template: String) {
+        if intent["target"] != nil, chance(25) { intent["target"] = .object(JSONObject([("fid", .string("fid-\(int(0...999))"))])) }
+        if chance(40) { intent["ttl"] = .integer(Int64(pick(["0", "max", "some"]) == "0" ? 0 : chance(50) ? 2_419_200 : int(1...2_419_199))) }
+        // Up to 64 bytes: APNs's limit on apns-collapse-id.
+        if chance(40) { intent["collapseKey"] = .string(chance(20) ? String(repeating: "k", count: 64) : "collapse-\(int(0...99))") }
+        if chance(40) { intent["delivery"] = .string(pick(["normal", "high"])) }
+        if chance(30) { intent["analyticsLabel"] = .string(pick(["spring_sale", "a-b.c~d%20", "x"]) + String(int(0...99))) }
+        var ios = intent["ios"]?.objectValue ?? JSONObject()
+        if chance(50) { ios["topic"] = .string(pick(["com.example.app", "io.pushmap.demo"])) }
+        if chance(20) { ios["pushType"] = .string(pick(Self.pushTypes)) }
+        if chance(20) {
+            var critical = JSONObject()
+            if chance(50) { critical["name"] = .string(pick(["alarm.caf", "siren"])) }
+            if chance(70) { critical["volume"] = chance(50) ? .double(Double(int(0...100)) / 100) : .integer(Int64(int(0...1))) }
+            ios["criticalSound"] = .object(critical)
+        }
+        if chance(20) {
+            var localized = JSONObject()
+            if chance(70) { localized["titleKey"] = .string("TITLE_\(int(0...9))") }
+            if chance(40) { localized["titleArgs"] = .array((0..<int(1...3)).map { _ in .string(text(2)) }) }
+            if chance(30) { localized["subtitleKey"] = .string("SUBTITLE") }
+            if chance(20) { localized["subtitleArgs"] = .array([.string(text(2))]) }
+            if chance(60) { localized["bodyKey"] = .string("BODY_\(int(0...9))") }
+            if chance(40) { localized["bodyArgs"] = .array((0..<int(1...3)).map { _ in .string(text(2)) }) }
+            ios["localized"] = .object(localized)
+        }
+        // A silent push: nothing shown, the app woken in the background.
+        if template == "plain", chance(15) {
+            for key in ["title", "body", "subtitle", "sound", "badge"] { intent[key] = nil }
+            for key in ["pushType", "criticalSound", "localized", "category"] { ios[key] = nil }
+            ios["contentAvailable"] = .bool(true)
+        }
+        if !ios.isEmpty { intent["ios"] = .object(ios) }
+    }
 }
 
 @Suite("Properties of translation")
@@ -297,6 +337,70 @@ struct PropertyTests {
             }
             #expect(again.diagnostics == first.diagnostics, "\(shown): warnings differ between runs")
         }
+    }
+
+    @Test("generated intents over every field give FCM messages and APNS requests that pass every check, headers following Apple's rules")
+    func sendReadyRequests() throws {
+        let seed = Self.seed
+        var generator = IntentGenerator(seed: seed &+ 2, now: Self.now)
+        let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        let both: [Platform] = [.fcm, .apns]
+        var seen: Set<String> = []
+        for index in 0..<400 {
+            let template = Self.templates[index % Self.templates.count]
+            var object = generator.intent(template)
+            generator.sendFields(&object, template: template)
+            let intent = JSONWriter(style: .compact, sortKeys: false).write(.object(object))
+            let shown = "seed \(seed), case \(index): \(String(decoding: intent, as: UTF8.self))"
+            let translation: Translation
+            do {
+                translation = try translator.translate(intent, platforms: both, forms: [.apnsRequest, .fcmAPNS])
+            } catch {
+                Issue.record("\(shown)\n\(error.diagnostics.filter { $0.severity == .error }) \(error.scriptError.map { "\($0)" } ?? "")")
+                continue
+            }
+            let request = try #require(translation.payloads[.apns])
+            let fcm = try #require(translation.payloads[.fcm])
+            // The same request in the FCM message, and both pass every check as a sender would send them.
+            #expect(fcm["message"]?["apns"] == request, "\(shown)")
+            for (platform, payload) in [(Platform.fcm, fcm), (.apns, request)] {
+                // FCM's size rule counts the whole message, and the APNS request doubles the text
+                // of a long body: whether FCM counts apns in its 4096 bytes is left to the FCM model.
+                let errors = translator.validate(payload, platform: platform).filter { $0.severity == .error && $0.rule != "fcm-size" }
+                #expect(errors.isEmpty, "\(shown): \(platform): \(errors)")
+            }
+            // The headers, as Apple's rules say.
+            let headers = try #require(request["headers"]?.objectValue, "\(shown)")
+            #expect(headers.allSatisfy { $0.value.stringValue != nil }, "\(shown): header values are strings")
+            let aps = try #require(request["payload"]?["aps"]?.objectValue, "\(shown)")
+            let ios = object["ios"]?.objectValue
+            let silent = aps["content-available"] == .integer(1) && aps["alert"] == nil && aps["sound"] == nil && aps["badge"] == nil
+            let type = try #require(headers["apns-push-type"]?.stringValue, "\(shown)")
+            let priority = headers["apns-priority"]?.stringValue
+            #expect(type == ios?["pushType"]?.stringValue ?? (silent ? "background" : "alert"), "\(shown)")
+            if type == "background" {
+                #expect(silent && priority == "5", "\(shown): a background push is silent, with priority 5")
+            } else {
+                #expect(priority == (object["delivery"]?.stringValue == "normal" ? "5" : "10"), "\(shown)")
+            }
+            let expiration = headers["apns-expiration"]?.stringValue
+            switch object["ttl"]?.integerValue {
+            case nil: #expect(expiration == nil, "\(shown)")
+            case 0: #expect(expiration == "0", "\(shown)")
+            case let ttl?: #expect(expiration == String(Self.now + ttl), "\(shown)")
+            }
+            #expect(headers["apns-collapse-id"]?.stringValue == object["collapseKey"]?.stringValue, "\(shown)")
+            if let collapse = headers["apns-collapse-id"]?.stringValue { #expect(collapse.utf8.count <= 64, "\(shown)") }
+            if let topic = headers["apns-topic"]?.stringValue {
+                let suffix = APNSModel.pushTypes.first { ValueFormat.text($0.type) == type }?.topicSuffix.map(ValueFormat.text) ?? ""
+                #expect(topic.hasSuffix(suffix) && topic.hasPrefix(ios?["topic"]?.stringValue ?? "-"), "\(shown): \(topic) for \(type)")
+            } else {
+                #expect(ios?["topic"] == nil, "\(shown)")
+            }
+            seen.insert(type)
+        }
+        // The generator reaches every derivation.
+        #expect(seen.isSuperset(of: ["alert", "background", "voip"]), "\(seen)")
     }
 
     @Test("findings come in the same order from every Lua state, though each state hashes keys with its own seed")

@@ -3,9 +3,15 @@
 struct CheckReport {
     let platform: Platform
     let intentPaths: Bool
+    /// Epoch seconds that "already past" is measured against, for rules run inside other rules
+    /// (an APNS request inside an FCM message).
+    var now: Int64 = 0
     private(set) var diagnostics: [Diagnostic] = []
     /// The rule whose findings are being reported (see ``run(_:on:scope:)``).
     private var rule: StaticString = ""
+    /// Where the checked part lies in the whole document (`$.payload` for an APNS request's
+    /// payload): the rules write paths from `$`, and this is put in front of them.
+    private var base: String?
 
     init(platform: Platform, intentPaths: Bool) {
         self.platform = platform
@@ -28,6 +34,23 @@ struct CheckReport {
         self.rule = outer
     }
 
+    /// Runs `body` with the payload paths of its findings placed under `base` (a JSON path).
+    mutating func within(_ base: String, _ body: (inout CheckReport) -> Void) {
+        let outer = self.base
+        self.base = outer.map { $0 + base.dropFirst() } ?? base
+        body(&self)
+        self.base = outer
+    }
+
+    /// A finding under the rule `rule`, for checks whose rules are data (``APNSModel``) rather
+    /// than types.
+    mutating func add(_ severity: Diagnostic.Severity, rule: StaticString, _ location: CheckLocation, _ message: CheckMessage) {
+        let outer = self.rule
+        self.rule = rule
+        add(severity, location, message.text)
+        self.rule = outer
+    }
+
     mutating func error(_ location: CheckLocation, _ message: CheckMessage) {
         add(.error, location, message.text)
     }
@@ -47,8 +70,9 @@ struct CheckReport {
 
     private mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ message: String) {
         // Translating reports at the intent field the user wrote; validating a payload has no intent.
-        let path = intentPaths ? (location.intent ?? location.payload) : location.payload
+        let payload = base.map { $0 + location.payload.dropFirst() } ?? location.payload
+        let path = intentPaths ? (location.intent ?? payload) : payload
         diagnostics.append(
-            Diagnostic(severity, path: path, rule: ValueFormat.text(rule), message: message, platform: platform, payloadPath: location.payload))
+            Diagnostic(severity, path: path, rule: ValueFormat.text(rule), message: message, platform: platform, payloadPath: payload))
     }
 }

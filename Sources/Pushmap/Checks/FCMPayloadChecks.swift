@@ -74,6 +74,7 @@ enum FCMPayloadChecks {
         TTL.self
         AndroidObject.self
         AndroidDataMap.self
+        FCMAPNSRequest.self
         Size.self
     }
 

@@ -81,6 +81,28 @@ enum IntentOrigin {
         "title": "$.title",
         "subtitle": "$.subtitle",
         "body": "$.body",
+        "title-loc-key": "$.ios.localized.titleKey",
+        "title-loc-args": "$.ios.localized.titleArgs",
+        "subtitle-loc-key": "$.ios.localized.subtitleKey",
+        "subtitle-loc-args": "$.ios.localized.subtitleArgs",
+        "loc-key": "$.ios.localized.bodyKey",
+        "loc-args": "$.ios.localized.bodyArgs",
+    ]
+
+    /// Members of APNS's critical-alert `aps.sound` dictionary.
+    static let soundKeys: [String: String] = [
+        "critical": "$.ios.criticalSound",
+        "name": "$.ios.criticalSound.name",
+        "volume": "$.ios.criticalSound.volume",
+    ]
+
+    /// APNS request headers.
+    static let headerKeys: [String: String] = [
+        "apns-push-type": "$.ios.pushType",
+        "apns-priority": "$.delivery",
+        "apns-expiration": "$.ttl",
+        "apns-collapse-id": "$.collapseKey",
+        "apns-topic": "$.ios.topic",
     ]
 
     /// Fields of a carousel item (`adb_items[N]`) and their names in `$.carousel.items[N]`.

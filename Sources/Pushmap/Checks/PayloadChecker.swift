@@ -41,6 +41,7 @@ package struct PayloadChecker: Sendable {
     /// the Lua host hands it over): no ``JSONValue`` is built.
     package func check(_ payload: JSONNode, platform: Platform, compactSize: Int?) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
+        report.now = now
         switch platform {
         case .fcm:
             let fcm = FCMPayloadChecks.Payload(payload, compactSize: compactSize)
@@ -49,13 +50,31 @@ package struct PayloadChecker: Sendable {
                 AndroidClientChecks.run(fcm.keys, now: now, into: &report)
             }
         case .apns:
-            let apns = APNSPayloadChecks.Payload(payload, compactSize: compactSize)
-            report.run(APNSPayloadChecks.rules, on: apns)
-            if let aps = apns.aps, let root = payload.objectValue {
-                IOSClientChecks.run(aps, APNSPayloadChecks.customKeys(root), now: now, into: &report)
+            if APNSRequestChecks.isRequest(payload), let request = payload.objectValue {
+                APNSRequestChecks.run(
+                    payload: request["payload"], headers: request["headers"], compactSize: nil, payloadRequired: true, now: now, into: &report)
+            } else {
+                APNSPayloadChecks.run(APNSPayloadChecks.Payload(payload, compactSize: compactSize), now: now, into: &report)
             }
         default:
             break
+        }
+        return report.diagnostics
+    }
+
+    /// The findings about an APNS request a script wrote, at the paths of the request
+    /// `{"headers", "payload"}` under `base` (`$`, or `$.message.apns` inside an FCM message).
+    /// `platform` is the one the findings are reported for; without `checkPayload`, only the
+    /// headers and what they say of the payload (its own rules ran on the bare payload).
+    func checkAPNSRequest(_ request: RequestText, base: String, platform: Platform, checkPayload: Bool) -> [Diagnostic] {
+        var report = CheckReport(platform: platform, intentPaths: intentPaths)
+        report.now = now
+        JSONItemStorage(request.value).withRoot { root in
+            report.within(base) { report in
+                APNSRequestChecks.run(
+                    payload: root["payload"], headers: root["headers"], compactSize: request.payload.count, payloadRequired: true,
+                    checkPayload: checkPayload, now: now, into: &report)
+            }
         }
         return report.diagnostics
     }

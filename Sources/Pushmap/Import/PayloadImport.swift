@@ -103,7 +103,10 @@ struct PayloadImport {
         readCustomKeys(data, sources: sources, used: &used, into: &reading)
 
         // The message's own members.
-        for target in ["token", "topic", "condition"] {
+        if let label = message["fcm_options"]?.objectValue?["analytics_label"]?.stringValue {
+            reading.fields.set("analyticsLabel", .string(label), from: "$.message.fcm_options.analytics_label")
+        }
+        for target in ["token", "topic", "condition", "fid"] {
             if let text = message[target]?.stringValue { reading.fields.set("target." + target, .string(text), from: "$.message." + target) }
         }
         if let android = message["android"]?.objectValue {
@@ -146,9 +149,24 @@ struct PayloadImport {
                 for field in ["title", "subtitle", "body"] {
                     if let text = alert[field]?.stringValue { reading.fields.set(field, .string(text), from: "$.aps.alert." + field) }
                 }
+                let localized = [
+                    ("title-loc-key", "titleKey"), ("title-loc-args", "titleArgs"), ("subtitle-loc-key", "subtitleKey"),
+                    ("subtitle-loc-args", "subtitleArgs"), ("loc-key", "bodyKey"), ("loc-args", "bodyArgs"),
+                ]
+                for (key, field) in localized {
+                    guard let value = alert[key], value.stringValue != nil || value.arrayValue?.allSatisfy({ $0.stringValue != nil }) == true else { continue }
+                    reading.fields.set("ios.localized." + field, value, from: JSONPath.member("$.aps.alert", key))
+                }
             }
         }
         if let sound = aps["sound"]?.stringValue { reading.fields.set("sound", .string(sound), from: "$.aps.sound") }
+        // A critical alert's sound: its name is the intent's sound, its volume the critical sound's.
+        if let sound = aps["sound"]?.objectValue, sound["critical"]?.integerValue == 1, let name = sound["name"]?.stringValue {
+            reading.fields.set("sound", .string(name), from: "$.aps.sound")
+            var critical = JSONObject()
+            if let volume = sound["volume"], volume.doubleValue != nil || volume.integerValue != nil { critical["volume"] = volume }
+            reading.fields.set("ios.criticalSound", .object(critical), from: "$.aps.sound")
+        }
         if let badge = aps["badge"]?.integerValue, badge >= 0 { reading.fields.set("badge", .integer(badge), from: "$.aps.badge") }
         let strings = [("thread-id", "ios.threadId"), ("interruption-level", "ios.interruptionLevel"), ("target-content-id", "ios.targetContentId")]
         for (key, field) in strings {

@@ -82,14 +82,43 @@ package enum IntentSchema {
             IntentField("interruptionLevel", .choice(["passive", "active", "time-sensitive", "critical"]), "Interruption level."),
             IntentField("relevanceScore", .number(minimum: 0, maximum: 1), "Relevance in the notification summary, 0 to 1."),
             IntentField("targetContentId", text, "The window or content to bring forward."),
+            // What an APNS request needs beyond the payload (see send-ready fields below).
+            IntentField("topic", text, "The app's bundle id: apns-topic, with the suffix the push type needs added."),
+            IntentField("pushType", .choice(apnsPushTypes), "apns-push-type when it cannot be derived (background for a silent push, else alert)."),
+            IntentField("criticalSound", .object(IntentObject([
+                IntentField("name", text, "Sound file; default the intent's sound, else \"default\"."),
+                IntentField("volume", .number(minimum: 0, maximum: 1), "Volume, 0 to 1."),
+            ])), "Play the sound as a critical alert (the app needs Apple's entitlement)."),
+            IntentField("localized", .object(IntentObject([
+                IntentField("titleKey", text, "title-loc-key: the title's key in the app's Localizable.strings."),
+                IntentField("titleArgs", .array(.string), "title-loc-args: values for the title's placeholders."),
+                IntentField("subtitleKey", text, "subtitle-loc-key."),
+                IntentField("subtitleArgs", .array(.string), "subtitle-loc-args."),
+                IntentField("bodyKey", text, "loc-key: the body's key."),
+                IntentField("bodyArgs", .array(.string), "loc-args."),
+            ])), "Alert text the app localises from its own strings."),
         ])), "iOS-only settings."),
         IntentField("target", .object(IntentObject([
             IntentField("token", text, "A device's registration token."),
             IntentField("topic", text, "A topic name."),
             IntentField("condition", text, "A condition over topics."),
-        ], exclusive: [["token", "topic", "condition"]], oneRequired: [["token", "topic", "condition"]])), "Where FCM sends the message; not part of an APNS payload."),
+            IntentField("fid", text, "A Firebase installation id."),
+        ], exclusive: [["token", "topic", "condition", "fid"]], oneRequired: [["token", "topic", "condition", "fid"]])), "Where FCM sends the message; not part of an APNS payload."),
         IntentField("data", .map(nil), "Custom keys: FCM data values as strings (others JSON-encoded); APNS keys beside aps, types kept."),
-    ] + androidTemplateFields)
+    ] + sendFields + androidTemplateFields)
+
+    /// apns-push-type's values.
+    package static let apnsPushTypes = ["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets"]
+
+    /// What a sender needs beyond the payloads, for both platforms; `android`'s own collapseKey,
+    /// delivery and ttl win on FCM.
+    static let sendFields = [
+        IntentField("ttl", .integer(minimum: 0, maximum: 2_419_200),
+            "Seconds the services keep the message for an offline device, at most 28 days: FCM android.ttl, APNS apns-expiration (now + ttl; 0: now or never)."),
+        IntentField("collapseKey", text, "A newer message with the same key replaces an undelivered one: FCM android.collapse_key, APNS apns-collapse-id (at most 64 bytes)."),
+        IntentField("delivery", .choice(["normal", "high"]), "Delivery priority: FCM android.priority, APNS apns-priority (high 10, normal 5; a silent push is always 5)."),
+        IntentField("analyticsLabel", text, "FCM's fcm_options.analytics_label, for the message's delivery statistics."),
+    ]
 
     /// The root with a template's own fields added; one named like a common field (a common
     /// field the template requires) takes its place.

@@ -34,6 +34,7 @@
 ---@field ignores? string[] Fields its base reads that it leaves out.
 ---@field fcm? fun(intent: pushmap.Intent, ctx: pushmap.Context): table The FCM HTTP v1 request body.
 ---@field apns? fun(intent: pushmap.Intent, ctx: pushmap.Context): table The APNS payload.
+---@field apnsHeaders? fun(intent: pushmap.Intent, payload: table, ctx: pushmap.Context): table<string, string> The APNS request headers, run only when a request form is asked for.
 
 ---The scripts' whole interface to the host.
 ---@class pushmaplib

@@ -24,7 +24,7 @@ local BUILTIN_LAYERS = { builtin = true, ["built-in"] = true }
 local FIELD_TYPES = { string = true, integer = true, number = true, boolean = true, object = true, array = true }
 local CONTRACT_KEYS = {
   name = true, api = true, platforms = true, fields = true, required = true, base = true, owns = true, ignores = true,
-  fcm = true, apns = true,
+  fcm = true, apns = true, apnsHeaders = true,
 }
 
 -- A value in a message: strings quoted, numbers and booleans as written, other values by type.
@@ -444,7 +444,7 @@ local function register(layer, name, path, template, returnLine)
     if not CONTRACT_KEYS[keys[i]] then unknown[#unknown + 1] = describe(keys[i]) end
   end
   if #unknown > 0 then
-    broken("unknown key%s %s (the keys are name, api, platforms, fields, required, base, owns, ignores, fcm, apns)", #unknown > 1 and "s" or "", concat(unknown, ", "))
+    broken("unknown key%s %s (the keys are name, api, platforms, fields, required, base, owns, ignores, fcm, apns, apnsHeaders)", #unknown > 1 and "s" or "", concat(unknown, ", "))
   end
 
   local tname = template.name
@@ -488,6 +488,16 @@ local function register(layer, name, path, template, returnLine)
     end
   end
 
+  local apnsHeaders = template.apnsHeaders
+  if apnsHeaders ~= nil then
+    if type(apnsHeaders) ~= "function" then
+      broken("'apnsHeaders' must be a function(intent, payload, ctx) returning the APNS request headers, got %s", describe(apnsHeaders))
+    end
+    if not listed.apns then broken("'apnsHeaders' is given but \"apns\" is not in 'platforms'") end
+    entry.apnsHeaders = apnsHeaders
+  end
+  entry.base = template.base
+
   local fields = template.fields
   local described = {}
   if fields ~= nil then
@@ -529,10 +539,40 @@ end
 
 -- Host-only: run -------------------------------------------------------------------------------
 
+-- The function that writes a template's APNS request headers: its own, else that of the template
+-- it builds on (and so on), else the built-in plain template's.
+local function headersOf(entry)
+  local seen = {}
+  while entry ~= nil and not seen[entry] do
+    if entry.apnsHeaders ~= nil then return entry end
+    seen[entry] = true
+    entry = entry.base and winners[entry.base]
+  end
+  return builtins.plain
+end
+
+-- The APNS request headers for the payload the apns mapping of `entry` wrote.
+local function headersFor(entry, intent, payload, ctx)
+  local owner = headersOf(entry)
+  if owner == nil or owner.apnsHeaders == nil then
+    error(format("%s: no apnsHeaders function to write the APNS request headers with", entry.path), 0)
+  end
+  running = owner
+  local headers = owner.apnsHeaders(intent, payload, ctx)
+  running = nil
+  if type(headers) ~= "table" then
+    error(format("%s: apnsHeaders returned %s, expected a table of header name = string", owner.path,
+      headers == nil and "nothing" or "a " .. type(headers)), 0)
+  end
+  return headers
+end
+
 -- Runs template `name` for each platform in `platforms`. Returns the diagnostics the mappings
 -- recorded (the flat list above, or nil), then each platform's payload in the order asked:
--- separate results, so that a payload's nesting is counted from the payload itself.
-local function run(name, platforms, intent, now)
+-- separate results, so that a payload's nesting is counted from the payload itself. With
+-- `request`, the APNS request headers follow the payloads, as one more result (an empty table
+-- when apns is not among the platforms).
+local function run(name, platforms, intent, now, request)
   diagnostics, diagnosticCount = nil, 0
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
@@ -544,8 +584,13 @@ local function run(name, platforms, intent, now)
     runPlatform = platform
     local ctx = { platform = platform, template = name, now = now, api = VERSION }
     payloads[i] = call(entry, name, platform, intent, ctx, "pushmap")
+    if request and platform == "apns" then request = headersFor(entry, intent, payloads[i], ctx) end
   end
   runPlatform = nil
+  if request then
+    payloads[#platforms + 1] = request == true and object({}) or request
+    return diagnostics, unpack(payloads, 1, #platforms + 1)
+  end
   return diagnostics, unpack(payloads, 1, #platforms)
 end
 

@@ -196,16 +196,21 @@ final class ScriptRuntime {
     /// compact text (written as the host read it) while it is still in the state: valid only
     /// inside the call. Gives the script's findings.
     /// `metered` false for templates that run only pushmap's own Lua (``TemplateScripts/ownTemplates``).
+    /// With `request`, the APNS request headers come last, at index `platforms.count`.
     func translate(
-        _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true,
+        _ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, metered: Bool = true, request: Bool = false,
         payload: (_ index: Int, _ node: JSONNode, _ text: UnsafeRawBufferPointer) -> Void
     ) throws(LuaError) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        var arguments: [LuaArgument] = [
+            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
+        ]
+        if request { arguments.append(.value(.bool(true))) }
         do {
             // The findings too are read in place: a diagnostic's strings are made, no JSONValue.
-            _ = try state.callWithItems(run, [
-                .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-            ], resultCount: 1 + platforms.count, itemsFrom: 0, metered: metered) { position, node, text in
+            _ = try state.callWithItems(
+                run, arguments, resultCount: 1 + platforms.count + (request ? 1 : 0), itemsFrom: 0, metered: metered
+            ) { position, node, text in
                 if position == 0 {
                     diagnostics = Self.diagnostics(node)
                 } else {

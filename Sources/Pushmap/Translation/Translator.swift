@@ -104,8 +104,9 @@ public final class Translator: Sendable {
     }
 
     /// Translates an intent given as JSON text.
-    public func translate(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
-        try translateText(intent, platforms: platforms)
+    /// - Parameter forms: what to write beyond the bare payloads (``RequestForm``); none by default.
+    public func translate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
+        try translateText(intent, platforms: platforms, forms: forms)
     }
 
     /// A state lent for several translations, and the scripts it runs.
@@ -121,9 +122,9 @@ public final class Translator: Sendable {
         let translator: Translator
         let lent: Lent?
 
-        /// As ``Translator/translate(_:platforms:)``.
-        package func translate(_ intent: [UInt8], platforms: [Platform]) throws(TranslationError) -> Translation {
-            try translator.translateText(intent, platforms: platforms, lent: lent)
+        /// As the translator's `translate(_:platforms:forms:)`.
+        package func translate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
+            try translator.translateText(intent, platforms: platforms, forms: forms, lent: lent)
         }
     }
 
@@ -141,13 +142,13 @@ public final class Translator: Sendable {
         }
     }
 
-    private func translateText(_ intent: [UInt8], platforms: [Platform], lent: Lent? = nil) throws(TranslationError) -> Translation {
+    private func translateText(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent? = nil) throws(TranslationError) -> Translation {
         let limits = JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes)
         // The tape parser reads almost every intent; what it leaves (bad JSON, and a few rare
         // forms such as a number it cannot convert exactly) goes to JSONParser, which says where
         // the JSON goes wrong.
         if let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
-            return try translateTape(tape, platforms: platforms, now: nil, lent: lent)
+            return try translateTape(tape, platforms: platforms, forms: forms, now: nil, lent: lent)
         }
         let value: JSONValue
         do {
@@ -155,16 +156,22 @@ public final class Translator: Sendable {
         } catch {
             throw TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)])
         }
-        return try translateTape(JSONTape(value), platforms: platforms, now: nil, lent: lent)
+        return try translateTape(JSONTape(value), platforms: platforms, forms: forms, now: nil, lent: lent)
     }
 
     /// Translates an intent given as a JSON value.
-    /// - Parameter now: the time the scripts and checks see, in epoch seconds; the clock's by default.
-    public func translate(_ intent: JSONValue, platforms: [Platform], now: Int64? = nil) throws(TranslationError) -> Translation {
-        try translateTape(JSONTape(intent), platforms: platforms, now: now, lent: nil)
+    /// - Parameters:
+    ///   - now: the time the scripts and checks see, in epoch seconds; the clock's by default.
+    ///   - forms: what to write beyond the bare payloads (``RequestForm``); none by default.
+    public func translate(
+        _ intent: JSONValue, platforms: [Platform], now: Int64? = nil, forms: Set<RequestForm> = []
+    ) throws(TranslationError) -> Translation {
+        try translateTape(JSONTape(intent), platforms: platforms, forms: forms, now: now, lent: nil)
     }
 
-    private func translateTape(_ tape: JSONTape, platforms: [Platform], now: Int64?, lent: Lent?) throws(TranslationError) -> Translation {
+    private func translateTape(
+        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?
+    ) throws(TranslationError) -> Translation {
         let generation = lent?.generation ?? self.generation
         let now = now ?? options.clock()
         // The common case: a valid intent whose template maps every platform asked for goes from
@@ -173,9 +180,10 @@ public final class Translator: Sendable {
             let translated = try borrowing(generation, lent: lent) { runtime throws(TranslationError) -> Translation? in
                 guard let index = runtime.intentCheck.accepts(tape), runtime.runs.indices.contains(index) else { return nil }
                 let template = runtime.runs[index]
-                guard platforms.allSatisfy({ template.platforms.contains($0) }) else { return nil }
+                guard platforms.allSatisfy({ template.platforms.contains($0) }),
+                      forms.isEmpty || !forms.contains(.fcmAPNS) || template.platforms.contains(.apns) else { return nil }
                 return try run(
-                    .tape(tape), name: template.name, known: true, metered: template.metered, platforms: platforms, now: now,
+                    .tape(tape), name: template.name, known: true, metered: template.metered, platforms: platforms, forms: forms, now: now,
                     diagnostics: [], generation: generation, runtime: runtime)
             }
             if let translated { return translated }
@@ -187,7 +195,9 @@ public final class Translator: Sendable {
         let template = generation.templates[name]
         var diagnostics = generation.check.findings(tape)
         if let template {
-            for platform in platforms where !template.platforms.contains(platform) {
+            // The FCM message's apns block comes from the apns mapping.
+            let needed = forms.contains(.fcmAPNS) && !platforms.contains(.apns) ? platforms + [.apns] : platforms
+            for platform in needed where !template.platforms.contains(platform) {
                 diagnostics.append(.error("$.template", "unsupported-platform",
                     "the \(name) template has no \(platform) mapping (it supports \(template.platforms.map(\.name).joined(separator: ", ")))",
                     platform: platform))
@@ -197,7 +207,7 @@ public final class Translator: Sendable {
         return try borrowing(generation, lent: lent) { runtime throws(TranslationError) in
             try run(
                 .value(intent), name: name, known: template != nil, metered: !runtime.ownTemplates.contains(name), platforms: platforms,
-                now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
+                forms: forms, now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
         }
     }
 
@@ -222,21 +232,32 @@ public final class Translator: Sendable {
     /// payloads. A template the scripts lack (`plain`, when no script provides it; `known` false)
     /// is the script host's to report.
     private func run(
-        _ intent: LuaArgument, name: String, known: Bool, metered: Bool, platforms: [Platform], now: Int64, diagnostics: [Diagnostic],
-        generation: Generation, runtime: ScriptRuntime
+        _ intent: LuaArgument, name: String, known: Bool, metered: Bool, platforms: [Platform], forms: Set<RequestForm>, now: Int64,
+        diagnostics: [Diagnostic], generation: Generation, runtime: ScriptRuntime
     ) throws(TranslationError) -> Translation {
         // Each payload is checked and its text kept as the host reads it, still in the state: no
         // JSONValue is built (``Translation/payloads`` parses the text if someone asks). The
         // size rules read the text's length, and the caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
-        var compact = [[UInt8]?](repeating: nil, count: platforms.count)
+        // The request forms need the apns mapping and its headers; an APNS request is checked
+        // once its headers are there, after the run.
+        let apnsRequest = !forms.isEmpty && forms.contains(.apnsRequest) && platforms.contains(.apns)
+        let fcmAPNS = !forms.isEmpty && forms.contains(.fcmAPNS) && platforms.contains(.fcm)
+        let request = apnsRequest || fcmAPNS
+        let runPlatforms = request && !platforms.contains(.apns) ? platforms + [.apns] : platforms
+        // The APNS payload checked after the run, as part of its request (nil: none).
+        let deferred = request && (apnsRequest || !platforms.contains(.apns)) ? runPlatforms.firstIndex(of: .apns) : nil
+        var compact = [[UInt8]?](repeating: nil, count: runPlatforms.count + (request ? 1 : 0))
         var findings: [Diagnostic] = []
         let scriptDiagnostics: [Diagnostic]
         do {
-            scriptDiagnostics = try runtime.translate(intent, template: name, platforms: platforms, now: now, metered: metered) { index, node, text in
+            scriptDiagnostics = try runtime.translate(
+                intent, template: name, platforms: runPlatforms, now: now, metered: metered, request: request
+            ) { index, node, text in
                 guard compact.indices.contains(index) else { return }
                 compact[index] = Array(text)
-                findings += checker.check(node, platform: platforms[index], compactSize: text.count)
+                guard index < runPlatforms.count, index != deferred else { return }
+                findings += checker.check(node, platform: runPlatforms[index], compactSize: text.count)
             }
         } catch {
             let scriptError = ScriptError(error, script: known ? generation.scripts.winners[name] : nil)
@@ -245,14 +266,19 @@ public final class Translator: Sendable {
         if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
 
         var texts: [(platform: Platform, text: [UInt8])] = []
-        texts.reserveCapacity(platforms.count)
-        for (index, platform) in platforms.enumerated() {
+        texts.reserveCapacity(runPlatforms.count)
+        for (index, platform) in runPlatforms.enumerated() {
             guard let text = compact[index] else {
                 let path = known ? generation.templates[name]?.path : nil
                 let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics + scriptDiagnostics, scriptError: scriptError)
             }
             texts.append((platform, text))
+        }
+        if request {
+            texts = sendReady(
+                texts, headers: compact[runPlatforms.count] ?? Array("{}".utf8), platforms: platforms, apnsRequest: apnsRequest, fcmAPNS: fcmAPNS,
+                checker: checker, findings: &findings)
         }
         // One list, made once: the validator's, the script's, then the checks' findings.
         var all = diagnostics
@@ -268,6 +294,32 @@ public final class Translator: Sendable {
             throw TranslationError(kind: .failedCheck, diagnostics: all)
         }
         return Translation(template: name, compact: texts, diagnostics: all)
+    }
+
+    /// The texts of the platforms asked for with the request forms applied: the APNS request
+    /// (the apns mapping's payload and its script's headers) checked where it lies in the output,
+    /// written as the APNS output with `apnsRequest`, and into the FCM message with `fcmAPNS`.
+    private func sendReady(
+        _ texts: [(platform: Platform, text: [UInt8])], headers: [UInt8], platforms: [Platform], apnsRequest: Bool, fcmAPNS: Bool,
+        checker: PayloadChecker, findings: inout [Diagnostic]
+    ) -> [(platform: Platform, text: [UInt8])] {
+        let sent = RequestText(payload: texts.first { $0.platform == .apns }?.text ?? [], headers: headers)
+        // Where the request lies in the output, and whose findings they are; a bare APNS payload
+        // asked for has been checked as one already.
+        let apnsAsked = platforms.contains(.apns)
+        let (base, platform) = apnsRequest ? ("$", Platform.apns) : ("$.message.apns", apnsAsked ? Platform.apns : .fcm)
+        findings += checker.checkAPNSRequest(sent, base: base, platform: platform, checkPayload: apnsRequest || !apnsAsked)
+        return texts.compactMap { entry in
+            guard platforms.contains(entry.platform) else { return nil }
+            if entry.platform == .apns, apnsRequest { return (entry.platform, sent.bytes) }
+            guard entry.platform == .fcm, fcmAPNS else { return entry }
+            let (text, replaced) = sent.inserted(into: entry.text)
+            if replaced {
+                findings.append(.warning(
+                    "$", "fcm-apns", "the fcm mapping wrote message.apns; --fcm-apns replaces it with the apns mapping's request", platform: .fcm))
+            }
+            return (entry.platform, text)
+        }
     }
 
     /// A check that fails on a value a team's script wrote is the script's failure, at the line

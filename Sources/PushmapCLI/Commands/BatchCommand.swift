@@ -26,6 +26,8 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var requestOptions: RequestOptions
+
     @OptionGroup var clock: ClockOption
 
     @Option(name: .long, help: "Worker threads; the number of cores by default.")
@@ -77,7 +79,7 @@ struct BatchCommand: ParsableCommand {
                 throw ExitStatus.invalid
             }
             if lines.isEmpty { break }
-            let outputs = Self.translate(lines, translator: translator, platforms: platforms, workers: workers)
+            let outputs = Self.translate(lines, translator: translator, platforms: platforms, forms: requestOptions.forms, workers: workers)
             for output in outputs where !output.ok { failed += 1 }
             total += lines.count
             // Written while the next window is read and translated.
@@ -96,7 +98,9 @@ struct BatchCommand: ParsableCommand {
     typealias Output = TranslationLine.Output
 
     /// Translates a window of lines on `workers` threads; the outputs keep the lines' order.
-    static func translate(_ lines: [LineReader.Line], translator: Translator, platforms: [Platform], workers: Int) -> [Output] {
+    static func translate(
+        _ lines: [LineReader.Line], translator: Translator, platforms: [Platform], forms: Set<RequestForm> = [], workers: Int
+    ) -> [Output] {
         let results = OutputSlots(count: lines.count)
         let next = Atomic<Int>(0)
         let chunk = 16
@@ -110,7 +114,7 @@ struct BatchCommand: ParsableCommand {
                         let line = lines[index]
                         results.set(index, TranslationLine.translate(
                             line.bytes, number: line.number, overlongLength: line.overlongLength,
-                            maxIntentBytes: translator.options.maxIntentBytes, session: session, platforms: platforms))
+                            maxIntentBytes: translator.options.maxIntentBytes, session: session, platforms: platforms, forms: forms))
                     }
                 }
             }

@@ -15,6 +15,8 @@ struct TranslateCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var requestOptions: RequestOptions
+
     @OptionGroup var clock: ClockOption
 
     @Flag(name: .long, help: "Write compact JSON instead of pretty.")
@@ -40,7 +42,7 @@ struct TranslateCommand: ParsableCommand {
         let platforms = platform.platforms
         let translation: Translation
         do {
-            translation = try translator.translate(bytes, platforms: platforms)
+            translation = try translator.translate(bytes, platforms: platforms, forms: requestOptions.forms)
         } catch {
             report.emit(error.diagnostics, scriptError: error.scriptError)
             throw ExitCode(error.exitCode)

@@ -1,0 +1,185 @@
+internal import PushmapJSON
+
+/// Apple's rules for an APNS request, `{"headers": {...}, "payload": {...}}`: each header
+/// against ``APNSModel/headers``, and what the headers and the payload say of each other (a
+/// background push, a Live Activity, the topic a push type needs). Paths are the request's
+/// (`$.headers["apns-priority"]`, `$.payload.aps.alert`).
+enum APNSRequestChecks {
+    /// A request's parts: the headers object (nil when there is none) and the payload.
+    typealias Request = APNSPayloadChecks.Payload
+
+    @RuleListBuilder static var rules: some RuleList<Request> {
+        HeaderValues.self
+        PushTypeMatchesPayload.self
+        Background.self
+        TopicSuffix.self
+    }
+
+    /// Header values are strings (HTTP/2 header values), each of the form Apple gives it: the
+    /// walk over ``APNSModel/headers``.
+    struct HeaderValues: CheckRule {
+        static var name: StaticString { "apns-header-string" }
+
+        static func check(_ request: Request, _ report: inout CheckReport) {
+            guard let headers = request.headers else { return }
+            checkHeaders(headers, insideFCM: request.insideFCM, &report)
+        }
+
+        static func checkHeaders(_ headers: JSONObjectNode, insideFCM: Bool, _ report: inout CheckReport) {
+            APNSWalker.walk(headers, APNSModel.headers, context: APNSWalker.Context(insideFCM: insideFCM), &report)
+        }
+    }
+
+    /// The push type says what the payload is: a silent payload goes as background, a Live
+    /// Activity payload as liveactivity, an alert push has something to show.
+    struct PushTypeMatchesPayload: CheckRule {
+        static var name: StaticString { "apns-push-type" }
+
+        static func check(_ request: Request, _ report: inout CheckReport) {
+            guard let headers = request.headers, let aps = request.aps else { return }
+            let location = header("apns-push-type")
+            guard let type = headers["apns-push-type"]?.utf8 else {
+                // A non-string is reported already; FCM sets the push type from the payload.
+                guard headers["apns-push-type"] == nil, !request.insideFCM else { return }
+                if isSilent(aps) {
+                    report.warning(
+                        location,
+                        "a silent push (content-available, no alert, sound or badge) goes as apns-push-type background: without it APNs may delay or drop it")
+                } else {
+                    report.warning(location, "apns-push-type is missing: watchOS needs it, and recent iOS features may not work without it")
+                }
+                return
+            }
+            let liveActivity = aps["event"] != nil
+            if ValueFormat.equals(type, "alert") {
+                if isSilent(aps) {
+                    report.error(
+                        location,
+                        "a silent push (content-available, no alert, sound or badge) is sent as alert: iOS drops or throttles it; use background")
+                } else if !liveActivity, aps["alert"] == nil, aps["sound"] == nil, aps["badge"] == nil {
+                    report.error(location, "an alert push with no alert, sound or badge in aps: the phone shows nothing")
+                }
+            }
+            if liveActivity, !ValueFormat.equals(type, "liveactivity") {
+                report.error(
+                    location, "the payload is a Live Activity push (aps.event) sent as \(ValueFormat.quoted(type)): use liveactivity, or iOS does not update the activity")
+            }
+            if !liveActivity, ValueFormat.equals(type, "liveactivity") {
+                report.error(location, "a liveactivity push needs aps.event (start, update or end): iOS ignores it")
+            }
+        }
+    }
+
+    /// A background push wakes the app and shows nothing: content-available 1, no alert, sound
+    /// or badge, and priority 5 (APNs takes 10 when none is given, and refuses 10 for background).
+    struct Background: CheckRule {
+        static var name: StaticString { "apns-background" }
+
+        static func check(_ request: Request, _ report: inout CheckReport) {
+            guard let headers = request.headers, let type = request.pushType, ValueFormat.equals(type, "background") else { return }
+            let aps = request.aps
+            if !ValueFormat.isInteger(aps?["content-available"], 1) {
+                report.error(
+                    CheckLocation(payload: #"$.payload.aps["content-available"]"#, intent: "$.ios.contentAvailable"),
+                    "a background push needs aps.content-available 1: without it iOS does not wake the app")
+            }
+            for key in APNSRequestChecks.alerting where aps?[key] != nil {
+                report.error(
+                    CheckLocation(payload: "$.payload.aps." + ValueFormat.text(key), intent: IntentOrigin.apsKeys[ValueFormat.text(key)] ?? "$.title"),
+                    "a background push carries aps.\(key): iOS shows nothing of a background push; send it as alert, or leave it out")
+            }
+            let priority = headers["apns-priority"]?.utf8
+            if priority.map({ ValueFormat.equals($0, "10") }) ?? true {
+                let found = priority == nil ? "none (APNs takes 10)" : "10"
+                report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): APNs refuses priority 10 for it")
+            }
+        }
+    }
+
+    /// Each push type but alert, background and mdm goes to a topic of the bundle id and a suffix
+    /// of its own; alert and background go to the bundle id itself.
+    struct TopicSuffix: CheckRule {
+        static var name: StaticString { "apns-topic" }
+
+        static func check(_ request: Request, _ report: inout CheckReport) {
+            guard let topic = request.headers?["apns-topic"]?.utf8, let type = request.pushType else { return }
+            guard let entry = APNSModel.pushTypes.first(where: { ValueFormat.equals(type, $0.type) }), let suffix = entry.topicSuffix else { return }
+            if suffix.utf8CodeUnitCount > 0 {
+                guard !hasSuffix(topic, suffix) else { return }
+                report.error(
+                    header("apns-topic"),
+                    "a push of type \(entry.type) goes to the topic <bundle id>\(suffix), not \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
+                return
+            }
+            for other in APNSModel.pushTypes {
+                guard let otherSuffix = other.topicSuffix, otherSuffix.utf8CodeUnitCount > 0, hasSuffix(topic, otherSuffix) else { continue }
+                report.error(
+                    header("apns-topic"),
+                    "a push of type \(entry.type) goes to the app's bundle id, not the \(other.type) topic \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
+                return
+            }
+        }
+    }
+
+    static let alerting: [StaticString] = ["alert", "sound", "badge"]
+
+    /// content-available 1 with no alert, sound or badge.
+    static func isSilent(_ aps: JSONObjectNode) -> Bool {
+        ValueFormat.isInteger(aps["content-available"], 1) && alerting.allSatisfy { aps[$0] == nil }
+    }
+
+    static func header(_ name: StaticString) -> CheckLocation {
+        IntentOrigin.location(base: "$.headers", key: ValueFormat.text(name), table: IntentOrigin.headerKeys)
+    }
+
+    private static func hasSuffix(_ bytes: UnsafeRawBufferPointer, _ suffix: StaticString) -> Bool {
+        let count = suffix.utf8CodeUnitCount
+        guard bytes.count > count else { return false }
+        return ValueFormat.equals(UnsafeRawBufferPointer(rebasing: bytes[(bytes.count - count)...]), suffix)
+    }
+}
+
+extension APNSRequestChecks {
+    /// Checks a request's parts where they lie: the payload's findings under `$.payload`, the
+    /// headers' under `$.headers`. A missing payload is refused when `payloadRequired` (APNs
+    /// needs one; FCM's `message.apns` may leave it to FCM, which builds it from the
+    /// notification), and only the headers are checked then, as they are for a payload with no
+    /// `aps` (FCM builds it). Without `checkPayload`, the
+    /// payload's own rules are left out (they ran on it as a bare payload).
+    static func run(
+        payload: JSONNode?, headers: JSONNode?, compactSize: Int?, payloadRequired: Bool, checkPayload: Bool = true, now: Int64,
+        into report: inout CheckReport
+    ) {
+        if let headers, headers.objectValue == nil {
+            report.add(
+                .error, rule: "apns-request", CheckLocation(payload: "$.headers"),
+                "the request headers are an object of header name to string, not \(ValueFormat.withArticle(headers.typeName))")
+        }
+        guard let payload else {
+            if payloadRequired {
+                report.add(.error, rule: "apns-request", CheckLocation(payload: "$.payload"), "an APNS request is {\"headers\": {...}, \"payload\": {...}}; it has no payload")
+            } else if let headers = headers?.objectValue {
+                HeaderValues.checkHeaders(headers, insideFCM: !payloadRequired, &report)
+            }
+            return
+        }
+        // In an FCM message a payload without aps is FCM's to complete (from the notification):
+        // only the headers are checked then.
+        if !payloadRequired, payload.objectValue?["aps"] == nil, payload.objectValue != nil {
+            if let headers = headers?.objectValue { HeaderValues.checkHeaders(headers, insideFCM: !payloadRequired, &report) }
+            return
+        }
+        let request = Request(payload, compactSize: compactSize, headers: headers?.objectValue, insideFCM: !payloadRequired)
+        if checkPayload {
+            report.within("$.payload") { APNSPayloadChecks.run(request, now: now, into: &$0) }
+        }
+        report.run(rules, on: request)
+    }
+
+    /// Whether a document is a request rather than a bare payload: an object with no `aps`, and
+    /// a `payload` or `headers`.
+    static func isRequest(_ root: JSONNode) -> Bool {
+        guard let object = root.objectValue, object["aps"] == nil else { return false }
+        return object["payload"] != nil || object["headers"] != nil
+    }
+}

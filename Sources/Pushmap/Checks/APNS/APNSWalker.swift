@@ -1,0 +1,149 @@
+internal import PushmapJSON
+
+/// The one walk over an APNS request's dictionaries: each member is looked up in its table of
+/// ``APNSModel`` and its value held to the key's shape; a dictionary value (alert, sound) is
+/// walked with its own table. Findings carry the key's rule and the member's JSON path.
+enum APNSWalker {
+    /// What the walk knows of the payload as a whole.
+    struct Context {
+        /// The payload is a Live Activity push (`aps.event` is there): Live Activity keys are read,
+        /// and relevance-score is any number (it orders the activities).
+        var liveActivity = false
+        /// The request is an FCM message's `apns`, whose header types the FCM model reports.
+        var insideFCM = false
+    }
+
+    /// Walks `object` against `table`.
+    static func walk(_ object: JSONObjectNode, _ table: APNSModel.Table, context: Context, _ report: inout CheckReport) {
+        for (keyNode, value) in object {
+            guard let bytes = keyNode.utf8 else { continue }
+            if table.stringValues, !value.isString {
+                if context.insideFCM { continue }
+                report.add(
+                    .error, rule: "apns-header-string", location(bytes, table),
+                    "\(table.prefix)\(String(decoding: bytes, as: UTF8.self)) is \(ValueFormat.shown(value, literals: true)): request header values are strings")
+                continue
+            }
+            guard let index = table.index(bytes) else {
+                unknown(bytes, in: table, &report)
+                continue
+            }
+            let key = table.keys[index]
+            if key.liveActivity, !context.liveActivity, !ValueFormat.equals(key.name, "event") {
+                report.add(
+                    .warning, rule: "apns-live-activity", location(bytes, table),
+                    "\(table.prefix)\(key.name) is read only in a Live Activity push (one with aps.event): iOS ignores it here")
+                continue
+            }
+            check(value, key, bytes, table, context: context, &report)
+        }
+    }
+
+    /// Holds one value to its key's shape, walking a dictionary value with its own table.
+    private static func check(
+        _ value: JSONNode, _ key: APNSModel.Key, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table, context: Context,
+        _ report: inout CheckReport
+    ) {
+        if case .stringOrDictionary(let nested) = key.shape, let dictionary = value.objectValue {
+            // The tables passed as they are stored, not copied out through a property.
+            if nested == .alert {
+                walk(dictionary, APNSModel.alert, context: context, &report)
+                required(dictionary, APNSModel.alert, &report)
+            } else {
+                walk(dictionary, APNSModel.sound, context: context, &report)
+                required(dictionary, APNSModel.sound, &report)
+            }
+            return
+        }
+        guard !accepts(key.shape, value, context: context) else { return }
+        wrong(value, key, description(key.shape, context: context), bytes, table, &report)
+    }
+
+    /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
+    /// something to show).
+    private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, _ report: inout CheckReport) {
+        guard let requirement = table.requirement else { return }
+        for key in requirement.anyOf where dictionary[key]?.isString ?? false { return }
+        report.add(
+            requirement.severity, rule: requirement.rule,
+            CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
+            "\(requirement.message)")
+    }
+
+    private static func unknown(_ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ report: inout CheckReport) {
+        let name = String(decoding: bytes, as: UTF8.self)
+        let hint = Suggestion.nearest(to: name, among: table.names).map { " (did you mean \($0)?)" } ?? ""
+        report.add(
+            table.unknownSeverity, rule: table.unknownRule, location(bytes, table),
+            "\(table.prefix)\(name) is not one of the \(table.name) keys Apple defines: \(table.unknownEffect)\(hint)")
+    }
+
+    private static func wrong(
+        _ value: JSONNode, _ key: APNSModel.Key, _ expected: String, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table,
+        _ report: inout CheckReport
+    ) {
+        report.add(
+            key.severity.severity, rule: key.rule, location(bytes, table),
+            "\(table.prefix)\(key.name) must be \(expected), not \(ValueFormat.shown(value, literals: true)): \(key.effect)")
+    }
+
+    static func location(_ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table) -> CheckLocation {
+        IntentOrigin.location(base: ValueFormat.text(table.path), key: String(decoding: bytes, as: UTF8.self), table: table.origins)
+    }
+
+    /// Whether `value` has the shape.
+    static func accepts(_ shape: APNSModel.Shape, _ value: JSONNode, context: Context) -> Bool {
+        switch shape {
+        case .string: return value.isString
+        case .stringArray: return value.arrayValue?.allSatisfy(\.isString) ?? false
+        case .flag: return ValueFormat.isInteger(value, 1)
+        case .zeroOrOne: return ValueFormat.isInteger(value, 1) || ValueFormat.isInteger(value, 0)
+        case .count, .epochSeconds: return (value.integerValue ?? -1) >= 0
+        case .unitNumber: return isUnitNumber(value)
+        case .score: return context.liveActivity ? value.integerValue != nil || value.doubleValue != nil : isUnitNumber(value)
+        case .object: return value.objectValue != nil
+        case .choice(let choices): return value.utf8.map { ValueFormat.isOne(of: choices.words, $0) } ?? false
+        case .stringOrDictionary: return value.isString || value.objectValue != nil
+        case .digits: return value.utf8.map { !$0.isEmpty && $0.count <= 19 && $0.allSatisfy(ValueFormat.isDigit) } ?? false
+        case .text(let maxBytes): return value.utf8.map { !$0.isEmpty && $0.count <= maxBytes } ?? false
+        case .uuid: return value.utf8.map(isUUID) ?? false
+        }
+    }
+
+    /// How a message names the values a shape takes.
+    static func description(_ shape: APNSModel.Shape, context: Context) -> String {
+        switch shape {
+        case .string: "a string"
+        case .stringArray: "an array of strings"
+        case .flag: "the number 1"
+        case .zeroOrOne: "0 or 1"
+        case .count: "a whole number of 0 or more"
+        case .epochSeconds: "epoch seconds (a whole number)"
+        case .unitNumber: "a number from 0 to 1"
+        case .score: context.liveActivity ? "a number" : "a number from 0 to 1"
+        case .object: "an object"
+        case .choice(let choices): "one of " + choices.words.map(ValueFormat.text).joined(separator: ", ")
+        case .stringOrDictionary: "a string or a dictionary"
+        case .digits: "a string of epoch seconds (digits only; 0: deliver once, never store)"
+        case .text(let maxBytes): "a non-empty string of at most \(maxBytes) bytes"
+        case .uuid: "a UUID in the form 123e4567-e89b-12d3-a456-42665544000a"
+        }
+    }
+
+    /// A JSON number from 0 to 1, integer or not.
+    static func isUnitNumber(_ value: JSONNode) -> Bool {
+        if let number = value.integerValue { return number == 0 || number == 1 }
+        if let number = value.doubleValue { return number >= 0 && number <= 1 }
+        return false
+    }
+
+    /// 8-4-4-4-12 hex digits with hyphens.
+    static func isUUID(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard bytes.count == 36 else { return false }
+        for (index, byte) in bytes.enumerated() {
+            let hyphen = index == 8 || index == 13 || index == 18 || index == 23
+            if hyphen ? byte != UInt8(ascii: "-") : !ValueFormat.isHexDigit(byte) { return false }
+        }
+        return true
+    }
+}

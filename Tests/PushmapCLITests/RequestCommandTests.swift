@@ -1,0 +1,177 @@
+import Foundation
+import Testing
+
+/// `--request` and `--fcm-apns`: send-ready APNS requests from the built binary, and a team's
+/// script with typos in its APNS fields caught with the path of each.
+@Suite("pushmap translate and batch --request, --fcm-apns")
+struct RequestCommandTests {
+    static let intent = #"""
+    {"title": "Score", "body": "2-1", "ttl": 600, "collapseKey": "match-7", "delivery": "high", "analyticsLabel": "goal",
+     "ios": {"topic": "com.example.app", "localized": {"titleKey": "GOAL_TITLE", "titleArgs": ["Ada"]}},
+     "target": {"fid": "fid-123"}}
+    """#
+
+    static func object(_ text: String) throws -> [String: Any] {
+        try #require(CommandRunner.json(text) as? [String: Any])
+    }
+
+    @Test("APNS is written as {headers, payload}, header values strings, and the FCM message carries the same request")
+    func requestAndFCMAPNS() throws {
+        let result = try CommandRunner.run(["translate", "--request", "--fcm-apns", "--now", "1700000000", "--compact", "-"], input: Data(Self.intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try Self.object(result.stdout)
+        let apns = try #require(output["apns"] as? [String: Any])
+        let headers = try #require(apns["headers"] as? [String: Any])
+        #expect(headers.values.allSatisfy { $0 is String })
+        #expect(headers["apns-push-type"] as? String == "alert")
+        #expect(headers["apns-priority"] as? String == "10")
+        #expect(headers["apns-collapse-id"] as? String == "match-7")
+        #expect(headers["apns-topic"] as? String == "com.example.app")
+        #expect(headers["apns-expiration"] as? String == "1700000600")
+        let payload = try #require(apns["payload"] as? [String: Any])
+        let alert = try #require((payload["aps"] as? [String: Any])?["alert"] as? [String: Any])
+        #expect(alert["title-loc-key"] as? String == "GOAL_TITLE")
+        #expect(alert["title-loc-args"] as? [String] == ["Ada"])
+
+        let message = try #require((output["fcm"] as? [String: Any])?["message"] as? [String: Any])
+        #expect((message["apns"] as? NSDictionary)?.isEqual(to: apns) == true)
+        #expect(message["fid"] as? String == "fid-123")
+        #expect((message["fcm_options"] as? [String: Any])?["analytics_label"] as? String == "goal")
+        let android = try #require(message["android"] as? [String: Any])
+        #expect(android["ttl"] as? String == "600s")
+        #expect(android["collapse_key"] as? String == "match-7")
+        #expect(android["priority"] as? String == "HIGH")
+    }
+
+    @Test("a silent push goes as background with priority 5; android's own settings win on FCM")
+    func silent() throws {
+        let intent = #"{"ios": {"contentAvailable": true, "topic": "com.example.app"}, "ttl": 0, "delivery": "high", "android": {"ttl": 60}, "data": {"sync": "1"}}"#
+        let result = try CommandRunner.run(["translate", "--request", "--compact", "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try Self.object(result.stdout)
+        let headers = try #require((output["apns"] as? [String: Any])?["headers"] as? [String: String])
+        #expect(headers == ["apns-push-type": "background", "apns-priority": "5", "apns-expiration": "0", "apns-topic": "com.example.app"])
+        let android = (((output["fcm"] as? [String: Any])?["message"] as? [String: Any])?["android"] as? [String: Any])
+        #expect(android?["ttl"] as? String == "60s")
+    }
+
+    @Test("the topic gets the suffix of the push type the intent names")
+    func pushTypeTopic() throws {
+        let intent = #"{"title": "Call", "ios": {"pushType": "voip", "topic": "com.example.app"}}"#
+        let result = try CommandRunner.run(["translate", "--request", "--platform", "apns", "--compact", "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let headers = try #require(try Self.object(result.stdout)["headers"] as? [String: String])
+        #expect(headers["apns-topic"] == "com.example.app.voip")
+        #expect(headers["apns-push-type"] == "voip")
+    }
+
+    @Test("without the flags the output is the bare payloads, as before")
+    func bare() throws {
+        let result = try CommandRunner.run(["translate", "--compact", "-"], input: Data(Self.intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let output = try Self.object(result.stdout)
+        #expect((output["apns"] as? [String: Any])?["aps"] != nil)
+        #expect((output["fcm"] as? [String: Any]).flatMap { ($0["message"] as? [String: Any])?["apns"] } == nil)
+    }
+
+    @Test("each flag touches only its own platform's output")
+    func flagsPerPlatform() throws {
+        let fcm = try CommandRunner.run(["translate", "--request", "--platform", "fcm", "--compact", "-"], input: Data(Self.intent.utf8))
+        #expect(fcm.status == 0, "\(fcm.stderr)")
+        #expect((try Self.object(fcm.stdout)["message"] as? [String: Any])?["apns"] == nil)
+        let apns = try CommandRunner.run(["translate", "--fcm-apns", "--platform", "apns", "--compact", "-"], input: Data(Self.intent.utf8))
+        #expect(apns.status == 0, "\(apns.stderr)")
+        #expect(try Self.object(apns.stdout)["aps"] != nil)
+        // --fcm-apns alone: FCM carries the request, APNS stays a bare payload.
+        let both = try CommandRunner.run(["translate", "--fcm-apns", "--compact", "-"], input: Data(Self.intent.utf8))
+        let output = try Self.object(both.stdout)
+        #expect((output["apns"] as? [String: Any])?["aps"] != nil)
+        #expect(((output["fcm"] as? [String: Any])?["message"] as? [String: Any])?["apns"] != nil)
+    }
+
+    @Test("an apnsHeaders that returns no table fails the translation with its file, exit 2")
+    func brokenHeaders() throws {
+        let folder = try temporaryFolder()
+        let script = """
+        local function apns(intent, ctx) return { aps = { alert = intent.title } } end
+        local function apnsHeaders(intent, payload, ctx) return "alert" end
+        return { name = "plain", api = 1, platforms = { "apns" }, apns = apns, apnsHeaders = apnsHeaders }
+        """
+        try script.write(to: folder.appendingPathComponent("plain.lua"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(
+            ["translate", "--scripts", folder.path, "--request", "--platform", "apns", "-"], input: Data(#"{"title": "t"}"#.utf8))
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("plain.lua: apnsHeaders returned a string, expected a table"), "\(result.stderr)")
+    }
+
+    @Test("batch --request writes each line's APNS request; a line that fails says why, the others go on")
+    func batch() throws {
+        let lines = Self.intent.replacingOccurrences(of: "\n", with: " ") + "\n" + #"{"ios": {"pushType": "beep"}}"# + "\n"
+        let result = try CommandRunner.run(["batch", "--request", "--fcm-apns", "-"], input: Data(lines.utf8))
+        #expect(result.status == 1)
+        let outputs = try result.stdout.split(separator: "\n").map { try Self.object(String($0)) }
+        #expect(outputs.count == 2)
+        let apns = try #require(outputs[0]["apns"] as? [String: Any])
+        #expect((apns["headers"] as? [String: Any])?["apns-priority"] as? String == "10")
+        #expect(((outputs[0]["fcm"] as? [String: Any])?["message"] as? [String: Any])?["apns"] != nil)
+        #expect(outputs[1]["error"] != nil)
+    }
+
+    @Test("validate reads an APNS request and reports at its paths")
+    func validateRequest() throws {
+        let request = #"{"headers": {"apns-push-type": "background", "apns-priority": "10"}, "payload": {"aps": {"content-available": 1}}}"#
+        let result = try CommandRunner.run(["validate", "--platform", "apns", "-"], input: Data(request.utf8))
+        #expect(result.status == 1)
+        let output = result.stdout + result.stderr
+        #expect(output.contains(#"error: $.headers["apns-priority"]: a background push needs apns-priority 5"#), "\(output)")
+    }
+
+    static let typoScript = """
+    -- A team's plain mapping with typos in its APNS fields.
+    local function apns(intent, ctx)
+      return { aps = { alert = { titel = intent.title, body = intent.body }, ["content-availabe"] = 1 } }
+    end
+
+    local function apnsHeaders(intent, payload, ctx)
+      return { ["apns-push-type"] = "alert", ["apns-prority"] = "10", ["apns-topic"] = "com.example.app" }
+    end
+
+    local function fcm(intent, ctx)
+      return { message = { token = "t", data = { adb_title = intent.title, adb_body = intent.body },
+        apns = { headers = { ["apns-priority"] = 10 }, payload = { aps = { alert = { titel = intent.title } } } } } }
+    end
+
+    return { name = "plain", api = 1, platforms = { "fcm", "apns" }, fcm = fcm, apns = apns, apnsHeaders = apnsHeaders }
+    """
+
+    @Test("a team's script with typos in APNS fields: a warning for each key iOS ignores, an error for what shows nothing, each with its path")
+    func teamScriptTypos() throws {
+        let folder = try temporaryFolder()
+        try Self.typoScript.write(to: folder.appendingPathComponent("plain.lua"), atomically: true, encoding: .utf8)
+        let intent = Data(#"{"title": "Hi", "body": "there"}"#.utf8)
+
+        // The body still shows: the typos are warnings, exit 0.
+        let apns = try CommandRunner.run(["translate", "--scripts", folder.path, "--request", "--platform", "apns", "-"], input: intent)
+        #expect(apns.status == 0, "\(apns.stderr)")
+        #expect(apns.stderr.contains("warning: $.payload.aps.alert.titel:"), "\(apns.stderr)")
+        #expect(apns.stderr.contains("did you mean title?"))
+        #expect(apns.stderr.contains(#"warning: $.payload.aps["content-availabe"]:"#))
+        #expect(apns.stderr.contains("did you mean content-available?"))
+        #expect(apns.stderr.contains(#"warning: $.headers["apns-prority"]:"#))
+        #expect(apns.stderr.contains("did you mean apns-priority?"))
+
+        // Inside the FCM message: the alert has nothing left to show and the priority is a number.
+        // The script wrote the failing values: a script failure (exit 2) at its line.
+        let fcm = try CommandRunner.run(["translate", "--scripts", folder.path, "--platform", "fcm", "--format", "json", "-"], input: intent)
+        #expect(fcm.status == 2)
+        let report = try Self.object(fcm.stderr)
+        #expect((report["scriptError"] as? [String: Any])?["script"] as? String == folder.appendingPathComponent("plain.lua").path, "\(report)")
+        let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
+        let found = Set(diagnostics.map { "\($0["severity"] ?? "") \($0["rule"] ?? "") \($0["payloadPath"] ?? $0["path"] ?? "")" })
+        #expect(found.contains("warning apns-alert-key $.message.apns.payload.aps.alert.titel"), "\(found)")
+        #expect(found.contains("error apns-alert $.message.apns.payload.aps.alert"), "\(found)")
+        // A number where FCM's model wants a string: FCM's finding, not a second one from the APNS checks.
+        #expect(found.contains(#"error fcm-field-type $.message.apns.headers["apns-priority"]"#), "\(found)")
+        #expect(!found.contains { $0.contains("apns-header-string") }, "\(found)")
+    }
+}

@@ -1,0 +1,96 @@
+import Testing
+@testable import Pushmap
+import PushmapJSON
+
+/// Apple's Live Activity keys and the APNS request headers, in a request `{headers, payload}`
+/// and inside an FCM message's `apns`.
+extension ChecksTests {
+    static func request(_ headers: JSONObject, _ aps: JSONObject, _ keys: JSONObject = [:]) -> JSONValue {
+        ["headers": .object(headers), "payload": F.apns(aps, keys)]
+    }
+
+    static let alertHeaders: JSONObject = ["apns-push-type": "alert", "apns-priority": "10", "apns-topic": "com.example.app"]
+
+    @Test("Live Activity keys are read only with aps.event; each event needs its keys")
+    func apnsLiveActivity() {
+        F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["stale-date": 5])), .apns), "apns-live-activity", .warning, at: #"$.aps["stale-date"]"#)
+        let update = F.check(F.apns(["event": "update", "content-state": ["score": 1]]), .apns)
+        F.expectOne(update, "apns-live-activity", .error, at: "$.aps.timestamp")
+        let start = F.check(F.apns(["event": "start", "timestamp": 1, "content-state": [:]]), .apns).filter { $0.rule == "apns-live-activity" }
+        #expect(start.map(\.path).sorted() == ["$.aps.alert", "$.aps.attributes", #"$.aps["attributes-type"]"#])
+        F.expectOne(F.check(F.apns(["event": "stop", "timestamp": 1]), .apns), "apns-live-activity", .error, at: "$.aps.event")
+        let good: JSONObject = ["event": "update", "timestamp": 1_700_000_000, "content-state": ["score": 2], "relevance-score": 75, "stale-date": 1_700_000_600]
+        #expect(F.check(F.apns(good), .apns).isEmpty)
+        let score = F.expectOne(F.check(F.apns(F.merged(good, ["relevance-score": "high"])), .apns), "apns-relevance-score", .warning, at: #"$.aps["relevance-score"]"#)
+        #expect(score?.message.contains("must be a number, not") == true)
+    }
+
+    @Test("a request's headers: strings of Apple's forms; an unknown header is ignored by APNs (a warning)")
+    func apnsHeaderValues() {
+        let aps = F.plainAps
+        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": 10]), aps), .apns), "apns-header-string", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": "7"]), aps), .apns), "apns-priority", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-push-type": "silent"]), aps), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
+        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-expiration": "tomorrow"]), aps), .apns), "apns-expiration", .error, at: #"$.headers["apns-expiration"]"#)
+        let long = String(repeating: "c", count: 65)
+        F.expectOne(
+            F.check(Self.request(F.merged(Self.alertHeaders, ["apns-collapse-id": .string(long)]), aps), .apns, intentPaths: true), "apns-collapse-id", .error,
+            at: "$.collapseKey", payloadPath: #"$.headers["apns-collapse-id"]"#)
+        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-id": "1234"]), aps), .apns), "apns-id", .error, at: #"$.headers["apns-id"]"#)
+        let typo = F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-prority": "5"]), aps), .apns), "apns-header-key", .warning, at: #"$.headers["apns-prority"]"#)
+        #expect(typo?.message.contains("did you mean apns-priority?") == true)
+        let good = F.merged(Self.alertHeaders, ["apns-id": "123E4567-e89b-12d3-a456-426655440000", "apns-expiration": "0", "apns-collapse-id": .string(String(long.dropLast()))])
+        #expect(F.check(Self.request(good, aps), .apns).isEmpty)
+    }
+
+    @Test("a background push: content-available 1, no alert, sound or badge, priority 5")
+    func apnsBackground() {
+        let silent: JSONObject = ["content-available": 1]
+        let headers: JSONObject = ["apns-push-type": "background", "apns-priority": "5", "apns-topic": "com.example.app"]
+        #expect(F.check(Self.request(headers, silent), .apns).isEmpty)
+        F.expectOne(F.check(Self.request(F.merged(headers, ["apns-priority": "10"]), silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectOne(F.check(Self.request(F.merged(headers, [:], removing: ["apns-priority"]), silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectOne(F.check(Self.request(headers, ["thread-id": "t"]), .apns), "apns-background", .error, at: #"$.payload.aps["content-available"]"#)
+        let alerting = F.check(Self.request(headers, F.merged(silent, ["sound": "default"])), .apns, intentPaths: true)
+        F.expectOne(alerting, "apns-background", .error, at: "$.sound", payloadPath: "$.payload.aps.sound")
+        // A silent payload sent as alert, or with no push type.
+        F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
+        // With no push type APNs may delay or drop it (a warning); FCM sets one itself.
+        F.expectOne(F.check(Self.request(["apns-priority": "5"], silent), .apns), "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
+        F.expectNone(F.check(["message": ["token": "t", "apns": Self.request(["apns-priority": "5"], silent)]], .fcm), "apns-push-type")
+        F.expectOne(F.check(Self.request(Self.alertHeaders, ["mutable-content": 1]), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
+    }
+
+    @Test("the topic carries the suffix its push type needs")
+    func apnsTopic() {
+        let voip: JSONObject = ["apns-push-type": "voip", "apns-priority": "10"]
+        F.expectOne(F.check(Self.request(F.merged(voip, ["apns-topic": "com.example.app"]), F.plainAps), .apns), "apns-topic", .error, at: #"$.headers["apns-topic"]"#)
+        #expect(F.check(Self.request(F.merged(voip, ["apns-topic": "com.example.app.voip"]), F.plainAps), .apns).filter { $0.rule == "apns-topic" }.isEmpty)
+        F.expectOne(
+            F.check(Self.request(F.merged(Self.alertHeaders, ["apns-topic": "com.example.app.push-type.liveactivity"]), F.plainAps), .apns), "apns-topic", .error,
+            at: #"$.headers["apns-topic"]"#)
+        let live: JSONObject = ["event": "end", "timestamp": 2]
+        F.expectOne(F.check(Self.request(Self.alertHeaders, live), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
+        let liveHeaders: JSONObject = ["apns-push-type": "liveactivity", "apns-priority": "10", "apns-topic": "com.example.app.push-type.liveactivity"]
+        #expect(F.check(Self.request(liveHeaders, live), .apns).isEmpty)
+    }
+
+    @Test("a request is {headers, payload}; the payload's findings are at its paths in the request")
+    func apnsRequestShape() {
+        F.expectOne(F.check(["headers": ["apns-priority": "5"]], .apns), "apns-request", .error, at: "$.payload")
+        F.expectOne(F.check(["headers": 5, "payload": F.apns(F.plainAps)], .apns), "apns-request", .error, at: "$.headers")
+        F.expectOne(F.check(Self.request(Self.alertHeaders, ["alert": 5]), .apns), "apns-alert", .error, at: "$.payload.aps.alert")
+    }
+
+    @Test("an FCM message's apns block is held to the APNS checks at its paths in the message")
+    func fcmAPNS() {
+        let apns: JSONValue = ["headers": ["apns-push-type": "background", "apns-priority": "10"], "payload": ["aps": ["alert": ["titel": "Hi"], "content-available": 1]]]
+        let findings = F.check(["message": ["token": "t", "apns": apns]], .fcm)
+        F.expectOne(findings, "apns-alert-key", .warning, at: "$.message.apns.payload.aps.alert.titel")
+        F.expectOne(findings, "apns-alert", .error, at: "$.message.apns.payload.aps.alert")
+        #expect(findings.filter { $0.rule == "apns-background" }.map(\.path).sorted() == [#"$.message.apns.headers["apns-priority"]"#, "$.message.apns.payload.aps.alert"])
+        #expect(findings.allSatisfy { $0.platform == .fcm })
+        // Headers alone: FCM builds the payload from the notification.
+        F.expectOne(F.check(["message": ["token": "t", "apns": ["headers": ["apns-priority": "11"]]]], .fcm), "apns-priority", .error, at: #"$.message.apns.headers["apns-priority"]"#)
+    }
+}
