@@ -144,20 +144,22 @@ struct RequestCommandTests {
     return { name = "plain", api = 1, platforms = { "fcm", "apns" }, fcm = fcm, apns = apns, apnsHeaders = apnsHeaders }
     """
 
-    @Test("a team's script with typos in APNS fields: a warning for each key iOS ignores, an error for what shows nothing, each with its path")
+    @Test("a team's script with typos in APNS fields fails with the path of each: the keys they were meant for are missing")
     func teamScriptTypos() throws {
         let folder = try temporaryFolder()
         try Self.typoScript.write(to: folder.appendingPathComponent("plain.lua"), atomically: true, encoding: .utf8)
         let intent = Data(#"{"title": "Hi", "body": "there"}"#.utf8)
 
-        // The body still shows: the typos are warnings, exit 0.
+        // Each typo leaves the key it meant missing (no title, the app never woken, no priority):
+        // an error at each path, and no payload.
         let apns = try CommandRunner.run(["translate", "--scripts", folder.path, "--request", "--platform", "apns", "-"], input: intent)
-        #expect(apns.status == 0, "\(apns.stderr)")
-        #expect(apns.stderr.contains("warning: $.payload.aps.alert.titel:"), "\(apns.stderr)")
+        #expect(apns.status != 0, "\(apns.stderr)")
+        #expect(apns.stdout.isEmpty)
+        #expect(apns.stderr.contains("error: $.payload.aps.alert.titel:"), "\(apns.stderr)")
         #expect(apns.stderr.contains("did you mean title?"))
-        #expect(apns.stderr.contains(#"warning: $.payload.aps["content-availabe"]:"#))
+        #expect(apns.stderr.contains(#"error: $.payload.aps["content-availabe"]:"#))
         #expect(apns.stderr.contains("did you mean content-available?"))
-        #expect(apns.stderr.contains(#"warning: $.headers["apns-prority"]:"#))
+        #expect(apns.stderr.contains(#"error: $.headers["apns-prority"]:"#))
         #expect(apns.stderr.contains("did you mean apns-priority?"))
 
         // Inside the FCM message: the alert has nothing left to show and the priority is a number.
@@ -168,7 +170,7 @@ struct RequestCommandTests {
         #expect((report["scriptError"] as? [String: Any])?["script"] as? String == folder.appendingPathComponent("plain.lua").path, "\(report)")
         let diagnostics = try #require(report["diagnostics"] as? [[String: Any]])
         let found = Set(diagnostics.map { "\($0["severity"] ?? "") \($0["rule"] ?? "") \($0["payloadPath"] ?? $0["path"] ?? "")" })
-        #expect(found.contains("warning apns-alert-key $.message.apns.payload.aps.alert.titel"), "\(found)")
+        #expect(found.contains("error apns-alert-key $.message.apns.payload.aps.alert.titel"), "\(found)")
         #expect(found.contains("error apns-alert $.message.apns.payload.aps.alert"), "\(found)")
         // A number where FCM's model wants a string: FCM's finding, not a second one from the APNS checks.
         #expect(found.contains(#"error fcm-field-type $.message.apns.headers["apns-priority"]"#), "\(found)")

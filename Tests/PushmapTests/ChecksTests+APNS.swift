@@ -14,12 +14,17 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.plainAps), .apns), "apns-aps-object")
     }
 
-    @Test("a key Apple does not define in aps is ignored by iOS: a warning, with the nearest key for a typo")
+    @Test("a key Apple does not define in aps is ignored by iOS: a warning; a typo of a key the payload lacks is an error")
     func apnsApsKey() {
         let payload = F.apns(F.merged(F.plainAps, ["adb_media": "https://x.com/a.png"]))
         F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-aps-key", .warning, at: "$.aps.adb_media")
-        let typo = F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["content-availabe": 1])), .apns), "apns-aps-key", .warning, at: #"$.aps["content-availabe"]"#)
+        // The key it was written for is missing: the app is never woken.
+        let typo = F.expectOne(F.check(F.apns(F.merged(F.plainAps, ["content-availabe": 1])), .apns), "apns-aps-key", .error, at: #"$.aps["content-availabe"]"#)
         #expect(typo?.message.contains("did you mean content-available?") == true)
+        // Beside the key it is near, the stray key changes nothing: a warning.
+        F.expectOne(
+            F.check(F.apns(F.merged(F.plainAps, ["content-available": 1, "content-availabe": 1])), .apns), "apns-aps-key", .warning,
+            at: #"$.aps["content-availabe"]"#)
         let live = F.apns(F.merged(F.plainAps, ["timestamp": 1, "event": "update", "content-state": [:], "stale-date": 2, "dismissal-date": 3]))
         F.expectNone(F.check(live, .apns), "apns-aps-key")
     }
@@ -29,9 +34,9 @@ extension ChecksTests {
         F.expectOne(F.check(F.apns(["alert": 5]), .apns), "apns-alert", .error, at: "$.aps.alert")
         F.expectOne(F.check(F.apns(["alert": ["title": 5, "body": "b"]]), .apns, intentPaths: true), "apns-alert", .error, at: "$.title", payloadPath: "$.aps.alert.title")
         F.expectOne(F.check(F.apns(["alert": ["loc-args": ["a", 1], "loc-key": "K"]]), .apns), "apns-alert", .error, at: #"$.aps.alert["loc-args"]"#)
-        // Nothing to show: a typo of the only text key is ignored (a warning) and the alert is empty (an error).
+        // Nothing to show: a typo of the only text key (the title it meant is missing) and the empty alert are errors.
         let typo = F.check(F.apns(["alert": ["titel": "Hi"]]), .apns)
-        F.expectOne(typo, "apns-alert-key", .warning, at: "$.aps.alert.titel")
+        F.expectOne(typo, "apns-alert-key", .error, at: "$.aps.alert.titel")
         F.expectOne(typo, "apns-alert", .error, at: "$.aps.alert")
         F.expectNone(F.check(F.apns(["alert": "Hello"]), .apns), "apns-alert")
         let full = try F.parse(#"{"aps":{"alert":{"title":"t","subtitle":"s","body":"b","loc-key":"K","loc-args":["x"],"title-loc-args":[]}}}"#)

@@ -37,8 +37,12 @@ extension ChecksTests {
             F.check(Self.request(F.merged(Self.alertHeaders, ["apns-collapse-id": .string(long)]), aps), .apns, intentPaths: true), "apns-collapse-id", .error,
             at: "$.collapseKey", payloadPath: #"$.headers["apns-collapse-id"]"#)
         F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-id": "1234"]), aps), .apns), "apns-id", .error, at: #"$.headers["apns-id"]"#)
+        // Beside apns-priority the stray header changes nothing (a warning); in its place the
+        // priority meant is missing (an error).
         let typo = F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-prority": "5"]), aps), .apns), "apns-header-key", .warning, at: #"$.headers["apns-prority"]"#)
         #expect(typo?.message.contains("did you mean apns-priority?") == true)
+        let instead: JSONObject = ["apns-push-type": "alert", "apns-prority": "10", "apns-topic": "com.example.app"]
+        F.expectOne(F.check(Self.request(instead, aps), .apns), "apns-header-key", .error, at: #"$.headers["apns-prority"]"#)
         let good = F.merged(Self.alertHeaders, ["apns-id": "123E4567-e89b-12d3-a456-426655440000", "apns-expiration": "0", "apns-collapse-id": .string(String(long.dropLast()))])
         #expect(F.check(Self.request(good, aps), .apns).isEmpty)
     }
@@ -86,7 +90,7 @@ extension ChecksTests {
     func fcmAPNS() {
         let apns: JSONValue = ["headers": ["apns-push-type": "background", "apns-priority": "10"], "payload": ["aps": ["alert": ["titel": "Hi"], "content-available": 1]]]
         let findings = F.check(["message": ["token": "t", "apns": apns]], .fcm)
-        F.expectOne(findings, "apns-alert-key", .warning, at: "$.message.apns.payload.aps.alert.titel")
+        F.expectOne(findings, "apns-alert-key", .error, at: "$.message.apns.payload.aps.alert.titel")
         F.expectOne(findings, "apns-alert", .error, at: "$.message.apns.payload.aps.alert")
         #expect(findings.filter { $0.rule == "apns-background" }.map(\.path).sorted() == [#"$.message.apns.headers["apns-priority"]"#, "$.message.apns.payload.aps.alert"])
         #expect(findings.allSatisfy { $0.platform == .fcm })

@@ -25,7 +25,7 @@ enum APNSWalker {
                 continue
             }
             guard let index = table.index(bytes) else {
-                unknown(bytes, in: table, &report)
+                unknown(bytes, in: table, object, &report)
                 continue
             }
             let key = table.keys[index]
@@ -70,12 +70,27 @@ enum APNSWalker {
             "\(requirement.message)")
     }
 
-    private static func unknown(_ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ report: inout CheckReport) {
+    /// An unknown key is ignored: the table's severity (a warning). A near miss of a key Apple
+    /// defines that the dictionary lacks (`titel` with no `title`) leaves the key it was written
+    /// for missing, which counts as that key's wrong value would: an error for a title, a
+    /// `content-available` or a priority, a warning for a sound's volume.
+    private static func unknown(
+        _ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ object: JSONObjectNode, _ report: inout CheckReport
+    ) {
         let name = String(decoding: bytes, as: UTF8.self)
-        let hint = Suggestion.nearest(to: name, among: table.names).map { " (did you mean \($0)?)" } ?? ""
+        guard let meant = Suggestion.nearest(to: name, among: table.names) else {
+            report.add(
+                table.unknownSeverity, rule: table.unknownRule, location(bytes, table),
+                "\(table.prefix)\(name) is not one of the \(table.name) keys Apple defines: \(table.unknownEffect)")
+            return
+        }
+        let missing = !object.contains { member in member.key.utf8.map { $0.elementsEqual(meant.utf8) } ?? false }
+        let meantSeverity = table.keys.first { ValueFormat.text($0.name) == meant }?.severity.severity ?? table.unknownSeverity
         report.add(
-            table.unknownSeverity, rule: table.unknownRule, location(bytes, table),
-            "\(table.prefix)\(name) is not one of the \(table.name) keys Apple defines: \(table.unknownEffect)\(hint)")
+            missing ? meantSeverity : table.unknownSeverity, rule: table.unknownRule, location(bytes, table),
+            missing
+                ? "\(table.prefix)\(name) is not one of the \(table.name) keys Apple defines (did you mean \(meant)?): \(table.unknownEffect), so \(table.prefix)\(meant) is missing"
+                : "\(table.prefix)\(name) is not one of the \(table.name) keys Apple defines: \(table.unknownEffect) (did you mean \(meant)?)")
     }
 
     private static func wrong(
