@@ -151,11 +151,19 @@ struct RequestCommandTests {
         let intent = Data(#"{"title": "Hi", "body": "there"}"#.utf8)
 
         // Each typo leaves the key it meant missing (no title, the app never woken, no priority):
-        // an error at each path, and no payload.
+        // an error at each path, no payload, and the script's failure at the line that wrote it.
         let apns = try CommandRunner.run(["translate", "--scripts", folder.path, "--request", "--platform", "apns", "-"], input: intent)
-        #expect(apns.status != 0, "\(apns.stderr)")
+        #expect(apns.status == 2, "\(apns.stderr)")
         #expect(apns.stdout.isEmpty)
-        #expect(apns.stderr.contains("error: $.payload.aps.alert.titel:"), "\(apns.stderr)")
+        #expect(apns.stderr.contains("written by \(folder.appendingPathComponent("plain.lua").path):3]"), "\(apns.stderr)")
+        // The same request put into the FCM message by --fcm-apns: the apns mapping's line, not the fcm one's.
+        let both = try CommandRunner.run(["translate", "--scripts", folder.path, "--fcm-apns", "--platform", "fcm", "-"], input: intent)
+        #expect(both.status == 2, "\(both.stderr)")
+        let availabe = both.stderr.split(separator: "\n").first { $0.contains(#"error: $.message.apns.payload.aps["content-availabe"]"#) }
+        #expect(availabe?.hasSuffix("written by \(folder.appendingPathComponent("plain.lua").path):3]") == true, "\(both.stderr)")
+        // The title's value is the intent's unchanged, so the finding is at $.title too.
+        #expect(apns.stderr.contains("error: $.title: aps.alert.titel is not one of"), "\(apns.stderr)")
+        #expect(apns.stderr.contains("apns at $.payload.aps.alert.titel"), "\(apns.stderr)")
         #expect(apns.stderr.contains("did you mean title?"))
         #expect(apns.stderr.contains(#"error: $.payload.aps["content-availabe"]:"#))
         #expect(apns.stderr.contains("did you mean content-available?"))

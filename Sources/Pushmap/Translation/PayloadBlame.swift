@@ -37,6 +37,23 @@ struct PayloadBlame {
         return best
     }
 
+    /// As ``entry(platform:path:)``, also for a finding in a send-ready request, which lies at the
+    /// apns mapping's payload inside it (`$.payload…`, or `$.message.apns.payload…` with
+    /// `--fcm-apns`) where the trace knows it at `$…`; the key's path is given back in the request.
+    /// Of the two, the deeper key wrote the value (the fcm mapping wrote `$.message`, the apns
+    /// mapping what `--fcm-apns` put inside it); the platform's own on a tie.
+    private func located(platform: Platform, path: String) -> (path: String, entry: Entry)? {
+        var best = entry(platform: platform, path: path)
+        for prefix in ["$.payload", "$.message.apns.payload"] where path.hasPrefix(prefix) {
+            let rest = path.dropFirst(prefix.count)
+            guard rest.isEmpty || rest.first == "." || rest.first == "[",
+                  let found = entry(platform: .apns, path: "$" + rest) else { continue }
+            let inRequest = prefix + found.path.dropFirst()
+            if inRequest.count > best?.path.count ?? 0 { best = (inRequest, found.entry) }
+        }
+        return best
+    }
+
     /// The checks' findings with the team's lines that wrote their values (`teamScripts`: the
     /// paths of the scripts that are not pushmap's own), placed at the payload path unless the
     /// value is the intent's unchanged; and, when such a line wrote a value an error is about,
@@ -45,7 +62,7 @@ struct PayloadBlame {
         var scriptError: ScriptError?
         let attributed = findings.map { finding -> Diagnostic in
             guard let platform = finding.platform, let payloadPath = finding.payloadPath,
-                  let (key, entry) = entry(platform: platform, path: payloadPath),
+                  let (key, entry) = located(platform: platform, path: payloadPath),
                   let writer = entry.writer, let colon = writer.lastIndex(of: ":"),
                   teamScripts.contains(String(writer[..<colon])) else { return finding }
             var finding = finding

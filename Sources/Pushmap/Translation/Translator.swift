@@ -288,7 +288,7 @@ public final class Translator: Sendable {
             all += findings
         }
         if all.hasErrors {
-            if metered, findings.hasErrors, let blamed = blamed(intent, name: name, platforms: platforms, now: now, all, generation: generation, runtime: runtime) {
+            if metered, findings.hasErrors, let blamed = blamed(intent, name: name, platforms: runPlatforms, now: now, all, generation: generation, runtime: runtime) {
                 throw blamed
             }
             throw TranslationError(kind: .failedCheck, diagnostics: all)
