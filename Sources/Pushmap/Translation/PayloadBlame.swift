@@ -12,6 +12,9 @@ struct PayloadBlame {
     }
 
     private var entries: [Platform: [String: Entry]] = [:]
+    /// `--fcm-apns` replaced what the fcm mapping wrote at `message.apns`: its writes there are not
+    /// what was checked.
+    var fcmAPNSReplaced = false
 
     /// Reads the trace's flat list: platform, payload path, writer (or false), origin (or false).
     init(_ list: [JSONValue]) {
@@ -43,7 +46,8 @@ struct PayloadBlame {
     /// Of the two, the deeper key wrote the value (the fcm mapping wrote `$.message`, the apns
     /// mapping what `--fcm-apns` put inside it); the platform's own on a tie.
     private func located(platform: Platform, path: String) -> (path: String, entry: Entry)? {
-        var best = entry(platform: platform, path: path)
+        let replaced = fcmAPNSReplaced && platform == .fcm && path.hasPrefix("$.message.apns")
+        var best = replaced ? nil : entry(platform: platform, path: path)
         for prefix in ["$.payload", "$.message.apns.payload"] where path.hasPrefix(prefix) {
             let rest = path.dropFirst(prefix.count)
             guard rest.isEmpty || rest.first == "." || rest.first == "[",

@@ -288,7 +288,9 @@ public final class Translator: Sendable {
             all += findings
         }
         if all.hasErrors {
-            if metered, findings.hasErrors, let blamed = blamed(intent, name: name, platforms: runPlatforms, now: now, all, generation: generation, runtime: runtime) {
+            if metered, findings.hasErrors, let blamed = blamed(
+                intent, name: name, platforms: runPlatforms, now: now, fcmAPNS: fcmAPNS, all, generation: generation, runtime: runtime
+            ) {
                 throw blamed
             }
             throw TranslationError(kind: .failedCheck, diagnostics: all)
@@ -308,6 +310,10 @@ public final class Translator: Sendable {
         // asked for has been checked as one already.
         let apnsAsked = platforms.contains(.apns)
         let (base, platform) = apnsRequest ? ("$", Platform.apns) : ("$.message.apns", apnsAsked ? Platform.apns : .fcm)
+        if fcmAPNS {
+            // What the fcm mapping wrote at message.apns is replaced, not sent: its findings go with it.
+            findings.removeAll { $0.platform == .fcm && ($0.payloadPath ?? $0.path).hasPrefix("$.message.apns") }
+        }
         findings += checker.checkAPNSRequest(sent, base: base, platform: platform, checkPayload: apnsRequest || !apnsAsked)
         return texts.compactMap { entry in
             guard platforms.contains(entry.platform) else { return nil }
@@ -326,10 +332,11 @@ public final class Translator: Sendable {
     /// that wrote it: the same run again, with the payload tables traced, says which. Only a
     /// failing run pays for it. Nil when no line of a team's script wrote an error's value.
     private func blamed(
-        _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, _ diagnostics: [Diagnostic],
+        _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, fcmAPNS: Bool, _ diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
     ) -> TranslationError? {
-        guard let blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now) else { return nil }
+        guard var blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now) else { return nil }
+        blame.fcmAPNSReplaced = fcmAPNS
         let team = Set(generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
         let (attributed, scriptError) = blame.attribute(diagnostics, teamScripts: team)
         guard let scriptError else { return nil }
