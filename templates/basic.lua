@@ -40,8 +40,8 @@ local function fcm(intent, ctx)
     if remind.after ~= nil then data.adb_rem_sec = format("%d", remind.after) end
   end
 
-  -- Diagnostics concern the template being run: one built on basic that declares it ignores
-  -- the buttons or the remind-later button removes their keys again.
+  -- Diagnostics concern the template being run: for one built on basic that declares it ignores
+  -- the buttons or the remind-later button, basic warns about them...
   local template = ctx.template
   local ignores = rules[template].ignores
   if ignores.buttons and data.adb_act ~= nil then
@@ -55,6 +55,9 @@ local function fcm(intent, ctx)
       warn("$.buttons", "with remindLater, Android shows at most 2 buttons")
     end
   end
+  -- ...and leaves their keys out of its payload.
+  if ignores.buttons then data.adb_act = nil end
+  if ignores.remindLater then data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil end
   return payload
 end
 

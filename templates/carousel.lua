@@ -58,8 +58,6 @@ local function fcm(intent, ctx)
   local data = payload.message.data
   data.adb_template_type = "car"
   dropImage(data, "adb_image", intent)
-  -- No buttons or remind-later button (ignored: basic reports them).
-  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
 
   local carousel = carouselOf(intent)
   local mode = carousel.mode

@@ -24,8 +24,6 @@ local function fcm(intent, ctx)
   local payload = builtin("basic", "fcm", intent, ctx)
   local data = payload.message.data
   data.adb_template_type = "cat"
-  -- No buttons or remind-later button (ignored: basic reports them).
-  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
   if intent.image ~= nil then
     data.adb_image = nil
     warn("$.image", "image is ignored by the cat template (its items carry the images)")

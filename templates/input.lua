@@ -12,8 +12,6 @@ local function fcm(intent, ctx)
   local payload = builtin("basic", "fcm", intent, ctx)
   local data = payload.message.data
   data.adb_template_type = "input"
-  -- No buttons or remind-later button (ignored: basic reports them).
-  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
 
   local reply = intent.reply
   if reply == nil then

@@ -41,8 +41,6 @@ end
 local function fcm(intent, ctx)
   local payload = builtin("basic", "fcm", intent, ctx)
   local data = payload.message.data
-  -- No buttons or remind-later button (ignored: basic reports them).
-  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
   local expired = timerKeys(data, intent, ctx, androidColor)
   data.adb_body_ex_alt = expired.expandedBody
   data.adb_image_alt = expired.image

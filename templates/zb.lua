@@ -14,8 +14,6 @@ local function fcm(intent, ctx)
   local payload = builtin("basic", "fcm", intent, ctx)
   local data = payload.message.data
   data.adb_template_type = "zb"
-  -- No buttons or remind-later button (ignored: basic reports them).
-  data.adb_act, data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil, nil
   if data.adb_large_icon ~= nil then
     data.adb_large_icon = nil
     warn("$.android.largeIcon", "android.largeIcon is ignored by the zb template (its layout has no large icon)")
