@@ -57,6 +57,11 @@ struct PushmapServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-timeout-ms"), help: "Time for one batch stream, in milliseconds.")
     var batchTimeoutMilliseconds = 600_000
 
+    @Option(name: .long, help: ArgumentHelp(
+        "A fixed time to serve at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past, so answers repeat exactly.",
+        valueName: "epoch"))
+    var now: Int64?
+
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
@@ -81,6 +86,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         configuration.maxConcurrentRequests = maxConcurrentRequests
         configuration.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         configuration.batchTimeoutMilliseconds = batchTimeoutMilliseconds
+        configuration.now = now
         if let tokenFile {
             do {
                 let token = try FileSystem.readFile(tokenFile, limit: 4096)
@@ -126,7 +132,7 @@ enum PushmapServer {
         let metrics = ServerMetrics.bootstrap()
         let store: ScriptStore
         do {
-            store = try ScriptStore(directories: configuration.scriptDirectories, logger: logger, metrics: metrics)
+            store = try ScriptStore(directories: configuration.scriptDirectories, now: configuration.now, logger: logger, metrics: metrics)
         } catch {
             PushmapServerCommand.fail("pushmap-server: the scripts could not be loaded: \(error)")
         }

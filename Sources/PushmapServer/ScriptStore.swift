@@ -13,9 +13,12 @@ final class ScriptStore: Sendable {
     private let lastTried: Mutex<TemplateScripts>
 
     /// Loads the folders over the built-in scripts; fails when they cannot be read or compiled.
-    init(directories: [String], logger: Logger, metrics: ServerMetrics) throws {
+    /// - Parameter now: a fixed time for scripts and checks, else the system clock.
+    init(directories: [String], now: Int64?, logger: Logger, metrics: ServerMetrics) throws {
         let scripts = try Self.read(directories)
-        translator = try Translator(scripts: scripts, logger: logger)
+        var options = Translator.Options()
+        if let now { options.clock = { now } }
+        translator = try Translator(scripts: scripts, options: options, logger: logger)
         self.directories = directories
         self.logger = logger
         self.metrics = metrics

@@ -5,20 +5,29 @@ import Testing
 @Suite("pushmap-server routes", .serialized)
 struct ServerRouteTests {
     static let seed = (try? Data(contentsOf: ServerPaths.root.appendingPathComponent("examples/seeds/basic-fcm.json"))) ?? Data()
+    /// One fixed time for the server and the command line it is compared with: the seed's
+    /// remind-later time is before it, and that warning quotes the time, so two clocks a second
+    /// apart would differ.
+    static let now = ["--now", "1800000000"]
 
     @Test("translate answers as pushmap translate does, for each platform choice")
     func translate() throws {
-        let server = try ServerUnderTest()
+        let server = try ServerUnderTest(Self.now)
         for platform in ["both", "fcm", "apns"] {
             let answer = try Curl.post("\(server.baseURL)/v1/translate?platform=\(platform)", Self.seed)
             #expect(answer.status == 200, "\(answer.text)")
             #expect(answer.headers["content-type"] == "application/json")
             #expect((answer.headers["x-request-id"] ?? "").count == 32)
-            let cli = try runCommand(ServerPaths.cli.path, ["translate", "--compact", "--platform", platform, "-"], input: Self.seed)
+            let cli = try runCommand(
+                ServerPaths.cli.path, ["translate", "--compact", "--format", "json", "--platform", platform, "-"] + Self.now, input: Self.seed)
             #expect(cli.status == 0)
             let expected = try JSONSerialization.jsonObject(with: cli.stdout) as? NSObject
             var served = answer.object
-            served.removeValue(forKey: "warnings")
+            // The command line prints the warnings on standard error, the server beside the payloads.
+            let warnings = served.removeValue(forKey: "warnings") as? [[String: Any]] ?? []
+            let printed = try JSONSerialization.jsonObject(with: Data(cli.stderr.utf8)) as? [String: Any]
+            #expect(warnings.contains { $0["rule"] as? String == "android-remind-later-past" } == (platform != "apns"))
+            #expect(NSArray(array: warnings).isEqual(to: printed?["diagnostics"] as? [Any] ?? []))
             if platform == "both" {
                 #expect(NSDictionary(dictionary: served).isEqual(expected))
             } else {
@@ -124,7 +133,7 @@ struct ServerRouteTests {
 
     @Test("batch writes the same bytes as pushmap batch, bad lines included")
     func batch() throws {
-        let server = try ServerUnderTest(["--max-body-bytes", "2000"])
+        let server = try ServerUnderTest(["--max-body-bytes", "2000"] + Self.now)
         let seedLine = String(decoding: Self.seed, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
         var input = ""
         for index in 0..<300 {
@@ -142,7 +151,7 @@ struct ServerRouteTests {
         #expect(answer.status == 200)
         #expect(answer.headers["content-type"] == "application/x-ndjson")
         // The command line with the same line limit: the server's body limit is its batch line limit.
-        let cli = try runCommand(ServerPaths.cli.path, ["batch", "--platform", "both", "-"], input: Data(input.utf8))
+        let cli = try runCommand(ServerPaths.cli.path, ["batch", "--platform", "both", "-"] + Self.now, input: Data(input.utf8))
         let cliLines = String(decoding: cli.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
         let servedLines = answer.text.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(servedLines.count == 302)
@@ -155,7 +164,7 @@ struct ServerRouteTests {
 
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
     func preview() throws {
-        let server = try ServerUnderTest()
+        let server = try ServerUnderTest(Self.now)
         let page = try Curl.post("\(server.baseURL)/v1/preview", Self.seed)
         #expect(page.status == 200, "\(page.text)")
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
@@ -163,9 +172,11 @@ struct ServerRouteTests {
         #expect(page.text.contains("game request"))
         let text = try Curl.post("\(server.baseURL)/v1/preview?format=text&platform=apns", Self.seed)
         #expect(text.status == 200, "\(text.text)")
-        let cli = try runCommand(ServerPaths.cli.path, ["preview", "--platform", "apns", "-"], input: Self.seed)
-        // The same drawing, but for the arrival time in the first line, taken from each one's clock.
-        #expect(text.text.split(separator: "\n").dropFirst() == String(decoding: cli.stdout, as: UTF8.self).split(separator: "\n").dropFirst())
+        let cli = try runCommand(ServerPaths.cli.path, ["preview", "--platform", "apns", "-"] + Self.now, input: Self.seed)
+        // The same drawing at the same time; only the first line's name of the input differs (intent, <stdin>).
+        let cliText = String(decoding: cli.stdout, as: UTF8.self)
+        #expect(text.text.hasPrefix("intent: template basic, arriving at 2027-01-15 08:00 UTC\n"))
+        #expect(text.text.split(separator: "\n").dropFirst() == cliText.split(separator: "\n").dropFirst())
         let invalid = try Curl.post("\(server.baseURL)/v1/preview", Data(#"{"tittle": "Hi"}"#.utf8))
         #expect(invalid.status == 422, "\(invalid.text)")
         #expect(try Curl.post("\(server.baseURL)/v1/preview?format=pdf", Self.seed).status == 400)
