@@ -4,7 +4,8 @@
 -- calls this chunk with the prelude's `run`; it takes the three debug functions the host lends
 -- it in `pushmap._hostdebug` (removing them, so no script can reach them) and returns `trace`,
 -- which no script can reach either. The host calls `trace` only for a run whose payload failed a
--- check, running the same intent again: never on the way of a run that passes.
+-- check, running the same intent again (with the APNS request headers when the run wrote them):
+-- never on the way of a run that passes.
 --
 -- A line hook compares, at every line, the tables the scripts' frames can reach with what they
 -- held at the line before, and puts each change down to the line that ran in between; a return
@@ -29,7 +30,7 @@ local HOST = { ["@pushmap/prelude.lua"] = true, ["@pushmap/trace.lua"] = true }
 local TRACE_BUDGET = 2000000
 
 
-local function trace(name, platforms, intent, now)
+local function trace(name, platforms, intent, now, request)
   -- The intent's tables are never payload tables; its values, by identity for tables and by
   -- value for strings and numbers, give the intent path a payload value came from unchanged.
   local intentTables, origins = {}, {}
@@ -124,11 +125,12 @@ local function trace(name, platforms, intent, now)
       writer = caller and lineOf(caller) or writer
     end
   end, "lr")
-  local results = { run(name, platforms, intent, now) }
+  local results = { run(name, platforms, intent, now, request) }
   sethook()
 
   -- Each payload's keys, by path: platform, path, the line that wrote it, the intent path its
-  -- value came from unchanged (false for none), four items a key.
+  -- value came from unchanged (false for none), four items a key. The request headers follow
+  -- as the part "headers", their paths in the headers object (`$["apns-priority"]`).
   local out, n = {}, 0
   visited = {}
   local function list(t, at, platform)
@@ -148,6 +150,8 @@ local function trace(name, platforms, intent, now)
   for i = 1, #platforms do
     if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i]) end
   end
+  local headers = request and results[#platforms + 2]
+  if type(headers) == "table" then list(headers, "$", "headers") end
   return array(out)
 end
 

@@ -223,15 +223,18 @@ final class ScriptRuntime {
         return diagnostics
     }
 
-    /// Runs template `name` again as ``translate(_:template:platforms:now:metered:payload:)`` did,
-    /// with the payload tables traced: which script line wrote each payload key. Slow (a hook on
-    /// every line), so only for a run whose payload failed a check.
-    func blame(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64) throws(LuaError) -> PayloadBlame {
+    /// Runs template `name` again as ``translate(_:template:platforms:now:metered:request:payload:)``
+    /// did, with the payload tables (and, with `request`, the APNS request headers) traced: which
+    /// script line wrote each key. Slow (a hook on every line), so only for a run whose output
+    /// failed a check.
+    func blame(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, request: Bool) throws(LuaError) -> PayloadBlame {
+        var arguments: [LuaArgument] = [
+            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
+        ]
+        if request { arguments.append(.value(.bool(true))) }
         // Unmetered: the same run has just finished within the budget, and the trace's own hook
         // takes the count hook's place.
-        let list = try state.call(trace, [
-            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-        ], resultCount: 1, metered: false)[0]
+        let list = try state.call(trace, arguments, resultCount: 1, metered: false)[0]
         return PayloadBlame(list.arrayValue ?? [])
     }
 

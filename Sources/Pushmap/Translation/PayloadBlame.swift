@@ -1,8 +1,9 @@
 internal import PushmapJSON
 
-/// Which script line wrote each key of a translation's payloads, and the intent path each value
-/// came from unchanged: what trace.lua's `trace` found, by platform and payload path. Made only
-/// for a run whose payload failed a check, to put the failure on the line that wrote the value.
+/// Which script line wrote each key of a translation's payloads and APNS request headers, and the
+/// intent path each value came from unchanged: what trace.lua's `trace` found, by part (a
+/// platform's payload, or `headers`) and path. Made only for a run whose output failed a check, to
+/// put the failure on the line that wrote the value.
 struct PayloadBlame {
     struct Entry {
         /// `file.lua:LINE` of the line that wrote the key, when a script line did.
@@ -11,26 +12,27 @@ struct PayloadBlame {
         var origin: String?
     }
 
-    private var entries: [Platform: [String: Entry]] = [:]
+    /// By part: a platform's name, or `headers`.
+    private var entries: [String: [String: Entry]] = [:]
     /// `--fcm-apns` replaced what the fcm mapping wrote at `message.apns`: its writes there are not
     /// what was checked.
     var fcmAPNSReplaced = false
 
-    /// Reads the trace's flat list: platform, payload path, writer (or false), origin (or false).
+    /// Reads the trace's flat list: part, path, writer (or false), origin (or false).
     init(_ list: [JSONValue]) {
         var index = 0
         while index + 3 < list.count {
-            if let platform = list[index].stringValue, let path = list[index + 1].stringValue {
-                entries[Platform(platform), default: [:]][path] = Entry(writer: list[index + 2].stringValue, origin: list[index + 3].stringValue)
+            if let part = list[index].stringValue, let path = list[index + 1].stringValue {
+                entries[part, default: [:]][path] = Entry(writer: list[index + 2].stringValue, origin: list[index + 3].stringValue)
             }
             index += 4
         }
     }
 
-    /// The entry of the deepest payload key at or above `path`, and that key's path: a value
+    /// The entry of the deepest key of `part` at or above `path`, and that key's path: a value
     /// inside a JSON-encoded string (an item of `adb_act`) belongs to the key holding the string.
-    func entry(platform: Platform, path: String) -> (path: String, entry: Entry)? {
-        guard let keys = entries[platform] else { return nil }
+    private func entry(in part: String, path: String) -> (path: String, entry: Entry)? {
+        guard let keys = entries[part] else { return nil }
         if let exact = keys[path] { return (path, exact) }
         var best: (path: String, entry: Entry)?
         for (key, entry) in keys where key.count > (best?.path.count ?? 0) && path.hasPrefix(key) {
@@ -40,18 +42,27 @@ struct PayloadBlame {
         return best
     }
 
-    /// As ``entry(platform:path:)``, also for a finding in a send-ready request, which lies at the
-    /// apns mapping's payload inside it (`$.payload…`, or `$.message.apns.payload…` with
-    /// `--fcm-apns`) where the trace knows it at `$…`; the key's path is given back in the request.
-    /// Of the two, the deeper key wrote the value (the fcm mapping wrote `$.message`, the apns
-    /// mapping what `--fcm-apns` put inside it); the platform's own on a tie.
+    /// The parts of a send-ready APNS request, where they lie in the output: in the APNS request
+    /// (`--request`), and in the FCM message with `--fcm-apns`.
+    private static let requestParts: [(prefix: String, part: String, inFCM: Bool)] = [
+        ("$.payload", "apns", false), ("$.headers", "headers", false),
+        ("$.message.apns.payload", "apns", true), ("$.message.apns.headers", "headers", true),
+    ]
+
+    /// As ``entry(in:path:)`` in the platform's payload, also for a finding in a send-ready
+    /// request, which lies at the apns mapping's payload or the headers it wrote inside it, where
+    /// the trace knows them at `$…`; the key's path is given back in the request. Of the two, the
+    /// deeper key wrote the value (the fcm mapping wrote `$.message`, the apns mapping what
+    /// `--fcm-apns` put inside it); the platform's own on a tie.
     private func located(platform: Platform, path: String) -> (path: String, entry: Entry)? {
         let replaced = fcmAPNSReplaced && platform == .fcm && path.hasPrefix("$.message.apns")
-        var best = replaced ? nil : entry(platform: platform, path: path)
-        for prefix in ["$.payload", "$.message.apns.payload"] where path.hasPrefix(prefix) {
+        var best = replaced ? nil : entry(in: platform.name, path: path)
+        for (prefix, part, inFCM) in Self.requestParts where path.hasPrefix(prefix) {
+            // The fcm mapping's own message.apns is the fcm payload's unless --fcm-apns replaced it.
+            if inFCM ? !fcmAPNSReplaced : platform != .apns { continue }
             let rest = path.dropFirst(prefix.count)
             guard rest.isEmpty || rest.first == "." || rest.first == "[",
-                  let found = entry(platform: .apns, path: "$" + rest) else { continue }
+                  let found = entry(in: part, path: "$" + rest) else { continue }
             let inRequest = prefix + found.path.dropFirst()
             if inRequest.count > best?.path.count ?? 0 { best = (inRequest, found.entry) }
         }

@@ -289,7 +289,8 @@ public final class Translator: Sendable {
         }
         if all.hasErrors {
             if metered, findings.hasErrors, let blamed = blamed(
-                intent, name: name, platforms: runPlatforms, now: now, fcmAPNS: fcmAPNS, all, generation: generation, runtime: runtime
+                intent, name: name, platforms: runPlatforms, now: now, request: request, fcmAPNS: fcmAPNS, all, generation: generation,
+                runtime: runtime
             ) {
                 throw blamed
             }
@@ -329,13 +330,14 @@ public final class Translator: Sendable {
     }
 
     /// A check that fails on a value a team's script wrote is the script's failure, at the line
-    /// that wrote it: the same run again, with the payload tables traced, says which. Only a
-    /// failing run pays for it. Nil when no line of a team's script wrote an error's value.
+    /// that wrote it: the same run again, with the payload tables (and with `request` the APNS
+    /// headers) traced, says which. Only a failing run pays for it. Nil when no line of a team's
+    /// script wrote an error's value.
     private func blamed(
-        _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, fcmAPNS: Bool, _ diagnostics: [Diagnostic],
+        _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, request: Bool, fcmAPNS: Bool, _ diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
     ) -> TranslationError? {
-        guard var blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now) else { return nil }
+        guard var blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now, request: request) else { return nil }
         blame.fcmAPNSReplaced = fcmAPNS
         let team = Set(generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
         let (attributed, scriptError) = blame.attribute(diagnostics, teamScripts: team)
