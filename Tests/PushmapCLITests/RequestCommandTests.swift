@@ -185,4 +185,89 @@ struct RequestCommandTests {
         #expect(found.contains(#"error fcm-field-type $.message.apns.headers["apns-priority"]"#), "\(found)")
         #expect(!found.contains { $0.contains("apns-header-string") }, "\(found)")
     }
+
+    /// A team's plain mapping whose headers function writes wrongly the header the intent's `bad`
+    /// names, each on a line of its own; its fcm mapping may write a bad header of its own.
+    static let headerScript = """
+    local builtin, rep = pushmap.builtin, string.rep
+
+    local function apnsHeaders(intent, payload, ctx)
+      local bad = intent.bad
+      local headers = { ["apns-push-type"] = "alert", ["apns-priority"] = "10" }
+      if bad == "priority" then headers["apns-priority"] = "7" end
+      if bad == "push-type" then headers["apns-push-type"] = "beep" end
+      if bad == "expiration" then headers["apns-expiration"] = "soon" end
+      if bad == "collapse-id" then headers["apns-collapse-id"] = rep("x", 65) end
+      if bad == "returned" then return { ["apns-push-type"] = "alert", ["apns-priority"] = 10 } end
+      return headers
+    end
+
+    local function fcm(intent, ctx)
+      local payload = builtin("plain", "fcm", intent, ctx)
+      if intent.bad == "fcm-own" then payload.message.apns = { headers = { ["apns-priority"] = "7" } } end
+      return payload
+    end
+
+    return {
+      name = "plain", api = 1, platforms = { "fcm", "apns" }, fields = { bad = "string" },
+      fcm = fcm, apns = function(intent, ctx) return builtin("plain", "apns", intent, ctx) end, apnsHeaders = apnsHeaders,
+    }
+    """
+
+    @Test("a bad header a team's apnsHeaders wrote names its line, in the APNS request and in the FCM message: exit 2")
+    func headerBlame() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.headerScript.write(to: folder.appendingPathComponent("plain.lua"), atomically: true, encoding: .utf8)
+        let script = folder.appendingPathComponent("plain.lua").path
+        func translate(_ bad: String, _ arguments: [String]) throws -> CommandRunner.Result {
+            let intent = Data(#"{"title": "Hi", "body": "there", "bad": "\#(bad)"}"#.utf8)
+            return try CommandRunner.run(["translate", "--scripts", folder.path, "--now", "1700000000"] + arguments + ["-"], input: intent)
+        }
+        // Each header, at its path in each request form, on the line that wrote it.
+        let cases: [(bad: String, header: String, rule: String, line: Int)] = [
+            ("priority", "apns-priority", "apns-priority", 6),
+            ("push-type", "apns-push-type", "apns-push-type", 7),
+            ("expiration", "apns-expiration", "apns-expiration", 8),
+            ("collapse-id", "apns-collapse-id", "apns-collapse-id", 9),
+            ("returned", "apns-priority", "apns-header-string", 10),
+        ]
+        let forms: [(arguments: [String], base: String, platform: String)] = [
+            (["--request", "--platform", "apns"], "$.headers", "apns"),
+            (["--fcm-apns", "--platform", "fcm"], "$.message.apns.headers", "fcm"),
+            (["--fcm-apns", "--platform", "both"], "$.message.apns.headers", "apns"),
+        ]
+        for (bad, header, rule, line) in cases {
+            for (arguments, base, platform) in forms {
+                let result = try translate(bad, arguments)
+                let path = "\(base)[\"\(header)\"]"
+                #expect(result.status == 2, "\(bad) \(arguments): \(result.stderr)")
+                #expect(result.stdout.isEmpty)
+                #expect(result.stderr.contains("error: \(path): "), "\(bad) \(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("[\(rule), \(platform), written by \(script):\(line)]"), "\(bad) \(arguments): \(result.stderr)")
+                #expect(result.stderr.contains("script error: \(script):\(line): wrote a value that fails the \(platform) check \(rule) at \(path) [bad value]"),
+                    "\(bad) \(arguments): \(result.stderr)")
+            }
+        }
+
+        // JSON: the finding's script field, and the script error's file and line.
+        let json = try translate("priority", ["--request", "--platform", "apns", "--format", "json"])
+        #expect(json.status == 2)
+        let report = try Self.object(json.stderr)
+        let diagnostic = try #require((report["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == "apns-priority" })
+        #expect(diagnostic["script"] as? String == "\(script):6", "\(report)")
+        #expect(diagnostic["path"] as? String == #"$.headers["apns-priority"]"#, "\(report)")
+        let scriptError = try #require(report["scriptError"] as? [String: Any])
+        #expect(scriptError["script"] as? String == script)
+        #expect(scriptError["line"] as? Int == 6)
+
+        // The fcm mapping's own message.apns headers are its lines', unless --fcm-apns replaces them.
+        let own = try translate("fcm-own", ["--platform", "both", "--request"])
+        #expect(own.status == 2, "\(own.stderr)")
+        #expect(own.stderr.contains(#"error: $.message.apns.headers["apns-priority"]: "#), "\(own.stderr)")
+        #expect(own.stderr.contains("[apns-priority, fcm, written by \(script):16]"), "\(own.stderr)")
+        let replaced = try translate("fcm-own", ["--platform", "fcm", "--fcm-apns"])
+        #expect(replaced.status == 0, "\(replaced.stderr)")
+        #expect(!replaced.stderr.contains("written by"), "\(replaced.stderr)")
+    }
 }
