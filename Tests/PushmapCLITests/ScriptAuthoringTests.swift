@@ -96,6 +96,43 @@ struct ScriptAuthoringTests {
         #expect(!result.stderr.contains("written by"), "\(result.stderr)")
     }
 
+    @Test("a warning on a value a team's script wrote names the line too; the payload is still written, exit 0")
+    func warningNamesTheLine() throws {
+        let folder = try Self.folder([
+            "m/promo.lua": """
+                local map = pushmap.map
+
+                local function apns(intent, ctx)
+                  local payload = map("basic", "apns", intent, ctx)
+                  payload.adb_media = "http://cdn.example.com/promo.png"
+                  return payload
+                end
+
+                return { name = "promo", api = 1, platforms = { "apns" }, apns = apns }
+
+                """,
+            "intent.json": #"{"template": "promo", "title": "Hi", "body": "There", "image": "http://cdn.example.com/other.png"}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["translate", "--platform", "apns", "--scripts", "m", "intent.json"], directory: folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("http://cdn.example.com/promo.png"))
+        // The script's value, not the intent's image: at the payload path, on the line that wrote it.
+        #expect(result.stderr.contains("warning: $.adb_media: "), "\(result.stderr)")
+        #expect(result.stderr.contains("[ios-media-https, apns, written by m/promo.lua:5]"), "\(result.stderr)")
+        #expect(!result.stderr.contains("script error"), "\(result.stderr)")
+
+        // The same in a batch line's JSON.
+        let batch = try CommandRunner.run(
+            ["batch", "--platform", "apns", "--scripts", "m", "-"], input: Data(#"{"template": "promo", "title": "Hi", "body": "There"}"#.utf8),
+            directory: folder)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let line = try #require(CommandRunner.json(batch.stdout) as? [String: Any])
+        let warning = try #require((line["warnings"] as? [[String: Any]])?.first { $0["rule"] as? String == "ios-media-https" })
+        #expect(warning["script"] as? String == "m/promo.lua:5", "\(line)")
+        #expect(warning["path"] as? String == "$.adb_media", "\(line)")
+    }
+
     static let stampScript = """
         local date, format = pushmap.date, string.format
 

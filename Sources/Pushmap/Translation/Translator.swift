@@ -287,15 +287,15 @@ public final class Translator: Sendable {
             all += scriptDiagnostics
             all += findings
         }
-        if all.hasErrors {
-            if metered, findings.hasErrors, let blamed = blamed(
-                intent, name: name, platforms: runPlatforms, now: now, request: request, fcmAPNS: fcmAPNS, all, generation: generation,
-                runtime: runtime
-            ) {
-                throw blamed
-            }
-            throw TranslationError(kind: .failedCheck, diagnostics: all)
+        // A finding on a value a team's script wrote, warning or error, names the line that wrote it.
+        if metered, !findings.isEmpty, let blame = blamed(
+            intent, name: name, platforms: runPlatforms, now: now, request: request, fcmAPNS: fcmAPNS, all, generation: generation,
+            runtime: runtime
+        ) {
+            all = blame.findings
+            if let scriptError = blame.scriptError { throw TranslationError(kind: .scriptFailed, diagnostics: all, scriptError: scriptError) }
         }
+        if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
         return Translation(template: name, compact: texts, diagnostics: all)
     }
 
@@ -330,19 +330,18 @@ public final class Translator: Sendable {
     }
 
     /// A check that fails on a value a team's script wrote is the script's failure, at the line
-    /// that wrote it: the same run again, with the payload tables (and with `request` the APNS
-    /// headers) traced, says which. Only a failing run pays for it. Nil when no line of a team's
-    /// script wrote an error's value.
+    /// that wrote it, and a warning on one names that line too: the same run again, with the
+    /// payload tables (and with `request` the APNS headers) traced, says which. Only a run with a
+    /// finding pays for it. Nil when the trace cannot say; no script error when no line of a
+    /// team's script wrote an error's value.
     private func blamed(
         _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, request: Bool, fcmAPNS: Bool, _ diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
-    ) -> TranslationError? {
+    ) -> (findings: [Diagnostic], scriptError: ScriptError?)? {
         guard var blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now, request: request) else { return nil }
         blame.fcmAPNSReplaced = fcmAPNS
         let team = Set(generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
-        let (attributed, scriptError) = blame.attribute(diagnostics, teamScripts: team)
-        guard let scriptError else { return nil }
-        return TranslationError(kind: .scriptFailed, diagnostics: attributed, scriptError: scriptError)
+        return blame.attribute(diagnostics, teamScripts: team)
     }
 
     /// Checks an existing payload (hand-written, or from another tool) against the platform and
