@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// Every kind of place a finding can land on, each wrong value written by one line of a team's
+/// script: the finding names that line, through the built binary, in every output form.
+@Suite("Findings name the script line that wrote the value, at every kind of path")
+struct ScriptBlameSurveyTests {
+    /// A team's template that writes one wrong value per `case`, each on a line ending with
+    /// `-- CASE`, so that the line a finding should name is found in the text.
+    static let script = """
+    local map, json, rep = pushmap.map, pushmap.json, string.rep
+
+    local function fcm(intent, ctx)
+      local payload = map("basic", "fcm", intent, ctx)
+      local message, case = payload.message, intent.case
+      if case == "data" then message.data.adb_n_priority = 5 end -- data
+      if case == "data-key" then message.data.adb_a_type = "NOPE" end -- data-key
+      if case == "data-json" then message.data.adb_act = json({ { label = "Go", type = "BOGUS" } }) end -- data-json
+      if case == "android" then message.android = { priority = "urgent" } end -- android
+      if case == "webpush" then message.webpush = { headers = { TTL = 5 } } end -- webpush
+      if case == "top-level" then message.fcm_options = { analytics_label = 5 } end -- top-level
+      if case == "unknown" then message.tokn = "t" end -- unknown
+      if case == "token" then message.token = 12 end -- token
+      if case == "topic" then message.topic = "no spaces here" end -- topic
+      if case == "condition" then message.condition = 5 end -- condition
+      if case == "own-apns" then message.apns = { headers = { ["apns-priority"] = "7" } } end -- own-apns
+      return payload
+    end
+
+    local function apns(intent, ctx)
+      local payload = map("basic", "apns", intent, ctx)
+      local case = intent.case
+      if case == "aps" then payload.aps.badge = "soon" end -- aps
+      if case == "aps-key" then payload.aps.sond = "x" end -- aps-key
+      if case == "custom" then payload.adb_media = "http://cdn.example.com/a.png" end -- custom
+      return payload
+    end
+
+    local function apnsHeaders(intent, payload, ctx)
+      local headers = { ["apns-push-type"] = "alert", ["apns-priority"] = "10" }
+      local case = intent.case
+      if case == "priority" then headers["apns-priority"] = "7" end -- priority
+      if case == "push-type" then headers["apns-push-type"] = "beep" end -- push-type
+      if case == "topic-suffix" then headers["apns-topic"] = "com.example.app.voip" end -- topic-suffix
+      return headers
+    end
+
+    return {
+      name = "probe", api = 1, platforms = { "fcm", "apns" }, fields = { case = "string" },
+      fcm = fcm, apns = apns, apnsHeaders = apnsHeaders,
+    }
+    """
+
+    /// The case, the command's flags, and the finding expected: severity, rule, payload path.
+    static let cases: [(case: String, flags: [String], severity: String, rule: String, path: String)] = [
+        ("data", ["--platform", "fcm"], "error", "fcm-data-string", "$.message.data.adb_n_priority"),
+        ("data-key", ["--platform", "fcm"], "error", "android-link-type", "$.message.data.adb_a_type"),
+        ("data-json", ["--platform", "fcm"], "warning", "android-action-type", "$.message.data.adb_act[0].type"),
+        ("android", ["--platform", "fcm"], "error", "fcm-delivery-priority", "$.message.android.priority"),
+        ("webpush", ["--platform", "fcm"], "error", "fcm-field-type", "$.message.webpush.headers.TTL"),
+        ("top-level", ["--platform", "fcm"], "error", "fcm-field-type", "$.message.fcm_options.analytics_label"),
+        ("unknown", ["--platform", "fcm"], "error", "fcm-unknown-field", "$.message.tokn"),
+        ("token", ["--platform", "fcm"], "error", "fcm-field-type", "$.message.token"),
+        ("topic", ["--platform", "fcm"], "error", "fcm-topic", "$.message.topic"),
+        ("condition", ["--platform", "fcm"], "error", "fcm-field-type", "$.message.condition"),
+        ("own-apns", ["--platform", "fcm"], "error", "apns-priority", #"$.message.apns.headers["apns-priority"]"#),
+        ("aps", ["--platform", "apns"], "error", "apns-badge", "$.aps.badge"),
+        ("aps-key", ["--platform", "apns"], "warning", "apns-aps-key", "$.aps.sond"),
+        ("custom", ["--platform", "apns"], "warning", "ios-media-https", "$.adb_media"),
+        ("aps", ["--platform", "apns", "--request"], "error", "apns-badge", "$.payload.aps.badge"),
+        ("custom", ["--platform", "apns", "--request"], "warning", "ios-media-https", "$.payload.adb_media"),
+        ("priority", ["--platform", "apns", "--request"], "error", "apns-priority", #"$.headers["apns-priority"]"#),
+        ("topic-suffix", ["--platform", "apns", "--request"], "error", "apns-topic", #"$.headers["apns-topic"]"#),
+        ("aps", ["--platform", "fcm", "--fcm-apns"], "error", "apns-badge", "$.message.apns.payload.aps.badge"),
+        ("aps-key", ["--platform", "fcm", "--fcm-apns"], "warning", "apns-aps-key", "$.message.apns.payload.aps.sond"),
+        ("priority", ["--platform", "fcm", "--fcm-apns"], "error", "apns-priority", #"$.message.apns.headers["apns-priority"]"#),
+        ("push-type", ["--platform", "both", "--fcm-apns"], "error", "apns-push-type", #"$.message.apns.headers["apns-push-type"]"#),
+        ("priority", ["--platform", "both", "--fcm-apns", "--request"], "error", "apns-priority", #"$.headers["apns-priority"]"#),
+    ]
+
+    @Test("each wrong value names its line: human and JSON output, exit 2 for an error and 0 for a warning")
+    func everyPath() throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("m"), withIntermediateDirectories: true)
+        try Self.script.write(to: folder.appendingPathComponent("m/probe.lua"), atomically: true, encoding: .utf8)
+        let lines = Self.script.split(separator: "\n", omittingEmptySubsequences: false)
+        for (name, flags, severity, rule, path) in Self.cases {
+            let line = try #require(lines.firstIndex { $0.hasSuffix("-- \(name)") }) + 1
+            let intent = Data(#"{"template": "probe", "title": "Hi", "body": "There", "case": "\#(name)"}"#.utf8)
+            let arguments = ["translate", "--scripts", "m", "--now", "1800000000"] + flags
+            let human = try CommandRunner.run(arguments + ["-"], input: intent, directory: folder)
+            #expect(human.status == (severity == "error" ? 2 : 0), "\(name) \(flags): \(human.stderr)")
+            let finding = human.stderr.split(separator: "\n").first { $0.contains("\(severity): ") && $0.contains("[\(rule), ") }
+            #expect(finding?.contains(path) == true, "\(name) \(flags): \(human.stderr)")
+            #expect(finding?.hasSuffix(", written by m/probe.lua:\(line)]") == true, "\(name) \(flags): \(human.stderr)")
+
+            let json = try CommandRunner.run(arguments + ["--format", "json", "-"], input: intent, directory: folder)
+            let report = try #require(CommandRunner.json(json.stderr) as? [String: Any], "\(name) \(flags): \(json.stderr)")
+            let diagnostic = (report["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == rule }
+            #expect(diagnostic?["payloadPath"] as? String == path, "\(name) \(flags): \(report)")
+            #expect(diagnostic?["script"] as? String == "m/probe.lua:\(line)", "\(name) \(flags): \(report)")
+            if severity == "error" {
+                let scriptError = report["scriptError"] as? [String: Any]
+                #expect(scriptError?["line"] as? Int == line, "\(name) \(flags): \(report)")
+            }
+        }
+    }
+}
