@@ -147,11 +147,9 @@ local function trace(name, platforms, intent, now, request)
       end
     end
   end
-  for i = 1, #platforms do
-    if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i]) end
+  for i = 1, #platforms + (request and 1 or 0) do
+    if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i] or "headers") end
   end
-  local headers = request and results[#platforms + 2]
-  if type(headers) == "table" then list(headers, "$", "headers") end
   return array(out)
 end
 
