@@ -96,7 +96,7 @@ struct ScriptAuthoringTests {
         #expect(!result.stderr.contains("written by"), "\(result.stderr)")
     }
 
-    @Test("a warning on a value a team's script wrote names the line too; the payload is still written, exit 0")
+    @Test("a translation failing on a team's value names the lines of its warnings too; warnings alone are not traced, exit 0")
     func warningNamesTheLine() throws {
         let folder = try Self.folder([
             "m/promo.lua": """
@@ -105,32 +105,38 @@ struct ScriptAuthoringTests {
                 local function apns(intent, ctx)
                   local payload = map("basic", "apns", intent, ctx)
                   payload.adb_media = "http://cdn.example.com/promo.png"
+                  if intent.broken then payload.aps.badge = "soon" end
                   return payload
                 end
 
-                return { name = "promo", api = 1, platforms = { "apns" }, apns = apns }
+                return { name = "promo", api = 1, platforms = { "apns" }, fields = { broken = "boolean" }, apns = apns }
 
                 """,
-            "intent.json": #"{"template": "promo", "title": "Hi", "body": "There", "image": "http://cdn.example.com/other.png"}"#,
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandRunner.run(["translate", "--platform", "apns", "--scripts", "m", "intent.json"], directory: folder)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains("http://cdn.example.com/promo.png"))
-        // The script's value, not the intent's image: at the payload path, on the line that wrote it.
+        func translate(_ intent: String, _ flags: [String] = []) throws -> CommandRunner.Result {
+            try CommandRunner.run(["translate", "--platform", "apns", "--scripts", "m"] + flags + ["-"], input: Data(intent.utf8), directory: folder)
+        }
+        // The badge fails, so the run is traced: the https warning is on the script's value, not
+        // the intent's image, at the payload path and the line that wrote it.
+        let broken = #"{"template": "promo", "title": "Hi", "body": "There", "image": "http://cdn.example.com/other.png", "broken": true}"#
+        let result = try translate(broken)
+        #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("warning: $.adb_media: "), "\(result.stderr)")
         #expect(result.stderr.contains("[ios-media-https, apns, written by m/promo.lua:5]"), "\(result.stderr)")
-        #expect(!result.stderr.contains("script error"), "\(result.stderr)")
+        #expect(result.stderr.contains("[apns-badge, apns, written by m/promo.lua:6]"), "\(result.stderr)")
+        let json = try translate(broken, ["--format", "json"])
+        let report = try #require(CommandRunner.json(json.stderr) as? [String: Any])
+        let warning = try #require((report["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == "ios-media-https" })
+        #expect(warning["script"] as? String == "m/promo.lua:5", "\(report)")
+        #expect(warning["path"] as? String == "$.adb_media", "\(report)")
 
-        // The same in a batch line's JSON.
-        let batch = try CommandRunner.run(
-            ["batch", "--platform", "apns", "--scripts", "m", "-"], input: Data(#"{"template": "promo", "title": "Hi", "body": "There"}"#.utf8),
-            directory: folder)
-        #expect(batch.status == 0, "\(batch.stderr)")
-        let line = try #require(CommandRunner.json(batch.stdout) as? [String: Any])
-        let warning = try #require((line["warnings"] as? [[String: Any]])?.first { $0["rule"] as? String == "ios-media-https" })
-        #expect(warning["script"] as? String == "m/promo.lua:5", "\(line)")
-        #expect(warning["path"] as? String == "$.adb_media", "\(line)")
+        // Warnings alone: the payload is written, and no second, traced run looks for lines.
+        let warned = try translate(#"{"template": "promo", "title": "Hi", "body": "There"}"#)
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stdout.contains("http://cdn.example.com/promo.png"))
+        #expect(warned.stderr.contains("[ios-media-https, apns"), "\(warned.stderr)")
+        #expect(!warned.stderr.contains("written by"), "\(warned.stderr)")
     }
 
     static let stampScript = """

@@ -2,7 +2,9 @@ import Foundation
 import Testing
 
 /// Every kind of place a finding can land on, each wrong value written by one line of a team's
-/// script: the finding names that line, through the built binary, in every output form.
+/// script: the finding names that line, through the built binary, in every output form. A warning
+/// names its line when the translation also fails (warnings alone are not traced): the survey's
+/// intents for warnings have the script write a wrong badge too.
 @Suite("Findings name the script line that wrote the value, at every kind of path")
 struct ScriptBlameSurveyTests {
     /// A team's template that writes one wrong value per `case`, each on a line ending with
@@ -24,6 +26,7 @@ struct ScriptBlameSurveyTests {
       if case == "topic" then message.topic = "no spaces here" end -- topic
       if case == "condition" then message.condition = 5 end -- condition
       if case == "own-apns" then message.apns = { headers = { ["apns-priority"] = "7" } } end -- own-apns
+      if intent.failing then message.data.adb_failing = 5 end -- failing
       return payload
     end
 
@@ -33,6 +36,7 @@ struct ScriptBlameSurveyTests {
       if case == "aps" then payload.aps.badge = "soon" end -- aps
       if case == "aps-key" then payload.aps.sond = "x" end -- aps-key
       if case == "custom" then payload.adb_media = "http://cdn.example.com/a.png" end -- custom
+      if intent.failing then payload.aps.badge = "many" end -- failing
       return payload
     end
 
@@ -46,7 +50,7 @@ struct ScriptBlameSurveyTests {
     end
 
     return {
-      name = "probe", api = 1, platforms = { "fcm", "apns" }, fields = { case = "string" },
+      name = "probe", api = 1, platforms = { "fcm", "apns" }, fields = { case = "string", failing = "boolean" },
       fcm = fcm, apns = apns, apnsHeaders = apnsHeaders,
     }
     """
@@ -78,7 +82,7 @@ struct ScriptBlameSurveyTests {
         ("priority", ["--platform", "both", "--fcm-apns", "--request"], "error", "apns-priority", #"$.headers["apns-priority"]"#),
     ]
 
-    @Test("each wrong value names its line: human and JSON output, exit 2 for an error and 0 for a warning")
+    @Test("each wrong value names its line, in human and JSON output, and the translation fails as the script's, exit 2")
     func everyPath() throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -87,10 +91,11 @@ struct ScriptBlameSurveyTests {
         let lines = Self.script.split(separator: "\n", omittingEmptySubsequences: false)
         for (name, flags, severity, rule, path) in Self.cases {
             let line = try #require(lines.firstIndex { $0.hasSuffix("-- \(name)") }) + 1
-            let intent = Data(#"{"template": "probe", "title": "Hi", "body": "There", "case": "\#(name)"}"#.utf8)
+            let failing = severity == "warning"
+            let intent = Data(#"{"template": "probe", "title": "Hi", "body": "There", "case": "\#(name)", "failing": \#(failing)}"#.utf8)
             let arguments = ["translate", "--scripts", "m", "--now", "1800000000"] + flags
             let human = try CommandRunner.run(arguments + ["-"], input: intent, directory: folder)
-            #expect(human.status == (severity == "error" ? 2 : 0), "\(name) \(flags): \(human.stderr)")
+            #expect(human.status == 2, "\(name) \(flags): \(human.stderr)")
             let finding = human.stderr.split(separator: "\n").first { $0.contains("\(severity): ") && $0.contains("[\(rule), ") }
             #expect(finding?.contains(path) == true, "\(name) \(flags): \(human.stderr)")
             #expect(finding?.hasSuffix(", written by m/probe.lua:\(line)]") == true, "\(name) \(flags): \(human.stderr)")
@@ -100,7 +105,7 @@ struct ScriptBlameSurveyTests {
             let diagnostic = (report["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == rule }
             #expect(diagnostic?["payloadPath"] as? String == path, "\(name) \(flags): \(report)")
             #expect(diagnostic?["script"] as? String == "m/probe.lua:\(line)", "\(name) \(flags): \(report)")
-            if severity == "error" {
+            if !failing {
                 let scriptError = report["scriptError"] as? [String: Any]
                 #expect(scriptError?["line"] as? Int == line, "\(name) \(flags): \(report)")
             }

@@ -287,8 +287,9 @@ public final class Translator: Sendable {
             all += scriptDiagnostics
             all += findings
         }
-        // A finding on a value a team's script wrote, warning or error, names the line that wrote it.
-        if metered, !findings.isEmpty, let blame = blamed(
+        // An error on a value a team's script wrote names the line that wrote it, and so do the
+        // warnings beside it. Warnings alone are not traced: a trace costs hundreds of translations.
+        if metered, findings.hasErrors, let blame = blamed(
             intent, name: name, platforms: runPlatforms, now: now, request: request, fcmAPNS: fcmAPNS, all, generation: generation,
             runtime: runtime
         ) {
@@ -331,9 +332,9 @@ public final class Translator: Sendable {
 
     /// A check that fails on a value a team's script wrote is the script's failure, at the line
     /// that wrote it, and a warning on one names that line too: the same run again, with the
-    /// payload tables (and with `request` the APNS headers) traced, says which. Only a run with a
-    /// finding pays for it. Nil when the trace cannot say; no script error when no line of a
-    /// team's script wrote an error's value.
+    /// payload tables (and with `request` the APNS headers) traced, says which. Only a failing
+    /// run pays for it. Nil when the trace cannot say; no script error when no line of a team's
+    /// script wrote an error's value.
     private func blamed(
         _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, request: Bool, fcmAPNS: Bool, _ diagnostics: [Diagnostic],
         generation: Generation, runtime: ScriptRuntime
