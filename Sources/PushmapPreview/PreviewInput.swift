@@ -2,16 +2,15 @@ package import Pushmap
 internal import PushmapJSON
 
 /// A file given to preview: an intent, or a fixture (`NAME.test/CASE.json`: an object with
-/// "intent" and "fcm", "apns" or "error"), whose intent is drawn at the fixture's time.
+/// "intent" and "fcm", "apns" or "error", and maybe "now"), whose intent is drawn at the fixture's time.
 package enum PreviewInput: Sendable {
     case intent([UInt8])
     case fixture(Fixture)
 
     /// Reads a file's content as one or the other; a fixture that is not a valid one is a problem.
     package static func read(path: String, bytes: [UInt8]) throws(FixtureProblem) -> PreviewInput {
-        guard let value = try? JSONParser.parse(bytes), value["intent"] != nil,
-              value["fcm"] != nil || value["apns"] != nil || value["error"] != nil
-        else { return .intent(bytes) }
+        // No intent has a field "intent": an object with one is a fixture, checked as one.
+        guard let value = try? JSONParser.parse(bytes), value["intent"] != nil else { return .intent(bytes) }
         return .fixture(try Fixture(path: path, bytes: bytes))
     }
 

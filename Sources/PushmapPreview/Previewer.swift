@@ -30,7 +30,14 @@ package struct Previewer: Sendable {
             guard let payload = translation.payloads[platform] else { continue }
             switch platform {
             case .fcm: drawn.append(AndroidPreviewReader(now: now).read(payload))
-            case .apns: drawn.append(IOSPreviewReader(now: now).read(payload))
+            case .apns:
+                var iOS = IOSPreviewReader(now: now).read(payload)
+                // The templates only Android has: say what iOS is sent instead, drawn below as iOS shows it.
+                if AndroidPreviewReader.templates.contains(translation.template), !IOSPreviewReader.templates.contains(translation.template) {
+                    let sent = payload["adb_template_type"]?.stringValue.map { "the \($0) template" } ?? "a plain notification"
+                    iOS.notes.insert("iOS has no \(translation.template) template: the mapping sends \(sent), drawn here as iOS shows it.", at: 0)
+                }
+                drawn.append(iOS)
             default: continue
             }
         }
