@@ -29,3 +29,9 @@ enum AndroidTemplateLayouts {
         }
     }
 }
+
+/// Why notificationbuilder throws on a template's key: the notification is not shown.
+struct LayoutRefusal: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

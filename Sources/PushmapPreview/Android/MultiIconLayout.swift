@@ -6,7 +6,7 @@ struct MultiIconLayout: AndroidTemplateLayout {
     var needsText: Bool { false }
 
     /// The usable icons and why the others are skipped; a failure when `adb_items` is no array of objects.
-    private func icons(_ data: AndroidData) -> Result<(icons: [NotificationView.IconRow.Icon], skipped: [String]), ProductCatalogLayout.Refusal> {
+    private func icons(_ data: AndroidData) -> Result<(icons: [NotificationView.IconRow.Icon], skipped: [String]), LayoutRefusal> {
         guard let text = data.text("adb_items"), let array = PayloadValues.decodedArray(text), array.allSatisfy({ $0.objectValue != nil }) else {
             return .failure(.init("adb_items is not a JSON array of objects"))
         }

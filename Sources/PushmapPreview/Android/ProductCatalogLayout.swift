@@ -8,9 +8,9 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
     static let required = ["adb_cta_txt", "adb_cta_clr", "adb_cta_txt_clr", "adb_cta_uri", "adb_display", "adb_items"]
 
     /// The three items, or why notificationbuilder refuses them.
-    private func items(_ data: AndroidData) -> Result<[NotificationView.ProductCatalog.Item], Refusal> {
+    private func items(_ data: AndroidData) -> Result<[NotificationView.ProductCatalog.Item], LayoutRefusal> {
         guard let array = PayloadValues.decodedArray(data.text("adb_items")) else {
-            return .failure(Refusal("adb_items is not a JSON array"))
+            return .failure(LayoutRefusal("adb_items is not a JSON array"))
         }
         var items: [NotificationView.ProductCatalog.Item] = []
         for value in array {
@@ -20,18 +20,16 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
                 return field.stringValue ?? PayloadValues.display(field)
             }
             guard let title = field("title"), let body = field("body"), let image = field("img"), let price = field("price"), let uri = field("uri") else {
-                return .failure(Refusal("3 catalog items, each with title, body, img, price and uri, are required"))
+                return .failure(LayoutRefusal("3 catalog items, each with title, body, img, price and uri, are required"))
             }
             items.append(.init(title: guideline.title(title), body: guideline.body(body), price: price, image: image, uri: uri))
         }
-        guard items.count == 3 else { return .failure(Refusal("3 catalog items are required, not \(items.count)")) }
+        guard items.count == 3 else { return .failure(LayoutRefusal("3 catalog items are required, not \(items.count)")) }
         if let bad = items.first(where: { !AndroidData.isURL($0.image) }) {
-            return .failure(Refusal("catalog image \"\(bad.image)\" is not a URL: every image must download"))
+            return .failure(LayoutRefusal("catalog image \"\(bad.image)\" is not a URL: every image must download"))
         }
         return .success(items)
     }
-
-    struct Refusal: Error { let reason: String; init(_ reason: String) { self.reason = reason } }
 
     /// `catalogItemIndex`, the SDK's own key for the item shown large: nil when absent or not a number (the first shows).
     private func chosenIndex(_ data: AndroidData) -> Int64? {

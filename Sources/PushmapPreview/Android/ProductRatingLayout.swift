@@ -5,7 +5,7 @@ internal import PushmapJSON
 /// a confirm button, which does star i's action.
 struct ProductRatingLayout: AndroidTemplateLayout {
     /// The stars' actions, or why `adb_rate_act` is refused (one bad entry spoils them all).
-    private func actions(_ data: AndroidData) -> Result<[String], ProductCatalogLayout.Refusal> {
+    private func actions(_ data: AndroidData) -> Result<[String], LayoutRefusal> {
         guard let text = data.text("adb_rate_act"), !text.isEmpty, let array = PayloadValues.decodedArray(text) else {
             return .failure(.init("adb_rate_act is not a JSON array"))
         }
