@@ -190,6 +190,7 @@ struct PreviewTemplateTests {
             data.adb_cta_txt = "Buy"
             data.adb_large_icon = "https://shop.example.com/img/logo.png"
             data.adb_col_style = "img"
+            data.adb_feedback_image = "https://shop.example.com/img/thanks.png"
             return payload
           end,
         }
@@ -198,8 +199,9 @@ struct PreviewTemplateTests {
         let result = try CommandRunner.run(["preview", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(intent.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("ignores adb_act                   only the basic template draws buttons"), "\(result.stdout)")
-        #expect(result.stdout.contains("ignores adb_cta_txt               not a key notificationbuilder reads"))
-        #expect(result.stdout.contains("ignores adb_col_style             not a key notificationbuilder reads"))
+        #expect(result.stdout.contains("ignores adb_cta_txt               a key of the cat template; the rate template does not read it"))
+        #expect(result.stdout.contains("ignores adb_col_style             a key of the zb template; the rate template does not read it"))
+        #expect(result.stdout.contains("ignores adb_feedback_image        not a key notificationbuilder reads"))
         #expect(result.stdout.contains("shows   adb_large_icon            large icon beside the text"))
         #expect(result.stdout.contains("shows   adb_rate_act              3 stars"))
     }

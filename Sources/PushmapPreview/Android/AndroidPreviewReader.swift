@@ -18,6 +18,12 @@ package struct AndroidPreviewReader {
     ]
     static let priorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
+    /// The keys only one of the Android-only templates reads, and which.
+    static let templateKeys: [String: String] = [
+        "adb_input_receiver": "input", "adb_input_txt": "input", "adb_feedback_txt": "input", "adb_feedback_img": "input",
+        "adb_col_style": "zb", "adb_cta_txt": "cat", "adb_cta_clr": "cat", "adb_cta_txt_clr": "cat", "adb_cta_uri": "cat", "adb_display": "cat",
+        "adb_rate_unselected_icon": "rate", "adb_rate_selected_icon": "rate", "adb_rate_act": "rate", "adb_cancel_image": "icon",
+    ]
     /// The template types notificationbuilder draws.
     static let templates: Set<String> = ["basic", "car", "timer", "input", "zb", "cat", "rate", "icon"]
 
@@ -241,7 +247,9 @@ package struct AndroidPreviewReader {
         if let common = commonVerdict(key, text, type: type, data: data) { return common }
         switch key {
         case "adb_car_layout", "adb_car_mode", "adb_items":
-            guard type == "car" else { return (.ignores, "a carousel key; the \(type) template does not read it") }
+            guard type == "car" else {
+                return (.ignores, key == "adb_items" ? "read by the car, cat and icon templates; the \(type) template does not read it" : "a carousel key; the \(type) template does not read it")
+            }
             switch key {
             case "adb_items":
                 let count = carouselItems(data).count
@@ -271,6 +279,7 @@ package struct AndroidPreviewReader {
         case "adb_title_ex", "adb_media", "adb_media_alt":
             return (.ignores, "an iOS key: Android does not read it")
         default:
+            if let owner = Self.templateKeys[key] { return (.ignores, "a key of the \(owner) template; the \(type) template does not read it") }
             return (.ignores, "not a key notificationbuilder reads")
         }
     }

@@ -282,10 +282,8 @@ package struct IOSPreviewReader {
             case "adb_clr_tmr": return colorVerdict(text, what: "countdown colour")
             default: return (.shows, "after the timer runs out")
             }
-        case "adb_input_receiver", "adb_input_txt", "adb_feedback_txt", "adb_feedback_img", "adb_col_style", "adb_cta_txt", "adb_cta_clr",
-             "adb_cta_txt_clr", "adb_cta_uri", "adb_display", "adb_rate_unselected_icon", "adb_rate_selected_icon", "adb_rate_act", "adb_cancel_image":
-            return (.ignores, "a key of an Android-only template (input, zb, cat, rate, icon): iOS does not read it")
         default:
+            if let owner = AndroidPreviewReader.templateKeys[key] { return (.ignores, "a key of Android's \(owner) template, which iOS lacks") }
             return (.ignores, "not a key AEPNotificationContent reads")
         }
     }
