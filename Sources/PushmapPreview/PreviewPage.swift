@@ -132,7 +132,8 @@ package struct PreviewPage: Sendable {
     private func card(_ view: NotificationView, os: String, platform: PlatformPreview) -> String {
         var style: [String] = []
         if let background = view.colors.background { style.append("background:\(background.css)") }
-        var html = "<div class=\"card\(view.carousel != nil ? " has-carousel" : "")\"\(style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")>"
+        let zeroBezel = view.imageStyle == "zero-bezel" && view.image != nil
+        var html = "<div class=\"card\(view.carousel != nil ? " has-carousel" : "")\(zeroBezel ? " zero-bezel" : "")\"\(style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")>"
         // The header: app icon, app name, time.
         let iconStyle = view.colors.icon.map { " style=\"background:\($0.css)\"" } ?? ""
         html += "<div class=\"app\"><span class=\"app-icon\"\(iconStyle)></span><span class=\"app-name\">\(os == "ios" ? "YOUR APP" : "Your app")</span><span class=\"when\">now</span>"
@@ -342,6 +343,8 @@ package struct PreviewPage: Sendable {
     .severity { font-weight: 700; } .severity.warning { color: #c58a00; } .severity.error { color: #b3261e; }
     .contents ol { columns: 2; }
     .frame[data-style="zero-bezel"] { margin: 0 -12px 8px; border-radius: 0; height: 170px; }
+    .card.zero-bezel { position: relative; } .card.zero-bezel .frame-url { margin-bottom: 40px; }
+    .card.zero-bezel .text-row { position: absolute; left: 12px; right: 12px; bottom: 16px; color: #ffffff; --body: #ffffff; text-shadow: 0 1px 3px rgba(0, 0, 0, 0.8); }
     .reply { margin-top: 10px; } .reply-field { margin-top: 6px; display: flex; justify-content: space-between; border-bottom: 2px solid #0b57d0; padding: 4px 2px; opacity: 0.7; }
     .catalog .thumbs { display: flex; gap: 6px; } .catalog .frame.thumb { flex: 1; height: 56px; } .catalog .thumb .frame-url { display: none; }
     .catalog .frame.thumb[data-current] { border-style: solid; border-color: #0b57d0; }
