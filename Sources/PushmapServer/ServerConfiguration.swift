@@ -6,7 +6,8 @@ struct ServerConfiguration: Sendable {
     var host: String = "127.0.0.1"
     /// The port; 0 picks a free one (the bound address is printed on standard output).
     var port: Int = 8080
-    /// Folders of `NAME.lua` scripts layered over the built-in ones, later folders winning.
+    /// Folders of `NAME.lua` scripts layered over the built-in ones, later folders winning: those
+    /// of `PUSHMAP_SCRIPTS`, then each `--scripts`.
     var scriptDirectories: [String] = []
     /// Whether to poll the script folders and reload when a script changes.
     var watchScripts: Bool = false

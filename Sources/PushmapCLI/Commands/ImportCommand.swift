@@ -19,6 +19,8 @@ struct ImportCommand: ParsableCommand {
 
     @OptionGroup var scriptOptions: ScriptOptions
 
+    @OptionGroup var clock: ClockOption
+
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
@@ -38,7 +40,7 @@ struct ImportCommand: ParsableCommand {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let translator = try scriptOptions.translator(format: format)
+        let translator = try scriptOptions.translator(format: format, now: clock.now)
         let imported = translator.importIntent(payload, platform: platform.platform)
         report.emit(imported.diagnostics)
         guard let intent = imported.intent, !imported.diagnostics.hasErrors else { throw ExitStatus.invalid }
