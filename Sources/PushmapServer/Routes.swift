@@ -161,7 +161,8 @@ struct Routes: Sendable {
 
     /// The intent an existing payload comes from, as `pushmap import --format json` gives it: the
     /// intent, and beside it the warnings the command line prints (keys not kept, values changed).
-    /// 400 for a body that is not JSON, 422 with the diagnostics when there is nothing to import.
+    /// 400 for a body that is not JSON, 422 with the diagnostics when there is nothing to import,
+    /// 500 when a mapping script fails on the intent (as for a translation).
     func importPayload(_ request: Request, context: BasicRequestContext) async throws -> Response {
         let requestID = context.requestID
         guard let platforms = Self.platforms(request, allowBoth: false, default: nil), let platform = platforms.first else {
@@ -176,7 +177,12 @@ struct Routes: Sendable {
                 .badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json",
                 requestID: requestID)
         }
-        let imported = store.translator.importIntent(payload, platform: platform)
+        let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
+        do {
+            imported = try store.translator.importIntent(payload, platform: platform)
+        } catch {
+            return failure(error, requestID: requestID, logger: context.logger)
+        }
         guard let intent = imported.intent, !imported.diagnostics.hasErrors else {
             return ErrorAnswer.response(
                 .unprocessableContent, translationError: TranslationError(kind: .invalidIntent, diagnostics: imported.diagnostics),

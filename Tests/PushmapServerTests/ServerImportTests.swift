@@ -136,6 +136,30 @@ struct ServerImportTests {
         #expect(metrics.contains(#"pushmap_http_requests_total{route="/v1/import",status="400"} 4"#), "\(metrics)")
     }
 
+    @Test("a mapping script that fails on the imported intent is a 500 naming the script, as the command line's exit 2")
+    func scriptFails() throws {
+        let scratch = try ServerPaths.scratch("import-script")
+        let scripts = scratch.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        try ScriptSources.failing.replacingOccurrences(of: #"name = "boom""#, with: #"name = "basic""#)
+            .write(to: scripts.appendingPathComponent("basic.lua"), atomically: true, encoding: .utf8)
+        let server = try ServerUnderTest(["--scripts", scripts.path] + ServerRouteTests.now, scratch: scratch)
+        let payload = try Data(contentsOf: ServerPaths.root.appendingPathComponent("examples/seed-payloads/basic-fcm.json"))
+        let answer = try Curl.post("\(server.baseURL)/v1/import?platform=fcm", payload)
+        #expect(answer.status == 500, "\(answer.text)")
+        let error = answer.object["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "script failed")
+        let cli = try runCommand(
+            ServerPaths.cli.path, ["import", "--platform", "fcm", "--format", "json", "--scripts", scripts.path, "-"] + ServerRouteTests.now,
+            input: payload)
+        #expect(cli.status == 2 && cli.stdout.isEmpty, "\(cli.stderr)")
+        let printed = try JSONSerialization.jsonObject(with: Data(cli.stderr.utf8)) as? [String: Any]
+        let served = try #require(error?["scriptError"] as? [String: Any])
+        #expect(NSDictionary(dictionary: served).isEqual(printed?["scriptError"]), "\(served) vs \(cli.stderr)")
+        #expect((served["script"] as? String)?.hasSuffix("basic.lua") == true)
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_failures_total 1"))
+    }
+
     @Test("import is held to the token and the body limit as the other routes are")
     func limits() throws {
         let scratch = try ServerPaths.scratch("import")

@@ -10,7 +10,7 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         The intent goes to standard output; a warning on standard error names each payload key that \
         translating the intent does not give back as it was. Exit 0 with an intent (warnings allowed), \
-        1 when the payload cannot be read.
+        1 when the payload cannot be read, 2 when a mapping script fails on the intent.
         """
     )
 
@@ -41,7 +41,13 @@ struct ImportCommand: ParsableCommand {
             throw ExitStatus.invalid
         }
         let translator = try scriptOptions.translator(format: format, now: clock.now)
-        let imported = translator.importIntent(payload, platform: platform.platform)
+        let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
+        do {
+            imported = try translator.importIntent(payload, platform: platform.platform)
+        } catch {
+            report.emit(error.diagnostics, scriptError: error.scriptError)
+            throw ExitCode(error.exitCode)
+        }
         report.emit(imported.diagnostics)
         guard let intent = imported.intent, !imported.diagnostics.hasErrors else { throw ExitStatus.invalid }
         var output = JSONWriter(style: .pretty).write(intent)
