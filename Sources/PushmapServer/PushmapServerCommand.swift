@@ -47,7 +47,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         "A file holding the shared token every request must carry as 'Authorization: Bearer TOKEN'.", valueName: "file"))
     var tokenFile: String?
 
-    @Option(name: .customLong("max-body-bytes"), help: "Largest translate or validate body (and batch line), in bytes.")
+    @Option(name: .customLong("max-body-bytes"), help: "Largest request body (translate, validate, preview, import) and batch line, in bytes.")
     var maxBodyBytes = 1 << 20
 
     @Option(name: .customLong("max-concurrent-requests"), help: "Requests served at once; more get 503.")

@@ -16,7 +16,8 @@ struct ServerConfiguration: Sendable {
     /// The shared token every request (but health and readiness) must carry as
     /// `Authorization: Bearer TOKEN`; nil lets every request in.
     var token: [UInt8]? = nil
-    /// Largest body of `/v1/translate` and `/v1/validate`, in bytes (also the largest batch line).
+    /// Largest body of `/v1/translate`, `/v1/validate`, `/v1/preview` and `/v1/import`, in bytes
+    /// (also the largest batch line).
     var maxBodyBytes: Int = 1 << 20
     /// Requests served at once; one more gets 503, so a burst cannot take all memory.
     var maxConcurrentRequests: Int = 256
