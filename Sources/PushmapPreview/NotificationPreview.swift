@@ -43,6 +43,8 @@ extension NotificationPreview {
                 if let image = view.image { urls.insert(image) }
                 if let thumbnail = view.thumbnail { urls.insert(thumbnail) }
                 for item in view.carousel?.items ?? [] { urls.insert(item.image) }
+                for item in view.catalog?.items ?? [] { urls.insert(item.image) }
+                for icon in view.iconRow?.icons ?? [] { urls.insert(icon.image) }
             }
         }
         return urls

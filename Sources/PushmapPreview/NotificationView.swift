@@ -30,6 +30,13 @@ package struct NotificationView: Sendable, Hashable {
     /// A small image beside the text (Android's large icon, iOS's attachment thumbnail).
     package var thumbnail: String?
     package var carousel: Carousel?
+    /// The input template's reply field (before a reply).
+    package var reply: ReplyField?
+    package var catalog: ProductCatalog?
+    package var rating: StarRating?
+    package var iconRow: IconRow?
+    /// "zero-bezel" when the image fills the card edge to edge, the text over it.
+    package var imageStyle: String?
     /// The countdown as the phone shows it, "00:10:00"; "00:00" after expiry.
     package var timer: String?
     /// Action button labels, in order.

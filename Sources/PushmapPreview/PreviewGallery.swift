@@ -46,30 +46,29 @@ package struct PreviewGallery: Sendable {
         } catch {
             return failed(path, kind: "unreadable", lines: [error.description])
         }
-        // A fixture is an object with an intent and what it expects; anything else is an intent.
-        if let value = try? JSONParser.parse(bytes), value["intent"] != nil,
-           value["fcm"] != nil || value["apns"] != nil || value["error"] != nil {
-            let fixture: Fixture
+        let input: PreviewInput
+        do {
+            input = try PreviewInput.read(path: path, bytes: bytes)
+        } catch {
+            return failed(path, kind: "unreadable", lines: [error.description])
+        }
+        switch input {
+        case .fixture(let fixture):
+            let expectsError = fixture.expectedError != nil
             do {
-                fixture = try Fixture(path: path, bytes: bytes)
-            } catch {
-                return failed(path, kind: "unreadable", lines: [error.description])
-            }
-            let expectsError = fixture.expectedError != nil && fixture.expected.isEmpty
-            let wanted = expectsError ? platforms : platforms.filter { fixture.expected[$0] != nil }
-            do {
-                return try previewer.preview(fixture.intent, name: path, platforms: wanted.isEmpty ? platforms : wanted, now: fixture.now)
+                return try previewer.preview(fixture.intent, name: path, platforms: input.platforms(platforms), now: fixture.now)
             } catch {
                 var preview = failed(path, error, expected: expectsError, template: fixture.intent["template"]?.stringValue ?? "plain")
                 preview.now = fixture.now
                 return preview
             }
-        }
-        do {
-            return try previewer.preview(bytes, name: path, platforms: platforms)
-        } catch {
-            let template = (try? JSONParser.parse(bytes))?["template"]?.stringValue ?? "plain"
-            return failed(path, error, expected: false, template: template)
+        case .intent:
+            do {
+                return try previewer.preview(bytes, name: path, platforms: platforms)
+            } catch {
+                let template = (try? JSONParser.parse(bytes))?["template"]?.stringValue ?? "plain"
+                return failed(path, error, expected: false, template: template)
+            }
         }
     }
 

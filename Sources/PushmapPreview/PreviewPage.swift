@@ -68,6 +68,9 @@ package struct PreviewPage: Sendable {
         if view.subtitle != nil { height += 20 }
         if view.image != nil { height += 170 }
         if view.carousel != nil { height += 230 }
+        if view.catalog != nil { height += 300 }
+        if view.reply != nil || view.rating != nil { height += 60 }
+        if view.iconRow != nil { height += 60 }
         if !view.buttons.isEmpty { height += 36 }
         if view.fallback != nil { height += 40 }
         return height
@@ -129,7 +132,8 @@ package struct PreviewPage: Sendable {
     private func card(_ view: NotificationView, os: String, platform: PlatformPreview) -> String {
         var style: [String] = []
         if let background = view.colors.background { style.append("background:\(background.css)") }
-        var html = "<div class=\"card\(view.carousel != nil ? " has-carousel" : "")\"\(style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")>"
+        let zeroBezel = view.imageStyle == "zero-bezel" && view.image != nil
+        var html = "<div class=\"card\(view.carousel != nil ? " has-carousel" : "")\(zeroBezel ? " zero-bezel" : "")\"\(style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")>"
         // The header: app icon, app name, time.
         let iconStyle = view.colors.icon.map { " style=\"background:\($0.css)\"" } ?? ""
         html += "<div class=\"app\"><span class=\"app-icon\"\(iconStyle)></span><span class=\"app-name\">\(os == "ios" ? "YOUR APP" : "Your app")</span><span class=\"when\">now</span>"
@@ -142,8 +146,9 @@ package struct PreviewPage: Sendable {
             html += "<p class=\"fallback\" data-role=\"fallback-note\" data-fallback=\"\(HTMLEscape.text(fallback))\">Fallback (\(fallback == "basic" ? "basic template" : "iOS default view")): \(HTMLEscape.text(view.fallbackReason ?? ""))</p>"
         }
         // iOS's content extension puts the image above the text; everything else below.
-        let imageFirst = os == "ios" && view.id != "collapsed"
-        if imageFirst, let image = view.image { html += imageFrame(image, role: "image") }
+        // So does a zero-bezel image, which fills the card behind the text.
+        let imageFirst = (os == "ios" && view.id != "collapsed") || view.imageStyle != nil
+        if imageFirst, let image = view.image { html += imageFrame(image, role: "image", attributes: view.imageStyle.map { " data-style=\"\(HTMLEscape.text($0))\"" } ?? "") }
         if let carousel = view.carousel, os == "ios" { html += carouselFrames(carousel) }
         html += "<div class=\"text-row\"><div class=\"texts\">"
         if let title = view.title { html += text(title, role: "title", color: view.colors.title) }
@@ -158,6 +163,7 @@ package struct PreviewPage: Sendable {
             if os != "ios" { html += carouselFrames(carousel) }
             html += carouselCaption(carousel)
         }
+        html += parts(view)
         if !view.buttons.isEmpty {
             html += "<div class=\"buttons\">" + view.buttons.map { "<span class=\"button\" data-role=\"button\">\(HTMLEscape.text($0))</span>" }.joined() + "</div>"
         }
@@ -199,12 +205,57 @@ package struct PreviewPage: Sendable {
         return html + "</div>"
     }
 
-    private func imageFrame(_ url: String, role: String) -> String {
+    /// The template-specific parts: the reply field, the catalog, the stars, the row of icons.
+    private func parts(_ view: NotificationView) -> String {
+        var html = ""
+        if let reply = view.reply {
+            html += "<div class=\"reply\" data-role=\"reply\" data-receiver=\"\(HTMLEscape.text(reply.receiver))\">"
+            html += "<span class=\"button\" data-role=\"reply-button\">\(HTMLEscape.text(reply.hint))</span>"
+            html += "<div class=\"reply-field\"><span data-role=\"reply-hint\">\(HTMLEscape.text(reply.hint))</span><span class=\"send\">➤</span></div></div>"
+        }
+        if let catalog = view.catalog {
+            let item = catalog.items[catalog.current]
+            html += "<div class=\"catalog \(HTMLEscape.text(catalog.display))\" data-role=\"catalog\" data-display=\"\(HTMLEscape.text(catalog.display))\" data-current=\"\(catalog.current + 1)\">"
+            html += imageFrame(item.image, role: "image")
+            if catalog.display == "vertical" {
+                if let body = item.body { html += text(body, role: "item-body", color: nil) }
+                html += "<div class=\"price\" data-role=\"price\">\(HTMLEscape.text(item.price))</div>"
+            }
+            html += "<div class=\"thumbs\">"
+            for (index, thumb) in catalog.items.enumerated() {
+                html += imageFrame(thumb.image, role: "thumb", attributes: index == catalog.current ? " data-current=\"true\"" : "")
+            }
+            var style: [String] = []
+            if let color = catalog.buttonColor { style.append("background:\(color.css)") }
+            if let color = catalog.buttonTextColor { style.append("color:\(color.css)") }
+            html += "</div><span class=\"cta\" data-role=\"cta\"\(style.isEmpty ? "" : " style=\"\(style.joined(separator: ";"))\"")>\(HTMLEscape.text(catalog.buttonLabel))</span></div>"
+        }
+        if let rating = view.rating {
+            html += "<div class=\"rating\" data-role=\"rating\" data-selected=\"\(rating.selected.map { String($0 + 1) } ?? "none")\">"
+            for index in 0..<rating.count {
+                let selected = rating.selected.map { index <= $0 } ?? false
+                html += "<span class=\"star\" data-role=\"star\" data-state=\"\(selected ? "selected" : "unselected")\" data-icon=\"\(HTMLEscape.text(rating.icon(index)))\" title=\"\(HTMLEscape.text(rating.actions[index]))\">\(selected ? "★" : "☆")<small>\(HTMLEscape.text(rating.icon(index)))</small></span>"
+            }
+            html += "</div>"
+        }
+        if let row = view.iconRow {
+            html += "<div class=\"icon-row\" data-role=\"icons\">"
+            for icon in row.icons {
+                html += "<span class=\"icon-item\" data-role=\"icon\" data-icon=\"\(HTMLEscape.text(icon.image))\" data-action=\"\(HTMLEscape.text(icon.action))\">\(imageFrame(icon.image, role: "icon-image"))</span>"
+            }
+            if let close = row.close { html += "<span class=\"close\" data-role=\"close\" data-icon=\"\(HTMLEscape.text(close))\">✕</span>" }
+            html += "</div>"
+        }
+        return html
+    }
+
+    /// An image, or a frame naming its URL. `attributes` go on the frame as they are (already escaped).
+    private func imageFrame(_ url: String, role: String, attributes: String = "") -> String {
         let escaped = HTMLEscape.text(url)
         if let data = images[url] {
-            return "<div class=\"frame \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"><img src=\"\(HTMLEscape.text(data))\" alt=\"\(escaped)\"></div>"
+            return "<div class=\"frame \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"\(attributes)><img src=\"\(HTMLEscape.text(data))\" alt=\"\(escaped)\"></div>"
         }
-        return "<div class=\"frame placeholder \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"><span class=\"frame-label\">image</span><span class=\"frame-url\">\(escaped)</span></div>"
+        return "<div class=\"frame placeholder \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"\(attributes)><span class=\"frame-label\">image</span><span class=\"frame-url\">\(escaped)</span></div>"
     }
 
     private func keyTable(_ keys: [KeyReading]) -> String {
@@ -291,6 +342,19 @@ package struct PreviewPage: Sendable {
     .diagnostics ul { margin: 4px 0; padding-left: 20px; }
     .severity { font-weight: 700; } .severity.warning { color: #c58a00; } .severity.error { color: #b3261e; }
     .contents ol { columns: 2; }
+    .frame[data-style="zero-bezel"] { margin: 0 -12px 8px; border-radius: 0; height: 170px; }
+    .card.zero-bezel { position: relative; } .card.zero-bezel .frame-url { margin-bottom: 40px; }
+    .card.zero-bezel .text-row { position: absolute; left: 12px; right: 12px; bottom: 16px; color: #ffffff; --body: #ffffff; text-shadow: 0 1px 3px rgba(0, 0, 0, 0.8); }
+    .reply { margin-top: 10px; } .reply-field { margin-top: 6px; display: flex; justify-content: space-between; border-bottom: 2px solid #0b57d0; padding: 4px 2px; opacity: 0.7; }
+    .catalog .thumbs { display: flex; gap: 6px; } .catalog .frame.thumb { flex: 1; height: 56px; } .catalog .thumb .frame-url { display: none; }
+    .catalog .frame.thumb[data-current] { border-style: solid; border-color: #0b57d0; }
+    .catalog.horizontal .frame.image { height: 110px; } .price { font-weight: 700; }
+    .cta { display: block; margin-top: 8px; text-align: center; padding: 6px; border-radius: 8px; background: #0b57d0; color: #ffffff; font-weight: 600; }
+    .rating { display: flex; gap: 10px; justify-content: center; margin-top: 10px; font-size: 24px; }
+    .star { display: flex; flex-direction: column; align-items: center; color: #c58a00; } .star small { font-size: 9px; color: var(--body); }
+    .icon-row { display: flex; gap: 8px; align-items: center; } .icon-item { flex: 1; } .frame.icon-image { height: 48px; margin: 0; }
+    .icon-item .frame-url { font-size: 9px; } .frame.icon-image .frame-label { display: none; }
+    .close { font-size: 18px; padding: 0 4px; }
 
     """
 }

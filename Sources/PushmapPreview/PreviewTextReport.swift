@@ -28,12 +28,13 @@ package struct PreviewTextReport: Sendable {
                 if let subtitle = view.subtitle { text += line("subtitle", subtitle) }
                 if let body = view.body { text += line("body", body) }
                 if let thumbnail = view.thumbnail { text += "    thumb:    [\(thumbnail)]\n" }
-                if let image = view.image { text += "    image:    [\(image)]\n" }
+                if let image = view.image { text += "    image:    [\(image)]\(view.imageStyle == "zero-bezel" ? " edge to edge, the text over it" : "")\n" }
                 if let carousel = view.carousel {
                     let item = carousel.items[carousel.current]
                     text += "    item:     [\(item.image)] \(carousel.current + 1)/\(carousel.items.count)\n"
                     if let caption = item.caption { text += line("caption", caption) }
                 }
+                text += parts(view)
                 if !view.buttons.isEmpty { text += "    buttons:  " + view.buttons.map { "[\($0)]" }.joined(separator: " ") + "\n" }
             }
             text += "  keys:\n"
@@ -47,6 +48,37 @@ package struct PreviewTextReport: Sendable {
         if preview.diagnostics.isEmpty { return text + "none\n" }
         text += "\(preview.diagnostics.count)\n"
         for diagnostic in preview.diagnostics { text += "  \(diagnostic)\n" }
+        return text
+    }
+
+    /// The template-specific parts: reply field, catalog, stars, icon row.
+    private func parts(_ view: NotificationView) -> String {
+        var text = ""
+        if let reply = view.reply {
+            text += "    reply:    [\(reply.hint)] button, then a field with the hint \"\(reply.hint)\" (the app gets the text as \"\(reply.receiver)\")\n"
+        }
+        if let catalog = view.catalog {
+            let item = catalog.items[catalog.current]
+            text += "    catalog:  \(catalog.display) display, item \(catalog.current + 1) of \(catalog.items.count) large: [\(item.image)]\n"
+            if catalog.display == "vertical" {
+                if let body = item.body { text += line("detail", body) }
+                text += "    price:    \(item.price)\n"
+            }
+            text += "    thumbs:   " + catalog.items.enumerated().map { "[\($0.element.image)]\($0.offset == catalog.current ? "*" : "")" }.joined(separator: " ") + "\n"
+            var colors: [String] = []
+            if let color = catalog.buttonColor { colors.append("colour \(color.css)") }
+            if let color = catalog.buttonTextColor { colors.append("text \(color.css)") }
+            text += "    button:   [\(catalog.buttonLabel)]\(colors.isEmpty ? "" : " (" + colors.joined(separator: ", ") + ")")\n"
+        }
+        if let rating = view.rating {
+            let stars = (0..<rating.count).map { index in rating.selected.map { index <= $0 } ?? false ? "★" : "☆" }
+            text += "    stars:    \(stars.joined(separator: " "))  (\(rating.selected.map { "star \($0 + 1) tapped; " } ?? "")selected [\(rating.selectedIcon)], unselected [\(rating.unselectedIcon)])\n"
+        }
+        if let row = view.iconRow {
+            text += "    icons:    " + row.icons.map { "[\($0.image)]" }.joined(separator: " ") + "\n"
+            for (index, icon) in row.icons.enumerated() { text += "      \(index + 1): \(icon.action)\n" }
+            text += "    close:    [\(row.close ?? "hidden")]\n"
+        }
         return text
     }
 

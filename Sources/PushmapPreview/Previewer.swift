@@ -30,7 +30,16 @@ package struct Previewer: Sendable {
             guard let payload = translation.payloads[platform] else { continue }
             switch platform {
             case .fcm: drawn.append(AndroidPreviewReader(now: now).read(payload))
-            case .apns: drawn.append(IOSPreviewReader(now: now).read(payload))
+            case .apns:
+                var iOS = IOSPreviewReader(now: now).read(payload)
+                // The templates only Android has: say what iOS is sent instead, drawn below as iOS shows it.
+                // (A payload that asks for it anyway gets the fallback, whose note says why.)
+                let sent = payload["adb_template_type"]?.stringValue
+                if AndroidPreviewReader.templates.contains(translation.template), !IOSPreviewReader.templates.contains(translation.template), sent != translation.template {
+                    let what = sent.map { "the \($0) template" } ?? "a plain notification"
+                    iOS.notes.insert("iOS has no \(translation.template) template: the mapping sends \(what), drawn here as iOS shows it.", at: 0)
+                }
+                drawn.append(iOS)
             default: continue
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// The real headless Chromium the preview tests open pages in (`scripts/setup` installs it).
 enum HeadlessChromium {
@@ -103,6 +104,14 @@ struct DOM {
         return DOM(html: String(rest[..<end]))
     }
 
+    /// The part drawn for one view (`collapsed`, `expanded-rated`...), both appearances.
+    func view(_ id: String) -> DOM {
+        guard let start = html.range(of: "data-view=\"\(id)\"") else { return DOM(html: "") }
+        let rest = html[start.upperBound...]
+        let end = rest.range(of: "data-view=")?.lowerBound ?? rest.range(of: "data-role=\"keys\"")?.lowerBound ?? rest.endIndex
+        return DOM(html: String(rest[..<end]))
+    }
+
     /// The text of every element with `data-role="role"` (texts are plain in the preview's markup).
     func texts(_ role: String) -> [String] {
         matches(#"data-role="\#(role)"[^>]*>([^<]*)<"#).map(Self.unescape)
@@ -134,4 +143,15 @@ struct DOM {
             .replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&nbsp;", with: "\u{A0}").replacingOccurrences(of: "&amp;", with: "&")
     }
+}
+
+/// Runs `pushmap preview ARGUMENTS --output page.html` and opens the page in Chromium.
+func drawnPreview(_ arguments: [String], input: Data? = nil) throws -> DOM {
+    let page = try temporaryFolder().appendingPathComponent("page.html")
+    let result = try CommandRunner.run(["preview", "--output", page.path] + arguments, input: input)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.isEmpty)
+    let dom = try HeadlessChromium.dumpDOM(page)
+    #expect(dom.contains("data-page="), "Chromium built no page from \(page.path)")
+    return dom
 }

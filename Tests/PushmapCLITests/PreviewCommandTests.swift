@@ -5,20 +5,9 @@ import Testing
 /// headless Chromium, asserting on the DOM it builds.
 @Suite("pushmap preview")
 struct PreviewCommandTests {
-    /// Runs `pushmap preview ARGUMENTS --output page.html` and opens the page in Chromium.
-    private func drawn(_ arguments: [String], input: Data? = nil) throws -> DOM {
-        let page = try temporaryFolder().appendingPathComponent("page.html")
-        let result = try CommandRunner.run(["preview", "--output", page.path] + arguments, input: input)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.isEmpty)
-        let dom = try HeadlessChromium.dumpDOM(page)
-        #expect(dom.contains("data-page="), "Chromium built no page from \(page.path)")
-        return dom
-    }
-
     @Test("the basic seed: each platform's title and body, in the light and the dark appearance")
     func basicSeed() throws {
-        let dom = try drawn(["examples/seeds/basic-fcm.json"])
+        let dom = try drawnPreview(["examples/seeds/basic-fcm.json"])
         let android = dom.platform("fcm"), iOS = dom.platform("apns")
         #expect(android.texts("title").contains("game request"))
         #expect(android.texts("body").contains("shall we play a game?"))
@@ -38,11 +27,11 @@ struct PreviewCommandTests {
 
     @Test("a carousel: every item's caption on both platforms")
     func carouselCaptions() throws {
-        let android = try drawn(["--platform", "fcm", "examples/seeds/carousel-fcm.json"]).platform("fcm")
+        let android = try drawnPreview(["--platform", "fcm", "examples/seeds/carousel-fcm.json"]).platform("fcm")
         #expect(android.values(of: "data-view") == ["collapsed", "expanded-item-1", "expanded-item-2", "expanded-item-3"])
         let captions = ["Shoe 1 by Cool Sneaker Brand", "Shoe 2 by Lame Sneaker Brand", "Shoe 3 by Average Sneaker Brand"]
         #expect(Set(android.texts("caption")) == Set(captions))
-        let iOS = try drawn(["--platform", "apns", "examples/seeds/carousel-apns.json"]).platform("apns")
+        let iOS = try drawnPreview(["--platform", "apns", "examples/seeds/carousel-apns.json"]).platform("apns")
         #expect(iOS.texts("caption").count == 6) // three items, two appearances
         #expect(iOS.texts("caption").contains("At sunset, the beach buzzes with playful silhouettes against the fading light, laughter mingling with the sea's whispers."))
         #expect(iOS.keys("ignores").contains("adb_version"))
@@ -67,7 +56,7 @@ struct PreviewCommandTests {
         }
         """.write(to: folder.appendingPathComponent("zb.lua"), atomically: true, encoding: .utf8)
         let intent = #"{"template": "zb", "title": "Edge to edge", "body": "A zero-bezel picture", "expandedBody": "More"}"#
-        let iOS = try drawn(["--scripts", folder.path, "-"], input: Data(intent.utf8)).platform("apns")
+        let iOS = try drawnPreview(["--scripts", folder.path, "-"], input: Data(intent.utf8)).platform("apns")
         #expect(iOS.contains(#"data-layout="ios-default""#))
         #expect(iOS.values(of: "data-fallback").contains("ios-default"))
         #expect(iOS.texts("fallback-note").contains { $0.contains("iOS has no \"zb\" template") })
@@ -79,11 +68,11 @@ struct PreviewCommandTests {
 
     @Test("a timer before and after expiry, and one that has run out on arrival")
     func timer() throws {
-        let iOS = try drawn(["--platform", "apns", "examples/seeds/timer-apns.json"]).platform("apns")
+        let iOS = try drawnPreview(["--platform", "apns", "examples/seeds/timer-apns.json"]).platform("apns")
         #expect(iOS.values(of: "data-view") == ["collapsed", "expanded", "expired-expanded"])
         #expect(iOS.texts("title").contains("Missed out this time?"))
         #expect(iOS.texts("timer").contains("⏱ 00:10"))
-        let android = try drawn(["--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
+        let android = try drawnPreview(["--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
         #expect(android.values(of: "data-view") == ["expired-collapsed", "expired-expanded"])
         #expect(android.texts("note").contains { $0.contains("Android drops it") })
     }
@@ -96,7 +85,7 @@ struct PreviewCommandTests {
         #expect(first.status == 0 && second.status == 0, "\(first.stderr)")
         #expect(first.stdoutBytes == second.stdoutBytes)
         #expect(first.stdout.contains("2023-12-01"), "\(first.stdout)")
-        let running = try drawn(["--now", "1701388800", "--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
+        let running = try drawnPreview(["--now", "1701388800", "--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
         // Running at that time: drawn before expiry as well as after (today it has run out: after only).
         #expect(running.values(of: "data-view") == ["collapsed", "expanded", "expired-collapsed", "expired-expanded"])
     }
@@ -105,7 +94,7 @@ struct PreviewCommandTests {
     func cutsAndColours() throws {
         let title = "A title that runs well past what Android shows on one line"
         let intent = #"{"template": "basic", "title": "\#(title)", "body": "b", "colors": {"title": "11223380"}}"#
-        let dom = try drawn(["-"], input: Data(intent.utf8))
+        let dom = try drawnPreview(["-"], input: Data(intent.utf8))
         let android = dom.platform("fcm"), iOS = dom.platform("apns")
         #expect(android.texts("title").first == String(title.prefix(35)) + "…")
         #expect(android.texts("cut-note").first == "title cut at 35 of \(title.count) characters")
@@ -118,7 +107,7 @@ struct PreviewCommandTests {
     @Test("text from the intent is escaped, never markup")
     func escapes() throws {
         let intent = #"{"title": "<b>bold</b> & \"quoted\"", "body": "<img src=x onerror=alert(1)>"}"#
-        let dom = try drawn(["-"], input: Data(intent.utf8))
+        let dom = try drawnPreview(["-"], input: Data(intent.utf8))
         #expect(dom.platform("fcm").texts("title").first == #"<b>bold</b> & "quoted""#)
         #expect(!dom.contains("<b>bold"))
         #expect(!dom.contains("<img src=\"x\""))
@@ -134,7 +123,7 @@ struct PreviewCommandTests {
                 fixtures.append(try #require(CommandRunner.json(text) as? [String: Any]))
             }
         }
-        let dom = try drawn(["--gallery", "templates"])
+        let dom = try drawnPreview(["--gallery", "templates"])
         #expect(dom.values(of: "data-entry").count == fixtures.count)
         // An error fixture is drawn as its reasons; any other as the platforms it names.
         let errorFixtures = fixtures.filter { $0["error"] != nil }.count

@@ -78,6 +78,85 @@ struct PreviewReaderTests {
         #expect(preview.views.last?.image == "https://a/1.png")
     }
 
+    /// A payload of one of the Android-only templates: the common keys and `extra`.
+    private func template(_ type: String, _ extra: JSONObject) -> PlatformPreview {
+        var data: JSONObject = ["adb_version": "1", "adb_template_type": .string(type), "adb_title": "t", "adb_body": "b"]
+        for (key, value) in extra { data[key] = value }
+        return AndroidPreviewReader(now: 0).read(fcm(data))
+    }
+
+    private func shop(_ n: Int) -> String {
+        #"{"title":"p\#(n)","body":"b\#(n)","img":"https://a/\#(n).png","price":"\#(n)","uri":"app://\#(n)"}"#
+    }
+
+    @Test("Android: a catalog without exactly 3 full items, or an SDK index out of range, shows nothing")
+    func androidCatalogRefused() {
+        let button: JSONObject = ["adb_cta_txt": "Buy", "adb_cta_clr": "112233", "adb_cta_txt_clr": "FFFFFF", "adb_cta_uri": "https://a", "adb_display": "vertical"]
+        var two = button
+        two["adb_items"] = .string("[\(shop(1)),\(shop(2))]")
+        let refused = template("cat", two)
+        #expect(refused.views.isEmpty)
+        #expect(refused.notes.contains { $0.contains("3 catalog items are required, not 2") })
+        #expect(refused.keys.first { $0.key == "adb_cta_txt" }?.verdict == .shows)
+        var three = button
+        three["adb_items"] = .string("[\(shop(1)),\(shop(2)),\(shop(3))]")
+        three["catalogItemIndex"] = "1"
+        let second = template("cat", three)
+        #expect(second.views.map(\.id) == ["collapsed", "expanded-item-2", "expanded-item-1", "expanded-item-3"])
+        #expect(second.keys.first { $0.key == "catalogItemIndex" }?.verdict == .uses)
+        three["catalogItemIndex"] = "3"
+        #expect(template("cat", three).notes.contains { $0.contains("the app crashes") })
+        three["adb_cta_txt"] = nil
+        #expect(template("cat", three).notes.contains { $0.contains("adb_cta_txt is missing") })
+    }
+
+    @Test("Android: one bad rating spoils them all; a preselected star shows from the start")
+    func androidRating() {
+        let icons: JSONObject = ["adb_rate_unselected_icon": "off", "adb_rate_selected_icon": "on"]
+        var bad = icons
+        bad["adb_rate_act"] = #"[{"type":"DISMISS"},{"type":"WEBURL"},{"type":"DISMISS"}]"#
+        let refused = template("rate", bad)
+        #expect(refused.views.isEmpty)
+        #expect(refused.notes.contains { $0.contains("adb_rate_act entry 2 is WEBURL without a uri") })
+        var good = icons
+        good["adb_rate_act"] = #"[{"type":"DISMISS"},{"type":"OPENAPP"},{"type":"DEEPLINK","uri":"app://3"}]"#
+        good["ratingSelected"] = "1"
+        good["adb_image"] = "star_drawable"
+        let chosen = template("rate", good)
+        #expect(chosen.views.map(\.id) == ["collapsed", "expanded"])
+        #expect(chosen.views.last?.rating?.selected == 1)
+        #expect(chosen.views.last?.buttons == ["Confirm: opens the app"])
+        // The rating template downloads its image: a drawable name is not shown.
+        #expect(chosen.views.last?.image == nil)
+        #expect(chosen.keys.first { $0.key == "adb_image" }?.verdict == .ignores)
+    }
+
+    @Test("Android: multi-icon skips the items it cannot use, and needs 3 left; no title or body needed")
+    func androidMultiIcon() {
+        let items = #"[{"img":"a","type":"OPENAPP"},{"type":"DISMISS"},{"img":"c","type":"weburl","uri":"https://c"},{"img":"d","type":""},{"img":"e","type":"WEBURL","uri":"https://e"}]"#
+        let row = AndroidPreviewReader(now: 0).read(fcm(["adb_version": "1", "adb_template_type": "icon", "adb_items": .string(items), "adb_cancel_image": ""]))
+        #expect(row.views.first?.iconRow?.icons.map(\.image) == ["a", "d", "e"])
+        #expect(row.views.first?.iconRow?.close == "cross")
+        #expect(row.notes.contains("Skipped: item 2 has no img."))
+        #expect(row.notes.contains("Skipped: item 3's type \"weburl\" is unknown."))
+        let tooFew = #"[{"img":"a","type":"OPENAPP"},{"img":"b","type":"DEEPLINK"},{"img":"c","type":"NONE"}]"#
+        let refused = AndroidPreviewReader(now: 0).read(fcm(["adb_version": "1", "adb_template_type": "icon", "adb_items": .string(tooFew)]))
+        #expect(refused.views.isEmpty)
+        #expect(refused.notes.contains { $0.contains("2 usable icons after skipping, not 3 to 5") })
+    }
+
+    @Test("Android: zero bezel with a drawable name for its image is text only; the input hint defaults to Reply")
+    func androidZeroBezelAndInput() {
+        let zb = template("zb", ["adb_image": "hero", "adb_col_style": "IMG"])
+        #expect(zb.views.allSatisfy { $0.image == nil })
+        #expect(zb.views.first?.label == "Collapsed (text style)")
+        #expect(zb.keys.first { $0.key == "adb_image" }?.verdict == .ignores)
+        #expect(zb.keys.first { $0.key == "adb_col_style" }?.reason == "not \"img\": the text style, collapsed text only")
+        let input = template("input", ["adb_input_receiver": "r", "adb_input_txt": ""])
+        #expect(input.views.first { $0.id == "expanded" }?.reply?.hint == "Reply")
+        #expect(template("input", [:]).notes.contains { $0.contains("adb_input_receiver is missing") })
+    }
+
     @Test("text is cut after the guideline's characters, counted as people count them")
     func cuts() {
         let text = PreviewText(String(repeating: "🏖️", count: 40), limit: 35)

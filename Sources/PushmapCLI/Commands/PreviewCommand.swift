@@ -9,6 +9,8 @@ struct PreviewCommand: ParsableCommand {
         commandName: "preview",
         abstract: "Draw what each phone shows of an intent: collapsed and expanded, per template, with what it does with each key.",
         discussion: """
+        FILE is an intent, or a template's fixture ({"intent": ..., "fcm"/"apns"/"error": ..., "now": ...}), \
+        whose intent is drawn at the fixture's "now" (not --now) for the platforms it gives payloads for. \
         With no --output, a text form for the terminal. --output FILE.html writes one self-contained page \
         (no script, nothing fetched); --output FILE.png draws that page with headless Chromium. \
         Exit status: 0 drawn, 1 invalid input (no page written; with --gallery, an entry that should \
@@ -36,7 +38,7 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
-    @Argument(help: ArgumentHelp("The intent file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
+    @Argument(help: ArgumentHelp("The intent file, or a fixture (NAME.test/CASE.json: drawn at its \"now\", for the platforms it expects); - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     /// What `--output` asks for.
@@ -119,8 +121,21 @@ struct PreviewCommand: ParsableCommand {
                 StandardStream.note("pushmap: \(error)")
                 throw ExitStatus.invalid
             }
+            // A fixture's intent is drawn at the fixture's time, for the platforms it expects.
+            let file: PreviewInput
             do {
-                previews = [try previewer.preview(bytes, name: input.name, platforms: platforms)]
+                file = try PreviewInput.read(path: input.name, bytes: bytes)
+            } catch {
+                StandardStream.note("pushmap: \(error)")
+                throw ExitStatus.invalid
+            }
+            do {
+                switch file {
+                case .intent(let intent):
+                    previews = [try previewer.preview(intent, name: input.name, platforms: platforms)]
+                case .fixture(let fixture):
+                    previews = [try previewer.preview(fixture.intent, name: input.name, platforms: file.platforms(platforms), now: fixture.now)]
+                }
             } catch {
                 report.emit(error.diagnostics, scriptError: error.scriptError)
                 throw ExitCode(error.exitCode)

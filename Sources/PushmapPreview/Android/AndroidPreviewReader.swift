@@ -1,9 +1,9 @@
 internal import Pushmap
 package import PushmapJSON
 
-/// Draws an FCM payload as Android shows it: a template (`adb_template_type` basic, car, timer)
-/// as Adobe's notificationbuilder lays it out, anything else as the messaging SDK's plain
-/// notification. The rules are the ones in pushmap's client notes (what the SDKs' code does).
+/// Draws an FCM payload as Android shows it: a template (`adb_template_type` basic, car, timer,
+/// and through ``AndroidTemplateLayout`` input, zb, cat, rate, icon) as Adobe's notificationbuilder
+/// lays it out, anything else as the messaging SDK's plain notification. The rules are the ones in pushmap's client notes (what the SDKs' code does).
 package struct AndroidPreviewReader {
     /// The time the notification arrives, in epoch seconds (for timers).
     let now: Int64
@@ -16,42 +16,30 @@ package struct AndroidPreviewReader {
         "adb_title", "adb_body", "adb_sound", "adb_n_count", "adb_n_visibility", "adb_n_priority",
         "adb_channel_id", "adb_icon", "adb_image", "adb_a_type", "adb_uri", "adb_act",
     ]
-    static let actionTypes: Set<String> = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP", "NONE"]
     static let priorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
-    /// Template types notificationbuilder knows but this preview does not draw in their own layout.
-    static let otherTemplates: Set<String> = ["input", "zb", "cat", "rate", "icon"]
-
-    /// The payload's data keys as strings (FCM data values are strings; anything else is shown as JSON).
-    private struct Data {
-        let members: [(key: String, value: JSONValue)]
-        func text(_ key: String) -> String? {
-            for member in members where member.key == key { return member.value.stringValue }
-            return nil
-        }
-        func has(_ key: String) -> Bool { members.contains { $0.key == key } }
-    }
+    /// The keys only one of the Android-only templates reads, and which.
+    static let templateKeys: [String: String] = [
+        "adb_input_receiver": "input", "adb_input_txt": "input", "adb_feedback_txt": "input", "adb_feedback_img": "input",
+        "adb_col_style": "zb", "adb_cta_txt": "cat", "adb_cta_clr": "cat", "adb_cta_txt_clr": "cat", "adb_cta_uri": "cat", "adb_display": "cat",
+        "adb_rate_unselected_icon": "rate", "adb_rate_selected_icon": "rate", "adb_rate_act": "rate", "adb_cancel_image": "icon",
+    ]
+    /// The template types notificationbuilder draws.
+    static let templates: Set<String> = ["basic", "car", "timer", "input", "zb", "cat", "rate", "icon"]
 
     package func read(_ payload: JSONValue) -> PlatformPreview {
         let message = payload["message"]
-        let data = Data(members: (message?["data"]?.objectValue.map { Array($0.members) } ?? []).sorted { $0.key < $1.key })
+        let data = AndroidData(members: (message?["data"]?.objectValue.map { Array($0.members) } ?? []).sorted { $0.key < $1.key })
         let type = data.text("adb_template_type")
         var preview: PlatformPreview
-        switch type {
-        case nil:
-            preview = plain(data)
-        case "basic", "car", "timer":
-            preview = template(type ?? "basic", data)
-        case let other?:
-            preview = template(other, data)
-        }
+        if let type { preview = template(type, data) } else { preview = plain(data) }
         preview.keys = envelope(message) + data.members.map { reading($0.key, $0.value, type: type, data: data) }
         return preview
     }
 
     // MARK: - Views
 
-    private func plain(_ data: Data) -> PlatformPreview {
+    private func plain(_ data: AndroidData) -> PlatformPreview {
         // The messaging SDK takes a push as Adobe's only when it has adb_title (or _xdm).
         guard data.has("adb_title") || data.has("_xdm") else {
             return PlatformPreview(
@@ -72,20 +60,22 @@ package struct AndroidPreviewReader {
             notes: ["No adb_template_type: the messaging SDK draws it, reading only the generic keys."])
     }
 
-    private func template(_ type: String, _ data: Data) -> PlatformPreview {
+    private func template(_ type: String, _ data: AndroidData) -> PlatformPreview {
         var preview = PlatformPreview(platform: .fcm, drawnBy: "Adobe's notificationbuilder, \(type) template", layout: type)
         preview.notes.append(
             "Drawn as notificationbuilder draws it (apps with the Campaign Classic extension); the released AJO Messaging SDK (3.10) shows every push as a plain notification.")
         // Keys whose absence or wrong value throws before anything is shown.
+        let layout = AndroidTemplateLayouts.layout(type)
         var refusals: [String] = []
-        for key in ["adb_version", "adb_title", "adb_body"] where !data.has(key) {
+        for key in layout?.needsText == false ? ["adb_version"] : ["adb_version", "adb_title", "adb_body"] where !data.has(key) {
             refusals.append("\(key) is missing")
         }
-        if let action = data.text("adb_a_type"), !Self.actionTypes.contains(action) {
+        if let action = data.text("adb_a_type"), !AndroidData.actionTypes.contains(action) {
             refusals.append("adb_a_type \"\(action)\" is not one of DEEPLINK, WEBURL, DISMISS, OPENAPP, NONE")
         }
         if type == "car", !data.has("adb_car_layout") { refusals.append("adb_car_layout is missing") }
         if type == "timer", !data.has("adb_title_alt") { refusals.append("adb_title_alt is missing") }
+        refusals += layout?.refusals(data) ?? []
         if !refusals.isEmpty {
             preview.layout = "none"
             preview.notes.append("Android shows nothing: " + refusals.joined(separator: "; ") + ".")
@@ -130,11 +120,12 @@ package struct AndroidPreviewReader {
         case "timer":
             timerViews(data, collapsed: collapsed, expanded: expanded, into: &preview)
         default:
+            if let layout {
+                layout.draw(data, collapsed: collapsed, expanded: expanded, into: &preview)
+                return preview
+            }
             if type != "basic" {
-                let known = Self.otherTemplates.contains(type)
-                preview.notes.append(known
-                    ? "pushmap does not draw notificationbuilder's \(type) layout: drawn here as basic."
-                    : "\"\(type)\" is no template notificationbuilder knows: it shows a plain big-picture notification (drawn here as basic).")
+                preview.notes.append("\"\(type)\" is no template notificationbuilder knows: it shows a plain big-picture notification (drawn here as basic).")
                 preview.layout = "basic"
             }
             expanded.image = data.text("adb_image")
@@ -145,7 +136,7 @@ package struct AndroidPreviewReader {
         return preview
     }
 
-    private func timerViews(_ data: Data, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
+    private func timerViews(_ data: AndroidData, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
         // adb_tmr_dur (seconds from when it is built) wins over adb_tmr_end (epoch seconds).
         let remaining: Int64? =
             if let duration = PayloadValues.integer(data.text("adb_tmr_dur")), duration > 0 { duration }
@@ -179,7 +170,7 @@ package struct AndroidPreviewReader {
     }
 
     /// The carousel's items as Android parses them: an item without `img` ends the list.
-    private func carouselItems(_ data: Data) -> [NotificationView.Carousel.Item] {
+    private func carouselItems(_ data: AndroidData) -> [NotificationView.Carousel.Item] {
         var items: [NotificationView.Carousel.Item] = []
         for item in PayloadValues.decodedArray(data.text("adb_items")) ?? [] {
             guard let image = item["img"]?.stringValue else { break }
@@ -189,7 +180,7 @@ package struct AndroidPreviewReader {
     }
 
     /// `adb_act`'s labels: bad JSON gives none, an item without a label or type is skipped, at most 3.
-    private func buttons(_ data: Data) -> [String] {
+    private func buttons(_ data: AndroidData) -> [String] {
         var labels: [String] = []
         for item in PayloadValues.decodedArray(data.text("adb_act")) ?? [] {
             guard let label = item["label"]?.stringValue, !label.isEmpty, item["type"] != nil else { continue }
@@ -198,7 +189,7 @@ package struct AndroidPreviewReader {
         return Array(labels.prefix(3))
     }
 
-    private func colorSet(_ data: Data, timer: Bool) -> PreviewColor.Set {
+    private func colorSet(_ data: AndroidData, timer: Bool) -> PreviewColor.Set {
         var colors = PreviewColor.Set()
         colors.title = data.text("adb_clr_title").flatMap(PreviewColor.android)
         colors.body = data.text("adb_clr_body").flatMap(PreviewColor.android)
@@ -233,13 +224,17 @@ package struct AndroidPreviewReader {
         return readings
     }
 
-    private func reading(_ key: String, _ value: JSONValue, type: String?, data: Data) -> KeyReading {
+    private func reading(_ key: String, _ value: JSONValue, type: String?, data: AndroidData) -> KeyReading {
         let (verdict, reason) = verdict(key, value, type: type, data: data)
         return KeyReading(key: key, value: PayloadValues.display(value), verdict: verdict, reason: reason)
     }
 
-    private func verdict(_ key: String, _ value: JSONValue, type: String?, data: Data) -> (KeyReading.Verdict, String) {
+    private func verdict(_ key: String, _ value: JSONValue, type: String?, data: AndroidData) -> (KeyReading.Verdict, String) {
         let text = value.stringValue
+        // The SDK's own keys, read back from push data too: an item or star chosen before any tap.
+        if key == "catalogItemIndex" || key == "ratingSelected", let type, let own = AndroidTemplateLayouts.layout(type)?.verdict(key, text, data: data) {
+            return own
+        }
         guard key.hasPrefix("adb_") else { return (.uses, "handed to the app with the message; not drawn") }
         guard let type else {
             // Plain: the messaging SDK.
@@ -248,10 +243,13 @@ package struct AndroidPreviewReader {
             }
             return plainVerdict(key, text, data: data)
         }
+        if let own = AndroidTemplateLayouts.layout(type)?.verdict(key, text, data: data) { return own }
         if let common = commonVerdict(key, text, type: type, data: data) { return common }
         switch key {
         case "adb_car_layout", "adb_car_mode", "adb_items":
-            guard type == "car" else { return (.ignores, "a carousel key; the \(type) template does not read it") }
+            guard type == "car" else {
+                return (.ignores, key == "adb_items" ? "read by the car, cat and icon templates; the \(type) template does not read it" : "a carousel key; the \(type) template does not read it")
+            }
             switch key {
             case "adb_items":
                 let count = carouselItems(data).count
@@ -268,7 +266,7 @@ package struct AndroidPreviewReader {
             return (.shows, "the countdown")
         case "adb_title_alt", "adb_body_alt", "adb_body_ex_alt", "adb_image_alt", "adb_clr_tmr":
             guard type == "timer" else { return (.ignores, "a timer key; the \(type) template does not read it") }
-            if key == "adb_clr_tmr" { return colorVerdict(text, what: "countdown colour") }
+            if key == "adb_clr_tmr" { return Self.colorVerdict(text, what: "countdown colour") }
             return (.shows, "after the timer runs out")
         case "adb_act":
             guard type == "basic" else { return (.ignores, "only the basic template draws buttons") }
@@ -281,16 +279,17 @@ package struct AndroidPreviewReader {
         case "adb_title_ex", "adb_media", "adb_media_alt":
             return (.ignores, "an iOS key: Android does not read it")
         default:
+            if let owner = Self.templateKeys[key] { return (.ignores, "a key of the \(owner) template; the \(type) template does not read it") }
             return (.ignores, "not a key notificationbuilder reads")
         }
     }
 
     /// Keys every template reads the same way; nil for the template-specific ones.
-    private func commonVerdict(_ key: String, _ text: String?, type: String, data: Data) -> (KeyReading.Verdict, String)? {
+    private func commonVerdict(_ key: String, _ text: String?, type: String, data: AndroidData) -> (KeyReading.Verdict, String)? {
         switch key {
         case "adb_version": return (.uses, "required (only its presence): nothing shows without it")
         case "adb_template_type":
-            return (.uses, ["basic", "car", "timer"].contains(type) ? "chooses the \(type) layout" : "not drawn in its own layout here")
+            return Self.templates.contains(type) ? (.uses, "chooses the \(type) layout") : (.uses, "no template notificationbuilder knows: a plain big-picture notification")
         case "adb_title": return (.shows, "title, collapsed and expanded")
         case "adb_body": return (.shows, data.has("adb_body_ex") ? "body when collapsed" : "body, collapsed and expanded")
         case "adb_body_ex": return (.shows, "body when expanded")
@@ -303,10 +302,10 @@ package struct AndroidPreviewReader {
         case "adb_small_icon": return (.shows, "small icon in the header (a drawable name)")
         case "adb_icon":
             return data.has("adb_small_icon") ? (.ignores, "adb_small_icon wins over it") : (.shows, "small icon in the header (a drawable name)")
-        case "adb_clr_title": return colorVerdict(text, what: "title colour")
-        case "adb_clr_body": return colorVerdict(text, what: "body colour")
-        case "adb_clr_bg": return colorVerdict(text, what: "background colour")
-        case "adb_clr_icon": return colorVerdict(text, what: "small icon colour")
+        case "adb_clr_title": return Self.colorVerdict(text, what: "title colour")
+        case "adb_clr_body": return Self.colorVerdict(text, what: "body colour")
+        case "adb_clr_bg": return Self.colorVerdict(text, what: "background colour")
+        case "adb_clr_icon": return Self.colorVerdict(text, what: "small icon colour")
         case "adb_sound": return (.uses, "sound on arrival (a file in res/raw)")
         case "adb_channel_id": return (.uses, "notification channel, made if the app lacks it")
         case "adb_n_priority":
@@ -325,7 +324,7 @@ package struct AndroidPreviewReader {
         }
     }
 
-    private func plainVerdict(_ key: String, _ text: String?, data: Data) -> (KeyReading.Verdict, String) {
+    private func plainVerdict(_ key: String, _ text: String?, data: AndroidData) -> (KeyReading.Verdict, String) {
         switch key {
         case "adb_title": return (.shows, "title")
         case "adb_body": return (.shows, "body")
@@ -344,7 +343,7 @@ package struct AndroidPreviewReader {
         }
     }
 
-    private func colorVerdict(_ text: String?, what: String) -> (KeyReading.Verdict, String) {
+    static func colorVerdict(_ text: String?, what: String) -> (KeyReading.Verdict, String) {
         guard let text, let color = PreviewColor.android(text) else {
             return (.ignores, "not RRGGBB or AARRGGBB without '#': logged and ignored")
         }

@@ -283,6 +283,7 @@ package struct IOSPreviewReader {
             default: return (.shows, "after the timer runs out")
             }
         default:
+            if let owner = AndroidPreviewReader.templateKeys[key] { return (.ignores, "a key of Android's \(owner) template, which iOS lacks") }
             return (.ignores, "not a key AEPNotificationContent reads")
         }
     }
