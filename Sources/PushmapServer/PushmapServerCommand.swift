@@ -19,8 +19,10 @@ struct PushmapServerCommand: AsyncParsableCommand {
         commandName: "pushmap-server",
         abstract: "Serve pushmap's translation over HTTP (routes in openapi.yaml, at GET /openapi.yaml).",
         discussion: """
-        SIGHUP reloads the scripts (a reload that fails keeps the scripts in force); SIGTERM or \
-        SIGINT stops accepting connections, finishes the requests in flight and exits 0.
+        PUSHMAP_SCRIPTS=DIR[:DIR...] gives script folders as it does for every pushmap command: \
+        layered beneath each --scripts, reloaded and watched with them. SIGHUP reloads the scripts \
+        (a reload that fails keeps the scripts in force); SIGTERM or SIGINT stops accepting \
+        connections, finishes the requests in flight and exits 0.
         """
     )
 
@@ -31,11 +33,11 @@ struct PushmapServerCommand: AsyncParsableCommand {
     var port = 8080
 
     @Option(name: .customLong("scripts"), help: ArgumentHelp(
-        "A folder of NAME.lua template scripts layered over the built-in ones; repeat it to add layers, later ones winning.",
+        "A folder of NAME.lua template scripts layered over the built-in ones; repeat it to add layers, later ones winning. PUSHMAP_SCRIPTS=DIR[:DIR...] gives folders beneath these.",
         valueName: "dir"))
     var scriptDirectories: [String] = []
 
-    @Flag(name: .long, help: "Reload the scripts when a file in a --scripts folder changes (polled).")
+    @Flag(name: .long, help: "Reload the scripts when a file in a script folder (--scripts or PUSHMAP_SCRIPTS) changes (polled).")
     var watch = false
 
     @Option(name: .customLong("watch-interval-ms"), help: "How often --watch polls, in milliseconds.")
@@ -45,7 +47,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         "A file holding the shared token every request must carry as 'Authorization: Bearer TOKEN'.", valueName: "file"))
     var tokenFile: String?
 
-    @Option(name: .customLong("max-body-bytes"), help: "Largest translate or validate body (and batch line), in bytes.")
+    @Option(name: .customLong("max-body-bytes"), help: "Largest request body (translate, validate, preview, import) and batch line, in bytes.")
     var maxBodyBytes = 1 << 20
 
     @Option(name: .customLong("max-concurrent-requests"), help: "Requests served at once; more get 503.")
@@ -79,7 +81,8 @@ struct PushmapServerCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration()
         configuration.host = host
         configuration.port = port
-        configuration.scriptDirectories = scriptDirectories
+        // The variable's folders first, as every pushmap command layers them: a container sets it once.
+        configuration.scriptDirectories = TemplateScripts.environmentFolders + scriptDirectories
         configuration.watchScripts = watch
         configuration.watchIntervalMilliseconds = watchIntervalMilliseconds
         configuration.maxBodyBytes = maxBodyBytes

@@ -19,7 +19,7 @@ struct Routes: Sendable {
     /// handler's method comes from here), and ServerResponder answers 404 and 405 and labels its
     /// metrics from the same list.
     static let methods: [String: HTTPRequest.Method] = [
-        "/v1/translate": .post, "/v1/validate": .post, "/v1/batch": .post, "/v1/preview": .post, "/v1/templates": .get,
+        "/v1/translate": .post, "/v1/validate": .post, "/v1/batch": .post, "/v1/preview": .post, "/v1/import": .post, "/v1/templates": .get,
         "/v1/schema": .get, "/healthz": .get, "/readyz": .get, "/metrics": .get, "/openapi.yaml": .get,
     ]
 
@@ -32,6 +32,7 @@ struct Routes: Sendable {
         on("/v1/validate") { request, context in try await validate(request, context: context) }
         on("/v1/batch") { request, context in batch(request, context: context) }
         on("/v1/preview") { request, context in try await preview(request, context: context) }
+        on("/v1/import") { request, context in try await importPayload(request, context: context) }
         on("/v1/templates") { _, _ in templates() }
         on("/v1/schema") { _, _ in schema() }
         on("/healthz") { _, _ in ServerResponse.json(.ok, Array(#"{"status":"ok"}"#.utf8) + [0x0A]) }
@@ -156,6 +157,40 @@ struct Routes: Sendable {
         } catch {
             return failure(error, requestID: requestID, logger: context.logger)
         }
+    }
+
+    /// The intent an existing payload comes from, as `pushmap import --format json` gives it: the
+    /// intent, and beside it the warnings the command line prints (keys not kept, values changed).
+    /// 400 for a body that is not JSON, 422 with the diagnostics when there is nothing to import,
+    /// 500 when a mapping script fails on the intent (as for a translation).
+    func importPayload(_ request: Request, context: BasicRequestContext) async throws -> Response {
+        let requestID = context.requestID
+        guard let platforms = Self.platforms(request, allowBoth: false, default: nil), let platform = platforms.first else {
+            return Self.badPlatform(requestID: requestID, allowBoth: false)
+        }
+        let body = try await Self.bodyBytes(request, limit: configuration.maxBodyBytes)
+        let payload: JSONValue
+        do {
+            payload = try JSONParser.parse(body)
+        } catch {
+            return ErrorAnswer.response(
+                .badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json",
+                requestID: requestID)
+        }
+        let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
+        do {
+            imported = try store.translator.importIntent(payload, platform: platform)
+        } catch {
+            return failure(error, requestID: requestID, logger: context.logger)
+        }
+        guard let intent = imported.intent, !imported.diagnostics.hasErrors else {
+            return ErrorAnswer.response(
+                .unprocessableContent, translationError: TranslationError(kind: .invalidIntent, diagnostics: imported.diagnostics),
+                kind: "invalid payload", requestID: requestID)
+        }
+        var object: JSONObject = ["intent": intent]
+        if !imported.diagnostics.isEmpty { object["warnings"] = .array(imported.diagnostics.map(DiagnosticJSON.json)) }
+        return ErrorAnswer.json(.ok, object)
     }
 
     func templates() -> Response {

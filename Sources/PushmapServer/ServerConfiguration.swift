@@ -6,7 +6,8 @@ struct ServerConfiguration: Sendable {
     var host: String = "127.0.0.1"
     /// The port; 0 picks a free one (the bound address is printed on standard output).
     var port: Int = 8080
-    /// Folders of `NAME.lua` scripts layered over the built-in ones, later folders winning.
+    /// Folders of `NAME.lua` scripts layered over the built-in ones, later folders winning: those
+    /// of `PUSHMAP_SCRIPTS`, then each `--scripts`.
     var scriptDirectories: [String] = []
     /// Whether to poll the script folders and reload when a script changes.
     var watchScripts: Bool = false
@@ -15,7 +16,8 @@ struct ServerConfiguration: Sendable {
     /// The shared token every request (but health and readiness) must carry as
     /// `Authorization: Bearer TOKEN`; nil lets every request in.
     var token: [UInt8]? = nil
-    /// Largest body of `/v1/translate` and `/v1/validate`, in bytes (also the largest batch line).
+    /// Largest body of `/v1/translate`, `/v1/validate`, `/v1/preview` and `/v1/import`, in bytes
+    /// (also the largest batch line).
     var maxBodyBytes: Int = 1 << 20
     /// Requests served at once; one more gets 503, so a burst cannot take all memory.
     var maxConcurrentRequests: Int = 256

@@ -121,6 +121,25 @@ struct ImportCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(name): \(result.stderr)")
     }
 
+    @Test("a mapping script that fails on the intent is exit 2 naming the script, not an intent compared with nothing")
+    func scriptFails() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-import-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try """
+            return {
+              name = "basic", api = 1, platforms = { "fcm", "apns" },
+              fcm = function(intent, ctx) error("this mapping always fails") end,
+              apns = function(intent, ctx) error("this mapping always fails") end,
+            }
+            """.write(to: folder.appendingPathComponent("basic.lua"), atomically: true, encoding: .utf8)
+        let payload = try Data(contentsOf: SeedPayloads.folder.appendingPathComponent("basic-fcm.json"))
+        let result = try CommandRunner.run(["import", "--platform", "fcm", "--scripts", folder.path, "-"], input: payload)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("basic.lua") && result.stderr.contains("this mapping always fails"), "\(result.stderr)")
+    }
+
     @Test("needs a platform")
     func needsPlatform() throws {
         #expect(try CommandRunner.run(["import", "-"], input: Data("{}".utf8)).status == 64)

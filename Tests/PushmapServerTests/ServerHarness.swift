@@ -84,10 +84,13 @@ final class ServerUnderTest: @unchecked Sendable {
     let baseURL: String
     let scratch: URL
 
-    init(_ arguments: [String] = [], scratch: URL? = nil) throws {
+    /// - Parameter environment: variables set for the server on top of the test's own.
+    init(_ arguments: [String] = [], scratch: URL? = nil, environment: [String: String] = [:]) throws {
         let scratch = try scratch ?? ServerPaths.scratch("server")
         self.scratch = scratch
-        running = try RunningProcess(ServerPaths.server, ["--port", "0"] + arguments, scratch: scratch, label: "server-\(UUID().uuidString.prefix(8))")
+        running = try RunningProcess(
+            ServerPaths.server, ["--port", "0"] + arguments, scratch: scratch, label: "server-\(UUID().uuidString.prefix(8))",
+            environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 })
         // The bound address is the one line on standard output; 30 s at most.
         let deadline = Date().addingTimeInterval(30)
         var found: String?

@@ -67,6 +67,50 @@ struct ServerLifecycleTests {
         #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", intent).text.contains("ciao"))
     }
 
+    @Test("PUSHMAP_SCRIPTS: its folders are served beneath --scripts, watched and reloaded with them, and count as custom")
+    func scriptsFromEnvironment() throws {
+        let (scratch, scripts) = try Self.scriptsFolder()
+        let second = scratch.appendingPathComponent("second")
+        try FileManager.default.createDirectory(at: second, withIntermediateDirectories: true)
+        try ScriptSources.template("parting", title: "bye").write(to: second.appendingPathComponent("parting.lua"), atomically: true, encoding: .utf8)
+        let environment = ["PUSHMAP_SCRIPTS": scripts.path + ":" + second.path]
+
+        // Given only through the variable, both folders are served, as the command line serves them.
+        let server = try ServerUnderTest(["--watch", "--watch-interval-ms", "100"], scratch: scratch, environment: environment)
+        #expect(try Self.templateNames(server).contains("greeting") && Self.templateNames(server).contains("parting"))
+        let intent = Data(#"{"template":"greeting","body":"b"}"#.utf8)
+        let served = try Curl.post("\(server.baseURL)/v1/translate?platform=apns", intent)
+        #expect(served.status == 200, "\(served.text)")
+        #expect(served.text.contains("hello"))
+        let cli = try runCommand(
+            ServerPaths.cli.path, ["translate", "--compact", "--platform", "apns", "-"], input: intent,
+            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        #expect(cli.status == 0, "\(cli.stderr)")
+        #expect((served.object["apns"] as? NSObject)?.isEqual(try JSONSerialization.jsonObject(with: cli.stdout)) == true)
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_custom_scripts_in_force 2"))
+
+        // A file added to a folder of the variable is picked up by --watch.
+        try ScriptSources.template("welcome", title: "hi").write(to: second.appendingPathComponent("welcome.lua"), atomically: true, encoding: .utf8)
+        #expect(try eventually(seconds: 10) { try Self.templateNames(server).contains("welcome") })
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_custom_scripts_in_force 3"))
+
+        // --scripts layers above the variable's folders, and SIGHUP reloads those too.
+        let over = scratch.appendingPathComponent("over")
+        try FileManager.default.createDirectory(at: over, withIntermediateDirectories: true)
+        try ScriptSources.template("greeting", title: "over").write(to: over.appendingPathComponent("greeting.lua"), atomically: true, encoding: .utf8)
+        let layered = try ServerUnderTest(["--scripts", over.path], scratch: scratch, environment: environment)
+        #expect(try Curl.post("\(layered.baseURL)/v1/translate?platform=apns", intent).text.contains("over"))
+        try ScriptSources.template("parting", title: "ciao").write(to: second.appendingPathComponent("parting.lua"), atomically: true, encoding: .utf8)
+        layered.running.signal(SIGHUP)
+        let parting = Data(#"{"template":"parting","body":"b"}"#.utf8)
+        #expect(try eventually(seconds: 10) { try Curl.post("\(layered.baseURL)/v1/translate?platform=fcm", parting).text.contains("ciao") })
+        #expect(try Curl.get("\(layered.baseURL)/metrics").text.contains(#"pushmap_script_reloads_total{result="ok"} 1"#))
+
+        // The help says so.
+        let help = try runCommand(ServerPaths.server.path, ["--help"])
+        #expect(String(decoding: help.stdout, as: UTF8.self).contains("PUSHMAP_SCRIPTS"))
+    }
+
     @Test("SIGTERM: the request in flight finishes, new ones are refused, the exit status is 0")
     func gracefulStop() throws {
         let server = try ServerUnderTest()

@@ -8,8 +8,9 @@ extension Translator {
     /// translator's scripts and the result compared with `payload`, key by key: each key that does
     /// not come back as it was (dropped, added or changed) is a warning at its payload path, so
     /// that what is not warned about comes back unchanged. The intent is nil, with an error saying
-    /// why, when the payload cannot be read as one.
-    public func importIntent(_ payload: JSONValue, platform: Platform) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
-        PayloadImport(translator: self).run(payload, platform: platform)
+    /// why, when the payload cannot be read as one. Throws when a mapping script fails on the
+    /// intent, as ``translate(_:platforms:forms:)`` does: the payload cannot be compared then.
+    public func importIntent(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+        try PayloadImport(translator: self).run(payload, platform: platform)
     }
 }

@@ -18,7 +18,7 @@ struct PayloadImport {
         var diagnostics: [Diagnostic] = []
     }
 
-    func run(_ payload: JSONValue, platform: Platform) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+    func run(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         var reading: Reading
         switch platform {
         case .fcm:
@@ -43,6 +43,8 @@ struct PayloadImport {
                 translated = try translator.translate(intent, platforms: [platform]).payloads[platform]
                 break
             } catch {
+                // A script that fails says nothing of the payload: taking fields out would hide it.
+                if error.kind == .scriptFailed { throw error }
                 var removedAny = false
                 for finding in error.diagnostics where finding.severity == .error {
                     for source in reading.fields.remove(under: finding.path) {

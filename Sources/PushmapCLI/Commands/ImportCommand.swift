@@ -10,7 +10,7 @@ struct ImportCommand: ParsableCommand {
         discussion: """
         The intent goes to standard output; a warning on standard error names each payload key that \
         translating the intent does not give back as it was. Exit 0 with an intent (warnings allowed), \
-        1 when the payload cannot be read.
+        1 when the payload cannot be read, 2 when a mapping script fails on the intent.
         """
     )
 
@@ -18,6 +18,8 @@ struct ImportCommand: ParsableCommand {
     var platform: SinglePlatform
 
     @OptionGroup var scriptOptions: ScriptOptions
+
+    @OptionGroup var clock: ClockOption
 
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
@@ -38,8 +40,14 @@ struct ImportCommand: ParsableCommand {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let translator = try scriptOptions.translator(format: format)
-        let imported = translator.importIntent(payload, platform: platform.platform)
+        let translator = try scriptOptions.translator(format: format, now: clock.now)
+        let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
+        do {
+            imported = try translator.importIntent(payload, platform: platform.platform)
+        } catch {
+            report.emit(error.diagnostics, scriptError: error.scriptError)
+            throw ExitCode(error.exitCode)
+        }
         report.emit(imported.diagnostics)
         guard let intent = imported.intent, !imported.diagnostics.hasErrors else { throw ExitStatus.invalid }
         var output = JSONWriter(style: .pretty).write(intent)

@@ -36,7 +36,7 @@ struct ScriptsCommand: ParsableCommand {
             // The fields the scripts in force declare, for the intent's annotations: any template's,
             // so each is optional there.
             var declared: [IntentField] = []
-            if !scriptOptions.directories.isEmpty || !ScriptOptions.environmentDirectories.isEmpty {
+            if !scriptOptions.directories.isEmpty || !TemplateScripts.environmentFolders.isEmpty {
                 let translator = try scriptOptions.translator(format: .human)
                 for template in translator.templates.values.sorted(by: { $0.name < $1.name }) {
                     for field in template.fields where IntentSchema.root.field(named: field.name) == nil && !declared.contains(where: { $0.name == field.name }) {

@@ -1,11 +1,6 @@
 internal import ArgumentParser
 internal import Logging
 internal import Pushmap
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 /// Options shared by every command that runs scripts.
 struct ScriptOptions: ParsableArguments {
@@ -27,17 +22,11 @@ struct ScriptOptions: ParsableArguments {
         return logger
     }
 
-    /// The folders of `PUSHMAP_SCRIPTS`, separated by ':', so a team need not repeat --scripts.
-    static var environmentDirectories: [String] {
-        guard let value = getenv("PUSHMAP_SCRIPTS") else { return [] }
-        return String(cString: value).split(separator: ":").map(String.init)
-    }
-
     /// The built-in scripts with the folders layered on top: those of `PUSHMAP_SCRIPTS`, then
     /// each `--scripts`.
     func scripts() throws(FileError) -> TemplateScripts {
         var scripts = TemplateScripts.builtin
-        for directory in (usesEnvironment ? Self.environmentDirectories : []) + directories { try scripts.addDirectory(directory) }
+        for directory in (usesEnvironment ? TemplateScripts.environmentFolders : []) + directories { try scripts.addDirectory(directory) }
         return scripts
     }
 
