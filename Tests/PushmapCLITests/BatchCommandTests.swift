@@ -35,23 +35,27 @@ struct BatchCommandTests {
 
     @Test("writes a line's warnings byte for byte as translate --format json writes the same diagnostics")
     func warningsAsTranslateWritesThem() throws {
-        // A script's warning with a quote in it, and check warnings with payload paths; none
-        // depends on the clock, so the two commands see the same findings.
+        // A script's warning with a quote in it, and a check warning with a payload path on a
+        // value basic wrote (no line of the team's to name, so translate's trace changes nothing),
+        // both at one fixed time.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-warnings-\(UUID().uuidString)")
         let scripts = folder.appendingPathComponent("scripts")
         try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("""
-            return { name = "odd", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+            return { name = "odd", api = 1, platforms = { "fcm" }, base = "basic", fcm = function(intent, ctx)
               pushmap.warn("$.title", 'the title is "' .. intent.title .. '"')
-              return { message = { token = "t", data = { adb_title = intent.title, adb_sticky = "maybe", adb_n_priority = "LOUD" } } }
+              return pushmap.builtin("basic", "fcm", intent, ctx)
             end }
             """.utf8).write(to: scripts.appendingPathComponent("odd.lua"))
-        let intent = #"{"template": "odd", "title": "t"}"#
-        let batch = try CommandRunner.run(["batch", "--platform", "fcm", "--scripts", "scripts"], input: Data((intent + "\n").utf8), directory: folder)
+        let intent = #"{"template": "odd", "title": "t", "body": "b", "remindLater": {"at": 1700000000, "label": "Later"}}"#
+        let now = ["--now", "1800000000"]
+        let batch = try CommandRunner.run(
+            ["batch", "--platform", "fcm", "--scripts", "scripts"] + now, input: Data((intent + "\n").utf8), directory: folder)
         #expect(batch.status == 0, "\(batch.stderr)")
         let translate = try CommandRunner.run(
-            ["translate", "--platform", "fcm", "--scripts", "scripts", "--format", "json", "--compact"], input: Data(intent.utf8), directory: folder)
+            ["translate", "--platform", "fcm", "--scripts", "scripts", "--format", "json", "--compact"] + now, input: Data(intent.utf8),
+            directory: folder)
         #expect(translate.status == 0, "\(translate.stderr)")
         // translate: {"diagnostics":[...],"file":"-"}; batch: ...,"warnings":[...]}
         guard let listStart = translate.stderr.range(of: #"{"diagnostics":"#)?.upperBound,
@@ -62,7 +66,7 @@ struct BatchCommandTests {
         }
         let expected = String(translate.stderr[listStart..<listEnd])
         let written = String(batch.stdout[warningsStart...].dropLast(2)) // the line's "}\n"
-        #expect(expected.contains(#"\"t\""#) && expected.contains("payloadPath") && expected.contains("android-sticky"), "\(expected)")
+        #expect(expected.contains(#"\"t\""#) && expected.contains("payloadPath") && expected.contains("android-remind-later-past"), "\(expected)")
         #expect(written == expected)
     }
 

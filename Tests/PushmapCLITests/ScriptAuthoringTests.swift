@@ -96,7 +96,7 @@ struct ScriptAuthoringTests {
         #expect(!result.stderr.contains("written by"), "\(result.stderr)")
     }
 
-    @Test("a translation failing on a team's value names the lines of its warnings too; warnings alone are not traced, exit 0")
+    @Test("a translation failing on a team's value names the lines of its warnings too; warnings alone: translate names them, batch does not, exit 0")
     func warningNamesTheLine() throws {
         let folder = try Self.folder([
             "m/promo.lua": """
@@ -131,12 +131,19 @@ struct ScriptAuthoringTests {
         #expect(warning["script"] as? String == "m/promo.lua:5", "\(report)")
         #expect(warning["path"] as? String == "$.adb_media", "\(report)")
 
-        // Warnings alone: the payload is written, and no second, traced run looks for lines.
-        let warned = try translate(#"{"template": "promo", "title": "Hi", "body": "There"}"#)
+        // Warnings alone: the payload is written and the run ends 0. translate (one intent, read
+        // by a person) traces the run for the line; batch does not pay for a trace per line.
+        let fine = #"{"template": "promo", "title": "Hi", "body": "There"}"#
+        let warned = try translate(fine)
         #expect(warned.status == 0, "\(warned.stderr)")
         #expect(warned.stdout.contains("http://cdn.example.com/promo.png"))
-        #expect(warned.stderr.contains("[ios-media-https, apns"), "\(warned.stderr)")
-        #expect(!warned.stderr.contains("written by"), "\(warned.stderr)")
+        #expect(warned.stderr.contains("warning: $.adb_media: "), "\(warned.stderr)")
+        #expect(warned.stderr.contains("[ios-media-https, apns, written by m/promo.lua:5]"), "\(warned.stderr)")
+        #expect(!warned.stderr.contains("script error"), "\(warned.stderr)")
+        let batch = try CommandRunner.run(["batch", "--platform", "apns", "--scripts", "m", "-"], input: Data((fine + "\n").utf8), directory: folder)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stdout.contains(#""rule":"ios-media-https""#), "\(batch.stdout)")
+        #expect(!batch.stdout.contains(#""script":"#), "\(batch.stdout)")
     }
 
     static let stampScript = """

@@ -31,16 +31,23 @@ public final class Translator: Sendable {
         public var maxIntentBytes: Int
         /// Deepest nesting accepted in an intent.
         public var maxIntentDepth: Int
+        /// Whether a translation whose team script drew warnings but no error is run again,
+        /// traced, so each warning on a value the script wrote names the line that wrote it (a
+        /// translation with an error always is). A traced run costs hundreds of plain ones: worth
+        /// it for one intent a person reads, not for a batch or a service.
+        public var blameWarnings: Bool
 
         /// Options with the defaults: ``ScriptLimits``' defaults, an idle state per core, the
-        /// system clock, intents up to 1 MiB and 32 levels deep.
+        /// system clock, intents up to 1 MiB and 32 levels deep, warnings alone not traced.
         public init(
             limits: ScriptLimits = ScriptLimits(),
             idleStates: Int = Translator.cores,
             clock: @escaping @Sendable () -> Int64 = Translator.systemClock,
             maxIntentBytes: Int = 1 << 20,
-            maxIntentDepth: Int = 32
+            maxIntentDepth: Int = 32,
+            blameWarnings: Bool = false
         ) {
+            self.blameWarnings = blameWarnings
             self.limits = limits
             self.idleStates = idleStates
             self.clock = clock
@@ -288,8 +295,9 @@ public final class Translator: Sendable {
             all += findings
         }
         // An error on a value a team's script wrote names the line that wrote it, and so do the
-        // warnings beside it. Warnings alone are not traced: a trace costs hundreds of translations.
-        if metered, findings.hasErrors, let blame = blamed(
+        // warnings beside it. Warnings alone are traced only when asked: a trace costs hundreds
+        // of translations.
+        if metered, findings.hasErrors || (options.blameWarnings && !findings.isEmpty), let blame = blamed(
             intent, name: name, platforms: runPlatforms, now: now, request: request, fcmAPNS: fcmAPNS, all, generation: generation,
             runtime: runtime
         ) {

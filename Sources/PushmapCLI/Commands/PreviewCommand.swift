@@ -85,7 +85,7 @@ struct PreviewCommand: ParsableCommand {
                 throw ExitStatus.noBrowser
             }
         }
-        let translator = try scriptOptions.translator(format: format, now: clock.now)
+        let translator = try scriptOptions.translator(format: format, now: clock.now, blameWarnings: true)
         let previewer = Previewer(translator: translator)
         let platforms = platform.platforms
         let previews: [NotificationPreview]

@@ -93,7 +93,7 @@ struct ScriptsCommand: ParsableCommand {
             options.directories = [directory]
             options.usesEnvironment = false
             options.verbose = verbose
-            let translator = try options.translator(format: format)
+            let translator = try options.translator(format: format, blameWarnings: true)
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
             let fixtures: [Result<Fixture, FixtureProblem>]
             do {

@@ -38,7 +38,7 @@ struct TranslateCommand: ParsableCommand {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let translator = try scriptOptions.translator(format: format, now: clock.now)
+        let translator = try scriptOptions.translator(format: format, now: clock.now, blameWarnings: true)
         let platforms = platform.platforms
         let translation: Translation
         do {

@@ -31,8 +31,11 @@ struct ScriptOptions: ParsableArguments {
     }
 
     /// A translator over those scripts; on failure the reason is printed and the exit status set.
-    /// - Parameter now: a fixed time for the scripts and checks (`--now`), else the system clock.
-    func translator(format: OutputFormat, now: Int64? = nil) throws -> Translator {
+    /// - Parameters:
+    ///   - now: a fixed time for the scripts and checks (`--now`), else the system clock.
+    ///   - blameWarnings: whether warnings alone name the script line (for commands that translate
+    ///     one intent a person reads).
+    func translator(format: OutputFormat, now: Int64? = nil, blameWarnings: Bool = false) throws -> Translator {
         let scripts: TemplateScripts
         do {
             scripts = try self.scripts()
@@ -43,6 +46,7 @@ struct ScriptOptions: ParsableArguments {
         do {
             var options = Translator.Options()
             if let now { options.clock = { now } }
+            options.blameWarnings = blameWarnings
             return try Translator(scripts: scripts, options: options, logger: logger)
         } catch {
             DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
