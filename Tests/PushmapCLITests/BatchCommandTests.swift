@@ -35,27 +35,12 @@ struct BatchCommandTests {
 
     @Test("writes a line's warnings byte for byte as translate --format json writes the same diagnostics")
     func warningsAsTranslateWritesThem() throws {
-        // A script's warning with a quote in it, and a check warning with a payload path on a
-        // value basic wrote (no line of the team's to name, so translate's trace changes nothing),
-        // both at one fixed time.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-warnings-\(UUID().uuidString)")
-        let scripts = folder.appendingPathComponent("scripts")
-        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try Data("""
-            return { name = "odd", api = 1, platforms = { "fcm" }, base = "basic", fcm = function(intent, ctx)
-              pushmap.warn("$.title", 'the title is "' .. intent.title .. '"')
-              return pushmap.builtin("basic", "fcm", intent, ctx)
-            end }
-            """.utf8).write(to: scripts.appendingPathComponent("odd.lua"))
-        let intent = #"{"template": "odd", "title": "t", "body": "b", "remindLater": {"at": 1700000000, "label": "Later"}}"#
+        // Check warnings with payload paths, one quoting the time: both commands at one fixed time.
+        let intent = #"{"template": "basic", "title": "t \"quoted\"", "body": "b", "remindLater": {"at": 1700000000, "label": "Later"}, "image": "http://e.com/a.png"}"#
         let now = ["--now", "1800000000"]
-        let batch = try CommandRunner.run(
-            ["batch", "--platform", "fcm", "--scripts", "scripts"] + now, input: Data((intent + "\n").utf8), directory: folder)
+        let batch = try CommandRunner.run(["batch", "--platform", "fcm"] + now, input: Data((intent + "\n").utf8))
         #expect(batch.status == 0, "\(batch.stderr)")
-        let translate = try CommandRunner.run(
-            ["translate", "--platform", "fcm", "--scripts", "scripts", "--format", "json", "--compact"] + now, input: Data(intent.utf8),
-            directory: folder)
+        let translate = try CommandRunner.run(["translate", "--platform", "fcm", "--format", "json", "--compact"] + now, input: Data(intent.utf8))
         #expect(translate.status == 0, "\(translate.stderr)")
         // translate: {"diagnostics":[...],"file":"-"}; batch: ...,"warnings":[...]}
         guard let listStart = translate.stderr.range(of: #"{"diagnostics":"#)?.upperBound,
@@ -66,8 +51,39 @@ struct BatchCommandTests {
         }
         let expected = String(translate.stderr[listStart..<listEnd])
         let written = String(batch.stdout[warningsStart...].dropLast(2)) // the line's "}\n"
-        #expect(expected.contains(#"\"t\""#) && expected.contains("payloadPath") && expected.contains("android-remind-later-past"), "\(expected)")
+        #expect(expected.contains("payloadPath") && expected.contains("android-remind-later-past"), "\(expected)")
         #expect(written == expected)
+    }
+
+    @Test("a team script's warnings stay at the payload path, untraced: no intent field is guessed")
+    func teamWarningsAtPayloadPath() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-warnings-\(UUID().uuidString)")
+        let scripts = folder.appendingPathComponent("scripts")
+        try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data("""
+            return { name = "odd", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              pushmap.warn("$.title", 'the title is "' .. intent.title .. '"')
+              return { message = { token = "t", data = { adb_title = intent.title, adb_sticky = "maybe" } } }
+            end }
+            """.utf8).write(to: scripts.appendingPathComponent("odd.lua"))
+        let intent = #"{"template": "odd", "title": "t"}"#
+        let batch = try CommandRunner.run(["batch", "--platform", "fcm", "--scripts", "scripts"], input: Data((intent + "\n").utf8), directory: folder)
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let warnings = try #require((CommandRunner.json(batch.stdout) as? [String: Any])?["warnings"] as? [[String: Any]])
+        let sticky = try #require(warnings.first { $0["rule"] as? String == "android-sticky" }, "\(warnings)")
+        // The intent has no android.sticky: the script wrote the value, and batch does not trace.
+        #expect(sticky["path"] as? String == "$.message.data.adb_sticky")
+        #expect(sticky["script"] == nil)
+        #expect(warnings.contains { $0["rule"] as? String == "script" && $0["message"] as? String == #"the title is "t""# })
+        // translate traces it: the same path, and the line.
+        let translate = try CommandRunner.run(
+            ["translate", "--platform", "fcm", "--scripts", "scripts", "--format", "json"], input: Data(intent.utf8), directory: folder)
+        #expect(translate.status == 0, "\(translate.stderr)")
+        let report = try #require(CommandRunner.json(translate.stderr) as? [String: Any])
+        let traced = try #require((report["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == "android-sticky" })
+        #expect(traced["path"] as? String == "$.message.data.adb_sticky")
+        #expect(traced["script"] as? String == "scripts/odd.lua:3")
     }
 
     @Test("exits 0 when every line translated, and handles a last line without a newline")

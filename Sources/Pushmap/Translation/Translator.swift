@@ -303,6 +303,11 @@ public final class Translator: Sendable {
         ) {
             all = blame.findings
             if let scriptError = blame.scriptError { throw TranslationError(kind: .scriptFailed, diagnostics: all, scriptError: scriptError) }
+        } else if metered, !findings.isEmpty {
+            // Untraced, a team script's findings stay at the payload path: which intent field (if
+            // any) a value came from only a trace can say, and a guess could name a field the
+            // intent does not have.
+            for index in all.indices { all[index].path = all[index].payloadPath ?? all[index].path }
         }
         if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
         return Translation(template: name, compact: texts, diagnostics: all)
