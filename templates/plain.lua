@@ -221,6 +221,13 @@ local function apns(intent, ctx)
     ["target-content-id"] = ios.targetContentId,
   }
 
+  -- An alert push with no alert, sound or badge shows nothing, and without content-available
+  -- it does not wake the app either (other push types, such as VoIP, need no aps keys).
+  local pushType = ios.pushType
+  if alert == nil and sound == nil and intent.badge == nil and not ios.contentAvailable and (pushType == nil or pushType == "alert") then
+    fail("$", "nothing to show: no title, body, sound or badge, and not silent (ios.contentAvailable): the phone shows nothing")
+  end
+
   local link = intent.link
   local linkType = link and actionType(link, nil, nil)
   local payload = {
