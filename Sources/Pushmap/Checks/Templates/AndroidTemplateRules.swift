@@ -9,6 +9,10 @@ enum AndroidTemplateRules {
     static let actionTypes: [StaticString] = ["DEEPLINK", "WEBURL", "DISMISS", "OPENAPP", "NONE"]
     static let catalogItemCount = 3
     static let catalogItemFields: [StaticString] = ["title", "body", "img", "price", "uri"]
+    static let collapsedStyles: [StaticString] = ["img", "txt"]
+    static let catalogDisplays: [StaticString] = ["vertical", "horizontal"]
+    /// The action types that open their uri.
+    static let uriActionTypes: [StaticString] = ["WEBURL", "DEEPLINK"]
     static let ratingActionCount = 3...5
     static let iconCount = 3...5
 
@@ -108,7 +112,7 @@ enum AndroidTemplateRules {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             let key = TemplateKey.collapsedStyle
-            guard let style = key.text(in: payload.keys), !ValueFormat.equals(style, "img"), !ValueFormat.equals(style, "txt") else { return }
+            guard let style = key.text(in: payload.keys), !ValueFormat.isOne(of: collapsedStyles, style) else { return }
             report.warning(key.location(in: payload.keys), "adb_col_style \(ValueFormat.quoted(style)) is not img or txt: Android uses txt")
         }
     }
@@ -154,7 +158,7 @@ enum AndroidTemplateRules {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             let key = TemplateKey.display
-            guard let display = key.text(in: payload.keys), !ValueFormat.equals(display, "vertical"), !ValueFormat.equals(display, "horizontal") else { return }
+            guard let display = key.text(in: payload.keys), !ValueFormat.isOne(of: catalogDisplays, display) else { return }
             report.warning(key.location(in: payload.keys), "adb_display \(ValueFormat.quoted(display)) is not vertical or horizontal: Android uses horizontal")
         }
     }
@@ -244,7 +248,7 @@ enum AndroidTemplateRules {
         guard ValueFormat.isOne(of: actionTypes, type) else {
             return "has type \(ValueFormat.quoted(type)), not exactly DEEPLINK, WEBURL, DISMISS, OPENAPP or NONE"
         }
-        guard ValueFormat.equals(type, "WEBURL") || ValueFormat.equals(type, "DEEPLINK") else { return nil }
+        guard ValueFormat.isOne(of: uriActionTypes, type) else { return nil }
         let uri = action["uri"]
         let missing = uriRequired ? uri?.utf8 == nil : !isNonEmptyString(uri)
         return missing ? "is \(String(decoding: type, as: UTF8.self)) without a uri" : nil
