@@ -2,7 +2,8 @@ import Foundation
 import PackagePlugin
 
 /// Embeds the built-in Lua scripts (templates/*.lua, their fixtures, and the prelude) into the
-/// Pushmap module as Swift source, so a copied binary carries them with no resource folder.
+/// Pushmap module as Swift source, so a copied binary carries them with no resource folder; and
+/// the version of CHANGELOG.md's top entry, the one place a version is written.
 @main
 struct EmbedScripts: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: any Target) throws -> [Command] {
@@ -16,7 +17,16 @@ struct EmbedScripts: BuildToolPlugin {
             inputs += try files(in: templates.appending(path: folder), ending: ".json")
         }
         let output = context.pluginWorkDirectoryURL.appending(path: "BuiltinScripts.swift")
+        let changelog = root.appending(path: "CHANGELOG.md")
+        let versionOutput = context.pluginWorkDirectoryURL.appending(path: "ChangelogVersion.swift")
         return [
+            .buildCommand(
+                displayName: "Reading the version from CHANGELOG.md",
+                executable: try context.tool(named: "EmbedScriptsTool").url,
+                arguments: ["--version", changelog.path(), versionOutput.path()],
+                inputFiles: [changelog],
+                outputFiles: [versionOutput]
+            ),
             .buildCommand(
                 displayName: "Embedding \(inputs.count) built-in script files",
                 executable: try context.tool(named: "EmbedScriptsTool").url,

@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// `pushmap`: one notification intent in, FCM and APNS payloads out.
 @main
@@ -11,7 +11,7 @@ struct PushmapCommand: ParsableCommand {
         Exit status: 0 success (warnings allowed), 1 invalid input or a failed check, \
         2 a mapping script failed, 3 no headless browser for `preview --output FILE.png`, 64 a usage error.
         """,
-        version: "0.1.0",
+        version: Translator.version,
         subcommands: [
             TranslateCommand.self, ValidateCommand.self, ImportCommand.self, BatchCommand.self,
             TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self, PreviewCommand.self,
