@@ -13,19 +13,20 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "pushmap", targets: ["PushmapCLI"]),
-        // The translator as an HTTP service; a product of its own so that the command line's
-        // quick start never builds the HTTP stack.
-        .executable(name: "pushmap-server", targets: ["PushmapServer"]),
+        // The library a service embeds: the one product that is public API.
         .library(name: "Pushmap", targets: ["Pushmap"]),
+        // For the Server package (Server/Package.swift) only, not API: what the command line and
+        // the server both write and draw, and the tool that embeds files as Swift source.
+        .library(name: "_PushmapServerSupport", targets: ["PushmapOutput", "PushmapPreview"]),
+        .executable(name: "EmbedScriptsTool", targets: ["EmbedScriptsTool"]),
     ],
+    // pushmap-server is a package of its own in Server/, so that a package depending on the
+    // library resolves and fetches none of the HTTP stack: SwiftPM fetches every dependency a
+    // manifest names, used by the products asked for or not (measured: 26 checkouts, Hummingbird
+    // and swift-nio among them, with the server here; 2 without).
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
-        // pushmap-server only.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
-        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
-        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         // Lua 5.4 from the system (Debian's liblua5.4-dev, Homebrew's lua), never vendored.
@@ -66,23 +67,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // pushmap-server: the routes of openapi.yaml on Hummingbird, metrics for Prometheus.
-        .executableTarget(
-            name: "PushmapServer",
-            dependencies: [
-                "Pushmap", "PushmapJSON", "PushmapOutput", "PushmapPreview",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-                .product(name: "Metrics", package: "swift-metrics"),
-                .product(name: "Prometheus", package: "swift-prometheus"),
-            ],
-            exclude: ["openapi.yaml"],
-            swiftSettings: strict,
-            plugins: ["EmbedServerFiles"]
-        ),
         // How a service embeds the library; built by CI with everything else.
         .executableTarget(
             name: "pushmap-embedding-example",
@@ -114,7 +98,6 @@ let package = Package(
         // Turns the built-in Lua scripts into Swift source, so they travel inside the binary.
         .executableTarget(name: "EmbedScriptsTool", swiftSettings: strict),
         .plugin(name: "EmbedScripts", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
-        .plugin(name: "EmbedServerFiles", capability: .buildTool(), dependencies: ["EmbedScriptsTool"]),
 
         // What the test targets share: seeded randomness and random JSON values.
         .target(name: "PushmapTestSupport", dependencies: ["PushmapJSON"], path: "Tests/PushmapTestSupport", swiftSettings: strict),
@@ -127,6 +110,8 @@ let package = Package(
         .testTarget(
             name: "PushmapTests",
             dependencies: ["Pushmap", "PushmapJSON", "LuaHost", "PushmapTestSupport", .product(name: "Logging", package: "swift-log")],
+            // Read from its path by OutputStabilityTests, not a resource of the bundle.
+            exclude: ["Golden"],
             swiftSettings: strict
         ),
         .testTarget(
@@ -140,7 +125,11 @@ let package = Package(
             dependencies: ["PushmapJSON"],
             swiftSettings: strict
         ),
-        // The built pushmap-server binary, end to end (PUSHMAP_SERVER_BINARY from scripts/test).
+        // The built pushmap-server binary, end to end (PUSHMAP_SERVER_BINARY from scripts/test;
+        // the server itself is built from Server/).
         .testTarget(name: "PushmapServerTests", exclude: ["schemathesis_hooks.py"], swiftSettings: strict),
+        // A package that depends on the library, scripts/install and scripts/release, run as a
+        // team would; scripts/test runs it alone, after the rest, since it builds.
+        .testTarget(name: "PackagingTests", swiftSettings: strict),
     ]
 )

@@ -1,6 +1,6 @@
 import Logging
 import LuaHost
-import Pushmap
+@_spi(Tools) import Pushmap
 import PushmapJSON
 
 /// `pushmap-bench [ITERATIONS]`: the per-call figures of scripts/bench, on one core.

@@ -1,6 +1,6 @@
 public import Logging
 internal import LuaHost
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 
 /// One fuzz target: bytes in, and either nothing (the input was handled as promised: a result or

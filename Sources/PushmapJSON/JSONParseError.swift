@@ -2,7 +2,7 @@
 ///
 /// `description` reads `line:column: reason at path`, for example
 /// `1:13: trailing comma not allowed at $.a[2]`.
-package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Byte offset of the offending byte from the start of the input (the input's length at its end).
     package var offset: Int
     /// 1-based line of `offset`; lines end at `\n`.
@@ -40,7 +40,7 @@ package struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// `line:column: reason at path`.
-    package var description: String { "\(line):\(column): \(reason) at \(path)" }
+    public var description: String { "\(line):\(column): \(reason) at \(path)" }
 
     /// The offending line of `bytes` (at most about 80 characters around the column, with
     /// non-printable characters and invalid UTF-8 shown as `?`) and under it a `^` at the column.

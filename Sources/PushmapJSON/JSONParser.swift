@@ -4,9 +4,9 @@
 /// raw control characters in strings, lone surrogates, invalid UTF-8, a byte order mark,
 /// duplicate keys and anything after the value. Nesting is handled with an explicit stack,
 /// so hostile input meets ``Limits/maxDepth`` rather than the end of the thread's stack.
-package enum JSONParser: Sendable {
+public enum JSONParser: Sendable {
     /// Bounds on what the parser accepts, so untrusted input costs bounded time and memory.
-    package struct Limits: Sendable, Hashable {
+    public struct Limits: Sendable, Hashable {
         /// The most arrays and objects that may be open at once; 0 allows only scalars.
         package var maxDepth: Int
         /// The largest input, in bytes.
@@ -15,7 +15,7 @@ package enum JSONParser: Sendable {
         package var maxStringBytes: Int
 
         /// Limits with defaults of 64 levels, 64 MiB of input and 1 MiB per string.
-        package init(maxDepth: Int = 64, maxBytes: Int = 64 << 20, maxStringBytes: Int = 1 << 20) {
+        public init(maxDepth: Int = 64, maxBytes: Int = 64 << 20, maxStringBytes: Int = 1 << 20) {
             self.maxDepth = maxDepth
             self.maxBytes = maxBytes
             self.maxStringBytes = maxStringBytes
@@ -23,7 +23,7 @@ package enum JSONParser: Sendable {
     }
 
     /// Parses one JSON text held in an array of UTF-8 bytes.
-    package static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8], limits: Limits = .init()) throws(JSONParseError) -> JSONValue {
         try bytes.withUnsafeBufferPointer { parseResult($0, limits) }.get()
     }
 

@@ -34,7 +34,7 @@ public struct JSONWriter: Sendable {
     }
 
     /// Appends the value's JSON text to `out`.
-    package func write(_ value: JSONValue, into out: inout [UInt8]) {
+    public func write(_ value: JSONValue, into out: inout [UInt8]) {
         var buffer = OutputBuffer(capacity: 1024)
         emit(value, indent: 0, into: &buffer)
         buffer.append(to: &out)

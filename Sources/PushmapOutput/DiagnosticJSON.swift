@@ -1,11 +1,11 @@
-package import Pushmap
-package import PushmapJSON
+@_spi(Tools) public import Pushmap
+public import PushmapJSON
 
 /// Diagnostics and script errors as JSON, the same for the command line and the server.
-package enum DiagnosticJSON {
+public enum DiagnosticJSON {
     /// One finding as an object: severity, path, rule, message, and platform and payload path
     /// when it has them.
-    package static func json(_ diagnostic: Diagnostic) -> JSONValue {
+    public static func json(_ diagnostic: Diagnostic) -> JSONValue {
         var object: JSONObject = [
             "severity": .string(diagnostic.severity.name), "path": .string(diagnostic.path),
             "rule": .string(diagnostic.rule), "message": .string(diagnostic.message),
@@ -60,7 +60,7 @@ package enum DiagnosticJSON {
     }
 
     /// What went wrong with a translation: `{"kind": ..., "diagnostics": [...], "scriptError": ...}`.
-    package static func json(kind: String, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) -> JSONValue {
+    public static func json(kind: String, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) -> JSONValue {
         var object: JSONObject = ["kind": .string(kind), "diagnostics": .array(diagnostics.map(json))]
         if let scriptError { object["scriptError"] = json(scriptError) }
         return .object(object)

@@ -1,12 +1,12 @@
-package import Pushmap
-package import PushmapJSON
+@_spi(Tools) public import Pushmap
+public import PushmapJSON
 
 /// The templates in force as JSON, the same for `pushmap templates --format json` and the
 /// server's `GET /v1/templates`.
-package enum TemplateListJSON {
+public enum TemplateListJSON {
     /// One object per template, by name: its platforms, where it comes from, whether it overrides
     /// a built-in, and the intent fields it adds.
-    package static func json(_ templates: [String: TemplateInfo]) -> JSONValue {
+    public static func json(_ templates: [String: TemplateInfo]) -> JSONValue {
         .array(templates.values.sorted { $0.name < $1.name }.map { template in
             .object([
                 "name": .string(template.name),

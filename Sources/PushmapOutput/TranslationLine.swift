@@ -1,18 +1,18 @@
-package import Pushmap
+@_spi(Tools) public import Pushmap
 internal import PushmapJSON
 
 /// One translation written as `pushmap batch` writes a line, and as the server answers
 /// `/v1/translate` (the same object without `line`): `{"line":N,"fcm":...,"apns":...,"warnings":[...]}`
 /// or `{"line":N,"error":{...}}`.
-package enum TranslationLine {
+public enum TranslationLine {
     /// A line's bytes (ending in a newline) and whether it translated.
-    package struct Output: Sendable {
-        package var bytes: [UInt8] = []
-        package var ok = true
+    public struct Output: Sendable {
+        public var bytes: [UInt8] = []
+        public var ok = true
         /// Whether it failed because a mapping script did (a service counts these).
-        package var scriptFailed = false
+        public var scriptFailed = false
 
-        package init(bytes: [UInt8] = [], ok: Bool = true, scriptFailed: Bool = false) {
+        public init(bytes: [UInt8] = [], ok: Bool = true, scriptFailed: Bool = false) {
             self.bytes = bytes
             self.ok = ok
             self.scriptFailed = scriptFailed
@@ -21,7 +21,7 @@ package enum TranslationLine {
 
     /// Translates one batch line on `session`. `overlongLength` is the length of a line that was
     /// over the limit (and not kept); `number` is written as `line` unless nil.
-    package static func translate(
+    @_spi(Tools) public static func translate(
         _ intent: [UInt8], number: Int?, overlongLength: Int?, maxIntentBytes: Int,
         session: borrowing Translator.Session, platforms: [Platform], forms: Set<RequestForm> = []
     ) -> Output {
@@ -62,7 +62,7 @@ package enum TranslationLine {
     }
 
     /// `{"line":N,"fcm":...,"apns":...,"warnings":[...]}` and a newline; no `line` when `number` is nil.
-    package static func success(_ translation: Translation, number: Int?, platforms: [Platform]) -> [UInt8] {
+    public static func success(_ translation: Translation, number: Int?, platforms: [Platform]) -> [UInt8] {
         var bytes: [UInt8] = []
         let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
         // Room for the payloads and a few warnings at once: the line is built without growing.

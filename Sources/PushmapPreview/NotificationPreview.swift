@@ -1,8 +1,8 @@
-package import Pushmap
+@_spi(Tools) package import Pushmap
 
 /// The preview of one intent (or fixture): each platform's pictures and the translation's
 /// findings; or, for an entry of a gallery that does not translate, why.
-package struct NotificationPreview: Sendable, Hashable {
+public struct NotificationPreview: Sendable, Hashable {
     /// Why an entry has no pictures.
     package struct Failure: Sendable, Hashable {
         /// "invalid intent", "failed check", "script failed", "unreadable".

@@ -1,4 +1,4 @@
-package import Pushmap
+@_spi(Tools) package import Pushmap
 
 /// What one phone makes of one payload: the pictures, what it does with each key, and notes
 /// about who draws it.

@@ -1,4 +1,4 @@
-package import Pushmap
+@_spi(Tools) package import Pushmap
 internal import PushmapJSON
 
 /// Every intent and fixture in a folder, previewed for one page: the folder's `*.json` files

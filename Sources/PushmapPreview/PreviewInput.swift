@@ -1,4 +1,4 @@
-package import Pushmap
+@_spi(Tools) package import Pushmap
 internal import PushmapJSON
 
 /// A file given to preview: an intent, or a fixture (`NAME.test/CASE.json`: an object with

@@ -1,16 +1,16 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// Writes previews as one self-contained HTML page: inline CSS, no script, nothing fetched.
 /// Every image is a framed placeholder naming its URL, unless `images` holds a data URI for it.
 /// Each notification is drawn twice, in the light and the dark appearance; the page's own
 /// chrome follows `prefers-color-scheme`. Elements carry `data-*` attributes for tests.
-package struct PreviewPage: Sendable {
+public struct PreviewPage: Sendable {
     /// The page's title.
     package var title: String
     /// Data URIs by image URL, for `--images`.
     package var images: [String: String]
 
-    package init(title: String, images: [String: String] = [:]) {
+    public init(title: String, images: [String: String] = [:]) {
         self.title = title
         self.images = images
     }
@@ -20,7 +20,7 @@ package struct PreviewPage: Sendable {
     /// The tallest picture drawn; a longer gallery is cut there (its HTML page holds it all).
     package static let maxPictureHeight = 16_000
 
-    package func html(_ previews: [NotificationPreview], gallery: Bool = false) -> String {
+    public func html(_ previews: [NotificationPreview], gallery: Bool = false) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"color-scheme\" content=\"light dark\">\n"
         html += "<title>\(HTMLEscape.text(title))</title>\n<style>\n\(Self.css)</style>\n</head>\n"

@@ -1,11 +1,11 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// Writes previews as text for a terminal: each view's texts as the phone cuts them, images as
 /// their URLs, then what the phone does with each key.
-package struct PreviewTextReport: Sendable {
-    package init() {}
+public struct PreviewTextReport: Sendable {
+    public init() {}
 
-    package func text(_ previews: [NotificationPreview]) -> String {
+    public func text(_ previews: [NotificationPreview]) -> String {
         previews.map(entry).joined(separator: "\n")
     }
 

@@ -1,17 +1,17 @@
-package import Pushmap
+@_spi(Tools) public import Pushmap
 package import PushmapJSON
 
 /// Translates an intent and reads each payload as the phone does. It calls the translator as
 /// any caller would, so the translation's hot path knows nothing of previews.
-package struct Previewer: Sendable {
+public struct Previewer: Sendable {
     package let translator: Translator
 
-    package init(translator: Translator) {
+    public init(translator: Translator) {
         self.translator = translator
     }
 
     /// The preview of an intent given as JSON text, at the translator's clock.
-    package func preview(_ intent: [UInt8], name: String, platforms: [Platform]) throws(TranslationError) -> NotificationPreview {
+    public func preview(_ intent: [UInt8], name: String, platforms: [Platform]) throws(TranslationError) -> NotificationPreview {
         let now = translator.options.clock()
         let translation = try translator.translate(intent, platforms: platforms)
         return preview(translation, name: name, platforms: platforms, now: now)

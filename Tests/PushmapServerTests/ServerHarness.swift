@@ -8,14 +8,15 @@ enum ServerPaths {
     /// The repository root, found from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// $PUSHMAP_SERVER_BINARY (set by scripts/test), else the release or debug build.
-    static let server: URL = binary("PUSHMAP_SERVER_BINARY", name: "pushmap-server")
+    /// $PUSHMAP_SERVER_BINARY (set by scripts/test), else the release or debug build of the
+    /// Server package.
+    static let server: URL = binary("PUSHMAP_SERVER_BINARY", name: "pushmap-server", package: "Server/")
     /// $PUSHMAP_BINARY, else the release or debug build: the command line the answers mirror.
-    static let cli: URL = binary("PUSHMAP_BINARY", name: "pushmap")
+    static let cli: URL = binary("PUSHMAP_BINARY", name: "pushmap", package: "")
 
-    private static func binary(_ variable: String, name: String) -> URL {
+    private static func binary(_ variable: String, name: String, package: String) -> URL {
         if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty { return URL(fileURLWithPath: path) }
-        let candidates = ["release", "debug"].map { root.appendingPathComponent(".build/\($0)/\(name)") }
+        let candidates = ["release", "debug"].map { root.appendingPathComponent("\(package).build/\($0)/\(name)") }
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) } ?? candidates[1]
     }
 

@@ -200,7 +200,7 @@ struct ServerRouteTests {
 
         let document = try Curl.get("\(server.baseURL)/openapi.yaml")
         #expect(document.status == 200)
-        #expect(document.body == (try Data(contentsOf: ServerPaths.root.appendingPathComponent("Sources/PushmapServer/openapi.yaml"))))
+        #expect(document.body == (try Data(contentsOf: ServerPaths.root.appendingPathComponent("Server/Sources/PushmapServer/openapi.yaml"))))
 
         _ = try Curl.post("\(server.baseURL)/v1/translate", Self.seed)
         _ = try Curl.post("\(server.baseURL)/v1/translate", Data("x".utf8))

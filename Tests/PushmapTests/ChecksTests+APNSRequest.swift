@@ -1,5 +1,5 @@
 import Testing
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import PushmapJSON
 
 /// Apple's Live Activity keys and the APNS request headers, in a request `{headers, payload}`

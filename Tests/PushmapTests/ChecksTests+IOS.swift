@@ -1,5 +1,5 @@
 import Testing
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import PushmapJSON
 
 /// What iOS's code does with the APNS payload.

@@ -1,5 +1,5 @@
 import Testing
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 @_spi(Engine) import PushmapJSON
 
 /// The rules of the templates only Android draws, and Campaign Classic's.

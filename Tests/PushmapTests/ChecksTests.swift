@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 @_spi(Engine) import PushmapJSON
 
 /// Payload builders and expectations for the payload checks.

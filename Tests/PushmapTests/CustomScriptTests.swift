@@ -1,6 +1,6 @@
 import PushmapJSON
 import PushmapTestSupport
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import Testing
 
 @Suite("Custom scripts")

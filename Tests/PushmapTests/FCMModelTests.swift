@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 @_spi(Engine) import PushmapJSON
 
 /// The FCM checks against Google's reference: cases generated from the model (every field of

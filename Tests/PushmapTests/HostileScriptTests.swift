@@ -1,5 +1,5 @@
 import PushmapJSON
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import Testing
 
 @Suite("Hostile scripts")

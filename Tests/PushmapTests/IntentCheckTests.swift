@@ -1,6 +1,6 @@
 import PushmapJSON
 import PushmapTestSupport
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import Testing
 
 /// The intent check walks once with a reporter that stops at the first problem, and again with

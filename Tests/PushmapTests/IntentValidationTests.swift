@@ -1,6 +1,6 @@
 import Foundation
 import PushmapJSON
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import Testing
 
 @Suite("Intent validation")

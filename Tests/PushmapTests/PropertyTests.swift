@@ -1,5 +1,5 @@
 import Foundation
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import PushmapJSON
 import PushmapTestSupport
 import Testing

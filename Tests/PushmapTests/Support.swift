@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-@testable import Pushmap
+@_spi(Tools) @testable import Pushmap
 import PushmapJSON
 
 let quietLogger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })

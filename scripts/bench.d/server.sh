@@ -10,7 +10,7 @@ cd "$root"
 scripts/setup --test >/dev/null
 scripts/build --product pushmap >/dev/null
 scripts/build --product pushmap-server >/dev/null
-server="$root/.build/release/pushmap-server"
+server="$root/Server/.build/release/pushmap-server"
 cli="$root/.build/release/pushmap"
 seed="$root/examples/seeds/basic-fcm.json"
 work="$(mktemp -d)"

@@ -1,4 +1,4 @@
-public import PushmapJSON
+internal import PushmapJSON
 
 /// Checks a payload against the push service's limits and against what Adobe's mobile SDKs do
 /// with each key, so that a payload that would be refused, dropped or shown as a fallback is

@@ -1,4 +1,4 @@
-internal import PushmapJSON
+public import PushmapJSON
 
 /// One finding about an intent or a payload: its severity, where it comes from, the rule it
 /// applies and a one-line reason.
@@ -54,7 +54,7 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Text that is not JSON: where (`line:column` and the JSON path) and why.
-    package static func jsonSyntax(_ error: JSONParseError) -> Diagnostic {
+    @_spi(Tools) public static func jsonSyntax(_ error: JSONParseError) -> Diagnostic {
         .error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")
     }
 
@@ -70,5 +70,5 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 extension Array where Element == Diagnostic {
     /// Whether any finding is an error.
-    package var hasErrors: Bool { contains { $0.severity == .error } }
+    public var hasErrors: Bool { contains { $0.severity == .error } }
 }

@@ -1,7 +1,7 @@
 /// A push service a payload is written for. An open set, compared by name.
 public struct Platform: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The name used on the command line, in scripts and in output: `fcm`, `apns`.
-    package let name: String
+    public let name: String
 
     /// A platform by name; ``fcm`` and ``apns`` are the ones pushmap writes.
     public init(_ name: String) { self.name = name }

@@ -1,4 +1,4 @@
-public import PushmapJSON
+internal import PushmapJSON
 
 /// A test case for a template script: an intent and the payloads (or the error) it must give.
 /// Stored as `NAME.test/CASE.json` beside the script:

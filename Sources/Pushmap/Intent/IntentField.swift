@@ -1,7 +1,7 @@
 internal import PushmapJSON
 
 /// One field of the intent: its name, its shape, and a line for editors and error messages.
-package struct IntentField: Sendable, Hashable {
+@_spi(Tools) public struct IntentField: Sendable, Hashable {
     package var name: String
     package var shape: IntentShape
     package var required: Bool

@@ -2,7 +2,7 @@ public import PushmapJSON
 
 /// Writes ``IntentSchema`` as a JSON Schema (draft 2020-12) that editors use for completion and
 /// checking. The file in the repository, `schema/intent.schema.json`, is this output.
-package enum IntentJSONSchema {
+@_spi(Tools) public enum IntentJSONSchema {
     /// The schema, naming `templates` as the known template names.
     package static func make(templates: [String]) -> JSONValue {
         var root = object(IntentSchema.root, templates: templates)
@@ -18,7 +18,7 @@ package enum IntentJSONSchema {
     /// evaluates (`unevaluatedProperties`), since `additionalProperties` cannot see into `allOf`:
     /// a field of one template is refused on an intent of another. With no declared field it is
     /// ``make(templates:)``'s schema, byte for byte.
-    package static func make(fields: [String: [IntentField]]) -> JSONValue {
+    @_spi(Tools) public static func make(fields: [String: [IntentField]]) -> JSONValue {
         let names = Array(fields.keys)
         let made = make(templates: names)
         let declaring = fields.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }

@@ -1,4 +1,4 @@
-package import PushmapJSON
+internal import PushmapJSON
 
 /// What ``IntentCheck``'s walk does with a problem: stop at once, or note it and go on.
 ///

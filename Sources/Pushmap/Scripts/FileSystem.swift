@@ -23,10 +23,10 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
 
 /// The few file operations pushmap needs, over POSIX: Foundation is slow to load, and a
 /// command-line run should start in milliseconds.
-package enum FileSystem {
+@_spi(Tools) public enum FileSystem {
 
     /// The whole content of the file at `path`, refusing folders and anything over `limit` bytes.
-    package static func readFile(_ path: String, limit: Int = 1 << 30) throws(FileError) -> [UInt8] {
+    @_spi(Tools) public static func readFile(_ path: String, limit: Int = 1 << 30) throws(FileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw FileError(path: path, reason: reason(errno)) }
         defer { close(descriptor) }

@@ -7,7 +7,7 @@ public struct TemplateInfo: Sendable, Hashable {
     /// The platforms the script maps.
     public var platforms: [Platform]
     /// Intent fields the template accepts beyond the common ones.
-    package var fields: [IntentField]
+    @_spi(Tools) public var fields: [IntentField]
     /// The script's file as messages name it (`templates/basic.lua` for a built-in one).
     public var path: String
     /// Where the script comes from: `built-in`, or the folder given with `--scripts`.

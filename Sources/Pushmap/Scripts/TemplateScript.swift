@@ -1,5 +1,5 @@
 /// The Lua source of one template and where it comes from.
-package struct TemplateScript: Sendable, Hashable {
+@_spi(Tools) public struct TemplateScript: Sendable, Hashable {
     /// The template's name: the file name without `.lua`.
     package var name: String
     /// The name in messages: `templates/basic.lua` for a built-in, the file's path otherwise.
@@ -16,7 +16,7 @@ package struct TemplateScript: Sendable, Hashable {
     }
 
     /// The layer name of the scripts that ship inside pushmap.
-    package static let builtinLayer = "built-in"
+    @_spi(Tools) public static let builtinLayer = "built-in"
 
     /// Whether this script ships inside pushmap.
     package var isBuiltin: Bool { layer == Self.builtinLayer }

@@ -12,7 +12,7 @@ extension TemplateScripts {
 
     /// The folders of `PUSHMAP_SCRIPTS`, separated by ':' (empty parts skipped), in the order
     /// given; they go beneath any `--scripts` folder, so a team need not repeat the option.
-    package static var environmentFolders: [String] {
+    @_spi(Tools) public static var environmentFolders: [String] {
         guard let value = getenv(environmentVariable) else { return [] }
         return String(cString: value).split(separator: ":").map(String.init)
     }

@@ -96,7 +96,7 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
     /// What failed, compared by name.
     public struct Kind: Hashable, Sendable, CustomStringConvertible {
         /// The kind's name, as messages show it.
-        package let name: String
+        @_spi(Tools) public let name: String
         public var description: String { name }
         /// The input is not JSON, or not a valid intent.
         public static let invalidIntent = Kind(name: "invalid intent")
@@ -113,7 +113,7 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
     /// The script's failure, for ``Kind/scriptFailed``.
     public var scriptError: ScriptError?
 
-    package init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
+    @_spi(Tools) public init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
         self.kind = kind
         self.diagnostics = diagnostics
         self.scriptError = scriptError

@@ -125,7 +125,7 @@ public final class Translator: Sendable {
     /// Translations on one borrowed Lua state, for a caller that has many intents at hand: the
     /// state and the scripts in force are looked up once, not at every intent (on two busy
     /// cores, the locks and reference counts they share cost more than the lookup itself).
-    package struct Session: ~Copyable {
+    @_spi(Tools) public struct Session: ~Copyable {
         let translator: Translator
         let lent: Lent?
 
@@ -137,7 +137,7 @@ public final class Translator: Sendable {
 
     /// Runs `body` with a session on one state; a script reload meanwhile takes effect at the
     /// next session.
-    package func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
+    @_spi(Tools) public func withSession<Result>(_ body: (borrowing Session) -> Result) -> Result {
         let generation = self.generation
         do {
             return try generation.pool.withElement { runtime in

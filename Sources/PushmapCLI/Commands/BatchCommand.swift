@@ -1,8 +1,8 @@
 internal import ArgumentParser
 internal import Dispatch
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-internal import PushmapOutput
+@_spi(Tools) internal import PushmapOutput
 internal import Synchronization
 #if canImport(Glibc)
 internal import Glibc

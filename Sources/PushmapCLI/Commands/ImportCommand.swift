@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 
 /// `pushmap import`: an existing FCM or APNS payload to the intent that gives it back.

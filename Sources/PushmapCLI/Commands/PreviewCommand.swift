@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapPreview
 
 /// `pushmap preview`: what each phone shows of an intent's payloads, as text, an HTML page or a

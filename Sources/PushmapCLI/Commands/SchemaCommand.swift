@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 
 /// `pushmap schema`: the intent's JSON Schema, as in schema/intent.schema.json.

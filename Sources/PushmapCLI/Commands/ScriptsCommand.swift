@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 
 /// `pushmap scripts`: scaffolding and checks for custom template scripts.

@@ -1,7 +1,7 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-internal import PushmapOutput
+@_spi(Tools) internal import PushmapOutput
 
 /// `pushmap templates`: each template, its platforms and the file it comes from.
 struct TemplatesCommand: ParsableCommand {

@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 
 /// `pushmap translate`: one intent to the payloads of one or both platforms.

@@ -1,6 +1,6 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-internal import PushmapOutput
+@_spi(Tools) internal import PushmapOutput
 
 /// Writes diagnostics and script errors for people (one line each) or as one JSON line.
 struct DiagnosticReport {

@@ -1,4 +1,4 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

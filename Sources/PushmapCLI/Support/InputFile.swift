@@ -1,4 +1,4 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// A FILE argument, or `-` / nothing for standard input.
 struct InputFile {

@@ -1,4 +1,4 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// `--images`: local image files named by an intent, embedded as data URIs so the page stays
 /// self-contained. A URL with a scheme other than `file://` is never fetched.

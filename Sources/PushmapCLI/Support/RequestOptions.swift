@@ -1,5 +1,5 @@
 internal import ArgumentParser
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// `--request` and `--fcm-apns`: send-ready output, for `translate` and `batch`.
 struct RequestOptions: ParsableArguments {

@@ -1,6 +1,6 @@
 internal import ArgumentParser
 internal import Logging
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 
 /// Options shared by every command that runs scripts.
 struct ScriptOptions: ParsableArguments {

@@ -1,4 +1,4 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 package import PushmapJSON
 
 /// Draws an FCM payload as Android shows it: a template (`adb_template_type` basic, car, timer,

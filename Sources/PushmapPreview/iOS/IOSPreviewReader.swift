@@ -1,4 +1,4 @@
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 package import PushmapJSON
 
 /// Draws an APNS payload as iOS shows it: the system banner, then, for the basic, car and timer

@@ -2,7 +2,7 @@ internal import ArgumentParser
 internal import Hummingbird
 internal import Logging
 internal import NIOCore
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import ServiceLifecycle
 internal import UnixSignals
 #if canImport(Glibc)
@@ -23,7 +23,8 @@ struct PushmapServerCommand: AsyncParsableCommand {
         layered beneath each --scripts, reloaded and watched with them. SIGHUP reloads the scripts \
         (a reload that fails keeps the scripts in force); SIGTERM or SIGINT stops accepting \
         connections, finishes the requests in flight and exits 0.
-        """
+        """,
+        version: Translator.version
     )
 
     @Option(name: .long, help: "The address to listen on.")

@@ -1,9 +1,9 @@
 internal import Hummingbird
 internal import Logging
 internal import NIOCore
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-internal import PushmapOutput
+@_spi(Tools) internal import PushmapOutput
 
 /// `/v1/batch`: lines are translated as the body's chunks arrive and written before the next
 /// chunk is read, so memory holds one chunk and at most one line in the making (a line over the

@@ -1,5 +1,5 @@
 internal import Logging
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import Synchronization
 
 /// The translator and the scripts it runs, reloaded from the script folders on demand.

@@ -1,9 +1,9 @@
 internal import HTTPTypes
 internal import Hummingbird
 internal import NIOCore
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-internal import PushmapOutput
+@_spi(Tools) internal import PushmapOutput
 
 /// The JSON bodies of every answer that is not a success: `{"error": {...}, "requestId": "..."}`.
 enum ErrorAnswer {

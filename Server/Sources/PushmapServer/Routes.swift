@@ -2,9 +2,9 @@ internal import HTTPTypes
 internal import Hummingbird
 internal import Logging
 internal import NIOCore
-internal import Pushmap
+@_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-internal import PushmapOutput
+@_spi(Tools) internal import PushmapOutput
 internal import PushmapPreview
 
 /// The routes of openapi.yaml; each answer mirrors what the command line writes.
@@ -50,7 +50,7 @@ struct Routes: Sendable {
         return router
     }
 
-    /// The OpenAPI document, embedded at build time from Sources/PushmapServer/openapi.yaml.
+    /// The OpenAPI document, embedded at build time from Server/Sources/PushmapServer/openapi.yaml.
     static var openAPIDocument: String { ServerFiles.files.first?.source ?? "" }
 
     // MARK: - Routes
