@@ -1,0 +1,262 @@
+import Foundation
+import Testing
+
+/// What a team adopting pushmap does first, done as the team does it: a package of its own that
+/// depends on the library by path, `scripts/install` into a prefix, `scripts/release` unpacked
+/// elsewhere. scripts/test runs this suite after the others, alone, since it builds.
+@Suite("Packaging: depend, install, release", .serialized)
+struct PackagingTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let quickStart = root.appendingPathComponent("examples/quick-start.json")
+
+    @Test("CHANGELOG.md's top entry is the version pushmap, pushmap-server and openapi.yaml give")
+    func versionHasOneSource() throws {
+        let version = try Self.changelogVersion()
+        let cli = try run(Self.binary("PUSHMAP_BINARY", ".build/release/pushmap").path, ["--version"])
+        #expect(cli.status == 0)
+        #expect(cli.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == version)
+        let server = try run(Self.binary("PUSHMAP_SERVER_BINARY", "Server/.build/release/pushmap-server").path, ["--version"])
+        #expect(server.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == version)
+        let document = try String(contentsOf: Self.root.appendingPathComponent("Server/Sources/PushmapServer/openapi.yaml"), encoding: .utf8)
+        #expect(document.contains("\n  version: \(version)\n"), "openapi.yaml's info.version is not \(version)")
+    }
+
+    @Test("A package depending on the library by path fetches no service dependency, builds without pushmap warnings, and translates")
+    func dependentPackage() throws {
+        let scratch = try Self.scratch("dependent")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let app = scratch.appendingPathComponent("intent-app")
+        try FileManager.default.createDirectory(at: app.appendingPathComponent("Sources/IntentApp"), withIntermediateDirectories: true)
+        try """
+            // swift-tools-version: 6.0
+            import PackageDescription
+
+            let package = Package(
+                name: "intent-app",
+                platforms: [.macOS(.v15)],
+                dependencies: [.package(name: "pushmap", path: "\(Self.root.path)")],
+                targets: [
+                    .executableTarget(name: "IntentApp", dependencies: [.product(name: "Pushmap", package: "pushmap")]),
+                ]
+            )
+
+            """.write(to: app.appendingPathComponent("Package.swift"), atomically: true, encoding: .utf8)
+        try """
+            import Foundation
+            import Logging
+            import Pushmap
+
+            let intent = Array(FileHandle.standardInput.readDataToEndOfFile())
+            let translator = try Translator(logger: Logger(label: "intent-app"))
+            let translation = try translator.translate(intent, platforms: [.fcm, .apns])
+            print(String(decoding: translation.bytes(for: .fcm, style: .compact), as: UTF8.self))
+            print(String(decoding: translation.bytes(for: .apns, style: .compact), as: UTF8.self))
+            print(Translator.version)
+
+            """.write(to: app.appendingPathComponent("Sources/IntentApp/main.swift"), atomically: true, encoding: .utf8)
+
+        let build = try run("/usr/bin/env", ["swift", "build"], directory: app)
+        #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(4000))")
+
+        // What SwiftPM fetched: the library's own needs (swift-log; swift-argument-parser for
+        // the command line beside it in the same manifest), none of the service's.
+        let checkouts = try FileManager.default.contentsOfDirectory(atPath: app.appendingPathComponent(".build/checkouts").path).sorted()
+        #expect(Set(checkouts).isSubset(of: ["swift-log", "swift-argument-parser"]), "checked out: \(checkouts)")
+        #expect(checkouts.contains("swift-log"))
+
+        let ownWarnings = build.output.split(separator: "\n").filter { line in
+            line.contains("warning:") && line.contains(Self.root.path + "/") && !line.contains("/.build/")
+        }
+        #expect(ownWarnings.isEmpty, "warnings from pushmap's sources:\n\(ownWarnings.joined(separator: "\n"))")
+
+        let translated = try run(app.appendingPathComponent(".build/debug/IntentApp").path, [], input: try Data(contentsOf: Self.quickStart))
+        #expect(translated.status == 0, "\(translated.stderr)")
+        let lines = translated.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        let fcm = try JSONSerialization.jsonObject(with: Data((lines.first ?? "").utf8)) as? [String: Any]
+        let message = fcm?["message"] as? [String: Any]
+        let data = message?["data"] as? [String: Any]
+        #expect(data?["adb_title"] != nil || data?["adb_body"] != nil || message?["notification"] != nil, "not an FCM message: \(lines.first ?? "")")
+        let apns = try JSONSerialization.jsonObject(with: Data((lines.dropFirst().first ?? "").utf8)) as? [String: Any]
+        #expect(apns?["aps"] != nil, "not an APNS payload: \(lines.dropFirst().first ?? "")")
+        #expect(lines.last == (try Self.changelogVersion()))
+    }
+
+    @Test("scripts/install puts working, stripped binaries, man pages and completions under a prefix; --uninstall takes exactly them away")
+    func installAndUninstall() throws {
+        let scratch = try Self.scratch("install")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A prefix that already holds a file of somebody else's, in a folder the install uses.
+        let prefix = scratch.appendingPathComponent("prefix")
+        let foreign = prefix.appendingPathComponent("share/man/man1/other.1")
+        try FileManager.default.createDirectory(at: foreign.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(".TH OTHER 1\n".utf8).write(to: foreign)
+        let before = try Self.tree(prefix)
+
+        let install = try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", prefix.path])
+        #expect(install.status == 0, "\(install.output.suffix(4000))")
+        let version = try Self.changelogVersion()
+
+        let pushmap = prefix.appendingPathComponent("bin/pushmap")
+        let server = prefix.appendingPathComponent("bin/pushmap-server")
+        #expect(try run(pushmap.path, ["--version"]).stdout == version + "\n")
+        let translated = try run(pushmap.path, ["translate", "--platform", "both", Self.quickStart.path])
+        #expect(translated.status == 0)
+        #expect(translated.stdout.contains("\"fcm\"") && translated.stdout.contains("\"apns\""))
+        #expect(try run(server.path, ["--version"]).stdout == version + "\n")
+        for binary in [pushmap, server] {
+            let sections = try run("/usr/bin/env", ["readelf", "-S", "-W", binary.path])
+            #expect(sections.status == 0)
+            #expect(!sections.stdout.contains(".symtab"), "\(binary.lastPathComponent) is not stripped")
+            let libraries = try run("/usr/bin/env", ["ldd", binary.path])
+            #expect(!libraries.stdout.contains("libswift") && !libraries.stdout.contains("liblua"), "\(binary.lastPathComponent) is not standalone:\n\(libraries.stdout)")
+        }
+
+        // man renders the pages: the command's and each subcommand's.
+        let man1 = prefix.appendingPathComponent("share/man/man1")
+        for page in ["pushmap.1", "pushmap.translate.1", "pushmap.batch.1", "pushmap-server.1"] {
+            let rendered = try run("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent(page).path], environment: ["MANWIDTH": "100"])
+            #expect(rendered.status == 0, "man -l \(page): \(rendered.stderr)")
+            #expect(rendered.stdout.contains("SYNOPSIS") || rendered.stdout.contains("Synopsis"), "\(page) rendered as:\n\(rendered.stdout.prefix(600))")
+        }
+        let index = try run("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent("pushmap.1").path])
+        #expect(index.stdout.contains("translate"))
+
+        // bash loads the completion and completes a subcommand from its first letters.
+        let bashCompletion = prefix.appendingPathComponent("share/bash-completion/completions/pushmap")
+        let completion = try run("/usr/bin/env", ["bash", "-c", """
+            source "$1" || exit 1
+            complete -p pushmap || exit 1
+            function=$(complete -p pushmap | sed -E 's/.*-F ([^ ]+).*/\\1/')
+            COMP_WORDS=(pushmap trans); COMP_CWORD=1; COMP_LINE="pushmap trans"; COMP_POINT=${#COMP_LINE}
+            "$function" pushmap trans pushmap
+            printf '%s\\n' "${COMPREPLY[@]}"
+            """, "bash", bashCompletion.path])
+        #expect(completion.status == 0, "\(completion.stderr)")
+        #expect(completion.stdout.split(separator: "\n").contains("translate"), "completions: \(completion.stdout)")
+        let serverCompletion = try run("/usr/bin/env", ["bash", "-c", "source \"$1\" && complete -p pushmap-server", "bash",
+                                                         prefix.appendingPathComponent("share/bash-completion/completions/pushmap-server").path])
+        #expect(serverCompletion.status == 0)
+        for file in ["share/zsh/site-functions/_pushmap", "share/fish/vendor_completions.d/pushmap.fish",
+                     "share/zsh/site-functions/_pushmap-server", "share/fish/vendor_completions.d/pushmap-server.fish"] {
+            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(file).path), "\(file) missing")
+        }
+
+        // Installing again replaces the install; uninstalling leaves the prefix as it was.
+        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", prefix.path]).status == 0)
+        let uninstall = try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", prefix.path])
+        #expect(uninstall.status == 0, "\(uninstall.output)")
+        #expect(try Self.tree(prefix) == before)
+        let again = try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", prefix.path])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("nothing to uninstall"))
+
+        // A prefix that did not exist is gone again after the uninstall.
+        let fresh = scratch.appendingPathComponent("fresh/prefix")
+        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
+        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", fresh.path]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+    }
+
+    @Test("scripts/release writes a tarball and its checksum; unpacked elsewhere, its binaries run")
+    func release() throws {
+        let scratch = try Self.scratch("release")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let dist = scratch.appendingPathComponent("dist")
+        let result = try run(Self.root.appendingPathComponent("scripts/release").path, ["--output", dist.path])
+        #expect(result.status == 0, "\(result.output.suffix(4000))")
+        let version = try Self.changelogVersion()
+        let arch = try run("/usr/bin/env", ["uname", "-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = "pushmap-\(version)-linux-\(arch)"
+        let tarball = dist.appendingPathComponent("\(name).tar.gz")
+        #expect(FileManager.default.fileExists(atPath: tarball.path))
+        let check = try run("/usr/bin/env", ["sha256sum", "-c", "\(name).tar.gz.sha256"], directory: dist)
+        #expect(check.status == 0, "\(check.output)")
+        #expect(check.stdout.contains("\(name).tar.gz: OK"))
+
+        let unpacked = scratch.appendingPathComponent("elsewhere")
+        try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
+        #expect(try run("/usr/bin/env", ["tar", "-xzf", tarball.path, "-C", unpacked.path]).status == 0)
+        let folder = unpacked.appendingPathComponent(name)
+        for file in ["LICENSE", "NOTICE", "README.md", "CHANGELOG.md", "bin/pushmap", "bin/pushmap-server",
+                     "share/man/man1/pushmap.1", "share/bash-completion/completions/pushmap"] {
+            #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent(file).path), "\(file) missing from the tarball")
+        }
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("share/pushmap").path))
+        // Run with an empty environment, from a folder that is not the repository.
+        let pushmap = try run(folder.appendingPathComponent("bin/pushmap").path, ["translate", "--platform", "apns", Self.quickStart.path],
+                              directory: unpacked, clearEnvironment: true)
+        #expect(pushmap.status == 0, "\(pushmap.stderr)")
+        #expect(pushmap.stdout.contains("\"aps\""))
+        #expect(try run(folder.appendingPathComponent("bin/pushmap-server").path, ["--version"], directory: unpacked, clearEnvironment: true).stdout == version + "\n")
+    }
+
+    // MARK: - Support
+
+    static func changelogVersion() throws -> String {
+        let changelog = try String(contentsOf: root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        guard let heading = changelog.split(separator: "\n").first(where: { $0.hasPrefix("## [") && $0.dropFirst(4).first?.isNumber == true }) else {
+            throw PackagingError(description: "CHANGELOG.md has no version heading")
+        }
+        return String(heading.dropFirst(4).prefix { $0 != "]" })
+    }
+
+    static func binary(_ variable: String, _ fallback: String) -> URL {
+        if let path = ProcessInfo.processInfo.environment[variable], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return root.appendingPathComponent(fallback)
+    }
+
+    static func scratch(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-packaging-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Every path under a folder, with a file's size: what an uninstall must give back.
+    static func tree(_ folder: URL) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: folder.path) else { return [] }
+        let paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        return paths.sorted().map { path in
+            let size = (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(path).path))?[.size] as? Int ?? -1
+            return "\(path) \(size)"
+        }
+    }
+}
+
+struct PackagingError: Error, CustomStringConvertible {
+    var description: String
+}
+
+struct RunResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    var output: String { stdout + stderr }
+}
+
+/// Runs a program to its end, stdout and stderr through files (no pipe to fill and block on).
+func run(_ executable: String, _ arguments: [String], input: Data = Data(), directory: URL? = nil,
+         environment: [String: String] = [:], clearEnvironment: Bool = false) throws -> RunResult {
+    let scratch = try PackagingTests.scratch("run")
+    defer { try? FileManager.default.removeItem(at: scratch) }
+    let files = ["stdin", "stdout", "stderr"].map { scratch.appendingPathComponent($0) }
+    try input.write(to: files[0])
+    for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory ?? PackagingTests.root
+    var variables = clearEnvironment ? [:] : ProcessInfo.processInfo.environment
+    variables.merge(environment) { _, new in new }
+    process.environment = variables
+    process.standardInput = try FileHandle(forReadingFrom: files[0])
+    process.standardOutput = try FileHandle(forWritingTo: files[1])
+    process.standardError = try FileHandle(forWritingTo: files[2])
+    try process.run()
+    process.waitUntilExit()
+    return RunResult(
+        status: process.terminationStatus,
+        stdout: String(decoding: (try? Data(contentsOf: files[1])) ?? Data(), as: UTF8.self),
+        stderr: String(decoding: (try? Data(contentsOf: files[2])) ?? Data(), as: UTF8.self)
+    )
+}
