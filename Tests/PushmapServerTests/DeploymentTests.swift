@@ -129,7 +129,7 @@ struct DeploymentTests {
     }
 }
 
-/// nginx as the README's "Running as a service" shows it, on loopback with a temporary prefix.
+/// nginx as docs/service.md's "Scaling out" shows it, on loopback with a temporary prefix.
 struct NginxConfiguration {
     var prefix: String
     var listenPort: Int

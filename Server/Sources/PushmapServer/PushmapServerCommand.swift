@@ -11,8 +11,7 @@ internal import Glibc
 internal import Darwin
 #endif
 
-/// `pushmap-server`: the translator as an HTTP service (see openapi.yaml and the README's
-/// "Running as a service").
+/// `pushmap-server`: the translator as an HTTP service (see openapi.yaml and docs/service.md).
 @main
 struct PushmapServerCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
