@@ -157,9 +157,11 @@ struct PackagingTests {
         #expect(again.status == 1)
         #expect(again.stderr.contains("nothing to uninstall"))
 
-        // A prefix that did not exist is gone again after the uninstall.
+        // A prefix that did not exist, installed into twice, is gone again after the uninstall.
         let fresh = scratch.appendingPathComponent("fresh/prefix")
         #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
+        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
+        #expect(FileManager.default.isExecutableFile(atPath: fresh.appendingPathComponent("bin/pushmap").path))
         #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", fresh.path]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: fresh.path))
     }
