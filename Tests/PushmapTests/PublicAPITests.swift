@@ -3,8 +3,12 @@ import Testing
 
 /// The library's public API is a short, documented list: every public declaration of Pushmap and
 /// of the PushmapJSON types it re-exports has a doc comment (protocol witnesses excepted), every
-/// public type of Pushmap is listed in the DocC catalog, and the whole stays under 100. Files
-/// whose types are public only to the engine's modules (`@_spi(Engine)`, for speed) are left out.
+/// public type of Pushmap is listed in the DocC catalog, and the whole stays under 110. Files
+/// whose types are public only to the engine's modules (`@_spi(Engine)`, for speed) are left out,
+/// and so are declarations for pushmap's own tools (`@_spi(Tools) public`, which this scan does not
+/// take for `public `). 0.2.0 went from 99 to 108: `Translator.version`, and what pushmap-server,
+/// a package of its own since, needs of the JSON parser and writer and of `Diagnostic` and
+/// `Platform` (the parser was already shown in the README as API).
 @Suite("Public API")
 struct PublicAPITests {
     struct Declaration {
@@ -43,14 +47,14 @@ struct PublicAPITests {
         return found
     }
 
-    @Test("every public declaration has a doc comment, and there are fewer than 100")
+    @Test("every public declaration has a doc comment, and there are fewer than 110")
     func documentedAndShort() throws {
         let all = try Self.declarations()
         for declaration in all where !declaration.documented && !Self.witnesses.contains(where: declaration.text.contains) {
             Issue.record("\(declaration.file):\(declaration.line): undocumented: \(declaration.text)")
         }
         let own = all.filter { declaration in !Self.witnesses.contains(where: declaration.text.contains) }
-        #expect(own.count < 100, "\(own.count) public declarations")
+        #expect(own.count < 110, "\(own.count) public declarations")
     }
 
     @Test("every public type of Pushmap is in the DocC catalog's topics")
