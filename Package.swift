@@ -71,7 +71,7 @@ let package = Package(
         .executableTarget(
             name: "pushmap-embedding-example",
             dependencies: ["Pushmap", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
-            path: "Examples/EmbeddingService",
+            path: "examples/embedding-service",
             swiftSettings: strict
         ),
         // The per-call figures of scripts/bench.
