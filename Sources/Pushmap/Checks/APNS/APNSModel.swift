@@ -168,6 +168,10 @@ enum APNSModel {
             Key(name: "loc-key", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no localised body"),
             Key(name: "loc-args", shape: .stringArray, rule: "apns-alert", severity: .error, effect: "iOS cannot fill in the text"),
             Key(name: "action-loc-key", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
+            // Safari's web push button label, and the summary keys iOS 12 to 14 read (iOS 15 ignores them).
+            Key(name: "action", shape: .string, rule: "apns-alert", severity: .warning, effect: "Safari shows its own button label"),
+            Key(name: "summary-arg", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
+            Key(name: "summary-arg-count", shape: .count, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
             // A Live Activity's alert names its sound here rather than in aps.sound.
             Key(name: "sound", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS plays no sound", liveActivity: true),
         ],
@@ -206,6 +210,8 @@ enum APNSModel {
                 effect: "iOS ignores it and delivers the notification as active"),
             Key(name: "relevance-score", shape: .score, rule: "apns-relevance-score", severity: .warning, effect: "iOS ignores it"),
             Key(name: "filter-criteria", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it and shows the notification in every Focus"),
+            // Safari web push: the values filled into the website's URL format.
+            Key(name: "url-args", shape: .stringArray, rule: "apns-aps-type", severity: .warning, effect: "Safari cannot fill in the URL"),
             // A widgets push (WidgetKit): the whole aps is {"content-changed": true}.
             Key(name: "content-changed", shape: .trueValue, rule: "apns-flag", severity: .warning, effect: "WidgetKit does not reload the widgets"),
             // Live Activities.

@@ -97,8 +97,10 @@ enum APNSPayloadChecks {
                     CheckLocation(payload: "$.mdm", intent: "$.data.mdm"),
                     "an MDM push is {\"mdm\": the device's PushMagic string}, and mdm is \(found): the device does not contact the MDM server")
             }
-            for (key, _) in root {
+            for (key, value) in root {
                 guard let bytes = key.utf8, !ValueFormat.equals(bytes, "mdm") else { continue }
+                // An empty aps (apns2 writes one) carries nothing to ignore.
+                if ValueFormat.equals(bytes, "aps"), value.objectValue?.count == 0 { continue }
                 let name = String(decoding: bytes, as: UTF8.self)
                 report.warning(
                     IntentOrigin.customKeyLocation(base: "$", key: name),
