@@ -75,7 +75,8 @@ enum APNSRequestChecks {
     }
 
     /// A background push wakes the app and shows nothing: content-available 1, no alert, sound
-    /// or badge, and priority 5 (APNs takes 10 when none is given, and refuses 10 for background).
+    /// or badge, and priority 5 (APNs takes 10 when none is given, which Apple calls an error for
+    /// background; its error table names no answer for it, so the message says no more).
     struct Background: CheckRule {
         static var name: StaticString { "apns-background" }
 
@@ -97,7 +98,7 @@ enum APNSRequestChecks {
             let priority = headers["apns-priority"]?.utf8
             if priority.map({ ValueFormat.equals($0, "10") }) ?? true {
                 let found = priority == nil ? "none (APNs takes 10)" : "10"
-                report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): APNs refuses priority 10 for it")
+                report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): Apple's header reference calls priority 10 for it an error")
             }
         }
     }
