@@ -57,7 +57,11 @@ enum APNSPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.aps == nil else { return }
             guard let root = payload.root.objectValue else {
-                EnvelopeRule.check(payload.root, container: "aps", payload: "an APNS payload", service: "APNs", &report)
+                // Apple's error table names no answer for it: what is sure is that neither iOS
+                // nor PushKit reads anything but a dictionary.
+                report.error(
+                    CheckLocation(payload: "$"),
+                    "an APNS payload is a JSON object, not \(ValueFormat.withArticle(payload.root.typeName)): iOS and PushKit read only an object, so nothing arrives")
                 return
             }
             let location = CheckLocation(payload: "$.aps")
