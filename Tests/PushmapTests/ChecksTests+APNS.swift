@@ -6,12 +6,55 @@ import PushmapJSON
 extension ChecksTests {
     // MARK: - APNS payload
 
-    @Test("an APNS payload must be an object holding an object aps")
+    @Test("an APNS payload is an object; aps an object, missing only where the push type needs none")
     func apnsApsObject() {
         F.expectOne(F.check("text", .apns), "apns-aps-object", .error, at: "$")
-        F.expectOne(F.check(["adb_media": "x"], .apns), "apns-aps-object", .error, at: "$.aps")
         F.expectOne(F.check(["aps": 1], .apns), "apns-aps-object", .error, at: "$.aps")
         F.expectNone(F.check(F.apns(F.plainAps), .apns), "apns-aps-object")
+        // No push type: a PushKit payload or an alert that shows nothing; which one, only the
+        // push type says, so a warning.
+        let bare = F.expectOne(F.check(["adb_media": "x"], .apns), "apns-aps-object", .warning, at: "$.aps")
+        #expect(bare?.message.contains("APNs refuses") == false)
+        // An MDM payload says what it is.
+        #expect(F.check(["mdm": "00000000-1111-3333-4444-555555555555"], .apns).isEmpty)
+        // PushKit and MDM push types carry no aps; the others need one, a payload fault.
+        for type in ["voip", "complication", "fileprovider", "location", "pushtotalk"] {
+            let headers: JSONObject = ["apns-push-type": .string(type)]
+            F.expectNone(F.check(["headers": .object(headers), "payload": ["caller": "Ann"]], .apns), "apns-aps-object")
+        }
+        for type in ["alert", "background", "liveactivity", "widgets"] {
+            let headers: JSONObject = ["apns-push-type": .string(type), "apns-priority": "5", "apns-topic": "com.example.app"]
+            F.expectOne(F.check(["headers": .object(headers), "payload": ["id": "1"]], .apns), "apns-aps-object", .error, at: "$.payload.aps")
+        }
+    }
+
+    @Test("an MDM push is {mdm: PushMagic} and nothing else")
+    func apnsMDM() {
+        let headers: JSONObject = ["apns-push-type": "mdm", "apns-topic": "com.apple.mgmt.External.0f2a"]
+        #expect(F.check(["headers": .object(headers), "payload": ["mdm": "magic"]], .apns).isEmpty)
+        F.expectOne(F.check(["headers": .object(headers), "payload": [:]], .apns), "apns-mdm", .error, at: "$.payload.mdm")
+        F.expectOne(F.check(["headers": .object(headers), "payload": ["mdm": 5]], .apns), "apns-mdm", .error, at: "$.payload.mdm")
+        let extra = F.check(["headers": .object(headers), "payload": ["mdm": "magic", "aps": ["alert": "Hi"]]], .apns)
+        F.expectOne(extra, "apns-mdm", .warning, at: "$.payload.aps")
+        F.expectNone(F.check(F.apns(F.plainAps, ["mdm": "x"]), .apns), "apns-mdm")
+    }
+
+    @Test("a Live Activity's alert takes localisation dictionaries and a sound; a widgets push's content-changed is Apple's")
+    func apnsLiveActivityAlert() {
+        let alert: JSONValue = [
+            "title": ["loc-key": "%@ is on an adventure!", "loc-args": ["Power Panda"]],
+            "body": ["loc-key": "%@ found a sword!", "loc-args": ["Power Panda"]], "sound": "chime.aiff",
+        ]
+        let live: JSONObject = ["event": "update", "timestamp": 1_700_000_000, "content-state": ["level": 2], "alert": alert]
+        #expect(F.check(F.apns(live), .apns).isEmpty)
+        // Outside a Live Activity the title is a string, and the alert's sound is not read.
+        let plain = F.check(F.apns(["alert": alert]), .apns)
+        F.expectOne(plain, "apns-live-activity", .warning, at: "$.aps.alert.sound")
+        #expect(plain.filter { $0.rule == "apns-alert" && $0.severity == .error }.map(\.path).sorted() == ["$.aps.alert.body", "$.aps.alert.title"])
+        // A dictionary that is not a localisation is still wrong.
+        F.expectOne(F.check(F.apns(F.merged(live, ["alert": ["title": ["text": "Hi"]]])), .apns), "apns-alert", .error, at: "$.aps.alert.title")
+        #expect(F.check(F.apns(["content-changed": true]), .apns).isEmpty)
+        F.expectOne(F.check(F.apns(["content-changed": 1]), .apns), "apns-flag", .warning, at: #"$.aps["content-changed"]"#)
     }
 
     @Test("a key Apple does not define in aps is ignored by iOS: a warning; a typo of a key the payload lacks is an error")

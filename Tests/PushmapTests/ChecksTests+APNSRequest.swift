@@ -55,14 +55,20 @@ extension ChecksTests {
         F.expectOne(F.check(Self.request(F.merged(headers, ["apns-priority": "10"]), silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
         F.expectOne(F.check(Self.request(F.merged(headers, [:], removing: ["apns-priority"]), silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
         F.expectOne(F.check(Self.request(headers, ["thread-id": "t"]), .apns), "apns-background", .error, at: #"$.payload.aps["content-available"]"#)
+        // A badge or sound: one finding, the iOS rule's warning.
         let alerting = F.check(Self.request(headers, F.merged(silent, ["sound": "default"])), .apns, intentPaths: true)
-        F.expectOne(alerting, "apns-background", .error, at: "$.sound", payloadPath: "$.payload.aps.sound")
+        #expect(alerting.count == 1)
+        F.expectOne(alerting, "ios-silent-push-alerts", .warning, at: "$.sound", payloadPath: "$.payload.aps.sound")
+        let alert = F.check(Self.request(headers, F.merged(silent, ["alert": "Hi", "badge": 1])), .apns)
+        #expect(alert.count == 1)
+        F.expectOne(alert, "apns-background", .error, at: "$.payload.aps.alert")
         // A silent payload sent as alert, or with no push type.
         F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
         // With no push type APNs may delay or drop it (a warning); FCM sets one itself.
         F.expectOne(F.check(Self.request(["apns-priority": "5"], silent), .apns), "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
         F.expectNone(F.check(["message": ["token": "t", "apns": Self.request(["apns-priority": "5"], silent)]], .fcm), "apns-push-type")
-        F.expectOne(F.check(Self.request(Self.alertHeaders, ["mutable-content": 1]), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
+        // Nothing to show is the payload's fault: the path points there.
+        F.expectOne(F.check(Self.request(Self.alertHeaders, ["mutable-content": 1]), .apns), "apns-push-type", .error, at: "$.payload.aps")
     }
 
     @Test("the topic carries the suffix its push type needs")
@@ -77,6 +83,24 @@ extension ChecksTests {
         F.expectOne(F.check(Self.request(Self.alertHeaders, live), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
         let liveHeaders: JSONObject = ["apns-push-type": "liveactivity", "apns-priority": "10", "apns-topic": "com.example.app.push-type.liveactivity"]
         #expect(F.check(Self.request(liveHeaders, live), .apns).isEmpty)
+        // Live Activity and location pushes go with token authentication only: no topic, MissingTopic.
+        F.expectOne(F.check(Self.request(F.merged(liveHeaders, [:], removing: ["apns-topic"]), live), .apns), "apns-topic-required", .error, at: #"$.headers["apns-topic"]"#)
+        F.expectOne(F.check(["headers": ["apns-push-type": "location"], "payload": [:]], .apns), "apns-topic-required", .error, at: #"$.headers["apns-topic"]"#)
+        F.expectNone(F.check(["headers": ["apns-push-type": "voip"], "payload": [:]], .apns), "apns-topic-required")
+    }
+
+    @Test("a byte limit says the bytes found; the apns-id example is a UUID")
+    func apnsHeaderMessages() {
+        let collapse = String(repeating: "c", count: 63) + "é"
+        let found = F.expectOne(
+            F.check(Self.request(F.merged(Self.alertHeaders, ["apns-collapse-id": .string(collapse)]), F.plainAps), .apns), "apns-collapse-id", .error,
+            at: #"$.headers["apns-collapse-id"]"#)
+        #expect(found?.message.contains("(65 bytes)") == true)
+        let id = F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-id": "x"]), F.plainAps), .apns), "apns-id", .error, at: #"$.headers["apns-id"]"#)
+        // Apple's page once printed the last group with 11 digits; the example here has 12.
+        let example = "123e4567-e89b-12d3-a456-426614174000"
+        #expect(id?.message.contains("in the form \(example),") == true)
+        #expect(Array(example.utf8).withUnsafeBytes { APNSWalker.isUUID($0) })
     }
 
     @Test("a request is {headers, payload}; the payload's findings are at its paths in the request")

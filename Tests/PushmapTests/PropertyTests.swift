@@ -239,7 +239,20 @@ struct IntentGenerator {
         if chance(30) { intent["analyticsLabel"] = .string(pick(["spring_sale", "a-b.c~d%20", "x"]) + String(int(0...99))) }
         var ios = intent["ios"]?.objectValue ?? JSONObject()
         if chance(50) { ios["topic"] = .string(pick(["com.example.app", "io.pushmap.demo"])) }
-        if chance(20) { ios["pushType"] = .string(pick(Self.pushTypes)) }
+        // Templates draw alerts: another push type is for plain intents only.
+        if template == "plain", chance(50) {
+            let type = pick(Self.pushTypes)
+            ios["pushType"] = .string(type)
+            // What these push types need of the intent: MDM's PushMagic and certificate topic,
+            // a location push's topic (token authentication only).
+            if type == "mdm" {
+                var data = intent["data"]?.objectValue ?? JSONObject()
+                data["mdm"] = .string("magic-\(int(0...99))")
+                intent["data"] = .object(data)
+                ios["topic"] = "com.apple.mgmt.External.0f2a61c8-3b9e-4e5f-a1d2-6c7b8e9f0a1b"
+            }
+            if type == "location", ios["topic"] == nil { ios["topic"] = "com.example.app" }
+        }
         if chance(20) {
             var critical = JSONObject()
             if chance(50) { critical["name"] = .string(pick(["alarm.caf", "siren"])) }
@@ -270,6 +283,8 @@ struct IntentGenerator {
 struct PropertyTests {
     static let now: Int64 = 1_704_067_200
     static let templates = ["plain", "basic", "carousel", "timer", "input", "zb", "cat", "rate", "icon"]
+    /// The priorities Apple fixes for a push type (background is checked on its own).
+    static let fixedPriority = ["fileprovider": "5", "pushtotalk": "10"]
 
     /// PUSHMAP_PROPERTY_SEED replays a reported run; otherwise a fixed seed keeps CI repeatable.
     static var seed: UInt64 {
@@ -372,16 +387,19 @@ struct PropertyTests {
             // The headers, as Apple's rules say.
             let headers = try #require(request["headers"]?.objectValue, "\(shown)")
             #expect(headers.allSatisfy { $0.value.stringValue != nil }, "\(shown): header values are strings")
-            let aps = try #require(request["payload"]?["aps"]?.objectValue, "\(shown)")
             let ios = object["ios"]?.objectValue
-            let silent = aps["content-available"] == .integer(1) && aps["alert"] == nil && aps["sound"] == nil && aps["badge"] == nil
             let type = try #require(headers["apns-push-type"]?.stringValue, "\(shown)")
+            let entry = try #require(APNSModel.pushTypes.first { ValueFormat.text($0.type) == type }, "\(shown)")
+            // PushKit and MDM payloads carry no aps; the others do.
+            let aps = request["payload"]?["aps"]?.objectValue
+            #expect((aps != nil) == entry.needsAps, "\(shown)")
+            let silent = aps.map { $0["content-available"] == .integer(1) && $0["alert"] == nil && $0["sound"] == nil && $0["badge"] == nil } ?? false
             let priority = headers["apns-priority"]?.stringValue
             #expect(type == ios?["pushType"]?.stringValue ?? (silent ? "background" : "alert"), "\(shown)")
             if type == "background" {
                 #expect(silent && priority == "5", "\(shown): a background push is silent, with priority 5")
             } else {
-                #expect(priority == (object["delivery"]?.stringValue == "normal" ? "5" : "10"), "\(shown)")
+                #expect(priority == Self.fixedPriority[type] ?? (object["delivery"]?.stringValue == "normal" ? "5" : "10"), "\(shown)")
             }
             let expiration = headers["apns-expiration"]?.stringValue
             switch object["ttl"]?.integerValue {
@@ -392,7 +410,7 @@ struct PropertyTests {
             #expect(headers["apns-collapse-id"]?.stringValue == object["collapseKey"]?.stringValue, "\(shown)")
             if let collapse = headers["apns-collapse-id"]?.stringValue { #expect(collapse.utf8.count <= 64, "\(shown)") }
             if let topic = headers["apns-topic"]?.stringValue {
-                let suffix = APNSModel.pushTypes.first { ValueFormat.text($0.type) == type }?.topicSuffix.map(ValueFormat.text) ?? ""
+                let suffix = entry.topicSuffix.map(ValueFormat.text) ?? ""
                 #expect(topic.hasSuffix(suffix) && topic.hasPrefix(ios?["topic"]?.stringValue ?? "-"), "\(shown): \(topic) for \(type)")
             } else {
                 #expect(ios?["topic"] == nil, "\(shown)")
@@ -401,6 +419,96 @@ struct PropertyTests {
         }
         // The generator reaches every derivation.
         #expect(seen.isSuperset(of: ["alert", "background", "voip"]), "\(seen)")
+    }
+
+    /// What an intent gives for each push type beyond a plain one (docs/intent.md, "Push types").
+    static func pushTypeFields(_ type: String, _ intent: inout JSONObject, _ generator: inout IntentGenerator) {
+        var ios = intent["ios"]?.objectValue ?? JSONObject()
+        ios["pushType"] = .string(type)
+        ios["topic"] = .string(type == "mdm" ? "com.apple.mgmt.External.0f2a61c8-3b9e-4e5f-a1d2-6c7b8e9f0a1b" : "com.example.app")
+        var data = intent["data"]?.objectValue ?? JSONObject()
+        // sendFields may have made it a silent push: an alert or a Live Activity start shows a title.
+        if type != "background", intent["title"] == nil, intent["body"] == nil { intent["title"] = "Score" }
+        switch type {
+        case "background":
+            for key in ["title", "body", "subtitle", "sound", "badge"] { intent[key] = nil }
+            for key in ["criticalSound", "localized"] { ios[key] = nil }
+            ios["contentAvailable"] = true
+        case "mdm":
+            data["mdm"] = .string("magic-\(generator.int(0...999))")
+        case "fileprovider":
+            data["container-identifier"] = "NSFileProviderRootContainerItemIdentifier"
+        case "liveactivity":
+            let event = generator.pick(["start", "update", "end"])
+            var live: JSONObject = ["event": .string(event)]
+            if event != "end" || generator.chance(50) { live["contentState"] = ["score": .integer(Int64(generator.int(0...99)))] }
+            if event == "start" {
+                live["attributesType"] = "GameAttributes"
+                live["attributes"] = ["home": "A", "away": "B"]
+            }
+            if generator.chance(50) { live["staleDate"] = .integer(Self.now + 600) }
+            if event == "end", generator.chance(50) { live["dismissalDate"] = .integer(Self.now + 60) }
+            ios["liveActivity"] = .object(live)
+        default:
+            break
+        }
+        if !data.isEmpty { intent["data"] = .object(data) }
+        intent["ios"] = .object(ios)
+    }
+
+    @Test("every push type Apple documents: the send-ready request from an intent passes validate, in Apple's shape, priority and topic")
+    func everyPushType() throws {
+        let seed = Self.seed
+        var generator = IntentGenerator(seed: seed &+ 3, now: Self.now)
+        let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
+        let types = APNSModel.pushTypes.map { ValueFormat.text($0.type) }
+        #expect(types.count == 10)
+        for index in 0..<(types.count * 30) {
+            let type = types[index % types.count]
+            var object = generator.intent("plain")
+            generator.sendFields(&object, template: "plain")
+            Self.pushTypeFields(type, &object, &generator)
+            let intent = JSONWriter(style: .compact, sortKeys: false).write(.object(object))
+            let shown = "seed \(seed), case \(index) (\(type)): \(String(decoding: intent, as: UTF8.self))"
+            let translation: Translation
+            do {
+                translation = try translator.translate(intent, platforms: [.apns], forms: [.apnsRequest])
+            } catch {
+                Issue.record("\(shown)\n\(error.diagnostics.filter { $0.severity == .error }) \(error.scriptError.map { "\($0)" } ?? "")")
+                continue
+            }
+            let request = try #require(translation.payloads[.apns])
+            let errors = translator.validate(request, platform: .apns).filter { $0.severity == .error }
+            #expect(errors.isEmpty, "\(shown): \(errors)")
+            let headers = try #require(request["headers"]?.objectValue, "\(shown)")
+            let payload = try #require(request["payload"]?.objectValue, "\(shown)")
+            let entry = try #require(APNSModel.pushTypes.first { ValueFormat.text($0.type) == type })
+            #expect(headers["apns-push-type"]?.stringValue == type, "\(shown)")
+            // The topic: the bundle id and the push type's suffix; MDM's is its certificate's, whole.
+            let topic = try #require(headers["apns-topic"]?.stringValue, "\(shown)")
+            #expect(topic == object["ios"]?["topic"]?.stringValue.map { $0 + (entry.topicSuffix.map(ValueFormat.text) ?? "") }, "\(shown)")
+            // The priority: 5 for background and fileprovider, 10 for pushtotalk, else the delivery's.
+            let delivery = object["delivery"]?.stringValue == "normal" ? "5" : "10"
+            #expect(headers["apns-priority"]?.stringValue == (type == "background" ? "5" : Self.fixedPriority[type] ?? delivery), "\(shown)")
+            // The payload's shape.
+            let aps = payload["aps"]?.objectValue
+            #expect((aps != nil) == entry.needsAps, "\(shown)")
+            switch type {
+            case "mdm":
+                #expect(payload.count == 1 && payload["mdm"]?.stringValue != nil, "\(shown): an MDM push is {mdm} alone")
+            case "widgets":
+                #expect(aps == ["content-changed": true], "\(shown)")
+            case "background":
+                #expect(aps?["content-available"] == 1 && aps?["alert"] == nil && aps?["sound"] == nil && aps?["badge"] == nil, "\(shown)")
+            case "liveactivity":
+                #expect(aps?["event"]?.stringValue == object["ios"]?["liveActivity"]?["event"]?.stringValue && aps?["timestamp"] != nil, "\(shown)")
+            case "alert":
+                #expect(aps?["alert"] != nil || aps?["sound"] != nil || aps?["badge"] != nil, "\(shown)")
+            default:
+                // PushKit: the intent's data, no aps.
+                #expect(payload.keys.allSatisfy { object["data"]?[$0] != nil || $0.hasPrefix("_") }, "\(shown)")
+            }
+        }
     }
 
     @Test("findings come in the same order from every Lua state, though each state hashes keys with its own seed")

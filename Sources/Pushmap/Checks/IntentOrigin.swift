@@ -74,6 +74,14 @@ enum IntentOrigin {
         "interruption-level": "$.ios.interruptionLevel",
         "relevance-score": "$.ios.relevanceScore",
         "target-content-id": "$.ios.targetContentId",
+        // A Live Activity push's keys.
+        "event": "$.ios.liveActivity.event",
+        "timestamp": "$.ios.liveActivity.timestamp",
+        "content-state": "$.ios.liveActivity.contentState",
+        "stale-date": "$.ios.liveActivity.staleDate",
+        "dismissal-date": "$.ios.liveActivity.dismissalDate",
+        "attributes-type": "$.ios.liveActivity.attributesType",
+        "attributes": "$.ios.liveActivity.attributes",
     ]
 
     /// Members of APNS's `aps.alert`.

@@ -85,6 +85,16 @@ package enum IntentSchema {
             // What an APNS request needs beyond the payload (see send-ready fields below).
             IntentField("topic", text, "The app's bundle id: apns-topic, with the suffix the push type needs added."),
             IntentField("pushType", .choice(apnsPushTypes), "apns-push-type when it cannot be derived (background for a silent push, else alert)."),
+            // What a Live Activity push (pushType liveactivity) carries in aps; the alert is the intent's title and body.
+            IntentField("liveActivity", .object(IntentObject([
+                IntentField("event", .choice(["start", "update", "end"]), required: true, "aps.event: start, update or end the Live Activity."),
+                IntentField("contentState", .map(nil), "aps.content-state: the activity's ContentState, as its Codable form (start and update)."),
+                IntentField("timestamp", .integer(minimum: 0), "aps.timestamp in epoch seconds; default the translation time."),
+                IntentField("staleDate", .integer(minimum: 0), "aps.stale-date in epoch seconds: when the content is out of date."),
+                IntentField("dismissalDate", .integer(minimum: 0), "aps.dismissal-date in epoch seconds: when an ended activity leaves the Lock Screen."),
+                IntentField("attributesType", text, "aps.attributes-type: the ActivityAttributes type's name (start)."),
+                IntentField("attributes", .map(nil), "aps.attributes: the ActivityAttributes, as their Codable form (start)."),
+            ])), "A Live Activity push: ios.pushType liveactivity."),
             IntentField("criticalSound", .object(IntentObject([
                 IntentField("name", text, "Sound file; default the intent's sound, else \"default\"."),
                 IntentField("volume", .number(minimum: 0, maximum: 1), "Volume, 0 to 1."),

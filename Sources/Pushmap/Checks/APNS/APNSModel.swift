@@ -15,6 +15,11 @@ enum APNSModel {
         case stringArray
         /// The number 1 (content-available, mutable-content, input-push-token).
         case flag
+        /// JSON true (a widgets push's content-changed).
+        case trueValue
+        /// A string; in a Live Activity also a localisation dictionary, `{"loc-key": string,
+        /// "loc-args": [string]}` (a Live Activity alert's title and body).
+        case localizable
         /// 0 or 1 (the critical sound's `critical`).
         case zeroOrOne
         /// A whole number of 0 or more (badge).
@@ -152,9 +157,9 @@ enum APNSModel {
     static let alert = Table(
         name: "aps.alert", prefix: "aps.alert.", path: "$.aps.alert", origins: IntentOrigin.alertKeys,
         keys: [
-            Key(name: "title", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no title"),
+            Key(name: "title", shape: .localizable, rule: "apns-alert", severity: .error, effect: "iOS shows no title"),
             Key(name: "subtitle", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no subtitle"),
-            Key(name: "body", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no body"),
+            Key(name: "body", shape: .localizable, rule: "apns-alert", severity: .error, effect: "iOS shows no body"),
             Key(name: "launch-image", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
             Key(name: "title-loc-key", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no localised title"),
             Key(name: "title-loc-args", shape: .stringArray, rule: "apns-alert", severity: .error, effect: "iOS cannot fill in the text"),
@@ -163,6 +168,12 @@ enum APNSModel {
             Key(name: "loc-key", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no localised body"),
             Key(name: "loc-args", shape: .stringArray, rule: "apns-alert", severity: .error, effect: "iOS cannot fill in the text"),
             Key(name: "action-loc-key", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
+            // Safari's web push button label, and the summary keys iOS 12 to 14 read (iOS 15 ignores them).
+            Key(name: "action", shape: .string, rule: "apns-alert", severity: .warning, effect: "Safari shows its own button label"),
+            Key(name: "summary-arg", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
+            Key(name: "summary-arg-count", shape: .count, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
+            // A Live Activity's alert names its sound here rather than in aps.sound.
+            Key(name: "sound", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS plays no sound", liveActivity: true),
         ],
         unknownRule: "apns-alert-key", unknownSeverity: .warning, unknownEffect: "iOS ignores it",
         requirement: Requirement(
@@ -199,6 +210,10 @@ enum APNSModel {
                 effect: "iOS ignores it and delivers the notification as active"),
             Key(name: "relevance-score", shape: .score, rule: "apns-relevance-score", severity: .warning, effect: "iOS ignores it"),
             Key(name: "filter-criteria", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it and shows the notification in every Focus"),
+            // Safari web push: the values filled into the website's URL format.
+            Key(name: "url-args", shape: .stringArray, rule: "apns-aps-type", severity: .warning, effect: "Safari cannot fill in the URL"),
+            // A widgets push (WidgetKit): the whole aps is {"content-changed": true}.
+            Key(name: "content-changed", shape: .trueValue, rule: "apns-flag", severity: .warning, effect: "WidgetKit does not reload the widgets"),
             // Live Activities.
             Key(name: "event", shape: .choice(.liveActivityEvents), rule: "apns-live-activity", severity: .error,
                 effect: "iOS neither starts, updates nor ends the Live Activity", liveActivity: true),
@@ -224,14 +239,40 @@ enum APNSModel {
 
     // MARK: request headers
 
-    /// The values of `apns-push-type`, each with the suffix `apns-topic` needs for it (after the
-    /// app's bundle id; none for alert and background). mdm's topic is the MDM certificate's, so
-    /// it has no rule here.
-    static let pushTypes: [(type: StaticString, topicSuffix: StaticString?)] = [
-        ("alert", ""), ("background", ""), ("location", ".location-query"), ("voip", ".voip"),
-        ("complication", ".complication"), ("fileprovider", ".pushkit.fileprovider"), ("mdm", nil),
-        ("liveactivity", ".push-type.liveactivity"), ("pushtotalk", ".voip-ptt"), ("widgets", ".push-type.widgets"),
+    /// One value of `apns-push-type` as Apple documents it.
+    struct PushType: Sendable {
+        let type: StaticString
+        /// What `apns-topic` needs after the app's bundle id ("" for alert and background); nil
+        /// for mdm, whose topic is the MDM push certificate's (its UID), not the app's.
+        let topicSuffix: StaticString?
+        /// Its payload carries `aps`. PushKit pushes (voip, complication, fileprovider, location,
+        /// pushtotalk) hand the whole payload to the app, and an MDM push is `{"mdm": PushMagic}`:
+        /// none needs one.
+        let needsAps: Bool
+        /// Only token authentication may send it, and a token-authenticated request without
+        /// `apns-topic` is refused (400 MissingTopic).
+        let tokenOnly: Bool
+    }
+
+    /// Apple's push types ("Sending notification requests to APNs", the apns-push-type header).
+    static let pushTypes: [PushType] = [
+        PushType(type: "alert", topicSuffix: "", needsAps: true, tokenOnly: false),
+        PushType(type: "background", topicSuffix: "", needsAps: true, tokenOnly: false),
+        PushType(type: "location", topicSuffix: ".location-query", needsAps: false, tokenOnly: true),
+        PushType(type: "voip", topicSuffix: ".voip", needsAps: false, tokenOnly: false),
+        PushType(type: "complication", topicSuffix: ".complication", needsAps: false, tokenOnly: false),
+        PushType(type: "fileprovider", topicSuffix: ".pushkit.fileprovider", needsAps: false, tokenOnly: false),
+        PushType(type: "mdm", topicSuffix: nil, needsAps: false, tokenOnly: false),
+        PushType(type: "liveactivity", topicSuffix: ".push-type.liveactivity", needsAps: true, tokenOnly: true),
+        PushType(type: "pushtotalk", topicSuffix: ".voip-ptt", needsAps: false, tokenOnly: false),
+        PushType(type: "widgets", topicSuffix: ".push-type.widgets", needsAps: true, tokenOnly: false),
     ]
+
+    /// The push type with these bytes.
+    static func pushType(_ bytes: UnsafeRawBufferPointer) -> PushType? {
+        pushTypes.first { ValueFormat.equals(bytes, $0.type) }
+    }
+
     static let pushTypeNames: [StaticString] = pushTypes.map(\.type)
     static let priorities: [StaticString] = ["10", "5", "1"]
 
@@ -253,7 +294,7 @@ enum APNSModel {
             Key(name: "apns-channel-id", shape: .text(maxBytes: 255), rule: "apns-header-string", severity: .error,
                 effect: "APNs refuses the request"),
             Key(name: "authorization", shape: .text(maxBytes: 8192), rule: "apns-header-string", severity: .error,
-                effect: "APNs refuses the request (MissingProviderToken)"),
+                effect: "APNs answers 403 (InvalidProviderToken)"),
         ],
         unknownRule: "apns-header-key", unknownSeverity: .warning, unknownEffect: "APNs ignores it", stringValues: true)
 }

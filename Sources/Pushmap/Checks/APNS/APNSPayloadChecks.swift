@@ -36,17 +36,80 @@ enum APNSPayloadChecks {
 
     @RuleListBuilder static var rules: some RuleList<Payload> {
         ApsObject.self
+        MDM.self
         ApsKeys.self
         LiveActivity.self
         Size.self
     }
 
+    /// `aps` is an object, and is there unless the push type needs none: PushKit and MDM pushes
+    /// carry only the app's (or the MDM server's) keys. Without a push type a payload with no
+    /// `aps` may be either, so that is a warning; an `{"mdm": ...}` payload says what it is.
     struct ApsObject: CheckRule {
         static var name: StaticString { "apns-aps-object" }
 
+        /// What a push type that needs `aps` does without it.
+        static let withoutAps: [(type: StaticString, effect: StaticString)] = [
+            ("alert", "the phone shows nothing"), ("background", "iOS does not wake the app"),
+            ("liveactivity", "iOS does not start, update or end the Live Activity"), ("widgets", "WidgetKit does not reload the widgets"),
+        ]
+
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.aps == nil else { return }
-            EnvelopeRule.check(payload.root, container: "aps", payload: "an APNS payload", service: "APNs", &report)
+            guard let root = payload.root.objectValue else {
+                // Apple's error table names no answer for it: what is sure is that neither iOS
+                // nor PushKit reads anything but a dictionary.
+                report.error(
+                    CheckLocation(payload: "$"),
+                    "an APNS payload is a JSON object, not \(ValueFormat.withArticle(payload.root.typeName)): iOS and PushKit read only an object, so nothing arrives")
+                return
+            }
+            let location = CheckLocation(payload: "$.aps")
+            if let aps = root["aps"] {
+                report.error(location, "aps is \(ValueFormat.withArticle(aps.typeName)), not an object: iOS reads none of it, and the phone shows nothing")
+                return
+            }
+            guard let type = payload.pushType else {
+                // A non-string push type is the header walk's to report.
+                if payload.headers?["apns-push-type"] != nil || root["mdm"] != nil { return }
+                report.warning(
+                    location,
+                    "the payload has no aps: sent as alert or background it shows nothing and wakes nothing; only PushKit (voip, complication, fileprovider, location, pushtotalk) and mdm pushes go without one, sent with that apns-push-type")
+                return
+            }
+            guard let entry = withoutAps.first(where: { ValueFormat.equals(type, $0.type) }) else { return }
+            report.error(location, "a push of type \(entry.type) needs an aps object: without one \(entry.effect)")
+        }
+    }
+
+    /// An MDM push is `{"mdm": PushMagic}` and nothing else: the device reads only the PushMagic
+    /// string its MDM check-in gave, then contacts the MDM server. A payload is one when its push
+    /// type is mdm, or with no push type when it has `mdm` and no `aps`.
+    struct MDM: CheckRule {
+        static var name: StaticString { "apns-mdm" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let root = payload.root.objectValue else { return }
+            if let type = payload.pushType {
+                guard ValueFormat.equals(type, "mdm") else { return }
+            } else if payload.aps != nil || root["mdm"] == nil {
+                return
+            }
+            if !(root["mdm"]?.isString ?? false) {
+                let found = root["mdm"].map { ValueFormat.shown($0, literals: true) } ?? "missing"
+                report.error(
+                    CheckLocation(payload: "$.mdm", intent: "$.data.mdm"),
+                    "an MDM push is {\"mdm\": the device's PushMagic string}, and mdm is \(found): the device does not contact the MDM server")
+            }
+            for (key, value) in root {
+                guard let bytes = key.utf8, !ValueFormat.equals(bytes, "mdm") else { continue }
+                // An empty aps (apns2 writes one) carries nothing to ignore.
+                if ValueFormat.equals(bytes, "aps"), value.objectValue?.count == 0 { continue }
+                let name = String(decoding: bytes, as: UTF8.self)
+                report.warning(
+                    IntentOrigin.customKeyLocation(base: "$", key: name),
+                    "an MDM push carries only mdm: the device ignores \(ValueFormat.quoted(bytes))")
+            }
         }
     }
 
@@ -89,12 +152,12 @@ enum APNSPayloadChecks {
         static var name: StaticString { "apns-size" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard payload.aps != nil else { return }
+            guard payload.root.objectValue != nil else { return }
             let size = payload.compactSize ?? JSONWriter.compactByteCount(payload.root)
             let voip = payload.pushType.map { ValueFormat.equals($0, "voip") } ?? false
             let limit = voip ? voipMaxBytes : maxBytes
             guard size > limit else { return }
-            report.error(CheckLocation.root, "the payload is \(size) bytes written compactly; APNs refuses payloads over \(limit) bytes")
+            report.error(CheckLocation.root, "the payload is \(size) bytes written compactly; APNs refuses payloads over \(limit) bytes (413 PayloadTooLarge)")
         }
     }
 

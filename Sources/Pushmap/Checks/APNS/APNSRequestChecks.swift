@@ -13,6 +13,7 @@ enum APNSRequestChecks {
         PushTypeMatchesPayload.self
         Background.self
         TopicSuffix.self
+        TopicRequired.self
     }
 
     /// Header values are strings (HTTP/2 header values), each of the form Apple gives it: the
@@ -57,7 +58,10 @@ enum APNSRequestChecks {
                         location,
                         "a silent push (content-available, no alert, sound or badge) is sent as alert: iOS drops or throttles it; use background")
                 } else if !liveActivity, aps["alert"] == nil, aps["sound"] == nil, aps["badge"] == nil {
-                    report.error(location, "an alert push with no alert, sound or badge in aps: the phone shows nothing")
+                    // The fix is in the payload (something to show), not the push type.
+                    report.error(
+                        CheckLocation(payload: "$.payload.aps", intent: "$.title"),
+                        "an alert push with no alert, sound or badge in aps: the phone shows nothing")
                 }
             }
             if liveActivity, !ValueFormat.equals(type, "liveactivity") {
@@ -71,27 +75,30 @@ enum APNSRequestChecks {
     }
 
     /// A background push wakes the app and shows nothing: content-available 1, no alert, sound
-    /// or badge, and priority 5 (APNs takes 10 when none is given, and refuses 10 for background).
+    /// or badge, and priority 5 (APNs takes 10 when none is given, which Apple calls an error for
+    /// background; its error table names no answer for it, so the message says no more).
     struct Background: CheckRule {
         static var name: StaticString { "apns-background" }
 
         static func check(_ request: Request, _ report: inout CheckReport) {
             guard let headers = request.headers, let type = request.pushType, ValueFormat.equals(type, "background") else { return }
-            let aps = request.aps
-            if !ValueFormat.isInteger(aps?["content-available"], 1) {
+            // No aps at all is the payload rule's (apns-aps-object) to report.
+            if let aps = request.aps, !ValueFormat.isInteger(aps["content-available"], 1) {
                 report.error(
                     CheckLocation(payload: #"$.payload.aps["content-available"]"#, intent: "$.ios.contentAvailable"),
                     "a background push needs aps.content-available 1: without it iOS does not wake the app")
             }
-            for key in APNSRequestChecks.alerting where aps?[key] != nil {
+            // A sound or badge beside no alert is the iOS rule's (ios-silent-push-alerts) one
+            // warning; an alert says the push is not a background one.
+            if request.aps?["alert"] != nil {
                 report.error(
-                    CheckLocation(payload: "$.payload.aps." + ValueFormat.text(key), intent: IntentOrigin.apsKeys[ValueFormat.text(key)] ?? "$.title"),
-                    "a background push carries aps.\(key): iOS shows nothing of a background push; send it as alert, or leave it out")
+                    CheckLocation(payload: "$.payload.aps.alert", intent: "$.title"),
+                    "a background push carries aps.alert: iOS shows nothing of a background push; send it as alert, or leave the alert out")
             }
             let priority = headers["apns-priority"]?.utf8
             if priority.map({ ValueFormat.equals($0, "10") }) ?? true {
                 let found = priority == nil ? "none (APNs takes 10)" : "10"
-                report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): APNs refuses priority 10 for it")
+                report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): Apple's header reference calls priority 10 for it an error")
             }
         }
     }
@@ -103,7 +110,7 @@ enum APNSRequestChecks {
 
         static func check(_ request: Request, _ report: inout CheckReport) {
             guard let topic = request.headers?["apns-topic"]?.utf8, let type = request.pushType else { return }
-            guard let entry = APNSModel.pushTypes.first(where: { ValueFormat.equals(type, $0.type) }), let suffix = entry.topicSuffix else { return }
+            guard let entry = APNSModel.pushType(type), let suffix = entry.topicSuffix else { return }
             if suffix.utf8CodeUnitCount > 0 {
                 guard !hasSuffix(topic, suffix) else { return }
                 report.error(
@@ -118,6 +125,22 @@ enum APNSRequestChecks {
                     "a push of type \(entry.type) goes to the app's bundle id, not the \(other.type) topic \(ValueFormat.quoted(topic)): APNs refuses it (DeviceTokenNotForTopic)")
                 return
             }
+        }
+    }
+
+    /// Live Activity and location pushes go only with token authentication, where APNs answers
+    /// a request without apns-topic with 400 MissingTopic. FCM's apns is left alone: FCM
+    /// completes its headers.
+    struct TopicRequired: CheckRule {
+        static var name: StaticString { "apns-topic-required" }
+
+        static func check(_ request: Request, _ report: inout CheckReport) {
+            guard !request.insideFCM, let headers = request.headers, headers["apns-topic"] == nil,
+                let type = request.pushType, let entry = APNSModel.pushType(type), entry.tokenOnly, let suffix = entry.topicSuffix
+            else { return }
+            report.error(
+                header("apns-topic"),
+                "a push of type \(entry.type) needs apns-topic <bundle id>\(suffix): only token authentication sends it, and APNs refuses a token-authenticated request with no topic (MissingTopic)")
         }
     }
 

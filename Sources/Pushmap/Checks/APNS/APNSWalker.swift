@@ -63,7 +63,8 @@ enum APNSWalker {
     /// something to show).
     private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, _ report: inout CheckReport) {
         guard let requirement = table.requirement else { return }
-        for key in requirement.anyOf where dictionary[key]?.isString ?? false { return }
+        // A key there with a wrong value is the walk's finding already: one finding per fault.
+        for key in requirement.anyOf where dictionary[key] != nil { return }
         report.add(
             requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
@@ -97,9 +98,12 @@ enum APNSWalker {
         _ value: JSONNode, _ key: APNSModel.Key, _ expected: String, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table,
         _ report: inout CheckReport
     ) {
+        // A byte limit says the bytes found: a string of 64 characters may be 65 bytes.
+        var found = ValueFormat.shown(value, literals: true)
+        if case .text = key.shape, let utf8 = value.utf8, !utf8.isEmpty { found += " (\(utf8.count) bytes)" }
         report.add(
             key.severity.severity, rule: key.rule, location(bytes, table),
-            "\(table.prefix)\(key.name) must be \(expected), not \(ValueFormat.shown(value, literals: true)): \(key.effect)")
+            "\(table.prefix)\(key.name) must be \(expected), not \(found): \(key.effect)")
     }
 
     static func location(_ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table) -> CheckLocation {
@@ -112,6 +116,8 @@ enum APNSWalker {
         case .string: return value.isString
         case .stringArray: return value.arrayValue?.allSatisfy(\.isString) ?? false
         case .flag: return ValueFormat.isInteger(value, 1)
+        case .trueValue: return value.boolValue == true
+        case .localizable: return value.isString || (context.liveActivity && isLocalization(value))
         case .zeroOrOne: return ValueFormat.isInteger(value, 1) || ValueFormat.isInteger(value, 0)
         case .count, .epochSeconds: return (value.integerValue ?? -1) >= 0
         case .unitNumber: return isUnitNumber(value)
@@ -131,6 +137,8 @@ enum APNSWalker {
         case .string: "a string"
         case .stringArray: "an array of strings"
         case .flag: "the number 1"
+        case .trueValue: "true"
+        case .localizable: context.liveActivity ? "a string or {\"loc-key\": string, \"loc-args\": [string]}" : "a string"
         case .zeroOrOne: "0 or 1"
         case .count: "a whole number of 0 or more"
         case .epochSeconds: "epoch seconds (a whole number)"
@@ -141,8 +149,19 @@ enum APNSWalker {
         case .stringOrDictionary: "a string or a dictionary"
         case .digits: "a string of epoch seconds (digits only; 0: deliver once, never store)"
         case .text(let maxBytes): "a non-empty string of at most \(maxBytes) bytes"
-        case .uuid: "a UUID in the form 123e4567-e89b-12d3-a456-42665544000a"
+        case .uuid: "a UUID in the form 123e4567-e89b-12d3-a456-426614174000"
         }
+    }
+
+    /// A Live Activity's localised text: `loc-key` a string, `loc-args` (if there) strings, nothing else.
+    static func isLocalization(_ value: JSONNode) -> Bool {
+        guard let object = value.objectValue, object["loc-key"]?.isString ?? false else { return false }
+        for (key, member) in object {
+            guard let name = key.utf8 else { return false }
+            if ValueFormat.equals(name, "loc-key") { continue }
+            guard ValueFormat.equals(name, "loc-args"), member.arrayValue?.allSatisfy(\.isString) ?? false else { return false }
+        }
+        return true
     }
 
     /// A JSON number from 0 to 1, integer or not.

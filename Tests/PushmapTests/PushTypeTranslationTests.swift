@@ -1,0 +1,58 @@
+import Testing
+@_spi(Tools) @testable import Pushmap
+import PushmapJSON
+
+/// What the built-in mapping says of an intent whose push type cannot be sent as asked
+/// (docs/intent.md, "Push types"); the shapes of the ones that can are PropertyTests'.
+@Suite("Push types from an intent")
+struct PushTypeTranslationTests {
+    static func translate(_ intent: String) throws -> Translation {
+        try builtinTranslator().translate(Array(intent.utf8), platforms: [.apns], forms: [.apnsRequest])
+    }
+
+    static func errors(_ intent: String) -> [Diagnostic] {
+        translationError { _ = try translate(intent) }?.diagnostics.filter { $0.severity == .error } ?? []
+    }
+
+    @Test("a template draws an alert: another push type is an error at ios.pushType")
+    func templateNeedsAlert() {
+        for type in ["voip", "mdm", "widgets", "liveactivity"] {
+            let found = Self.errors(#"{"template": "basic", "title": "t", "body": "b", "data": {"mdm": "m"}, "ios": {"pushType": "\#(type)"}}"#)
+            #expect(found.map(\.path) == ["$.ios.pushType"], "\(type): \(found)")
+        }
+    }
+
+    @Test("an MDM push needs data.mdm; its topic is the certificate's, never the bundle id")
+    func mdm() throws {
+        #expect(Self.errors(#"{"ios": {"pushType": "mdm", "topic": "com.apple.mgmt.External.1"}}"#).map(\.path) == ["$.data.mdm"])
+        let bundle = try Self.translate(#"{"data": {"mdm": "m"}, "ios": {"pushType": "mdm", "topic": "com.example.app"}}"#)
+        #expect(bundle.payloads[.apns]?["headers"]?["apns-topic"] == "com.example.app")
+        #expect(bundle.diagnostics.map(\.path) == ["$.ios.topic"])
+        let certificate = try Self.translate(#"{"data": {"mdm": "m", "x": "1"}, "ios": {"pushType": "mdm", "topic": "com.apple.mgmt.External.1"}}"#)
+        #expect(certificate.payloads[.apns]?["payload"] == ["mdm": "m"])
+        #expect(certificate.diagnostics.map(\.path) == ["$.data.x"])
+    }
+
+    @Test("a PushKit push leaves the alert fields out, with a warning each")
+    func pushKit() throws {
+        let voip = try Self.translate(#"{"title": "Call", "badge": 1, "data": {"caller": "Ann"}, "ios": {"pushType": "voip", "topic": "com.example.app"}}"#)
+        #expect(voip.payloads[.apns]?["payload"] == ["caller": "Ann"])
+        #expect(voip.diagnostics.map(\.path) == ["$.title", "$.badge"])
+        #expect(voip.diagnostics.allSatisfy { $0.severity == .warning })
+    }
+
+    @Test("a Live Activity push needs ios.liveActivity, and a start its attributes and an alert")
+    func liveActivity() throws {
+        #expect(Self.errors(#"{"title": "t", "ios": {"pushType": "liveactivity", "topic": "com.example.app"}}"#).map(\.path) == ["$.ios.liveActivity"])
+        let start = Self.errors(#"{"ios": {"pushType": "liveactivity", "topic": "com.example.app", "liveActivity": {"event": "start", "contentState": {}}}}"#)
+        #expect(start.map(\.path) == ["$.ios.liveActivity.attributesType", "$.ios.liveActivity.attributes", "$.title"])
+        let update = try Self.translate(#"{"title": "Goal", "sound": "goal.caf", "ios": {"pushType": "liveactivity", "topic": "com.example.app", "liveActivity": {"event": "update", "contentState": {"score": "1-0"}}}}"#)
+        let aps = try #require(update.payloads[.apns]?["payload"]?["aps"])
+        #expect(aps["alert"] == ["title": "Goal", "sound": "goal.caf"])
+        #expect(aps["timestamp"] == .integer(1_704_067_200))
+        #expect(update.diagnostics.isEmpty)
+        // Token authentication only: no topic, MissingTopic.
+        let noTopic = Self.errors(#"{"ios": {"pushType": "liveactivity", "liveActivity": {"event": "end"}}}"#)
+        #expect(noTopic.map(\.rule) == ["apns-topic-required"])
+    }
+}
