@@ -60,12 +60,15 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.basicData), .fcm), "fcm-one-target")
     }
 
-    @Test("android.priority is the delivery priority NORMAL or HIGH")
+    @Test("android.priority is the delivery priority NORMAL or HIGH, in any case, or its number")
     func fcmDeliveryPriority() {
         let bad = F.fcm(F.basicData, message: ["android": ["priority": "PRIORITY_HIGH"]])
         F.expectOne(F.check(bad, .fcm, intentPaths: true), "fcm-delivery-priority", .error, at: "$.android.delivery", payloadPath: "$.message.android.priority")
-        F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["priority": "high"]]), .fcm), "fcm-delivery-priority", .error, at: "$.message.android.priority")
-        for priority: JSONValue in ["NORMAL", "HIGH"] {
+        for refused: JSONValue in ["urgent", 2, -1, true, 1.0] {
+            F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["priority": refused]]), .fcm), "fcm-delivery-priority", .error, at: "$.message.android.priority")
+        }
+        // Lower case is what every Firebase Admin SDK sends.
+        for priority: JSONValue in ["NORMAL", "HIGH", "high", "normal", "High", 0, 1] {
             F.expectNone(F.check(F.fcm(F.basicData, message: ["android": ["priority": priority]]), .fcm), "fcm-delivery-priority")
         }
     }

@@ -67,7 +67,9 @@ struct FCMModelTests {
 
     static func wrongType(_ type: FCMModel.ValueType) -> JSONValue {
         switch type {
-        case .string, .duration, .timestamp, .enumeration: 5
+        case .string, .duration, .timestamp: 5
+        // An enum takes its numbers as well as its words.
+        case .enumeration: true
         case .boolean: "true"
         case .number: true
         case .int32: "seven"
@@ -134,9 +136,29 @@ struct FCMModelTests {
     func badEnum(field: FieldCase) {
         let rule = Self.ownRules["\(field.schema).\(field.camel)"] ?? "fcm-enum-value"
         F.expectOne(Self.errors(Self.message(field.names, "PRIORITY_URGENT")), rule, .error, at: field.path)
-        // Words are exact: lower case is another word.
+        F.expectOne(Self.errors(Self.message(field.names, "")), rule, .error, at: field.path)
+    }
+
+    @Test("each enumeration takes its words in any case and its numbers, as protobuf's JSON does", arguments: fieldCases.filter {
+        if case .enumeration = $0.type { return true } else { return false }
+    })
+    func enumSpellings(field: FieldCase) {
         guard case .enumeration(let words) = field.type else { return }
-        F.expectOne(Self.errors(Self.message(field.names, .string(ValueFormat.text(words[1]).lowercased()))), rule, .error, at: field.path)
+        let word = ValueFormat.text(words[1])
+        // android.priority "high" is what every Firebase Admin SDK sends.
+        for value: JSONValue in [.string(word.lowercased()), .string(word), 0, .integer(Int64(words.count - 1))] {
+            F.expectClean(Self.errors(Self.message(field.names, value)))
+        }
+    }
+
+    @Test("an enum number past the enum's words is read by FCM: a warning; past int32, an error")
+    func enumNumbers() throws {
+        let past = F.check(try F.parse(#"{"message": {"android": {"notification": {"visibility": 9}}}}"#), .fcm)
+        F.expectOne(past, "fcm-enum-value", .warning, at: "$.message.android.notification.visibility")
+        #expect(!past.contains { $0.severity == .error })
+        F.expectOne(
+            try Self.errors(#"{"message": {"android": {"notification": {"visibility": 4294967296}}}}"#), "fcm-enum-value", .error,
+            at: "$.message.android.notification.visibility")
     }
 
     @Test("each duration, time and int32 refuses a bad format", arguments: fieldCases.filter {

@@ -165,12 +165,15 @@ enum FCMPayloadChecks {
         }
     }
 
+    /// NORMAL or HIGH, in any case (the Firebase Admin SDKs all send "normal" and "high"), or
+    /// the enum's number, 0 or 1, as protobuf's JSON takes it.
     struct DeliveryPriority: CheckRule {
         static var name: StaticString { "fcm-delivery-priority" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let priority = payload.android?["priority"],
-                  !(priority.utf8.map { ValueFormat.isOne(of: deliveryPriorities, $0) } ?? false) else { return }
+            guard let priority = payload.android?["priority"] else { return }
+            if let number = priority.integerValue, number >= 0, number < Int64(deliveryPriorities.count) { return }
+            if let word = priority.utf8, deliveryPriorities.contains(where: { ValueFormat.equalsIgnoringCase(word, $0) }) { return }
             report.error(
                 androidLocation("priority"),
                 "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(ValueFormat.shown(priority, literals: false)): FCM refuses the message (the display priority is adb_n_priority)")
