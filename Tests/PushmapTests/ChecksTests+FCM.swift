@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @_spi(Tools) @testable import Pushmap
 import PushmapJSON
@@ -99,4 +100,129 @@ extension ChecksTests {
         let fits = F.fcm(F.merged(F.basicData, ["filler": .string(String(repeating: "x", count: 3500))]))
         F.expectNone(F.check(fits, .fcm), "fcm-size")
     }
+
+    // MARK: - formats of message fields
+
+    /// `{"message": {"token": "t", ...}}` with the members of `json` added.
+    static func message(_ json: String) throws -> JSONValue {
+        try F.parse(#"{"message": {"token": "t", "# + json.dropFirst() + "}")
+    }
+
+    @Test("a message with no target is a warning when validating, and nothing when translating")
+    func fcmNoTarget() throws {
+        let payload = try F.parse(#"{"message": {"notification": {"title": "Hi"}}}"#)
+        F.expectOne(F.check(payload, .fcm), "fcm-no-target", .warning, at: "$.message")
+        F.expectNone(F.check(payload, .fcm, intentPaths: true), "fcm-no-target")
+        for target in ["token", "topic", "condition", "fid"] {
+            let value = target == "condition" ? "'news' in topics" : "news"
+            F.expectNone(F.check(.object(["message": .object(JSONObject([(target, .string(value))]))]), .fcm), "fcm-no-target")
+        }
+    }
+
+    @Test("a condition is quoted topics in topics, with && || ! and parentheses, at most five topics", arguments: [
+        ("'a' in topics", true), ("'a' in topics && 'b' in topics", true), ("\"a\" in topics || 'b' in topics", true),
+        ("'a' in topics && ('b' in topics || 'c' in topics)", true), ("!('a' in topics)", true), ("!'a' in topics", true),
+        ("('a' in topics||'b' in topics)&&'c' in topics", true), ("'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics", true),
+        ("'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics && 'f' in topics", false),
+        ("", false), ("news", false), ("a in topics", false), ("'a' in topic", false), ("'a' intopics", false), ("'a' in topics &&", false),
+        ("('a' in topics", false), ("'a' in topics)", false), ("'a' in topics & 'b' in topics", false), ("'a b' in topics", false),
+        ("'a' in topics 'b' in topics", false), ("'a in topics", false),
+    ])
+    func fcmCondition(condition: String, valid: Bool) {
+        let diagnostics = F.check(.object(["message": .object(["condition": .string(condition)])]), .fcm, intentPaths: true)
+        if valid {
+            F.expectClean(diagnostics)
+        } else {
+            F.expectOne(diagnostics, "fcm-condition", .error, at: "$.target.condition", payloadPath: "$.message.condition")
+        }
+    }
+
+    @Test("android and android_v2 are one or the other")
+    func fcmAndroidV2() throws {
+        F.expectOne(try Self.message(#"{"android": {}, "android_v2": {}}"#).checked, "fcm-android-v2", .error, at: "$.message.android_v2")
+        F.expectOne(try Self.message(#"{"android": {}, "androidV2": {}}"#).checked, "fcm-android-v2", .error, at: "$.message.androidV2")
+        F.expectClean(try Self.message(#"{"androidV2": {"collapse_key": "k"}}"#).checked)
+    }
+
+    @Test("the notification's colour is #rrggbb", arguments: [
+        ("#3f51b5", true), ("#3F51B5", true), ("3f51b5", false), ("#3f51b", false), ("#3f51b5ff", false), ("red", false), ("#gggggg", false),
+    ])
+    func fcmNotificationColor(color: String, valid: Bool) throws {
+        for (json, path) in [
+            (#"{"android": {"notification": {"color": "C"}}}"#, "$.message.android.notification.color"),
+            (#"{"android_v2": {"remote_notification": {"notification": {"color": "C"}}}}"#, "$.message.android_v2.remote_notification.notification.color"),
+        ] {
+            let diagnostics = try Self.message(json.replacingOccurrences(of: "\"C\"", with: "\"\(color)\"")).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-notification-color", .error, at: path)
+            }
+        }
+    }
+
+    @Test("light settings need color, light_on_duration and light_off_duration, one finding for all missing")
+    func fcmLightSettings() throws {
+        let whole = #"{"android": {"notification": {"light_settings": {"color": {"red": 1, "green": 0, "blue": 0.5}, "light_on_duration": "1s", "lightOffDuration": "0.5s"}}}}"#
+        F.expectClean(try Self.message(whole).checked)
+        let partial = F.expectOne(
+            try Self.message(#"{"android": {"notification": {"lightSettings": {"light_on_duration": "1s"}}}}"#).checked, "fcm-light-settings", .error,
+            at: "$.message.android.notification.lightSettings")
+        #expect(partial?.message.contains("color and light_off_duration") == true)
+        F.expectOne(
+            try Self.message(#"{"android": {"notification": {"light_settings": {}}}}"#).checked, "fcm-light-settings", .error,
+            at: "$.message.android.notification.light_settings")
+    }
+
+    @Test("a light colour's channels are fractions from 0 to 1: a warning for each one past them")
+    func fcmLightColor() throws {
+        let json = #"{"android": {"notification": {"light_settings": {"color": {"red": 255, "green": 0, "blue": -0.5, "alpha": 1}, "light_on_duration": "1s", "light_off_duration": "1s"}}}}"#
+        let diagnostics = try Self.message(json).checked
+        #expect(diagnostics.filter { $0.rule == "fcm-light-color" }.map(\.path) == [
+            "$.message.android.notification.light_settings.color.red", "$.message.android.notification.light_settings.color.blue",
+        ])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+    }
+
+    @Test("webpush.fcm_options.link is an HTTPS URL", arguments: [
+        ("https://example.com/news", true), ("HTTPS://example.com", true), ("http://example.com", false), ("example.com", false), ("https://", false),
+        ("", false), ("/news", false),
+    ])
+    func fcmWebpushLink(link: String, valid: Bool) throws {
+        for options in ["fcm_options", "fcmOptions"] {
+            let diagnostics = try Self.message(#"{"webpush": {"\#(options)": {"link": "\#(link)"}}}"#).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-webpush-link", .error, at: "$.message.webpush.\(options).link")
+            }
+        }
+    }
+
+    @Test("an analytics label is 1 to 50 of a-z A-Z 0-9 - _ . ~ %, in every fcm_options", arguments: [
+        ("campaign_2026-11.a~b%20", true), (String(repeating: "a", count: 50), true), (String(repeating: "a", count: 51), false), ("", false),
+        ("my label", false), ("ünï", false), ("a/b", false),
+    ])
+    func fcmAnalyticsLabel(label: String, valid: Bool) throws {
+        for (json, path) in [
+            (#"{"fcm_options": {"analytics_label": "L"}}"#, "$.message.fcm_options.analytics_label"),
+            (#"{"fcmOptions": {"analyticsLabel": "L"}}"#, "$.message.fcmOptions.analyticsLabel"),
+            (#"{"android": {"fcm_options": {"analytics_label": "L"}}}"#, "$.message.android.fcm_options.analytics_label"),
+            (#"{"apns": {"fcm_options": {"analytics_label": "L"}}}"#, "$.message.apns.fcm_options.analytics_label"),
+            (#"{"webpush": {"fcm_options": {"analytics_label": "L"}}}"#, "$.message.webpush.fcm_options.analytics_label"),
+            (#"{"androidV2": {"fcmOptions": {"analyticsLabel": "L"}}}"#, "$.message.androidV2.fcmOptions.analyticsLabel"),
+        ] {
+            let diagnostics = try Self.message(json.replacingOccurrences(of: "\"L\"", with: "\"\(label)\"")).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-analytics-label", .error, at: path)
+            }
+        }
+    }
+}
+
+extension JSONValue {
+    /// The findings of validating this FCM payload.
+    fileprivate var checked: [Diagnostic] { F.check(self, .fcm) }
 }

@@ -104,10 +104,20 @@ struct FCMModelTests {
         #expect(Self.fieldCases.contains { $0.testDescription == field })
     }
 
+    /// Fields whose strings have a format of their own (a rule beside the model's checks it),
+    /// and a value of that format.
+    static let formatted: [String: JSONValue] = [
+        "Message.condition": "'x' in topics", "AndroidNotification.color": "#3f51b5", "AndroidNotificationV2.color": "#3f51b5",
+        "WebpushFcmOptions.link": "https://example.com/news",
+    ]
+
     @Test("each field takes a value of its type, in either spelling", arguments: fieldCases)
     func validValue(field: FieldCase) {
-        let value = field.isArray ? .array([Self.valid(field.type)]) : Self.valid(field.type)
-        F.expectClean(Self.errors(Self.message(field.names, value)))
+        let one = Self.formatted["\(field.schema).\(field.camel)"] ?? Self.valid(field.type)
+        let value = field.isArray ? .array([one]) : one
+        // Light settings need their three fields together: fcm-light-settings' own test.
+        let inLight = field.names.contains { $0 == "light_settings" || $0 == "lightSettings" }
+        F.expectClean(Self.errors(Self.message(field.names, value)).filter { !(inLight && $0.rule == "fcm-light-settings") })
     }
 
     @Test("each field refuses a value of another type", arguments: fieldCases)
@@ -273,13 +283,21 @@ struct FCMModelTests {
         }
     }
 
-    @Test("a /topics/ prefix is warned about, and the name after it still checked")
+    @Test("a /topics/ prefix is refused with the advice to strip it, and the name after it still checked")
     func topicPrefix() {
         let prefixed = F.check(.object(["message": .object(["topic": "/topics/news"])]), .fcm)
-        F.expectOne(prefixed, "fcm-topic", .warning, at: "$.message.topic")
-        #expect(!prefixed.contains { $0.severity == .error })
+        let finding = F.expectOne(prefixed, "fcm-topic", .error, at: "$.message.topic")
+        #expect(finding?.message.contains("strip it (\"news\")") == true)
         let bad = F.check(.object(["message": .object(["topic": "/topics/news 2"])]), .fcm)
-        #expect(bad.filter { $0.rule == "fcm-topic" }.map(\.severity) == [.warning, .error])
+        #expect(bad.filter { $0.rule == "fcm-topic" }.map(\.severity) == [.error, .error])
+    }
+
+    @Test("a topic name is at most 900 characters")
+    func topicLength() {
+        F.expectClean(F.check(.object(["message": .object(["topic": .string(String(repeating: "a", count: 900))])]), .fcm))
+        let long = F.check(.object(["message": .object(["topic": .string(String(repeating: "a", count: 901))])]), .fcm)
+        let finding = F.expectOne(long, "fcm-topic", .error, at: "$.message.topic")
+        #expect(finding?.message.contains("901") == true)
     }
 
     // MARK: - formats

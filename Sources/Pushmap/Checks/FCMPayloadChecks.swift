@@ -68,12 +68,20 @@ enum FCMPayloadChecks {
         Fields.self
         DataMap.self
         OneTarget.self
+        NoTarget.self
         Token.self
         TopicName.self
+        Condition.self
         DeliveryPriority.self
         TTL.self
         AndroidObject.self
+        AndroidVersions.self
         AndroidDataMap.self
+        NotificationColor.self
+        LightSettingsFields.self
+        LightColor.self
+        WebpushLink.self
+        AnalyticsLabel.self
         FCMAPNSRequest.self
         Size.self
     }
@@ -122,8 +130,8 @@ enum FCMPayloadChecks {
         }
     }
 
-    /// An empty token addresses no device. (A message with no target at all is fine: senders
-    /// often add the token later.)
+    /// An empty token addresses no device. (A message with no target at all is fcm-no-target's:
+    /// senders often add the token later.)
     struct Token: CheckRule {
         static var name: StaticString { "fcm-token" }
 
@@ -133,9 +141,10 @@ enum FCMPayloadChecks {
         }
     }
 
-    /// A topic name is one or more of `a-z A-Z 0-9 - _ . ~ %` (FCM's pattern). A `/topics/`
-    /// prefix, which the legacy API wanted, is only warned about: pushmap sends what it is given
-    /// and does not rewrite a target; the name after it is still held to the pattern.
+    /// A topic name is 1 to 900 of `a-z A-Z 0-9 - _ . ~ %` (FCM's pattern). The v1 API refuses
+    /// the `/topics/` prefix the legacy API wanted; the Admin SDKs strip it before sending, and
+    /// pushmap, which sends what it is given, says to strip it. The name after it is still held
+    /// to the pattern.
     struct TopicName: CheckRule {
         static var name: StaticString { "fcm-topic" }
 
@@ -144,25 +153,22 @@ enum FCMPayloadChecks {
             var name = topic
             if topic.count >= topicsPrefix.utf8CodeUnitCount, JSONItems.same(UnsafeRawBufferPointer(rebasing: topic.prefix(topicsPrefix.utf8CodeUnitCount)), topicsPrefix) {
                 name = UnsafeRawBufferPointer(rebasing: topic.dropFirst(topicsPrefix.utf8CodeUnitCount))
-                report.warning(
+                report.error(
                     messageLocation("topic"),
-                    "message.topic \(ValueFormat.quoted(topic)) starts with /topics/: FCM's v1 API takes the bare name (\(ValueFormat.quoted(name))); drop the prefix")
+                    "message.topic \(ValueFormat.quoted(topic)) starts with /topics/, which FCM's v1 API refuses: strip it (\(ValueFormat.quoted(name))), as the Firebase Admin SDKs do before sending")
             }
-            guard name.isEmpty || !name.allSatisfy(isTopicByte) else { return }
+            if !name.isEmpty, name.allSatisfy(isTopicByte) {
+                guard name.count > maxTopicLength else { return }
+                report.error(
+                    messageLocation("topic"), "message.topic is \(name.count) characters long; a topic name has at most \(maxTopicLength): FCM refuses the message")
+                return
+            }
             report.error(
                 messageLocation("topic"),
                 "message.topic \(ValueFormat.quoted(topic)) is not a topic name (one or more of a-z, A-Z, 0-9 and - _ . ~ %): FCM refuses the message")
         }
 
         static let topicsPrefix: StaticString = "/topics/"
-
-        private static func isTopicByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"): true
-            default: false
-            }
-        }
     }
 
     /// NORMAL or HIGH, in any case (the Firebase Admin SDKs all send "normal" and "high"), or
@@ -290,7 +296,7 @@ enum FCMPayloadChecks {
     static let googlePrefix: UInt64 = 0x2e_656c_676f_6f67  // "google."
     static let gcmNotificationPrefix: UInt64 = 0x6974_6f6e_2e6d_6367  // "gcm.noti", the head of "gcm.notification."
 
-    private static func messageLocation(_ key: String) -> CheckLocation {
+    static func messageLocation(_ key: String) -> CheckLocation {
         IntentOrigin.location(base: "$.message", key: key, table: IntentOrigin.messageKeys)
     }
 
