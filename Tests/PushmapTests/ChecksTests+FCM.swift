@@ -145,7 +145,7 @@ extension ChecksTests {
     }
 
     @Test("the notification's colour is #rrggbb", arguments: [
-        ("#3f51b5", true), ("#3F51B5", true), ("3f51b5", false), ("#3f51b", false), ("#3f51b5ff", false), ("red", false), ("#gggggg", false),
+        ("#3f51b5", true), ("#3F51B5", true), ("", true), ("3f51b5", false), ("#3f51b", false), ("#3f51b5ff", false), ("red", false), ("#gggggg", false),
     ])
     func fcmNotificationColor(color: String, valid: Bool) throws {
         for (json, path) in [
@@ -186,7 +186,9 @@ extension ChecksTests {
 
     @Test("webpush.fcm_options.link is an HTTPS URL", arguments: [
         ("https://example.com/news", true), ("HTTPS://example.com", true), ("http://example.com", false), ("example.com", false), ("https://", false),
-        ("", false), ("/news", false),
+        ("/news", false),
+        // proto3's default string: FCM cannot tell it from no link.
+        ("", true),
     ])
     func fcmWebpushLink(link: String, valid: Bool) throws {
         for options in ["fcm_options", "fcmOptions"] {
@@ -200,7 +202,7 @@ extension ChecksTests {
     }
 
     @Test("an analytics label is 1 to 50 of a-z A-Z 0-9 - _ . ~ %, in every fcm_options", arguments: [
-        ("campaign_2026-11.a~b%20", true), (String(repeating: "a", count: 50), true), (String(repeating: "a", count: 51), false), ("", false),
+        ("campaign_2026-11.a~b%20", true), (String(repeating: "a", count: 50), true), (String(repeating: "a", count: 51), false), ("", true),
         ("my label", false), ("ünï", false), ("a/b", false),
     ])
     func fcmAnalyticsLabel(label: String, valid: Bool) throws {

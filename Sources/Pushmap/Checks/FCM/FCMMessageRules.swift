@@ -62,8 +62,9 @@ extension FCMPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             forEachAndroidNotification(payload) { notification, path in
                 guard let color = notification["color"] else { return }
-                // A colour that is not a string is fcm-field-type's.
-                guard let text = color.utf8, !isHashColour(text) else { return }
+                // A colour that is not a string is fcm-field-type's; an empty one is proto3's
+                // default, which FCM cannot tell from no colour.
+                guard let text = color.utf8, !text.isEmpty, !isHashColour(text) else { return }
                 let at = JSONPath.member(path, "color")
                 report.error(
                     CheckLocation(payload: at),
@@ -126,7 +127,7 @@ extension FCMPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let webpush = payload.message?["webpush"]?.objectValue, let options = member(webpush, "fcmOptions", "fcm_options"),
-                  let link = options.value["link"]?.utf8 else { return }
+                  let link = options.value["link"]?.utf8, !link.isEmpty else { return }  // "": no link, to proto3
             let prefix = "https://".utf8.count
             guard !ValueFormat.isHTTPS(link) || link.count == prefix else { return }
             let at = JSONPath.member(JSONPath.member("$.message.webpush", ValueFormat.text(options.name)), "link")
@@ -138,7 +139,7 @@ extension FCMPayloadChecks {
 
     /// An analytics label, in each of the four `fcm_options` (the message's, android's, apns's,
     /// webpush's) and android_v2's: 1 to 50 of `a-z A-Z 0-9 - _ . ~ %`, as Firebase documents
-    /// it and the Python Admin SDK checks.
+    /// it and the Python and Java Admin SDKs check.
     struct AnalyticsLabel: CheckRule {
         static var name: StaticString { "fcm-analytics-label" }
         static let owners: [(camel: StaticString, snake: StaticString)] = [
@@ -157,7 +158,8 @@ extension FCMPayloadChecks {
         private static func checkOptions(of object: JSONObjectNode, at path: String, _ report: inout CheckReport) {
             guard let options = member(object, "fcmOptions", "fcm_options"), let fields = options.value.objectValue,
                   let label = member(fields, "analyticsLabel", "analytics_label"), let text = label.value.utf8 else { return }
-            guard text.isEmpty || text.count > maxAnalyticsLabelLength || !text.allSatisfy(isTopicByte) else { return }
+            // An empty label is proto3's default string, which FCM reads as no label.
+            guard text.count > maxAnalyticsLabelLength || !text.allSatisfy(isTopicByte) else { return }
             let at = JSONPath.member(JSONPath.member(path, ValueFormat.text(options.name)), ValueFormat.text(label.name))
             report.error(
                 CheckLocation(payload: at, intent: path == "$.message" ? "$.analyticsLabel" : nil),
