@@ -265,9 +265,10 @@ struct FCMModelTests {
         F.expectClean(try Self.errors(#"{"message": {"fid": "f"}}"#))
     }
 
-    @Test("an empty token is refused; a message with no target is valid")
+    @Test("an empty token or fid is refused; a message with no target has no error")
     func emptyToken() throws {
         F.expectOne(try Self.errors(#"{"message": {"token": ""}}"#), "fcm-token", .error, at: "$.message.token")
+        F.expectOne(try Self.errors(#"{"message": {"fid": ""}}"#), "fcm-fid", .error, at: "$.message.fid")
         F.expectClean(try Self.errors(#"{"message": {"notification": {"title": "t"}}}"#))
     }
 

@@ -70,6 +70,7 @@ enum FCMPayloadChecks {
         OneTarget.self
         NoTarget.self
         Token.self
+        FID.self
         TopicName.self
         Condition.self
         DeliveryPriority.self
@@ -138,6 +139,17 @@ enum FCMPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let token = payload.message?["token"]?.utf8, token.isEmpty else { return }
             report.error(messageLocation("token"), "message.token is empty: FCM refuses the message (leave token out to add it later)")
+        }
+    }
+
+    /// An empty fid addresses no app installation, as an empty token addresses no device: the
+    /// target is a oneof, so "" is a target set, not one left out.
+    struct FID: CheckRule {
+        static var name: StaticString { "fcm-fid" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let fid = payload.message?["fid"]?.utf8, fid.isEmpty else { return }
+            report.error(messageLocation("fid"), "message.fid is empty: FCM refuses the message (leave fid out to add it later)")
         }
     }
 
