@@ -222,6 +222,36 @@ extension ChecksTests {
             }
         }
     }
+
+    @Test("an image is an http or https URL: else the notification shows without it, a warning", arguments: [
+        ("https://example.com/a.png", true), ("http://image.jpg", true), ("HTTPS://x.com/a.png", true), ("", true),
+        ("image.jpg", false), ("a", false), ("/a.png", false), ("https://", false), ("ftp://x.com/a.png", false),
+    ])
+    func fcmImageURL(image: String, valid: Bool) throws {
+        for (json, path) in [
+            (#"{"notification": {"image": "I"}}"#, "$.message.notification.image"),
+            (#"{"android": {"notification": {"image": "I"}}}"#, "$.message.android.notification.image"),
+            (#"{"androidV2": {"remoteNotification": {"notification": {"image": "I"}}}}"#, "$.message.androidV2.remoteNotification.notification.image"),
+        ] {
+            let diagnostics = try Self.message(json.replacingOccurrences(of: "\"I\"", with: "\"\(image)\"")).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-image-url", .warning, at: path)
+                #expect(!diagnostics.contains { $0.severity == .error })
+            }
+        }
+    }
+
+    @Test("loc args without their loc key are dropped by Android: a warning at the args")
+    func fcmLocArgs() throws {
+        let diagnostics = try Self.message(#"{"android": {"notification": {"title_loc_args": ["a"], "bodyLocArgs": ["b"], "title": "t"}}}"#).checked
+        #expect(diagnostics.filter { $0.rule == "fcm-loc-args" }.map(\.path) == [
+            "$.message.android.notification.title_loc_args", "$.message.android.notification.bodyLocArgs",
+        ])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+        F.expectClean(try Self.message(#"{"android": {"notification": {"title_loc_args": ["a"], "titleLocKey": "k", "body_loc_args": []}}}"#).checked)
+    }
 }
 
 extension JSONValue {

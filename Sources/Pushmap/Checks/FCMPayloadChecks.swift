@@ -83,6 +83,8 @@ enum FCMPayloadChecks {
         LightColor.self
         WebpushLink.self
         AnalyticsLabel.self
+        ImageURL.self
+        LocArgs.self
         FCMAPNSRequest.self
         Size.self
     }

@@ -34,6 +34,11 @@ enum ValueFormat {
         return true
     }
 
+    /// Whether the bytes start with `prefix`, in any case of ASCII letters.
+    static func hasPrefixIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        bytes.count >= prefix.utf8CodeUnitCount && equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes.prefix(prefix.utf8CodeUnitCount)), prefix)
+    }
+
     /// The number of characters in `bytes` (valid UTF-8), or nil as soon as it surely is at most
     /// `limit`: text of at most `limit` bytes cannot have more characters, so most texts are never
     /// walked grapheme by grapheme.

@@ -167,6 +167,60 @@ extension FCMPayloadChecks {
         }
     }
 
+    /// An image the phone downloads is an http(s) URL (the Go and Node SDKs refuse any other
+    /// text). Anything else cannot be fetched, so the notification shows without its picture.
+    struct ImageURL: CheckRule {
+        static var name: StaticString { "fcm-image-url" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            if let notification = payload.message?["notification"]?.objectValue {
+                checkImage(in: notification, at: "$.message.notification", &report)
+            }
+            forEachAndroidNotification(payload) { notification, path in checkImage(in: notification, at: path, &report) }
+        }
+
+        private static func checkImage(in notification: JSONObjectNode, at path: String, _ report: inout CheckReport) {
+            // Not a string is fcm-field-type's; "" is proto3's default, no image.
+            guard let image = notification["image"]?.utf8, !image.isEmpty, !isWebURL(image) else { return }
+            let at = JSONPath.member(path, "image")
+            report.warning(
+                CheckLocation(payload: at),
+                "\(shortPath(at)) \(ValueFormat.quoted(image)) is not an http or https URL: the phone cannot download it and shows the notification without it")
+        }
+
+        /// `http://` or `https://` in any case, and something after it.
+        private static func isWebURL(_ text: UnsafeRawBufferPointer) -> Bool {
+            for scheme: StaticString in ["https://", "http://"] where ValueFormat.hasPrefixIgnoringCase(text, scheme) {
+                return text.count > scheme.utf8CodeUnitCount
+            }
+            return false
+        }
+    }
+
+    /// A localised title's or body's arguments fill the string its loc key names. With no key,
+    /// Android shows the plain text and drops the arguments (the Go, Python and Node SDKs refuse
+    /// arguments without their key).
+    struct LocArgs: CheckRule {
+        static var name: StaticString { "fcm-loc-args" }
+        static let pairs: [(args: (StaticString, StaticString), key: (StaticString, StaticString))] = [
+            (("titleLocArgs", "title_loc_args"), ("titleLocKey", "title_loc_key")),
+            (("bodyLocArgs", "body_loc_args"), ("bodyLocKey", "body_loc_key")),
+        ]
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            forEachAndroidNotification(payload) { notification, path in
+                for pair in pairs {
+                    guard let args = member(notification, pair.args.0, pair.args.1), let list = args.value.arrayValue, list.count > 0 else { continue }
+                    if let key = member(notification, pair.key.0, pair.key.1)?.value.utf8, !key.isEmpty { continue }
+                    let at = JSONPath.member(path, ValueFormat.text(args.name))
+                    report.warning(
+                        CheckLocation(payload: at),
+                        "\(shortPath(at)) has no \(pair.key.1) to fill: Android shows the plain text and drops the arguments; add \(pair.key.1)")
+                }
+            }
+        }
+    }
+
     // MARK: - reading
 
     /// The member spelled `camel` or `snake` (FCM takes either), with the name it has here.
