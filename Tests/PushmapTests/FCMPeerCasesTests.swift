@@ -11,7 +11,9 @@ import PushmapJSON
 /// - Refused: the wire form of a value an SDK's validator refuses (the SDK never sends it; a
 ///   sender writing JSON by hand can). `validate` must give an error of the rule named, at the
 ///   path where the fix goes.
-/// - Warned: a message FCM cannot take as it is but that a sender completes later (no target).
+/// - Warned: what an SDK refuses but FCM, as far as its documents say, takes and the phone
+///   degrades (an image it cannot fetch, loc args with no key), or a message a sender completes
+///   later (no target): a warning of the rule named, at its path, and no error.
 ///
 /// Read at firebase-admin-go eebb06f2, firebase-admin-python b40e7388, firebase-admin-node
 /// 5a203f67. Cases where pushmap differs from an SDK on purpose say why in `note`.
@@ -251,6 +253,18 @@ struct FCMPeerCasesTests {
             "\(go) invalidMessages InvalidWebpushFcmOptionsLinkScheme",
             #"{"topic": "topic", "webpush": {"notification": {}, "fcm_options": {"link": "http://link.com"}}}"#, "fcm-webpush-link",
             at: "$.message.webpush.fcm_options.link"),
+        Case(
+            source: "\(go) invalidMessages InvalidNotificationImage", message: #"{"topic": "topic", "notification": {"image": "image.jpg"}}"#,
+            outcome: .warned(rule: "fcm-image-url", at: "$.message.notification.image"), note: "the phone cannot fetch it and shows no image"),
+        Case(
+            source: "\(go) invalidMessages InvalidAndroidImage", message: #"{"topic": "topic", "android": {"notification": {"image": "image.jpg"}}}"#,
+            outcome: .warned(rule: "fcm-image-url", at: "$.message.android.notification.image"), note: "the phone cannot fetch it and shows no image"),
+        Case(
+            source: "\(go) invalidMessages InvalidAndroidTitleLocArgs", message: #"{"topic": "topic", "android": {"notification": {"title_loc_args": ["a1"]}}}"#,
+            outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.title_loc_args"), note: "Android drops arguments with no key"),
+        Case(
+            source: "\(go) invalidMessages InvalidAndroidBodyLocArgs", message: #"{"topic": "topic", "android": {"notification": {"body_loc_args": ["a1"]}}}"#,
+            outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.body_loc_args"), note: "Android drops arguments with no key"),
         refused(
             "\(go) validMessages ConditionOnly", #"{"condition": "test-condition"}"#, "fcm-condition", at: "$.message.condition",
             note: "the SDK encodes any condition unchecked, and its test sends this one to a mock; it is no expression FCM reads"),
@@ -284,6 +298,14 @@ struct FCMPeerCasesTests {
         refused(
             "\(python) TestAndroidConfigEncoder test_invalid_analytics_label 1", #"{"topic": "topic", "android": {"fcm_options": {"analytics_label": 1}}}"#,
             "fcm-field-type", at: "$.message.android.fcm_options.analytics_label"),
+        Case(
+            source: "\(python) TestAndroidNotificationEncoder test_no_title_loc_key",
+            message: #"{"topic": "topic", "android": {"notification": {"title_loc_args": ["foo"]}}}"#,
+            outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.title_loc_args"), note: "Android drops arguments with no key"),
+        Case(
+            source: "\(python) TestAndroidNotificationEncoder test_no_body_loc_key",
+            message: #"{"topic": "topic", "android": {"notification": {"body_loc_args": ["foo"]}}}"#,
+            outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.body_loc_args"), note: "Android drops arguments with no key"),
         refused(
             "\(python) TestAndroidNotificationEncoder test_invalid_priority foo",
             #"{"topic": "topic", "android": {"notification": {"notification_priority": "foo"}}}"#, "fcm-enum-value",
@@ -328,6 +350,17 @@ struct FCMPeerCasesTests {
         refused(
             "\(node) Payload validation: should throw given an invalid ttl \(ttl)", #"{"condition": "'topic-name' in topics", "android": {"ttl": ""# + ttl + #""}}"#,
             "fcm-ttl", at: "$.message.android.ttl")
+    } + ["a", "foo", "image.jpg"].flatMap { image in
+        [
+            Case(
+                source: "\(node) Payload validation: should throw given an invalid imageUrl \(image) (notification)",
+                message: #"{"condition": "'topic-name' in topics", "notification": {"image": ""# + image + #""}}"#,
+                outcome: .warned(rule: "fcm-image-url", at: "$.message.notification.image"), note: "the phone cannot fetch it and shows no image"),
+            Case(
+                source: "\(node) Payload validation: should throw given an invalid imageUrl \(image) (android.notification)",
+                message: #"{"condition": "'topic-name' in topics", "android": {"notification": {"image": ""# + image + #""}}}"#,
+                outcome: .warned(rule: "fcm-image-url", at: "$.message.android.notification.image"), note: "the phone cannot fetch it and shows no image"),
+        ]
     } + ["foo", "123", "#AABBCX", "112233", "#11223"].map { color in
         refused(
             "\(node) Payload validation: should throw given an invalid color \(color)",
@@ -342,6 +375,14 @@ struct FCMPeerCasesTests {
             "\(node) Payload validation: should throw given a negative light on duration",
             #"{"condition": "'topic-name' in topics", "android": {"notification": {"light_settings": {"color": {"red": 0.6666666666666666, "green": 0.7333333333333333, "blue": 0.8, "alpha": 1}, "light_on_duration": "-0.001000000s", "light_off_duration": "0.800000000s"}}}}"#,
             "fcm-duration", at: "$.message.android.notification.light_settings.light_on_duration"),
+        Case(
+            source: "\(node) Payload validation: should throw given android titleLocArgs without titleLocKey",
+            message: #"{"condition": "'topic-name' in topics", "android": {"notification": {"title_loc_args": ["foo"]}}}"#,
+            outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.title_loc_args"), note: "Android drops arguments with no key"),
+        Case(
+            source: "\(node) Payload validation: should throw given android bodyLocArgs without bodyLocKey",
+            message: #"{"condition": "'topic-name' in topics", "android": {"notification": {"body_loc_args": ["foo"]}}}"#,
+            outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.body_loc_args"), note: "Android drops arguments with no key"),
         refused(
             "\(node) Payload validation: invalid data message data", #"{"token": "t", "data": {"k1": true}}"#, "fcm-data-string", at: "$.message.data.k1"),
         refused(
