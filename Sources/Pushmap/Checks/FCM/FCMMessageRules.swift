@@ -1,9 +1,10 @@
 @_spi(Engine) internal import PushmapJSON
 
 /// The rules on FCM message fields whose values have a format of their own, beyond the type the
-/// model gives them: targets, colours, the LED, links and analytics labels. Facts from the v1 API
-/// reference (the discovery document's field descriptions) and from the Firebase Admin SDKs'
-/// validators (Go, Python, Node), which refuse the same values before sending.
+/// model gives them: targets, colours, the LED, links, analytics labels, images and localised
+/// text. Facts from the v1 API reference (the discovery document's field descriptions) and from
+/// the Firebase Admin SDKs' validators (Go, Python, Node), which refuse the same values before
+/// sending. Where FCM's documents do not say it refuses a value, the rule is a warning.
 extension FCMPayloadChecks {
     /// A topic name's length at most, in characters (all of them ASCII).
     static let maxTopicLength = 900
@@ -91,7 +92,7 @@ extension FCMPayloadChecks {
                 guard !missing.isEmpty else { return }
                 report.error(
                     CheckLocation(payload: path),
-                    "\(shortPath(path)) lacks \(missing.joined(separator: " and ")): FCM requires color, light_on_duration and light_off_duration together (or send default_light_settings: true instead)")
+                    "\(shortPath(path)) lacks \(missing.joined(separator: " and ")): FCM requires color, light_on_duration and light_off_duration together")
             }
         }
     }
