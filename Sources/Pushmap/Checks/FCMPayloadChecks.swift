@@ -17,6 +17,8 @@ enum FCMPayloadChecks {
         let message: JSONObjectNode?
         /// `message.android` when it is an object.
         let android: JSONObjectNode?
+        /// The other members the format rules read, found in one pass.
+        let members: MessageMembers
         let compactSize: Int?
         /// The data keys the Android rules read: `data` and `android.data` together, a key in
         /// android.data winning.
@@ -29,6 +31,7 @@ enum FCMPayloadChecks {
             self.root = root
             message = root.objectValue?["message"]?.objectValue
             android = message?["android"]?.objectValue
+            members = MessageMembers(message: message, android: android)
             self.compactSize = compactSize
             read(message?["data"], base: "$.message.data")
             read(android?["data"], base: "$.message.android.data")
@@ -150,7 +153,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-fid" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let fid = payload.message?["fid"]?.utf8, fid.isEmpty else { return }
+            guard let fid = payload.members.fid?.utf8, fid.isEmpty else { return }
             report.error(messageLocation("fid"), "message.fid is empty: FCM refuses the message (leave fid out to add it later)")
         }
     }

@@ -34,7 +34,7 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-condition" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let condition = payload.message?["condition"]?.utf8 else { return }
+            guard let condition = payload.members.condition?.utf8 else { return }
             var parser = FCMConditionParser(condition)
             guard let problem = parser.problem() else { return }
             report.error(
@@ -48,7 +48,7 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-android-v2" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let message = payload.message, message["android"] != nil, let v2 = member(message, "androidV2", "android_v2") else { return }
+            guard let v2 = payload.members.androidV2, payload.message?["android"] != nil else { return }
             report.error(
                 CheckLocation(payload: JSONPath.member("$.message", ValueFormat.text(v2.name))),
                 "the message has both android and \(v2.name): FCM refuses a request with both (android_v2 is the newer form of android); keep one")
@@ -127,7 +127,7 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-webpush-link" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let webpush = payload.message?["webpush"]?.objectValue, let options = member(webpush, "fcmOptions", "fcm_options"),
+            guard let webpush = payload.members.webpush?.objectValue, let options = member(webpush, "fcmOptions", "fcm_options"),
                   let link = options.value["link"]?.utf8, !link.isEmpty else { return }  // "": no link, to proto3
             let prefix = "https://".utf8.count
             guard !ValueFormat.isHTTPS(link) || link.count == prefix else { return }
@@ -143,21 +143,24 @@ extension FCMPayloadChecks {
     /// it and the Python and Java Admin SDKs check.
     struct AnalyticsLabel: CheckRule {
         static var name: StaticString { "fcm-analytics-label" }
-        static let owners: [(camel: StaticString, snake: StaticString)] = [
-            ("android", "android"), ("androidV2", "android_v2"), ("apns", "apns"), ("webpush", "webpush"),
-        ]
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let message = payload.message else { return }
-            checkOptions(of: message, at: "$.message", &report)
-            for owner in owners {
-                guard let config = member(message, owner.camel, owner.snake), let object = config.value.objectValue else { continue }
-                checkOptions(of: object, at: JSONPath.member("$.message", ValueFormat.text(config.name)), &report)
-            }
+            let members = payload.members
+            checkOptions(members.fcmOptions, at: "$.message", &report)
+            checkOptions(members.androidFcmOptions, at: "$.message.android", &report)
+            checkOptions(inside: members.apns, at: "$.message.apns", &report)
+            checkOptions(inside: members.webpush, at: "$.message.webpush", &report)
+            if let v2 = members.androidV2 { checkOptions(inside: v2.value, at: JSONPath.member("$.message", ValueFormat.text(v2.name)), &report) }
         }
 
-        private static func checkOptions(of object: JSONObjectNode, at path: String, _ report: inout CheckReport) {
-            guard let options = member(object, "fcmOptions", "fcm_options"), let fields = options.value.objectValue,
+        /// The options of the config `config`, when it is an object that has them.
+        private static func checkOptions(inside config: JSONNode?, at path: String, _ report: inout CheckReport) {
+            guard let object = config?.objectValue else { return }
+            checkOptions(member(object, "fcmOptions", "fcm_options"), at: path, &report)
+        }
+
+        private static func checkOptions(_ options: Named?, at path: String, _ report: inout CheckReport) {
+            guard let options, let fields = options.value.objectValue,
                   let label = member(fields, "analyticsLabel", "analytics_label"), let text = label.value.utf8 else { return }
             // An empty label is proto3's default string, which FCM reads as no label.
             guard text.count > maxAnalyticsLabelLength || !text.allSatisfy(isTopicByte) else { return }
@@ -174,7 +177,7 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-image-url" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            if let notification = payload.message?["notification"]?.objectValue {
+            if let notification = payload.members.notification?.objectValue {
                 checkImage(in: notification, at: "$.message.notification", &report)
             }
             forEachAndroidNotification(payload) { notification, path in checkImage(in: notification, at: path, &report) }
@@ -224,8 +227,11 @@ extension FCMPayloadChecks {
 
     // MARK: - reading
 
+    /// A member with the name it is spelled by.
+    typealias Named = (name: StaticString, value: JSONNode)
+
     /// The member spelled `camel` or `snake` (FCM takes either), with the name it has here.
-    static func member(_ object: JSONObjectNode, _ camel: StaticString, _ snake: StaticString) -> (name: StaticString, value: JSONNode)? {
+    static func member(_ object: JSONObjectNode, _ camel: StaticString, _ snake: StaticString) -> Named? {
         if let value = object[snake] { return (snake, value) }
         if let value = object[camel] { return (camel, value) }
         return nil
@@ -234,10 +240,10 @@ extension FCMPayloadChecks {
     /// Each Android notification object, with its payload path: `android.notification`, and
     /// android_v2's `remote_notification.notification`.
     static func forEachAndroidNotification(_ payload: Payload, _ body: (JSONObjectNode, String) -> Void) {
-        if let notification = payload.android?["notification"]?.objectValue {
+        if let notification = payload.members.androidNotification?.objectValue {
             body(notification, "$.message.android.notification")
         }
-        guard let message = payload.message, let v2 = member(message, "androidV2", "android_v2"), let config = v2.value.objectValue,
+        guard let v2 = payload.members.androidV2, let config = v2.value.objectValue,
               let remote = member(config, "remoteNotification", "remote_notification"),
               let notification = remote.value.objectValue?["notification"]?.objectValue else { return }
         let path = JSONPath.member(JSONPath.member(JSONPath.member("$.message", ValueFormat.text(v2.name)), ValueFormat.text(remote.name)), "notification")
@@ -264,6 +270,61 @@ extension FCMPayloadChecks {
         case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"): true
         default: false
         }
+    }
+}
+
+/// The members of `message` and `message.android` the format rules read, found in one pass
+/// over each, so that a message without them (most are `data`, a target and a few Android
+/// options) costs the rules a look at each key rather than a search for each name.
+struct MessageMembers {
+    typealias Named = FCMPayloadChecks.Named
+    private(set) var fid: JSONNode?
+    private(set) var condition: JSONNode?
+    private(set) var notification: JSONNode?
+    private(set) var fcmOptions: Named?
+    private(set) var apns: JSONNode?
+    private(set) var webpush: JSONNode?
+    private(set) var androidV2: Named?
+    /// `android.notification` and `android.fcm_options`.
+    private(set) var androidNotification: JSONNode?
+    private(set) var androidFcmOptions: Named?
+
+    init(message: JSONObjectNode?, android: JSONObjectNode?) {
+        if let message {
+            for (key, value) in message {
+                guard let name = key.utf8, let first = name.first else { continue }
+                // The first byte rules out most names; the first spelling met wins, as FCM's
+                // own reading would (fcm-field-twice names a second one).
+                switch first {
+                case UInt8(ascii: "c") where condition == nil && ValueFormat.equals(name, "condition"): condition = value
+                case UInt8(ascii: "n") where notification == nil && ValueFormat.equals(name, "notification"): notification = value
+                case UInt8(ascii: "f"):
+                    if fid == nil, ValueFormat.equals(name, "fid") { fid = value }
+                    if fcmOptions == nil { fcmOptions = Self.named(name, value, "fcm_options", "fcmOptions") }
+                case UInt8(ascii: "a"):
+                    if apns == nil, ValueFormat.equals(name, "apns") { apns = value }
+                    if androidV2 == nil { androidV2 = Self.named(name, value, "android_v2", "androidV2") }
+                case UInt8(ascii: "w") where webpush == nil && ValueFormat.equals(name, "webpush"): webpush = value
+                default: break
+                }
+            }
+        }
+        guard let android else { return }
+        for (key, value) in android {
+            guard let name = key.utf8, let first = name.first else { continue }
+            switch first {
+            case UInt8(ascii: "n") where androidNotification == nil && ValueFormat.equals(name, "notification"): androidNotification = value
+            case UInt8(ascii: "f") where androidFcmOptions == nil: androidFcmOptions = Self.named(name, value, "fcm_options", "fcmOptions")
+            default: break
+            }
+        }
+    }
+
+    /// `value` under the spelling of the two that `name` is, if either.
+    private static func named(_ name: UnsafeRawBufferPointer, _ value: JSONNode, _ snake: StaticString, _ camel: StaticString) -> Named? {
+        if ValueFormat.equals(name, snake) { return (snake, value) }
+        if ValueFormat.equals(name, camel) { return (camel, value) }
+        return nil
     }
 }
 
