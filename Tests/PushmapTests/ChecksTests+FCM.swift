@@ -65,11 +65,11 @@ extension ChecksTests {
     func fcmDeliveryPriority() {
         let bad = F.fcm(F.basicData, message: ["android": ["priority": "PRIORITY_HIGH"]])
         F.expectOne(F.check(bad, .fcm, intentPaths: true), "fcm-delivery-priority", .error, at: "$.android.delivery", payloadPath: "$.message.android.priority")
-        for refused: JSONValue in ["urgent", 2, -1, true, 1.0] {
+        for refused: JSONValue in ["urgent", 2, -1, "2", true, 1.0] {
             F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["priority": refused]]), .fcm), "fcm-delivery-priority", .error, at: "$.message.android.priority")
         }
         // Lower case is what every Firebase Admin SDK sends.
-        for priority: JSONValue in ["NORMAL", "HIGH", "high", "normal", "High", 0, 1] {
+        for priority: JSONValue in ["NORMAL", "HIGH", "high", "normal", "High", 0, 1, "1"] {
             F.expectNone(F.check(F.fcm(F.basicData, message: ["android": ["priority": priority]]), .fcm), "fcm-delivery-priority")
         }
     }

@@ -156,7 +156,7 @@ struct FCMModelTests {
         guard case .enumeration(let words) = field.type else { return }
         let word = ValueFormat.text(words[1])
         // android.priority "high" is what every Firebase Admin SDK sends.
-        for value: JSONValue in [.string(word.lowercased()), .string(word), 0, .integer(Int64(words.count - 1))] {
+        for value: JSONValue in [.string(word.lowercased()), .string(word), 0, .integer(Int64(words.count - 1)), "1"] {
             F.expectClean(Self.errors(Self.message(field.names, value)))
         }
     }
@@ -166,6 +166,8 @@ struct FCMModelTests {
         let past = F.check(try F.parse(#"{"message": {"android": {"notification": {"visibility": 9}}}}"#), .fcm)
         F.expectOne(past, "fcm-enum-value", .warning, at: "$.message.android.notification.visibility")
         #expect(!past.contains { $0.severity == .error })
+        let pastAsText = F.check(try F.parse(#"{"message": {"android": {"notification": {"visibility": "9"}}}}"#), .fcm)
+        F.expectOne(pastAsText, "fcm-enum-value", .warning, at: "$.message.android.notification.visibility")
         F.expectOne(
             try Self.errors(#"{"message": {"android": {"notification": {"visibility": 4294967296}}}}"#), "fcm-enum-value", .error,
             at: "$.message.android.notification.visibility")

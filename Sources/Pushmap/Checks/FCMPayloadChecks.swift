@@ -189,13 +189,15 @@ enum FCMPayloadChecks {
     }
 
     /// NORMAL or HIGH, in any case (the Firebase Admin SDKs all send "normal" and "high"), or
-    /// the enum's number, 0 or 1, as protobuf's JSON takes it.
+    /// the enum's number, 0 or 1, as protobuf's JSON takes it (a number or a string of one).
     struct DeliveryPriority: CheckRule {
         static var name: StaticString { "fcm-delivery-priority" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let priority = payload.android?["priority"] else { return }
-            if let number = priority.integerValue, number >= 0, number < Int64(deliveryPriorities.count) { return }
+            if let number = priority.integerValue ?? priority.utf8.flatMap(ValueFormat.integer), number >= 0, number < Int64(deliveryPriorities.count) {
+                return
+            }
             if let word = priority.utf8, deliveryPriorities.contains(where: { ValueFormat.equalsIgnoringCase(word, $0) }) { return }
             report.error(
                 androidLocation("priority"),

@@ -123,12 +123,13 @@ enum FCMFieldWalk {
     /// a word the enum lacks in every case is refused. A number is the word's place in the
     /// document's list, which lists each enum in declaration order, numbered from 0 (true of
     /// every enum of the message). proto3's enums are open: a number past the list is read, not
-    /// refused, and means nothing FCM documents, hence a warning.
+    /// refused, and means nothing FCM documents, hence a warning. A number may come as a string
+    /// of one, as protobuf's JSON readers take it ("1").
     private static func checkEnumeration(
         _ value: JSONNode, _ field: FCMModel.CompiledField, _ model: FCMModel.Compiled, path: () -> String,
         at location: () -> CheckLocation, _ report: inout CheckReport
     ) {
-        if let number = value.integerValue {
+        if let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) {
             if number >= 0, number < Int64(field.values.count) { return }
             guard number >= Int64(Int32.min), number <= Int64(Int32.max) else {
                 return report.error(
