@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @_spi(Tools) @testable import Pushmap
 import PushmapJSON
+import PushmapTestSupport
 
 /// Google's limits on the FCM message.
 extension ChecksTests {
@@ -135,6 +136,36 @@ extension ChecksTests {
         } else {
             F.expectOne(diagnostics, "fcm-condition", .error, at: "$.target.condition", payloadPath: "$.message.condition")
         }
+    }
+
+    @Test("conditions built from the grammar are read, and any mix of its pieces gives one finding at most")
+    func fcmConditionGrammar() {
+        var random = SeededGenerator(seed: 0xC0_2D17)
+        // An expression over `topics` names, in the grammar's forms, with random spacing.
+        func expression(_ topics: Int, depth: Int = 0) -> String {
+            let space = [" ", "", "  "].randomElement(using: &random)!
+            if topics == 1 || depth > 3 {
+                let quote = Bool.random(using: &random) ? "'" : "\""
+                let topic = "\(quote)t\(Int.random(in: 0...99, using: &random))\(quote) in topics"
+                return Bool.random(using: &random) ? topic : "!\(space)(\(topic))"
+            }
+            let left = Int.random(in: 1..<topics, using: &random)
+            let joined = expression(left, depth: depth + 1) + space + (Bool.random(using: &random) ? "&&" : "||") + space + expression(topics - left, depth: depth + 1)
+            return Bool.random(using: &random) ? "(\(joined))" : joined
+        }
+        for _ in 0..<500 {
+            let condition = expression(Int.random(in: 1...5, using: &random))
+            F.expectClean(F.check(.object(["message": .object(["condition": .string(condition)])]), .fcm))
+        }
+        let pieces = ["'a'", "\"b\"", " in topics", "in", "topics", "&&", "||", "!", "(", ")", " ", "'", "x", "&", "|"]
+        for _ in 0..<2000 {
+            let condition = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let findings = F.check(.object(["message": .object(["condition": .string(condition)])]), .fcm).filter { $0.rule == "fcm-condition" }
+            #expect(findings.count <= 1, "\(condition)")
+        }
+        // Deep nesting stops at a limit rather than the stack's.
+        let deep = String(repeating: "(", count: 10_000) + "'a' in topics" + String(repeating: ")", count: 10_000)
+        F.expectOne(F.check(.object(["message": .object(["condition": .string(deep)])]), .fcm), "fcm-condition", .error, at: "$.message.condition")
     }
 
     @Test("android and android_v2 are one or the other")
