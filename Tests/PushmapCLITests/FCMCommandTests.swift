@@ -21,6 +21,12 @@ struct FCMCommandTests {
         (#"{"message": {"android": {"ttl": "1 hour"}}}"#, "$.message.android.ttl", "fcm-ttl"),
         (#"{"message": {"token": ""}}"#, "$.message.token", "fcm-token"),
         (#"{"message": {"topic": "news 2"}}"#, "$.message.topic", "fcm-topic"),
+        (#"{"message": {"condition": "news"}}"#, "$.message.condition", "fcm-condition"),
+        (#"{"message": {"token": "t", "android": {}, "android_v2": {}}}"#, "$.message.android_v2", "fcm-android-v2"),
+        (#"{"message": {"token": "t", "android": {"notification": {"color": "112233"}}}}"#, "$.message.android.notification.color", "fcm-notification-color"),
+        (#"{"message": {"token": "t", "android": {"notification": {"light_settings": {"color": {"red": 1}}}}}}"#, "$.message.android.notification.light_settings", "fcm-light-settings"),
+        (#"{"message": {"token": "t", "webpush": {"fcm_options": {"link": "http://x.com"}}}}"#, "$.message.webpush.fcm_options.link", "fcm-webpush-link"),
+        (#"{"message": {"token": "t", "fcm_options": {"analytics_label": "my label"}}}"#, "$.message.fcm_options.analytics_label", "fcm-analytics-label"),
     ])
     func validateRefuses(payload: String, path: String, rule: String) throws {
         let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(payload.utf8))
@@ -36,6 +42,8 @@ struct FCMCommandTests {
         #"{"message": {"condition": "'a' in topics", "webpush": {"headers": {"TTL": "60"}, "notification": {"title": "t"}, "fcmOptions": {"link": "https://x.com"}}}}"#,
         #"{"message": {"token": "t", "android": {"collapseKey": "k", "notification": {"channelId": "c", "notificationPriority": "PRIORITY_HIGH"}}}}"#,
         #"{"message": {"notification": {"title": "t"}}}"#,
+        // As every Firebase Admin SDK writes the delivery priority, and as protobuf's JSON takes an enum.
+        #"{"message": {"token": "t", "android": {"priority": "high", "notification": {"visibility": 1, "notification_priority": "priority_max"}}}}"#,
     ])
     func validateAccepts(payload: String) throws {
         let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(payload.utf8))
@@ -43,11 +51,20 @@ struct FCMCommandTests {
         #expect(result.stdout.contains("valid fcm payload: 0 errors"), "\(result.stdout)")
     }
 
-    @Test("a /topics/ prefix is a warning, not a failure")
+    @Test("a /topics/ prefix is refused, with the advice to strip it as the Admin SDKs do")
     func topicPrefix() throws {
         let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(#"{"message": {"topic": "/topics/news"}}"#.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout.contains(#"error: $.message.topic: message.topic "/topics/news" starts with /topics/"#), "\(result.stdout)")
+        #expect(result.stdout.contains(#"strip it ("news")"#), "\(result.stdout)")
+    }
+
+    @Test("a message with no target is valid, with a warning that says so")
+    func noTarget() throws {
+        let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(#"{"message": {"data": {"k": "v"}}}"#.utf8))
         #expect(result.status == 0)
-        #expect(result.stdout.contains("warning: $.message.topic: "))
+        #expect(result.stdout.contains("warning: $.message: the message has no target"), "\(result.stdout)")
+        #expect(result.stdout.contains("[fcm-no-target, fcm]"), "\(result.stdout)")
     }
 
     @Test("a team's script with typos in FCM fields fails, naming the path of each")

@@ -1,6 +1,8 @@
+import Foundation
 import Testing
 @_spi(Tools) @testable import Pushmap
 import PushmapJSON
+import PushmapTestSupport
 
 /// Google's limits on the FCM message.
 extension ChecksTests {
@@ -60,12 +62,15 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.basicData), .fcm), "fcm-one-target")
     }
 
-    @Test("android.priority is the delivery priority NORMAL or HIGH")
+    @Test("android.priority is the delivery priority NORMAL or HIGH, in any case, or its number")
     func fcmDeliveryPriority() {
         let bad = F.fcm(F.basicData, message: ["android": ["priority": "PRIORITY_HIGH"]])
         F.expectOne(F.check(bad, .fcm, intentPaths: true), "fcm-delivery-priority", .error, at: "$.android.delivery", payloadPath: "$.message.android.priority")
-        F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["priority": "high"]]), .fcm), "fcm-delivery-priority", .error, at: "$.message.android.priority")
-        for priority: JSONValue in ["NORMAL", "HIGH"] {
+        for refused: JSONValue in ["urgent", 2, -1, "2", true, 1.0] {
+            F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["priority": refused]]), .fcm), "fcm-delivery-priority", .error, at: "$.message.android.priority")
+        }
+        // Lower case is what every Firebase Admin SDK sends.
+        for priority: JSONValue in ["NORMAL", "HIGH", "high", "normal", "High", 0, 1, "1"] {
             F.expectNone(F.check(F.fcm(F.basicData, message: ["android": ["priority": priority]]), .fcm), "fcm-delivery-priority")
         }
     }
@@ -96,4 +101,191 @@ extension ChecksTests {
         let fits = F.fcm(F.merged(F.basicData, ["filler": .string(String(repeating: "x", count: 3500))]))
         F.expectNone(F.check(fits, .fcm), "fcm-size")
     }
+
+    // MARK: - formats of message fields
+
+    /// `{"message": {"token": "t", ...}}` with the members of `json` added.
+    static func message(_ json: String) throws -> JSONValue {
+        try F.parse(#"{"message": {"token": "t", "# + json.dropFirst() + "}")
+    }
+
+    @Test("a message with no target is a warning when validating, and nothing when translating")
+    func fcmNoTarget() throws {
+        let payload = try F.parse(#"{"message": {"notification": {"title": "Hi"}}}"#)
+        F.expectOne(F.check(payload, .fcm), "fcm-no-target", .warning, at: "$.message")
+        F.expectNone(F.check(payload, .fcm, intentPaths: true), "fcm-no-target")
+        for target in ["token", "topic", "condition", "fid"] {
+            let value = target == "condition" ? "'news' in topics" : "news"
+            F.expectNone(F.check(.object(["message": .object(JSONObject([(target, .string(value))]))]), .fcm), "fcm-no-target")
+        }
+    }
+
+    @Test("a condition is quoted topics in topics, with && || ! and parentheses, at most five topics", arguments: [
+        ("'a' in topics", true), ("'a' in topics && 'b' in topics", true), ("\"a\" in topics || 'b' in topics", true),
+        ("'a' in topics && ('b' in topics || 'c' in topics)", true), ("!('a' in topics)", true), ("!'a' in topics", true),
+        ("('a' in topics||'b' in topics)&&'c' in topics", true), ("'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics", true),
+        ("'a' in topics && 'b' in topics && 'c' in topics && 'd' in topics && 'e' in topics && 'f' in topics", false),
+        ("", false), ("news", false), ("a in topics", false), ("'a' in topic", false), ("'a' intopics", false), ("'a' in topics &&", false),
+        ("('a' in topics", false), ("'a' in topics)", false), ("'a' in topics & 'b' in topics", false), ("'a b' in topics", false),
+        ("'a' in topics 'b' in topics", false), ("'a in topics", false),
+    ])
+    func fcmCondition(condition: String, valid: Bool) {
+        let diagnostics = F.check(.object(["message": .object(["condition": .string(condition)])]), .fcm, intentPaths: true)
+        if valid {
+            F.expectClean(diagnostics)
+        } else {
+            F.expectOne(diagnostics, "fcm-condition", .error, at: "$.target.condition", payloadPath: "$.message.condition")
+        }
+    }
+
+    @Test("conditions built from the grammar are read, and any mix of its pieces gives one finding at most")
+    func fcmConditionGrammar() {
+        var random = SeededGenerator(seed: 0xC0_2D17)
+        // An expression over `topics` names, in the grammar's forms, with random spacing.
+        func expression(_ topics: Int, depth: Int = 0) -> String {
+            let space = [" ", "", "  "].randomElement(using: &random)!
+            if topics == 1 || depth > 3 {
+                let quote = Bool.random(using: &random) ? "'" : "\""
+                let topic = "\(quote)t\(Int.random(in: 0...99, using: &random))\(quote) in topics"
+                return Bool.random(using: &random) ? topic : "!\(space)(\(topic))"
+            }
+            let left = Int.random(in: 1..<topics, using: &random)
+            let joined = expression(left, depth: depth + 1) + space + (Bool.random(using: &random) ? "&&" : "||") + space + expression(topics - left, depth: depth + 1)
+            return Bool.random(using: &random) ? "(\(joined))" : joined
+        }
+        for _ in 0..<500 {
+            let condition = expression(Int.random(in: 1...5, using: &random))
+            F.expectClean(F.check(.object(["message": .object(["condition": .string(condition)])]), .fcm))
+        }
+        let pieces = ["'a'", "\"b\"", " in topics", "in", "topics", "&&", "||", "!", "(", ")", " ", "'", "x", "&", "|"]
+        for _ in 0..<2000 {
+            let condition = (0..<Int.random(in: 0...12, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            let findings = F.check(.object(["message": .object(["condition": .string(condition)])]), .fcm).filter { $0.rule == "fcm-condition" }
+            #expect(findings.count <= 1, "\(condition)")
+        }
+        // Deep nesting stops at a limit rather than the stack's.
+        let deep = String(repeating: "(", count: 10_000) + "'a' in topics" + String(repeating: ")", count: 10_000)
+        F.expectOne(F.check(.object(["message": .object(["condition": .string(deep)])]), .fcm), "fcm-condition", .error, at: "$.message.condition")
+    }
+
+    @Test("android and android_v2 are one or the other")
+    func fcmAndroidV2() throws {
+        F.expectOne(try Self.message(#"{"android": {}, "android_v2": {}}"#).checked, "fcm-android-v2", .error, at: "$.message.android_v2")
+        F.expectOne(try Self.message(#"{"android": {}, "androidV2": {}}"#).checked, "fcm-android-v2", .error, at: "$.message.androidV2")
+        F.expectClean(try Self.message(#"{"androidV2": {"collapse_key": "k"}}"#).checked)
+    }
+
+    @Test("the notification's colour is #rrggbb", arguments: [
+        ("#3f51b5", true), ("#3F51B5", true), ("", true), ("3f51b5", false), ("#3f51b", false), ("#3f51b5ff", false), ("red", false), ("#gggggg", false),
+    ])
+    func fcmNotificationColor(color: String, valid: Bool) throws {
+        for (json, path) in [
+            (#"{"android": {"notification": {"color": "C"}}}"#, "$.message.android.notification.color"),
+            (#"{"android_v2": {"remote_notification": {"notification": {"color": "C"}}}}"#, "$.message.android_v2.remote_notification.notification.color"),
+        ] {
+            let diagnostics = try Self.message(json.replacingOccurrences(of: "\"C\"", with: "\"\(color)\"")).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-notification-color", .error, at: path)
+            }
+        }
+    }
+
+    @Test("light settings need color, light_on_duration and light_off_duration, one finding for all missing")
+    func fcmLightSettings() throws {
+        let whole = #"{"android": {"notification": {"light_settings": {"color": {"red": 1, "green": 0, "blue": 0.5}, "light_on_duration": "1s", "lightOffDuration": "0.5s"}}}}"#
+        F.expectClean(try Self.message(whole).checked)
+        let partial = F.expectOne(
+            try Self.message(#"{"android": {"notification": {"lightSettings": {"light_on_duration": "1s"}}}}"#).checked, "fcm-light-settings", .error,
+            at: "$.message.android.notification.lightSettings")
+        #expect(partial?.message.contains("color and light_off_duration") == true)
+        F.expectOne(
+            try Self.message(#"{"android": {"notification": {"light_settings": {}}}}"#).checked, "fcm-light-settings", .error,
+            at: "$.message.android.notification.light_settings")
+    }
+
+    @Test("a light colour's channels are fractions from 0 to 1: a warning for each one past them")
+    func fcmLightColor() throws {
+        let json = #"{"android": {"notification": {"light_settings": {"color": {"red": 255, "green": 0, "blue": -0.5, "alpha": 1}, "light_on_duration": "1s", "light_off_duration": "1s"}}}}"#
+        let diagnostics = try Self.message(json).checked
+        #expect(diagnostics.filter { $0.rule == "fcm-light-color" }.map(\.path) == [
+            "$.message.android.notification.light_settings.color.red", "$.message.android.notification.light_settings.color.blue",
+        ])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+    }
+
+    @Test("webpush.fcm_options.link is an HTTPS URL", arguments: [
+        ("https://example.com/news", true), ("HTTPS://example.com", true), ("http://example.com", false), ("example.com", false), ("https://", false),
+        ("/news", false),
+        // proto3's default string: FCM cannot tell it from no link.
+        ("", true),
+    ])
+    func fcmWebpushLink(link: String, valid: Bool) throws {
+        for options in ["fcm_options", "fcmOptions"] {
+            let diagnostics = try Self.message(#"{"webpush": {"\#(options)": {"link": "\#(link)"}}}"#).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-webpush-link", .error, at: "$.message.webpush.\(options).link")
+            }
+        }
+    }
+
+    @Test("an analytics label is 1 to 50 of a-z A-Z 0-9 - _ . ~ %, in every fcm_options", arguments: [
+        ("campaign_2026-11.a~b%20", true), (String(repeating: "a", count: 50), true), (String(repeating: "a", count: 51), false), ("", true),
+        ("my label", false), ("ünï", false), ("a/b", false),
+    ])
+    func fcmAnalyticsLabel(label: String, valid: Bool) throws {
+        for (json, path) in [
+            (#"{"fcm_options": {"analytics_label": "L"}}"#, "$.message.fcm_options.analytics_label"),
+            (#"{"fcmOptions": {"analyticsLabel": "L"}}"#, "$.message.fcmOptions.analyticsLabel"),
+            (#"{"android": {"fcm_options": {"analytics_label": "L"}}}"#, "$.message.android.fcm_options.analytics_label"),
+            (#"{"apns": {"fcm_options": {"analytics_label": "L"}}}"#, "$.message.apns.fcm_options.analytics_label"),
+            (#"{"webpush": {"fcm_options": {"analytics_label": "L"}}}"#, "$.message.webpush.fcm_options.analytics_label"),
+            (#"{"androidV2": {"fcmOptions": {"analyticsLabel": "L"}}}"#, "$.message.androidV2.fcmOptions.analyticsLabel"),
+        ] {
+            let diagnostics = try Self.message(json.replacingOccurrences(of: "\"L\"", with: "\"\(label)\"")).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-analytics-label", .error, at: path)
+            }
+        }
+    }
+
+    @Test("an image is an http or https URL: else the notification shows without it, a warning", arguments: [
+        ("https://example.com/a.png", true), ("http://image.jpg", true), ("HTTPS://x.com/a.png", true), ("", true),
+        ("image.jpg", false), ("a", false), ("/a.png", false), ("https://", false), ("ftp://x.com/a.png", false),
+    ])
+    func fcmImageURL(image: String, valid: Bool) throws {
+        for (json, path) in [
+            (#"{"notification": {"image": "I"}}"#, "$.message.notification.image"),
+            (#"{"android": {"notification": {"image": "I"}}}"#, "$.message.android.notification.image"),
+            (#"{"androidV2": {"remoteNotification": {"notification": {"image": "I"}}}}"#, "$.message.androidV2.remoteNotification.notification.image"),
+        ] {
+            let diagnostics = try Self.message(json.replacingOccurrences(of: "\"I\"", with: "\"\(image)\"")).checked
+            if valid {
+                F.expectClean(diagnostics)
+            } else {
+                F.expectOne(diagnostics, "fcm-image-url", .warning, at: path)
+                #expect(!diagnostics.contains { $0.severity == .error })
+            }
+        }
+    }
+
+    @Test("loc args without their loc key are dropped by Android: a warning at the args")
+    func fcmLocArgs() throws {
+        let diagnostics = try Self.message(#"{"android": {"notification": {"title_loc_args": ["a"], "bodyLocArgs": ["b"], "title": "t"}}}"#).checked
+        #expect(diagnostics.filter { $0.rule == "fcm-loc-args" }.map(\.path) == [
+            "$.message.android.notification.title_loc_args", "$.message.android.notification.bodyLocArgs",
+        ])
+        #expect(diagnostics.allSatisfy { $0.severity == .warning })
+        F.expectClean(try Self.message(#"{"android": {"notification": {"title_loc_args": ["a"], "titleLocKey": "k", "body_loc_args": []}}}"#).checked)
+    }
+}
+
+extension JSONValue {
+    /// The findings of validating this FCM payload.
+    fileprivate var checked: [Diagnostic] { F.check(self, .fcm) }
 }

@@ -67,7 +67,9 @@ struct FCMModelTests {
 
     static func wrongType(_ type: FCMModel.ValueType) -> JSONValue {
         switch type {
-        case .string, .duration, .timestamp, .enumeration: 5
+        case .string, .duration, .timestamp: 5
+        // An enum takes its numbers as well as its words.
+        case .enumeration: true
         case .boolean: "true"
         case .number: true
         case .int32: "seven"
@@ -102,10 +104,20 @@ struct FCMModelTests {
         #expect(Self.fieldCases.contains { $0.testDescription == field })
     }
 
+    /// Fields whose strings have a format of their own (a rule beside the model's checks it),
+    /// and a value of that format.
+    static let formatted: [String: JSONValue] = [
+        "Message.condition": "'x' in topics", "AndroidNotification.color": "#3f51b5", "AndroidNotificationV2.color": "#3f51b5",
+        "WebpushFcmOptions.link": "https://example.com/news",
+    ]
+
     @Test("each field takes a value of its type, in either spelling", arguments: fieldCases)
     func validValue(field: FieldCase) {
-        let value = field.isArray ? .array([Self.valid(field.type)]) : Self.valid(field.type)
-        F.expectClean(Self.errors(Self.message(field.names, value)))
+        let one = Self.formatted["\(field.schema).\(field.camel)"] ?? Self.valid(field.type)
+        let value = field.isArray ? .array([one]) : one
+        // Light settings need their three fields together: fcm-light-settings' own test.
+        let inLight = field.names.contains { $0 == "light_settings" || $0 == "lightSettings" }
+        F.expectClean(Self.errors(Self.message(field.names, value)).filter { !(inLight && $0.rule == "fcm-light-settings") })
     }
 
     @Test("each field refuses a value of another type", arguments: fieldCases)
@@ -134,9 +146,31 @@ struct FCMModelTests {
     func badEnum(field: FieldCase) {
         let rule = Self.ownRules["\(field.schema).\(field.camel)"] ?? "fcm-enum-value"
         F.expectOne(Self.errors(Self.message(field.names, "PRIORITY_URGENT")), rule, .error, at: field.path)
-        // Words are exact: lower case is another word.
+        F.expectOne(Self.errors(Self.message(field.names, "")), rule, .error, at: field.path)
+    }
+
+    @Test("each enumeration takes its words in any case and its numbers, as protobuf's JSON does", arguments: fieldCases.filter {
+        if case .enumeration = $0.type { return true } else { return false }
+    })
+    func enumSpellings(field: FieldCase) {
         guard case .enumeration(let words) = field.type else { return }
-        F.expectOne(Self.errors(Self.message(field.names, .string(ValueFormat.text(words[1]).lowercased()))), rule, .error, at: field.path)
+        let word = ValueFormat.text(words[1])
+        // android.priority "high" is what every Firebase Admin SDK sends.
+        for value: JSONValue in [.string(word.lowercased()), .string(word), 0, .integer(Int64(words.count - 1)), "1"] {
+            F.expectClean(Self.errors(Self.message(field.names, value)))
+        }
+    }
+
+    @Test("an enum number past the enum's words is read by FCM: a warning; past int32, an error")
+    func enumNumbers() throws {
+        let past = F.check(try F.parse(#"{"message": {"android": {"notification": {"visibility": 9}}}}"#), .fcm)
+        F.expectOne(past, "fcm-enum-value", .warning, at: "$.message.android.notification.visibility")
+        #expect(!past.contains { $0.severity == .error })
+        let pastAsText = F.check(try F.parse(#"{"message": {"android": {"notification": {"visibility": "9"}}}}"#), .fcm)
+        F.expectOne(pastAsText, "fcm-enum-value", .warning, at: "$.message.android.notification.visibility")
+        F.expectOne(
+            try Self.errors(#"{"message": {"android": {"notification": {"visibility": 4294967296}}}}"#), "fcm-enum-value", .error,
+            at: "$.message.android.notification.visibility")
     }
 
     @Test("each duration, time and int32 refuses a bad format", arguments: fieldCases.filter {
@@ -233,9 +267,10 @@ struct FCMModelTests {
         F.expectClean(try Self.errors(#"{"message": {"fid": "f"}}"#))
     }
 
-    @Test("an empty token is refused; a message with no target is valid")
+    @Test("an empty token or fid is refused; a message with no target has no error")
     func emptyToken() throws {
         F.expectOne(try Self.errors(#"{"message": {"token": ""}}"#), "fcm-token", .error, at: "$.message.token")
+        F.expectOne(try Self.errors(#"{"message": {"fid": ""}}"#), "fcm-fid", .error, at: "$.message.fid")
         F.expectClean(try Self.errors(#"{"message": {"notification": {"title": "t"}}}"#))
     }
 
@@ -251,13 +286,21 @@ struct FCMModelTests {
         }
     }
 
-    @Test("a /topics/ prefix is warned about, and the name after it still checked")
+    @Test("a /topics/ prefix is refused with the advice to strip it, and the name after it still checked")
     func topicPrefix() {
         let prefixed = F.check(.object(["message": .object(["topic": "/topics/news"])]), .fcm)
-        F.expectOne(prefixed, "fcm-topic", .warning, at: "$.message.topic")
-        #expect(!prefixed.contains { $0.severity == .error })
+        let finding = F.expectOne(prefixed, "fcm-topic", .error, at: "$.message.topic")
+        #expect(finding?.message.contains("strip it (\"news\")") == true)
         let bad = F.check(.object(["message": .object(["topic": "/topics/news 2"])]), .fcm)
-        #expect(bad.filter { $0.rule == "fcm-topic" }.map(\.severity) == [.warning, .error])
+        #expect(bad.filter { $0.rule == "fcm-topic" }.map(\.severity) == [.error, .error])
+    }
+
+    @Test("a topic name is at most 900 characters")
+    func topicLength() {
+        F.expectClean(F.check(.object(["message": .object(["topic": .string(String(repeating: "a", count: 900))])]), .fcm))
+        let long = F.check(.object(["message": .object(["topic": .string(String(repeating: "a", count: 901))])]), .fcm)
+        let finding = F.expectOne(long, "fcm-topic", .error, at: "$.message.topic")
+        #expect(finding?.message.contains("901") == true)
     }
 
     // MARK: - formats

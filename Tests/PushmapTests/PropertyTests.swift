@@ -205,7 +205,10 @@ struct IntentGenerator {
             intent["ios"] = .object(ios)
         }
         if chance(60) {
-            intent["target"] = .object(JSONObject([(pick(["token", "topic", "condition"]), .string("target-\(int(0...999))"))]))
+            let kind = pick(["token", "topic", "condition"])
+            let name = "target-\(int(0...999))"
+            // A condition is an expression over topics, as FCM reads it.
+            intent["target"] = .object(JSONObject([(kind, .string(kind == "condition" ? "'\(name)' in topics" : name))]))
         }
         if chance(50) {
             var data = JSONObject()

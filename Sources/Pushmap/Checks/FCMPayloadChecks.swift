@@ -17,6 +17,8 @@ enum FCMPayloadChecks {
         let message: JSONObjectNode?
         /// `message.android` when it is an object.
         let android: JSONObjectNode?
+        /// The other members the format rules read, found in one pass.
+        let members: MessageMembers
         let compactSize: Int?
         /// The data keys the Android rules read: `data` and `android.data` together, a key in
         /// android.data winning.
@@ -29,6 +31,7 @@ enum FCMPayloadChecks {
             self.root = root
             message = root.objectValue?["message"]?.objectValue
             android = message?["android"]?.objectValue
+            members = MessageMembers(message: message, android: android)
             self.compactSize = compactSize
             read(message?["data"], base: "$.message.data")
             read(android?["data"], base: "$.message.android.data")
@@ -68,12 +71,23 @@ enum FCMPayloadChecks {
         Fields.self
         DataMap.self
         OneTarget.self
+        NoTarget.self
         Token.self
+        FID.self
         TopicName.self
+        Condition.self
         DeliveryPriority.self
         TTL.self
         AndroidObject.self
+        AndroidVersions.self
         AndroidDataMap.self
+        NotificationColor.self
+        LightSettingsFields.self
+        LightColor.self
+        WebpushLink.self
+        AnalyticsLabel.self
+        ImageURL.self
+        LocArgs.self
         FCMAPNSRequest.self
         Size.self
     }
@@ -122,8 +136,8 @@ enum FCMPayloadChecks {
         }
     }
 
-    /// An empty token addresses no device. (A message with no target at all is fine: senders
-    /// often add the token later.)
+    /// An empty token addresses no device. (A message with no target at all is fcm-no-target's:
+    /// senders often add the token later.)
     struct Token: CheckRule {
         static var name: StaticString { "fcm-token" }
 
@@ -133,9 +147,21 @@ enum FCMPayloadChecks {
         }
     }
 
-    /// A topic name is one or more of `a-z A-Z 0-9 - _ . ~ %` (FCM's pattern). A `/topics/`
-    /// prefix, which the legacy API wanted, is only warned about: pushmap sends what it is given
-    /// and does not rewrite a target; the name after it is still held to the pattern.
+    /// An empty fid addresses no app installation, as an empty token addresses no device: the
+    /// target is a oneof, so "" is a target set, not one left out.
+    struct FID: CheckRule {
+        static var name: StaticString { "fcm-fid" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let fid = payload.members.fid?.utf8, fid.isEmpty else { return }
+            report.error(messageLocation("fid"), "message.fid is empty: FCM refuses the message (leave fid out to add it later)")
+        }
+    }
+
+    /// A topic name is 1 to 900 of `a-z A-Z 0-9 - _ . ~ %` (FCM's pattern). The v1 API refuses
+    /// the `/topics/` prefix the legacy API wanted; the Admin SDKs strip it before sending, and
+    /// pushmap, which sends what it is given, says to strip it. The name after it is still held
+    /// to the pattern.
     struct TopicName: CheckRule {
         static var name: StaticString { "fcm-topic" }
 
@@ -144,33 +170,35 @@ enum FCMPayloadChecks {
             var name = topic
             if topic.count >= topicsPrefix.utf8CodeUnitCount, JSONItems.same(UnsafeRawBufferPointer(rebasing: topic.prefix(topicsPrefix.utf8CodeUnitCount)), topicsPrefix) {
                 name = UnsafeRawBufferPointer(rebasing: topic.dropFirst(topicsPrefix.utf8CodeUnitCount))
-                report.warning(
+                report.error(
                     messageLocation("topic"),
-                    "message.topic \(ValueFormat.quoted(topic)) starts with /topics/: FCM's v1 API takes the bare name (\(ValueFormat.quoted(name))); drop the prefix")
+                    "message.topic \(ValueFormat.quoted(topic)) starts with /topics/, which FCM's v1 API refuses: strip it (\(ValueFormat.quoted(name))), as the Firebase Admin SDKs do before sending")
             }
-            guard name.isEmpty || !name.allSatisfy(isTopicByte) else { return }
+            if !name.isEmpty, name.allSatisfy(isTopicByte) {
+                guard name.count > maxTopicLength else { return }
+                report.error(
+                    messageLocation("topic"), "message.topic is \(name.count) characters long; a topic name has at most \(maxTopicLength): FCM refuses the message")
+                return
+            }
             report.error(
                 messageLocation("topic"),
                 "message.topic \(ValueFormat.quoted(topic)) is not a topic name (one or more of a-z, A-Z, 0-9 and - _ . ~ %): FCM refuses the message")
         }
 
         static let topicsPrefix: StaticString = "/topics/"
-
-        private static func isTopicByte(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "%"): true
-            default: false
-            }
-        }
     }
 
+    /// NORMAL or HIGH, in any case (the Firebase Admin SDKs all send "normal" and "high"), or
+    /// the enum's number, 0 or 1, as protobuf's JSON takes it (a number or a string of one).
     struct DeliveryPriority: CheckRule {
         static var name: StaticString { "fcm-delivery-priority" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let priority = payload.android?["priority"],
-                  !(priority.utf8.map { ValueFormat.isOne(of: deliveryPriorities, $0) } ?? false) else { return }
+            guard let priority = payload.android?["priority"] else { return }
+            if let number = priority.integerValue ?? priority.utf8.flatMap(ValueFormat.integer), number >= 0, number < Int64(deliveryPriorities.count) {
+                return
+            }
+            if let word = priority.utf8, deliveryPriorities.contains(where: { ValueFormat.equalsIgnoringCase(word, $0) }) { return }
             report.error(
                 androidLocation("priority"),
                 "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(ValueFormat.shown(priority, literals: false)): FCM refuses the message (the display priority is adb_n_priority)")
@@ -287,7 +315,7 @@ enum FCMPayloadChecks {
     static let googlePrefix: UInt64 = 0x2e_656c_676f_6f67  // "google."
     static let gcmNotificationPrefix: UInt64 = 0x6974_6f6e_2e6d_6367  // "gcm.noti", the head of "gcm.notification."
 
-    private static func messageLocation(_ key: String) -> CheckLocation {
+    static func messageLocation(_ key: String) -> CheckLocation {
         IntentOrigin.location(base: "$.message", key: key, table: IntentOrigin.messageKeys)
     }
 

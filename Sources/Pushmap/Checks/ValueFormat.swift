@@ -27,6 +27,18 @@ enum ValueFormat {
         return false
     }
 
+    /// Whether the bytes are `word`'s in any case of ASCII letters ("high" for "HIGH").
+    static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ word: StaticString) -> Bool {
+        guard bytes.count == word.utf8CodeUnitCount else { return false }
+        for i in 0..<bytes.count where lowered(bytes[i]) != lowered(word.utf8Start[i]) { return false }
+        return true
+    }
+
+    /// Whether the bytes start with `prefix`, in any case of ASCII letters.
+    static func hasPrefixIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
+        bytes.count >= prefix.utf8CodeUnitCount && equalsIgnoringCase(UnsafeRawBufferPointer(rebasing: bytes.prefix(prefix.utf8CodeUnitCount)), prefix)
+    }
+
     /// The number of characters in `bytes` (valid UTF-8), or nil as soon as it surely is at most
     /// `limit`: text of at most `limit` bytes cannot have more characters, so most texts are never
     /// walked grapheme by grapheme.

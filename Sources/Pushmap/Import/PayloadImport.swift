@@ -113,7 +113,7 @@ struct PayloadImport {
         }
         if let android = message["android"]?.objectValue {
             if let key = android["collapse_key"]?.stringValue { reading.fields.set("android.collapseKey", .string(key), from: "$.message.android.collapse_key") }
-            if let priority = android["priority"]?.stringValue, let delivery = ["NORMAL": "normal", "HIGH": "high"][priority] {
+            if let priority = android["priority"]?.stringValue, let delivery = ["NORMAL": "normal", "HIGH": "high"][priority.uppercased()] {
                 reading.fields.set("android.delivery", .string(delivery), from: "$.message.android.priority")
             }
             if let ttl = android["ttl"]?.stringValue, ttl.hasSuffix("s"), let seconds = Int64(ttl.dropLast()), String(seconds) + "s" == ttl {

@@ -98,11 +98,7 @@ enum FCMFieldWalk {
                     rule: "fcm-timestamp")
             }
         case .enumeration:
-            guard let text = value.utf8 else { return wrongType(value, expected: "one of \(words(field, model))", path: path, at: location, &report) }
-            for index in field.values where JSONItems.same(text, model.values[index]) { return }
-            report.error(
-                location(), "\(shortPath(path())) \(ValueFormat.quoted(text)) is not one of \(words(field, model)): FCM refuses the message",
-                rule: "fcm-enum-value")
+            checkEnumeration(value, field, model, path: path, at: location, &report)
         case .object:
             guard let object = value.objectValue else { return wrongType(value, expected: "an object", path: path, at: location, &report) }
             if field.schema >= 0 { walk(object, schema: field.schema, model, path: path, &report) }
@@ -119,6 +115,37 @@ enum FCMFieldWalk {
         case .unknown:
             break
         }
+    }
+
+    /// An enum as protobuf's JSON reads it: a word of the enum, or its number. FCM takes a word
+    /// in any case: every Firebase Admin SDK sends android.priority as `"high"`, whose enum word
+    /// is HIGH (protobuf's JSON reader has an option that retries a word in upper case). So only
+    /// a word the enum lacks in every case is refused. A number is the word's place in the
+    /// document's list, which lists each enum in declaration order, numbered from 0 (true of
+    /// every enum of the message). proto3's enums are open: a number past the list is read, not
+    /// refused, and means nothing FCM documents, hence a warning. A number may come as a string
+    /// of one, as protobuf's JSON readers take it ("1").
+    private static func checkEnumeration(
+        _ value: JSONNode, _ field: FCMModel.CompiledField, _ model: FCMModel.Compiled, path: () -> String,
+        at location: () -> CheckLocation, _ report: inout CheckReport
+    ) {
+        if let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) {
+            if number >= 0, number < Int64(field.values.count) { return }
+            guard number >= Int64(Int32.min), number <= Int64(Int32.max) else {
+                return report.error(
+                    location(), "\(shortPath(path())) \(number) is outside a 32-bit integer's range, so it is no enum number: FCM refuses the message",
+                    rule: "fcm-enum-value")
+            }
+            report.add(
+                .warning, rule: "fcm-enum-value", location(),
+                "\(shortPath(path())) \(number) is not the number of one of \(words(field, model)) (0 to \(field.values.count - 1)): FCM reads it but it means nothing FCM documents; give the word")
+            return
+        }
+        guard let text = value.utf8 else { return wrongType(value, expected: "one of \(words(field, model))", path: path, at: location, &report) }
+        for index in field.values where ValueFormat.equalsIgnoringCase(text, model.values[index]) { return }
+        report.error(
+            location(), "\(shortPath(path())) \(ValueFormat.quoted(text)) is not one of \(words(field, model)): FCM refuses the message",
+            rule: "fcm-enum-value")
     }
 
     /// protobuf's JSON reads an int32 from a number or from a string of one.
