@@ -7,7 +7,9 @@ struct OtherCommandTests {
     func validatesSeeds(name: String) throws {
         let platform = name.contains("-fcm") ? "fcm" : "apns"
         let path = SeedPayloads.folder.appendingPathComponent("\(name).json").path
-        let result = try CommandRunner.run(["validate", "--platform", platform, path])
+        // At 2023-12-01, while Adobe's examples still ran: timer-fcm ends on 2023-12-25, and a timer
+        // already over when it arrives is an error on Android, which drops it.
+        let result = try CommandRunner.run(["validate", "--platform", platform, "--now", "1701388800", path])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("valid \(platform) payload: 0 errors"))
     }

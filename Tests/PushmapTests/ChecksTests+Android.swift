@@ -307,10 +307,12 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-value")
     }
 
-    @Test("an Android timer ending at or before now is a warning, unless a duration wins")
+    @Test("an Android timer ending at or before now is an error (Android drops it on arrival), unless a duration wins")
     func androidTimerExpired() {
         let past = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"], removing: ["adb_tmr_dur"]))
-        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .warning, at: "$.timer.endsAt")
+        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .error, at: "$.timer.endsAt")
+        let ending = F.fcm(F.merged(F.timerData, ["adb_tmr_end": .string(String(F.now + 1))], removing: ["adb_tmr_dur"]))
+        F.expectNone(F.check(ending, .fcm), "android-timer-expired")
         let withDuration = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"]))
         F.expectNone(F.check(withDuration, .fcm), "android-timer-expired")
     }
