@@ -129,8 +129,8 @@ public struct FuzzTarget: Sendable {
 
     /// Bytes as a payload, validated as FCM and as APNS. Promises: the same findings for the same
     /// bytes every time, and for the same value written out and read back (findings follow the
-    /// value, not its spelling; sorting its keys may only reorder them); each finding has a rule, a message and a path from `$`; bytes
-    /// that are not JSON give one `json-syntax` error and nothing else.
+    /// value, not its spelling; sorting its keys may only reorder them); each finding has a rule,
+    /// a message and a path from `$`; bytes that are not JSON give one `json-syntax` error alone.
     static func validate(logger: Logger) throws -> FuzzTarget {
         let now: Int64 = 1_767_225_600
         let translator = try Translator(options: Translator.Options(idleStates: 1, clock: { now }), logger: logger)
