@@ -23,7 +23,7 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     public static func all(logger: Logger = Logger(label: "pushmap-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> [FuzzTarget] {
-        [try translate(logger: logger), fastPath(), try luaValues(logger: logger)]
+        [try translate(logger: logger), fastPath(), try luaValues(logger: logger), try validate(logger: logger), try importPayload(logger: logger)]
     }
 
     /// The target named `name`, or nil.
@@ -125,5 +125,99 @@ public struct FuzzTarget: Sendable {
                 return nil
             }
         }
+    }
+
+    /// Bytes as a payload, validated as FCM and as APNS. Promises: the same findings for the same
+    /// bytes every time, and for the same value written out and read back (findings follow the
+    /// value, not its spelling; sorting its keys may only reorder them); each finding has a rule,
+    /// a message and a path from `$`; bytes that are not JSON give one `json-syntax` error alone.
+    static func validate(logger: Logger) throws -> FuzzTarget {
+        let now: Int64 = 1_767_225_600
+        let translator = try Translator(options: Translator.Options(idleStates: 1, clock: { now }), logger: logger)
+        return FuzzTarget(name: "validate", summary: "payload bytes through validate, as FCM and as APNS") { input in
+            let bytes = Array(input)
+            let value = try? JSONParser.parse(bytes)
+            for platform in [Platform.fcm, .apns] {
+                let findings = translator.validate(bytes, platform: platform)
+                if let broken = malformed(findings) { return "\(platform): \(broken)" }
+                if translator.validate(bytes, platform: platform) != findings { return "\(platform): the findings differ between two runs" }
+                guard let value else {
+                    if findings.count != 1 || findings.first?.rule != "json-syntax" { return "\(platform): text that is not JSON gave \(findings)" }
+                    continue
+                }
+                // Findings come in member order: the same order written out gives the same list,
+                // sorted keys the same findings in another order.
+                let rewritten = JSONWriter(style: .compact, sortKeys: false).write(value)
+                if translator.validate(rewritten, platform: platform) != findings {
+                    return "\(platform): the same value written out again gets other findings"
+                }
+                let sorted = translator.validate(JSONWriter(style: .compact).write(value), platform: platform)
+                if sorted.map(\.description).sorted() != findings.map(\.description).sorted() {
+                    return "\(platform): the same value with its keys sorted gets other findings"
+                }
+            }
+            return nil
+        }
+    }
+
+    /// Bytes as a payload, imported as FCM and as APNS. Promises: an intent that is a JSON object,
+    /// or none with an error saying why; a failed import is a typed error with an error in it,
+    /// never a built-in script failing other than at a resource limit; the intent translates, or
+    /// is refused with its errors; each finding has a path from `$`; a second import gives the
+    /// same intent and findings.
+    static func importPayload(logger: Logger) throws -> FuzzTarget {
+        let now: Int64 = 1_767_225_600
+        let translator = try Translator(options: Translator.Options(idleStates: 1, clock: { now }), logger: logger)
+        return FuzzTarget(name: "import", summary: "payload bytes through import, as FCM and as APNS, and the intent back through translation") { input in
+            guard let payload = try? JSONParser.parse(Array(input)) else { return nil }
+            for platform in [Platform.fcm, .apns] {
+                let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
+                do throws(TranslationError) {
+                    imported = try translator.importIntent(payload, platform: platform)
+                } catch {
+                    if let broken = unclean(error) { return "\(platform): import: \(broken)" }
+                    continue
+                }
+                if let broken = malformed(imported.diagnostics) { return "\(platform): \(broken)" }
+                guard let again = try? translator.importIntent(payload, platform: platform),
+                      again.intent == imported.intent, again.diagnostics == imported.diagnostics else {
+                    return "\(platform): a second import differs"
+                }
+                guard let intent = imported.intent else {
+                    if !imported.diagnostics.hasErrors { return "\(platform): no intent, and no error saying why" }
+                    continue
+                }
+                if intent.objectValue == nil { return "\(platform): the intent is not a JSON object" }
+                do throws(TranslationError) {
+                    _ = try translator.translate(JSONWriter(style: .compact).write(intent), platforms: [platform])
+                } catch {
+                    if let broken = unclean(error) { return "\(platform): translating the intent: \(broken)" }
+                }
+            }
+            return nil
+        }
+    }
+
+    /// What is wrong with a list of findings as a list: a finding with no rule or message, or a
+    /// path that does not start at the root.
+    private static func malformed(_ findings: [Diagnostic]) -> String? {
+        for finding in findings {
+            if finding.rule.isEmpty || finding.message.isEmpty { return "a finding with no rule or message: \(finding)" }
+            if !finding.path.hasPrefix("$") { return "a finding whose path does not start with $: \(finding)" }
+            if let path = finding.payloadPath, !path.hasPrefix("$") { return "a finding whose payload path does not start with $: \(finding)" }
+        }
+        return nil
+    }
+
+    /// What is wrong with a translation error, if anything: a built-in script failing other than
+    /// at a resource limit, or an error that says nothing.
+    private static func unclean(_ error: TranslationError) -> String? {
+        if error.kind == .scriptFailed {
+            let kind = error.scriptError?.kind
+            return kind == .instructionLimit || kind == .memoryLimit ? nil : "a built-in script failed: \(error)"
+        }
+        if error.diagnostics.isEmpty { return "an error with no diagnostic: \(error)" }
+        if !error.diagnostics.hasErrors { return "an error whose diagnostics are all warnings: \(error)" }
+        return malformed(error.diagnostics)
     }
 }

@@ -30,13 +30,18 @@ enum RoundTrip {
         return Set(x.keys).union(y.keys).filter { x[$0] != y[$0] }.sorted()
     }
 
+    /// When both run: 2023-12-01, before every time in the examples and fixtures. Later, a timer
+    /// that has run out is refused on Android (dropped on arrival), and the round trip is not
+    /// about when a payload is sent.
+    static let now = ["--now", "1701388800"]
+
     /// What is wrong with importing `payload` and translating the intent back: nothing when the
     /// same payload comes back, or every key that does not is named in a warning of the import.
     static func problems(_ payload: Data, platform: String) throws -> [String] {
-        let imported = try CommandRunner.run(["import", "--platform", platform, "-"], input: payload)
+        let imported = try CommandRunner.run(["import", "--platform", platform, "-"] + now, input: payload)
         guard imported.status == 0 else { return ["import exits \(imported.status): \(imported.stderr)"] }
         if imported.stderr.contains(": error:") { return ["import reports an error: \(imported.stderr)"] }
-        let translated = try CommandRunner.run(["translate", "--platform", platform, "-"], input: imported.stdoutBytes)
+        let translated = try CommandRunner.run(["translate", "--platform", platform, "-"] + now, input: imported.stdoutBytes)
         guard translated.status == 0 else { return ["translate of the imported intent exits \(translated.status): \(translated.stderr)\n\(imported.stdout)"] }
         guard let before = try? JSONSerialization.jsonObject(with: payload), let after = CommandRunner.json(translated.stdout) else {
             return ["the payloads do not parse"]
@@ -81,6 +86,15 @@ struct ImportCommandTests {
         let platform = name.contains("-fcm") ? "fcm" : "apns"
         let bytes = try Data(contentsOf: SeedPayloads.folder.appendingPathComponent("\(name).json"))
         #expect(try RoundTrip.problems(bytes, platform: platform) == [])
+    }
+
+    @Test("a timer already over imports with its end kept: when the payload is sent is not the intent's business")
+    func expiredTimer() throws {
+        let bytes = try Data(contentsOf: SeedPayloads.folder.appendingPathComponent("timer-fcm.json"))
+        let result = try CommandRunner.run(["import", "--platform", "fcm", "--now", "1800000000", "-"], input: bytes)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let intent = try #require(CommandRunner.json(result.stdout) as? [String: Any])
+        #expect((intent["timer"] as? [String: Any])?["endsAt"] as? Int == 1_703_462_400, "\(result.stdout)")
     }
 
     @Test("reads a payload's template and fields: a carousel comes back as a carousel intent")

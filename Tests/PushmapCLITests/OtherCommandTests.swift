@@ -7,7 +7,9 @@ struct OtherCommandTests {
     func validatesSeeds(name: String) throws {
         let platform = name.contains("-fcm") ? "fcm" : "apns"
         let path = SeedPayloads.folder.appendingPathComponent("\(name).json").path
-        let result = try CommandRunner.run(["validate", "--platform", platform, path])
+        // At 2023-12-01, while Adobe's examples still ran: timer-fcm ends on 2023-12-25, and a timer
+        // already over when it arrives is an error on Android, which drops it.
+        let result = try CommandRunner.run(["validate", "--platform", platform, "--now", "1701388800", path])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("valid \(platform) payload: 0 errors"))
     }
@@ -96,6 +98,41 @@ struct OtherCommandTests {
         #expect(result.status == 0)
         let file = try String(contentsOf: CommandRunner.root.appendingPathComponent("schema/intent.schema.json"), encoding: .utf8)
         #expect(result.stdout == file)
+    }
+
+    @Test("a JSON Schema validator given pushmap's schema refuses a colour that is not hex and accepts RRGGBB with #")
+    func schemaColours() throws {
+        let python = CommandRunner.root.appendingPathComponent(".venv-test/bin/python")
+        try #require(FileManager.default.isExecutableFile(atPath: python.path), "run scripts/setup --test to install jsonschema into .venv-test")
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let schema = try CommandRunner.run(["schema"])
+        #expect(schema.status == 0, "\(schema.stderr)")
+        try schema.stdoutBytes.write(to: folder.appendingPathComponent("schema.json"))
+        // One line per colour: valid, or the validator's first message.
+        let script = """
+            import json, sys, jsonschema
+            validator = jsonschema.Draft202012Validator(json.load(open(sys.argv[1])))
+            for colour in sys.argv[2:]:
+                intent = {"template": "basic", "title": "t", "body": "b", "colors": {"title": colour}}
+                errors = [error.message for error in validator.iter_errors(intent)]
+                print(colour, "valid" if not errors else "invalid: " + errors[0])
+            """
+        let process = Process()
+        process.executableURL = python
+        process.arguments = ["-c", script, folder.appendingPathComponent("schema.json").path, "GG0000", "#AABBCC", "AABBCC80", "#ABC"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(text)")
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4, "\(text)")
+        #expect(lines.first?.hasPrefix("GG0000 invalid: 'GG0000' does not match") == true, "\(text)")
+        #expect(lines.dropFirst().first == "#AABBCC valid", "\(text)")
+        #expect(lines.dropFirst(2).first == "AABBCC80 valid", "\(text)")
+        #expect(lines.last?.hasPrefix("#ABC invalid") == true, "\(text)")
     }
 
     @Test("generates shell completions")

@@ -66,15 +66,16 @@ struct PreviewCommandTests {
         #expect(iOS.keys("ignores").contains("adb_body_ex"))
     }
 
-    @Test("a timer before and after expiry, and one that has run out on arrival")
+    @Test("a timer before and after expiry, and one that has run out on arrival, which Android drops")
     func timer() throws {
         let iOS = try drawnPreview(["--platform", "apns", "examples/seeds/timer-apns.json"]).platform("apns")
         #expect(iOS.values(of: "data-view") == ["collapsed", "expanded", "expired-expanded"])
         #expect(iOS.texts("title").contains("Missed out this time?"))
         #expect(iOS.texts("timer").contains("⏱ 00:10"))
-        let android = try drawnPreview(["--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
-        #expect(android.values(of: "data-view") == ["expired-collapsed", "expired-expanded"])
-        #expect(android.texts("note").contains { $0.contains("Android drops it") })
+        // Run out on arrival, Android drops it: an error, and no page.
+        let android = try CommandRunner.run(["preview", "--platform", "fcm", "examples/seeds/timer-fcm.json"])
+        #expect(android.status == 1 && android.stdout.isEmpty, "\(android.stdout)")
+        #expect(android.stderr.contains("Android drops the notification on arrival") && android.stderr.contains("[android-timer-expired"), "\(android.stderr)")
     }
 
     @Test("--now fixes the arrival time: the same page twice, and a timer drawn as it runs at that time")
@@ -86,7 +87,7 @@ struct PreviewCommandTests {
         #expect(first.stdoutBytes == second.stdoutBytes)
         #expect(first.stdout.contains("2023-12-01"), "\(first.stdout)")
         let running = try drawnPreview(["--now", "1701388800", "--platform", "fcm", "examples/seeds/timer-fcm.json"]).platform("fcm")
-        // Running at that time: drawn before expiry as well as after (today it has run out: after only).
+        // Running at that time: drawn before expiry as well as after (today it has run out: refused).
         #expect(running.values(of: "data-view") == ["collapsed", "expanded", "expired-collapsed", "expired-expanded"])
     }
 

@@ -43,7 +43,9 @@ struct TranslateCommandTests {
     @Test("turns each seed example intent into its seed payload", arguments: SeedPayloads.names)
     func seeds(name: String) throws {
         let platform = name.contains("-fcm") ? "fcm" : "apns"
-        let result = try CommandRunner.run(["translate", "--platform", platform, "examples/seeds/\(name).json"])
+        // At 2023-12-01, while Adobe's examples still ran: the timer seed ends on 2023-12-25, and
+        // Android drops a timer already over on arrival (an error).
+        let result = try CommandRunner.run(["translate", "--platform", platform, "--now", "1701388800", "examples/seeds/\(name).json"])
         #expect(result.status == 0, "\(result.stderr)")
         let expected = try Data(contentsOf: SeedPayloads.folder.appendingPathComponent("\(name).json"))
         #expect(SeedPayloads.equal(result.stdout, expected), "\(result.stdout)")

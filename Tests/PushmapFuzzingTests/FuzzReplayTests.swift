@@ -29,6 +29,21 @@ struct FuzzReplayTests {
         return seeds
     }
 
+    /// The seeds scripts/fuzz starts the payload targets from: the reference payloads, and each
+    /// bare Android data map also as the FCM message that carries it.
+    static func seedPayloads() throws -> [[UInt8]] {
+        var seeds: [[UInt8]] = []
+        for file in files("examples/seed-payloads") where file.pathExtension == "json" {
+            let bytes = Array(try Data(contentsOf: file))
+            seeds.append(bytes)
+            if let map = try JSONParser.parse(bytes).objectValue, !map.isEmpty, map.allSatisfy({ $0.value.stringValue != nil }) {
+                let message: JSONValue = ["message": ["token": "t", "data": .object(map)]]
+                seeds.append(JSONWriter(style: .compact).write(message))
+            }
+        }
+        return seeds
+    }
+
     static func target(_ name: String) throws -> FuzzTarget {
         let target = try FuzzTarget.named(name)
         return try #require(target, "no fuzz target named \(name)")
@@ -56,11 +71,30 @@ struct FuzzReplayTests {
         }
     }
 
+    @Test("keeps its promises on every seed payload and every past finding", arguments: ["validate", "import"])
+    func replayPayloads(name: String) throws {
+        let target = try Self.target(name)
+        let seeds = try Self.seedPayloads()
+        #expect(seeds.count >= 9)
+        for seed in seeds {
+            #expect(target.run(seed) == nil, "\(String(decoding: seed, as: UTF8.self))")
+        }
+        for file in Self.files("fuzz/regressions/\(name)") {
+            #expect(target.run(Array(try Data(contentsOf: file))) == nil, "\(file.lastPathComponent)")
+        }
+    }
+
     @Test("inputs the product must refuse are handled, not reported as findings")
     func refusedInputsAreNotFindings() throws {
         let translate = try Self.target("translate")
         #expect(translate.run(Array("{\"title\": 5}".utf8)) == nil)
         #expect(translate.run(Array("not json".utf8)) == nil)
+        // A payload that is not JSON, or not a payload: findings of the product, not of the target.
+        for name in ["validate", "import"] {
+            let target = try Self.target(name)
+            #expect(target.run(Array("not json".utf8)) == nil)
+            #expect(target.run(Array("[1, {\"aps\": 2}]".utf8)) == nil)
+        }
         // Deeper than the Lua host's depth limit: a typed error, not a finding.
         let values = try Self.target("lua-values")
         let deep = String(repeating: "[", count: 47) + String(repeating: "]", count: 47)

@@ -255,6 +255,24 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.carouselData), .fcm), "android-carousel-items-count")
     }
 
+    @Test("a two-item carousel intent gets one finding on Android, with one piece of advice, and none on iOS")
+    func twoItemCarouselIntent() throws {
+        let intent = Array(#"""
+            {"template": "carousel", "title": "Pick", "body": "One", "carousel": {"items": [
+              {"image": "https://x.com/1.png", "uri": "https://x.com/1"}, {"image": "https://x.com/2.png", "uri": "https://x.com/2"}]}}
+            """#.utf8)
+        let translator = try builtinTranslator()
+        do {
+            _ = try translator.translate(intent, platforms: [.fcm])
+            Issue.record("a two-item carousel translated for Android, which falls back to a basic notification")
+        } catch {
+            #expect(error.diagnostics.map(\.rule) == ["android-carousel-items-count"], "\(error.diagnostics)")
+            #expect(error.diagnostics.first?.path == "$.carousel.items")
+        }
+        // iOS shows a carousel of one item or more.
+        #expect(try translator.translate(intent, platforms: [.apns]).diagnostics.isEmpty)
+    }
+
     @Test("an Android carousel item without img loses it and every later item")
     func androidCarouselItemImage() {
         let items = #"[{"img":"https://x.com/1.png"},{"txt":"no image"},{"img":"https://x.com/3.png"},{"img":"https://x.com/4.png"}]"#
@@ -307,10 +325,12 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-value")
     }
 
-    @Test("an Android timer ending at or before now is a warning, unless a duration wins")
+    @Test("an Android timer ending at or before now is an error (Android drops it on arrival), unless a duration wins")
     func androidTimerExpired() {
         let past = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"], removing: ["adb_tmr_dur"]))
-        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .warning, at: "$.timer.endsAt")
+        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .error, at: "$.timer.endsAt")
+        let ending = F.fcm(F.merged(F.timerData, ["adb_tmr_end": .string(String(F.now + 1))], removing: ["adb_tmr_dur"]))
+        F.expectNone(F.check(ending, .fcm), "android-timer-expired")
         let withDuration = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"]))
         F.expectNone(F.check(withDuration, .fcm), "android-timer-expired")
     }

@@ -31,6 +31,9 @@ enum ClientPlatform {
     var timerMissingEffect: StaticString {
         self == .android ? ": without either Android treats it as expired and drops it" : " as a string of seconds: without either iOS shows the fallback"
     }
+    /// An end already past on arrival: Android drops the notification (the phone shows nothing,
+    /// an error), iOS shows the expired content (it shows, a warning).
+    var timerExpiredIsError: Bool { self == .android }
     var timerExpiredEffect: StaticString {
         self == .android
             ? "Android drops the notification on arrival unless one with the same adb_tag is showing"
@@ -101,7 +104,12 @@ enum ClientRules {
     /// adb_tmr_dur wins; only an end time alone can already be past.
     static func timerExpired(_ keys: CustomKeys, now: Int64, _ platform: ClientPlatform, _ report: inout CheckReport) {
         guard duration(keys) == nil, let end = keys.text(.timerEnd).flatMap(ValueFormat.integer), end <= now else { return }
-        report.warning(keys.location(.timerEnd), "adb_tmr_end \(end) is at or before now (\(now)): \(platform.timerExpiredEffect)")
+        let message: CheckMessage = "adb_tmr_end \(end) is at or before now (\(now)): \(platform.timerExpiredEffect)"
+        if platform.timerExpiredIsError {
+            report.error(keys.location(.timerEnd), message)
+        } else {
+            report.warning(keys.location(.timerEnd), message)
+        }
     }
 
     /// A valid adb_tmr_dur: a positive whole number of seconds.

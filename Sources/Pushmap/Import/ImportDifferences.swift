@@ -24,9 +24,17 @@ struct ImportDifference {
 
     /// The key a payload path ends in, for messages.
     static func name(_ path: String) -> String {
-        // `$.aps["mutable-content"]`: a key JSON paths quote.
-        if path.hasSuffix("\"]"), let open = path.lastIndex(of: "["), path[path.index(after: open)] == "\"" {
-            return String(path[path.index(open, offsetBy: 2)..<path.index(path.endIndex, offsetBy: -2)])
+        // `$.aps["mutable-content"]`: a key JSON paths quote, escaped as a JSON string. The key
+        // may hold `[` and `"` itself (`["a["]`), so the last segment is the first `["` whose
+        // text up to the closing `]` reads as one JSON string: an earlier segment's ends in an
+        // unescaped quote.
+        if path.hasSuffix("\"]") {
+            var from = path.startIndex
+            while let open = path[from...].firstRange(of: "[\"") {
+                let quoted = path[path.index(after: open.lowerBound)..<path.index(before: path.endIndex)]
+                if let key = (try? JSONParser.parse(Array(quoted.utf8)))?.stringValue { return key }
+                from = open.upperBound
+            }
         }
         return String(path.split(separator: ".").last ?? Substring(path))
     }

@@ -40,7 +40,7 @@ struct PayloadImport {
         for _ in 0..<8 {
             let intent = reading.fields.intent(template: reading.template)
             do {
-                translated = try translator.translate(intent, platforms: [platform]).payloads[platform]
+                translated = try translator.translate(intent, platforms: [platform], now: translationTime(intent)).payloads[platform]
                 break
             } catch {
                 // A script that fails says nothing of the payload: taking fields out would hide it.
@@ -69,6 +69,15 @@ struct PayloadImport {
             reading.diagnostics.append(difference.diagnostic(platform))
         }
         return (intent, reading.diagnostics)
+    }
+
+    /// The time to translate back at: now, or just before the timer's end when that has passed.
+    /// A timer already over is a fault of sending the payload now (an error on Android when
+    /// translating), not of the intent it reads as, which keeps its endsAt.
+    private func translationTime(_ intent: JSONValue) -> Int64 {
+        let now = translator.options.clock()
+        guard let end = intent["timer"]?["endsAt"]?.integerValue, end <= now, end > .min else { return now }
+        return end - 1
     }
 
     private func failure(_ message: String, at path: String, _ platform: Platform) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {

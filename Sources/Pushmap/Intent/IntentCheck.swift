@@ -86,7 +86,7 @@ package struct IntentCheck: Sendable {
     private static func compile(_ shape: IntentShape) -> Shape {
         switch shape {
         case .anything: .anything
-        case .string: .string
+        case .string, .text: .string
         case .boolean: .boolean
         case .template: .template
         case .integer(let minimum, let maximum): .integer(minimum, maximum)

@@ -30,6 +30,18 @@ package indirect enum IntentShape: Sendable, Hashable {
     /// An object with keys of the sender's choice and values of `IntentShape` (nil: any JSON).
     case map(IntentShape?)
     case anything
+    /// A string in a form an editor can check before pushmap runs (the JSON Schema's `pattern`
+    /// or `format`). pushmap takes any string here, as the platforms do, and the payload checks
+    /// say what the phone does with one it cannot read.
+    case text(TextForm)
+}
+
+/// The forms of ``IntentShape/text(_:)``.
+package enum TextForm: Sendable, Hashable {
+    /// RRGGBB or RRGGBBAA hex digits, after an optional `#`.
+    case colour
+    /// A URI: a web URL or a deep link (`myapp://game/552`).
+    case uri
 }
 
 /// The fields of an object, and which of them exclude each other.

@@ -45,6 +45,9 @@ public import PushmapJSON
         return .object(root)
     }
 
+    /// A colour as the templates take it: 6 or 8 hex digits, after an optional `#`.
+    package static let colourPattern = "^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{8})$"
+
     private static func object(_ shape: IntentObject, templates: [String]) -> JSONObject {
         var properties = JSONObject()
         for field in shape.fields {
@@ -71,6 +74,10 @@ public import PushmapJSON
         switch shape {
         case .string:
             return ["type": "string"]
+        case .text(.colour):
+            return ["type": "string", "pattern": .string(colourPattern)]
+        case .text(.uri):
+            return ["type": "string", "format": "uri"]
         case .boolean:
             return ["type": "boolean"]
         case .anything:

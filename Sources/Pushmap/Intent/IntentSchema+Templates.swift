@@ -4,7 +4,7 @@
 extension IntentSchema {
     /// A star's or an icon's action: what tapping it opens.
     static let tapFields = [
-        IntentField("uri", text, "What it opens: a web URL or a deep link."),
+        IntentField("uri", uri, "What it opens: a web URL or a deep link."),
         IntentField("type", .choice(actionTypes), "Action type; inferred from the uri when absent (OPENAPP without a uri)."),
     ]
 
@@ -26,16 +26,16 @@ extension IntentSchema {
             IntentField("layout", .choice(["horizontal", "vertical"]), "horizontal (default) shows title and image only; vertical also body and price."),
             IntentField("button", .object(IntentObject([
                 IntentField("label", text, required: true, "The button's text."),
-                IntentField("uri", text, required: true, "What the button opens."),
-                IntentField("color", text, required: true, "The button's colour, RRGGBB or RRGGBBAA."),
-                IntentField("textColor", text, required: true, "The button text's colour."),
+                IntentField("uri", uri, required: true, "What the button opens."),
+                IntentField("color", colour, required: true, "The button's colour, RRGGBB or RRGGBBAA."),
+                IntentField("textColor", colour, required: true, "The button text's colour."),
             ])), "The call-to-action button; all four required."),
             IntentField("items", .array(.object(IntentObject([
                 IntentField("title", text, required: true, "Product name."),
                 IntentField("body", text, required: true, "Product description (vertical layout)."),
                 IntentField("image", text, required: true, "Product image, an http(s) URL."),
                 IntentField("price", text, required: true, "Price, as shown."),
-                IntentField("uri", text, required: true, "What tapping the large image opens."),
+                IntentField("uri", uri, required: true, "What tapping the large image opens."),
             ])), maxItems: 3), "Exactly three products."),
         ])), "Product catalog (cat template, Android)."),
         IntentField("rating", .object(IntentObject([

@@ -5,6 +5,8 @@ package enum IntentSchema {
     package static let actionTypes = ["WEBURL", "DEEPLINK", "OPENAPP", "DISMISS"]
 
     static let text = IntentShape.string
+    static let colour = IntentShape.text(.colour)
+    static let uri = IntentShape.text(.uri)
 
     /// The top-level object. Templates may add fields of their own (see the script contract).
     package static let root = IntentObject([
@@ -18,23 +20,23 @@ package enum IntentSchema {
         IntentField("expandedBody", text, "Body when expanded."),
         IntentField("image", text, "Image URL (https for iOS)."),
         IntentField("link", .object(IntentObject([
-            IntentField("uri", text, "What a tap opens: a web URL or a deep link."),
+            IntentField("uri", uri, "What a tap opens: a web URL or a deep link."),
             IntentField("type", .choice(actionTypes), "WEBURL, DEEPLINK, OPENAPP or DISMISS; inferred from the uri's scheme when absent."),
         ])), "What tapping the notification does."),
         IntentField("buttons", .array(.object(IntentObject([
             IntentField("label", text, required: true, "Button text."),
-            IntentField("uri", text, "What the button opens."),
+            IntentField("uri", uri, "What the button opens."),
             IntentField("type", .choice(actionTypes), "Action type; inferred from the uri when absent (OPENAPP without a uri)."),
             IntentField("id", text, "Action id (aid) for iOS plain notifications."),
         ])), maxItems: 3), "Up to 3 action buttons (2 with remindLater)."),
         IntentField("sound", text, "Sound name, without extension on Android."),
         IntentField("badge", .integer(minimum: 0), "Badge count."),
         IntentField("colors", .object(IntentObject([
-            IntentField("title", text, "Title colour, RRGGBB or RRGGBBAA (a leading # is allowed)."),
-            IntentField("body", text, "Body colour."),
-            IntentField("background", text, "Background colour."),
-            IntentField("icon", text, "Small icon colour (Android)."),
-            IntentField("timer", text, "Timer text colour (timer template)."),
+            IntentField("title", colour, "Title colour, RRGGBB or RRGGBBAA (a leading # is allowed)."),
+            IntentField("body", colour, "Body colour."),
+            IntentField("background", colour, "Background colour."),
+            IntentField("icon", colour, "Small icon colour (Android)."),
+            IntentField("timer", colour, "Timer text colour (timer template)."),
         ])), "Template colours."),
         IntentField("remindLater", .object(IntentObject([
             IntentField("label", text, required: true, "The remind-later button's label."),
@@ -47,7 +49,7 @@ package enum IntentSchema {
             IntentField("items", .array(.object(IntentObject([
                 IntentField("image", text, required: true, "Item image URL."),
                 IntentField("text", text, "Caption."),
-                IntentField("uri", text, "What tapping the item opens."),
+                IntentField("uri", uri, "What tapping the item opens."),
             ])), maxItems: 5), "Three to five items."),
         ])), "Carousel content (carousel template)."),
         IntentField("timer", .object(IntentObject([

@@ -30,7 +30,7 @@ package enum LuaAnnotations {
         _ shape: IntentShape, name: String, summary: String, nested: inout [(object: IntentObject, name: String, summary: String)]
     ) -> String {
         switch shape {
-        case .string, .template: "string"
+        case .string, .text, .template: "string"
         case .integer: "integer"
         case .number: "number"
         case .boolean: "boolean"
