@@ -431,7 +431,10 @@ struct FCMConditionParser {
         var place = at
         while place < text.count, text[place] == UInt8(ascii: " ") || text[place] == UInt8(ascii: "\t") { place += 1 }
         guard place < text.count else { return "the end" }
-        return ValueFormat.quoted(UnsafeRawBufferPointer(rebasing: text[place..<min(text.count, place + 12)]))
+        // Up to 12 bytes of what follows, marked as cut when there is more.
+        let end = min(text.count, place + 12)
+        let shown = ValueFormat.quoted(UnsafeRawBufferPointer(rebasing: text[place..<end]))
+        return "at column \(place + 1), " + (end < text.count ? shown.dropLast() + "…\"" : shown)
     }
 
     private mutating func fail(_ problem: String) {
