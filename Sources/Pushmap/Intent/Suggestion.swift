@@ -7,7 +7,11 @@ package enum Suggestion {
         let limit = min(3, max(1, target.count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
-            let distance = editDistance(target, Array(candidate.lowercased().unicodeScalars))
+            let name = Array(candidate.lowercased().unicodeScalars)
+            // At least as many edits as the lengths differ: a word far longer than every name (a
+            // 40,000-character key, from the validate fuzzer) is measured against none of them.
+            guard abs(name.count - target.count) <= limit else { continue }
+            let distance = editDistance(target, name)
             if distance <= limit, distance < (best?.distance ?? Int.max) {
                 best = (candidate, distance)
             }
