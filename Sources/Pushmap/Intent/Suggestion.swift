@@ -1,10 +1,10 @@
 /// "Did you mean" for misspelt names: the nearest known name by edit distance, if near enough.
 package enum Suggestion {
-    /// The candidate closest to `word`, ignoring case, within a third of its length (at least 1
-    /// and at most 3 edits); nil when none is that close.
-    package static func nearest(to word: String, among candidates: [String]) -> String? {
+    /// The candidate closest to `word`, ignoring case, within `maxEdits` edits, or by default a
+    /// third of its length (at least 1 and at most 3 edits); nil when none is that close.
+    package static func nearest(to word: String, among candidates: [String], maxEdits: Int? = nil) -> String? {
         let target = Array(word.lowercased().unicodeScalars)
-        let limit = min(3, max(1, target.count / 3))
+        let limit = maxEdits ?? min(3, max(1, target.count / 3))
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let name = Array(candidate.lowercased().unicodeScalars)

@@ -173,40 +173,13 @@ enum FCMFieldWalk {
         let name = String(decoding: key, as: UTF8.self)
         let fields = model.schemas[schema].fields.map { model.fields[$0] }
         let names = fields.flatMap { [ValueFormat.text($0.camelName), ValueFormat.text($0.snakeName)] }
-        var hint = nearest(name, among: names).map { " (did you mean \($0)?)" } ?? ""
+        var hint = Suggestion.nearest(to: name, among: names, maxEdits: 2).map { " (did you mean \($0)?)" } ?? ""
         if hint.isEmpty, let owner = model.schemas.first(where: { other in other.fields.contains { model.fields[$0].matches(key, KeyPrint(bytes: key)) } }) {
             hint = " (it is a field of \(owner.name))"
         }
         report.error(
             location, "\(name) is not a field of \(model.schemas[schema].name) in FCM's v1 API\(hint): FCM refuses the message",
             rule: "fcm-unknown-field")
-    }
-
-    /// The field name closest to a mistyped one, when it is close (a letter or two off).
-    private static func nearest(_ name: String, among names: [String]) -> String? {
-        let lowered = Array(name.lowercased().utf8)
-        var best: (name: String, distance: Int)?
-        for candidate in names {
-            let bytes = Array(candidate.lowercased().utf8)
-            // At least as many edits as the lengths differ; a long key skips the measuring (a
-            // 40,000-byte key cost 0.22 s of edit distances).
-            guard abs(bytes.count - lowered.count) <= 2 else { continue }
-            let distance = editDistance(lowered, bytes)
-            if distance <= 2, distance < (best?.distance ?? .max) { best = (candidate, distance) }
-        }
-        return best?.name
-    }
-
-    private static func editDistance(_ a: [UInt8], _ b: [UInt8]) -> Int {
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 
     private static func words(_ field: FCMModel.CompiledField, _ model: FCMModel.Compiled) -> String {
