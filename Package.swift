@@ -130,6 +130,6 @@ let package = Package(
         .testTarget(name: "PushmapServerTests", exclude: ["schemathesis_hooks.py"], swiftSettings: strict),
         // A package that depends on the library, scripts/install and scripts/release, run as a
         // team would; scripts/test runs it alone, after the rest, since it builds.
-        .testTarget(name: "PackagingTests", swiftSettings: strict),
+        .testTarget(name: "PackagingTests", dependencies: ["PushmapTestSupport"], swiftSettings: strict),
     ]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import PushmapTestSupport
 import Testing
 
 /// What a team adopting pushmap does first, done as the team does it: a package of its own that
@@ -16,10 +17,10 @@ struct PackagingTests {
     @Test("CHANGELOG.md's top entry is the version pushmap, pushmap-server and openapi.yaml give")
     func versionHasOneSource() throws {
         let version = try Self.changelogVersion()
-        let cli = try run(Self.binary("PUSHMAP_BINARY", ".build/release/pushmap").path, ["--version"])
+        let cli = try runProgram(Self.binary("PUSHMAP_BINARY", ".build/release/pushmap").path, ["--version"])
         #expect(cli.status == 0)
         #expect(cli.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == version)
-        let server = try run(Self.binary("PUSHMAP_SERVER_BINARY", "Server/.build/release/pushmap-server").path, ["--version"])
+        let server = try runProgram(Self.binary("PUSHMAP_SERVER_BINARY", "Server/.build/release/pushmap-server").path, ["--version"])
         #expect(server.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == version)
         let document = try String(contentsOf: Self.root.appendingPathComponent("Server/Sources/PushmapServer/openapi.yaml"), encoding: .utf8)
         #expect(document.contains("\n  version: \(version)\n"), "openapi.yaml's info.version is not \(version)")
@@ -59,7 +60,7 @@ struct PackagingTests {
 
             """.write(to: app.appendingPathComponent("Sources/IntentApp/main.swift"), atomically: true, encoding: .utf8)
 
-        let build = try run("/usr/bin/env", ["swift", "build"], directory: app)
+        let build = try runProgram("/usr/bin/env", ["swift", "build"], directory: app)
         #expect(build.status == 0, "swift build failed:\n\(build.output.suffix(4000))")
 
         // What SwiftPM fetched: the library's own needs (swift-log; swift-argument-parser for
@@ -76,7 +77,7 @@ struct PackagingTests {
         }.map { lines[$0] }
         #expect(ownWarnings.isEmpty, "warnings from pushmap's sources:\n\(ownWarnings.joined(separator: "\n"))")
 
-        let translated = try run(app.appendingPathComponent(".build/debug/IntentApp").path, [], input: try Data(contentsOf: Self.quickStart))
+        let translated = try runProgram(app.appendingPathComponent(".build/debug/IntentApp").path, [], input: try Data(contentsOf: Self.quickStart))
         #expect(translated.status == 0, "\(translated.stderr)")
         let printed = translated.stdout.split(separator: "\n").map(String.init)
         #expect(printed.count == 3)
@@ -103,38 +104,38 @@ struct PackagingTests {
         try Data(".TH OTHER 1\n".utf8).write(to: foreign)
         let before = try Self.tree(prefix)
 
-        let install = try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", prefix.path])
+        let install = try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", prefix.path])
         #expect(install.status == 0, "\(install.output.suffix(4000))")
         let version = try Self.changelogVersion()
 
         let pushmap = prefix.appendingPathComponent("bin/pushmap")
         let server = prefix.appendingPathComponent("bin/pushmap-server")
-        #expect(try run(pushmap.path, ["--version"]).stdout == version + "\n")
-        let translated = try run(pushmap.path, ["translate", "--platform", "both", Self.quickStart.path])
+        #expect(try runProgram(pushmap.path, ["--version"]).stdout == version + "\n")
+        let translated = try runProgram(pushmap.path, ["translate", "--platform", "both", Self.quickStart.path])
         #expect(translated.status == 0)
         #expect(translated.stdout.contains("\"fcm\"") && translated.stdout.contains("\"apns\""))
-        #expect(try run(server.path, ["--version"]).stdout == version + "\n")
+        #expect(try runProgram(server.path, ["--version"]).stdout == version + "\n")
         for binary in [pushmap, server] {
-            let sections = try run("/usr/bin/env", ["readelf", "-S", "-W", binary.path])
+            let sections = try runProgram("/usr/bin/env", ["readelf", "-S", "-W", binary.path])
             #expect(sections.status == 0)
             #expect(!sections.stdout.contains(".symtab"), "\(binary.lastPathComponent) is not stripped")
-            let libraries = try run("/usr/bin/env", ["ldd", binary.path])
+            let libraries = try runProgram("/usr/bin/env", ["ldd", binary.path])
             #expect(!libraries.stdout.contains("libswift") && !libraries.stdout.contains("liblua"), "\(binary.lastPathComponent) is not standalone:\n\(libraries.stdout)")
         }
 
         // man renders the pages: the command's and each subcommand's.
         let man1 = prefix.appendingPathComponent("share/man/man1")
         for page in ["pushmap.1", "pushmap.translate.1", "pushmap.batch.1", "pushmap-server.1"] {
-            let rendered = try run("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent(page).path], environment: ["MANWIDTH": "100"])
+            let rendered = try runProgram("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent(page).path], environment: ["MANWIDTH": "100"])
             #expect(rendered.status == 0, "man -l \(page): \(rendered.stderr)")
             #expect(rendered.stdout.contains("SYNOPSIS") || rendered.stdout.contains("Synopsis"), "\(page) rendered as:\n\(rendered.stdout.prefix(600))")
         }
-        let index = try run("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent("pushmap.1").path])
+        let index = try runProgram("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent("pushmap.1").path])
         #expect(index.stdout.contains("translate"))
 
         // bash loads the completion and completes a subcommand from its first letters.
         let bashCompletion = prefix.appendingPathComponent("share/bash-completion/completions/pushmap")
-        let completion = try run("/usr/bin/env", ["bash", "-c", """
+        let completion = try runProgram("/usr/bin/env", ["bash", "-c", """
             source "$1" || exit 1
             complete -p pushmap || exit 1
             function=$(complete -p pushmap | sed -E 's/.*-F ([^ ]+).*/\\1/')
@@ -144,7 +145,7 @@ struct PackagingTests {
             """, "bash", bashCompletion.path])
         #expect(completion.status == 0, "\(completion.stderr)")
         #expect(completion.stdout.split(separator: "\n").contains("translate"), "completions: \(completion.stdout)")
-        let serverCompletion = try run("/usr/bin/env", ["bash", "-c", "source \"$1\" && complete -p pushmap-server", "bash",
+        let serverCompletion = try runProgram("/usr/bin/env", ["bash", "-c", "source \"$1\" && complete -p pushmap-server", "bash",
                                                          prefix.appendingPathComponent("share/bash-completion/completions/pushmap-server").path])
         #expect(serverCompletion.status == 0)
         for file in ["share/zsh/site-functions/_pushmap", "share/fish/vendor_completions.d/pushmap.fish",
@@ -153,20 +154,20 @@ struct PackagingTests {
         }
 
         // Installing again replaces the install; uninstalling leaves the prefix as it was.
-        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", prefix.path]).status == 0)
-        let uninstall = try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", prefix.path])
+        #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", prefix.path]).status == 0)
+        let uninstall = try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", prefix.path])
         #expect(uninstall.status == 0, "\(uninstall.output)")
         #expect(try Self.tree(prefix) == before)
-        let again = try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", prefix.path])
+        let again = try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", prefix.path])
         #expect(again.status == 1)
         #expect(again.stderr.contains("nothing to uninstall"))
 
         // A prefix that did not exist, installed into twice, is gone again after the uninstall.
         let fresh = scratch.appendingPathComponent("fresh/prefix")
-        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
-        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
+        #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
+        #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
         #expect(FileManager.default.isExecutableFile(atPath: fresh.appendingPathComponent("bin/pushmap").path))
-        #expect(try run(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", fresh.path]).status == 0)
+        #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", fresh.path]).status == 0)
         #expect(!FileManager.default.fileExists(atPath: fresh.path))
     }
 
@@ -175,20 +176,20 @@ struct PackagingTests {
         let scratch = try Self.scratch("release")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let dist = scratch.appendingPathComponent("dist")
-        let result = try run(Self.root.appendingPathComponent("scripts/release").path, ["--output", dist.path])
+        let result = try runProgram(Self.root.appendingPathComponent("scripts/release").path, ["--output", dist.path])
         #expect(result.status == 0, "\(result.output.suffix(4000))")
         let version = try Self.changelogVersion()
-        let arch = try run("/usr/bin/env", ["uname", "-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let arch = try runProgram("/usr/bin/env", ["uname", "-m"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let name = "pushmap-\(version)-linux-\(arch)"
         let tarball = dist.appendingPathComponent("\(name).tar.gz")
         #expect(FileManager.default.fileExists(atPath: tarball.path))
-        let check = try run("/usr/bin/env", ["sha256sum", "-c", "\(name).tar.gz.sha256"], directory: dist)
+        let check = try runProgram("/usr/bin/env", ["sha256sum", "-c", "\(name).tar.gz.sha256"], directory: dist)
         #expect(check.status == 0, "\(check.output)")
         #expect(check.stdout.contains("\(name).tar.gz: OK"))
 
         let unpacked = scratch.appendingPathComponent("elsewhere")
         try FileManager.default.createDirectory(at: unpacked, withIntermediateDirectories: true)
-        #expect(try run("/usr/bin/env", ["tar", "-xzf", tarball.path, "-C", unpacked.path]).status == 0)
+        #expect(try runProgram("/usr/bin/env", ["tar", "-xzf", tarball.path, "-C", unpacked.path]).status == 0)
         let folder = unpacked.appendingPathComponent(name)
         for file in ["LICENSE", "NOTICE", "README.md", "CHANGELOG.md", "bin/pushmap", "bin/pushmap-server",
                      "share/man/man1/pushmap.1", "share/bash-completion/completions/pushmap"] {
@@ -196,11 +197,11 @@ struct PackagingTests {
         }
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("share/pushmap").path))
         // Run with an empty environment, from a folder that is not the repository.
-        let pushmap = try run(folder.appendingPathComponent("bin/pushmap").path, ["translate", "--platform", "apns", Self.quickStart.path],
+        let pushmap = try runProgram(folder.appendingPathComponent("bin/pushmap").path, ["translate", "--platform", "apns", Self.quickStart.path],
                               directory: unpacked, clearEnvironment: true)
         #expect(pushmap.status == 0, "\(pushmap.stderr)")
         #expect(pushmap.stdout.contains("\"aps\""))
-        #expect(try run(folder.appendingPathComponent("bin/pushmap-server").path, ["--version"], directory: unpacked, clearEnvironment: true).stdout == version + "\n")
+        #expect(try runProgram(folder.appendingPathComponent("bin/pushmap-server").path, ["--version"], directory: unpacked, clearEnvironment: true).stdout == version + "\n")
     }
 
     // MARK: - Support
@@ -237,38 +238,4 @@ struct PackagingTests {
 
 struct PackagingError: Error, CustomStringConvertible {
     var description: String
-}
-
-struct RunResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-    var output: String { stdout + stderr }
-}
-
-/// Runs a program to its end, stdout and stderr through files (no pipe to fill and block on).
-func run(_ executable: String, _ arguments: [String], input: Data = Data(), directory: URL? = nil,
-         environment: [String: String] = [:], clearEnvironment: Bool = false) throws -> RunResult {
-    let scratch = try PackagingTests.scratch("run")
-    defer { try? FileManager.default.removeItem(at: scratch) }
-    let files = ["stdin", "stdout", "stderr"].map { scratch.appendingPathComponent($0) }
-    try input.write(to: files[0])
-    for file in files.dropFirst() { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.currentDirectoryURL = directory ?? PackagingTests.root
-    var variables = clearEnvironment ? [:] : ProcessInfo.processInfo.environment
-    variables.merge(environment) { _, new in new }
-    process.environment = variables
-    process.standardInput = try FileHandle(forReadingFrom: files[0])
-    process.standardOutput = try FileHandle(forWritingTo: files[1])
-    process.standardError = try FileHandle(forWritingTo: files[2])
-    try process.run()
-    process.waitUntilExit()
-    return RunResult(
-        status: process.terminationStatus,
-        stdout: String(decoding: (try? Data(contentsOf: files[1])) ?? Data(), as: UTF8.self),
-        stderr: String(decoding: (try? Data(contentsOf: files[2])) ?? Data(), as: UTF8.self)
-    )
 }

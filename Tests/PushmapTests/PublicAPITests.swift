@@ -1,4 +1,5 @@
 import Foundation
+import PushmapTestSupport
 import Testing
 
 /// The library's public API is a short, documented list, as the compiler sees it: the symbol
@@ -69,7 +70,7 @@ struct PublicAPITests {
         for folder in ["Sources/CJSONItem/include", "Sources/CLuaHost/include"] {
             clang += ["-Xcc", "-I", "-Xcc", repositoryRoot.appendingPathComponent(folder).path]
         }
-        let luaFlags = (try? run("/usr/bin/env", ["pkg-config", "--cflags-only-I", "lua5.4"]))?.stdout ?? ""
+        let luaFlags = (try? runProgram("/usr/bin/env", ["pkg-config", "--cflags-only-I", "lua5.4"]))?.stdout ?? ""
         for flag in luaFlags.split(separator: " ") where flag.hasPrefix("-I") {
             clang += ["-Xcc", String(flag).trimmingCharacters(in: .whitespacesAndNewlines)]
         }
@@ -87,7 +88,7 @@ struct PublicAPITests {
                 #else
                 let target = "aarch64-unknown-linux-gnu"
                 #endif
-                let result = try run("/usr/bin/env", ["swift-symbolgraph-extract", "-module-name", module, "-I", moduleFolder.path,
+                let result = try runProgram("/usr/bin/env", ["swift-symbolgraph-extract", "-module-name", module, "-I", moduleFolder.path,
                                                       "-target", target, "-minimum-access-level", "public",
                                                       "-output-dir", output.path] + clang)
                 guard result.status == 0 else {
@@ -115,24 +116,5 @@ struct PublicAPITests {
             }
         }
         return symbols
-    }
-
-    /// Runs a program to its end; its output through files, so no pipe fills.
-    static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: scratch) }
-        let out = scratch.appendingPathComponent("out"), err = scratch.appendingPathComponent("err")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        try process.run()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: (try? Data(contentsOf: out)) ?? Data(), as: UTF8.self),
-                String(decoding: (try? Data(contentsOf: err)) ?? Data(), as: UTF8.self))
     }
 }
