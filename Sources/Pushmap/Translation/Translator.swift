@@ -176,26 +176,27 @@ public final class Translator: Sendable {
         try translateTape(JSONTape(intent), platforms: platforms, forms: forms, now: now, lent: nil)
     }
 
+    /// The stages before the script: parse (done by the caller) and admit. An intent the
+    /// runtime's own check accepts goes from the tape into the Lua state, with no JSONValue and
+    /// no message built on the way; anything else is walked again by a check that says what is
+    /// wrong, and runs only when that finds no error.
     private func translateTape(
         _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?
     ) throws(TranslationError) -> Translation {
         let generation = lent?.generation ?? self.generation
         let now = now ?? options.clock()
-        // The common case: a valid intent whose template maps every platform asked for goes from
-        // the tape into the Lua state, with no JSONValue and no message built on the way.
+        let plan = TranslationPlan(platforms: platforms, forms: forms)
         if options.maxIntentDepth <= options.limits.maxValueDepth {
-            let translated = try borrowing(generation, lent: lent) { runtime throws(TranslationError) -> Translation? in
-                guard let index = runtime.intentCheck.accepts(tape), runtime.runs.indices.contains(index) else { return nil }
-                let template = runtime.runs[index]
-                guard platforms.allSatisfy({ template.platforms.contains($0) }),
-                      forms.isEmpty || !forms.contains(.fcmAPNS) || template.platforms.contains(.apns) else { return nil }
+            let translated = try borrowing(generation, lent: lent) { lent throws(TranslationError) -> Translation? in
+                guard let index = lent.runtime.intentCheck.accepts(tape), lent.runtime.runs.indices.contains(index) else { return nil }
+                let template = lent.runtime.runs[index]
+                guard plan.runs.allSatisfy({ template.platforms.contains($0) }) else { return nil }
                 return try run(
-                    .tape(tape), name: template.name, known: true, metered: template.metered, platforms: platforms, forms: forms, now: now,
-                    diagnostics: [], generation: generation, runtime: runtime)
+                    .tape(tape), TemplateRun(name: template.name, known: true, metered: template.metered), plan: plan, now: now,
+                    admitted: [], on: lent)
             }
             if let translated { return translated }
         }
-        // Anything else walks the intent again with a reporter that says what is wrong.
         var reader = tape.reader
         let intent = reader.value()
         let name = intent["template"]?.stringValue ?? "plain"
@@ -211,21 +212,21 @@ public final class Translator: Sendable {
             }
         }
         if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
-        return try borrowing(generation, lent: lent) { runtime throws(TranslationError) in
+        return try borrowing(generation, lent: lent) { lent throws(TranslationError) in
             try run(
-                .value(intent), name: name, known: template != nil, metered: !runtime.ownTemplates.contains(name), platforms: platforms,
-                forms: forms, now: now, diagnostics: diagnostics, generation: generation, runtime: runtime)
+                .value(intent), TemplateRun(name: name, known: template != nil, metered: !lent.runtime.ownTemplates.contains(name)),
+                plan: plan, now: now, admitted: diagnostics, on: lent)
         }
     }
 
     /// Runs `body` with a runtime no other thread is using; a runtime that cannot be made (its
     /// scripts failed to load since) is a script failure.
     private func borrowing<Result>(
-        _ generation: Generation, lent: Lent? = nil, _ body: (ScriptRuntime) throws(TranslationError) -> Result
+        _ generation: Generation, lent: Lent? = nil, _ body: (Lent) throws(TranslationError) -> Result
     ) throws(TranslationError) -> Result {
-        if let lent { return try body(lent.runtime) }
+        if let lent { return try body(lent) }
         do {
-            return try generation.pool.withElement { runtime in try body(runtime) }
+            return try generation.pool.withElement { runtime in try body(Lent(generation: generation, runtime: runtime)) }
         } catch let error as TranslationError {
             throw error
         } catch let error as ScriptError {
@@ -235,57 +236,57 @@ public final class Translator: Sendable {
         }
     }
 
-    /// Runs a valid intent through its template's script on `runtime`, then checks and writes the
-    /// payloads. A template the scripts lack (`plain`, when no script provides it; `known` false)
-    /// is the script host's to report.
+    /// The template a valid intent runs: its name, whether the scripts have it (`plain`, when no
+    /// script provides it, is the script host's to report), and whether it is a team's (metered,
+    /// and blamed at its lines).
+    struct TemplateRun {
+        let name: String
+        let known: Bool
+        let metered: Bool
+    }
+
+    /// The stages after the intent is admitted: map (the template's script on `runtime`), check
+    /// (each payload as the run writes it), send-ready (the request forms), blame (a team
+    /// script's line for a finding on a value it wrote).
     private func run(
-        _ intent: LuaArgument, name: String, known: Bool, metered: Bool, platforms: [Platform], forms: Set<RequestForm>, now: Int64,
-        diagnostics: [Diagnostic], generation: Generation, runtime: ScriptRuntime
+        _ intent: LuaArgument, _ template: TemplateRun, plan: TranslationPlan, now: Int64, admitted diagnostics: [Diagnostic],
+        on lent: Lent
     ) throws(TranslationError) -> Translation {
         // Each payload is checked and its text kept as the host reads it, still in the state: no
         // JSONValue is built (``Translation/payloads`` parses the text if someone asks). The
         // size rules read the text's length, and the caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
-        // The request forms need the apns mapping and its headers; an APNS request is checked
-        // once its headers are there, after the run.
-        let apnsRequest = !forms.isEmpty && forms.contains(.apnsRequest) && platforms.contains(.apns)
-        let fcmAPNS = !forms.isEmpty && forms.contains(.fcmAPNS) && platforms.contains(.fcm)
-        let request = apnsRequest || fcmAPNS
-        let runPlatforms = request && !platforms.contains(.apns) ? platforms + [.apns] : platforms
-        // The APNS payload checked after the run, as part of its request (nil: none).
-        let deferred = request && (apnsRequest || !platforms.contains(.apns)) ? runPlatforms.firstIndex(of: .apns) : nil
-        var compact = [[UInt8]?](repeating: nil, count: runPlatforms.count + (request ? 1 : 0))
+        let (generation, runtime, name) = (lent.generation, lent.runtime, template.name)
+        var compact = [[UInt8]?](repeating: nil, count: plan.outputCount)
         var findings: [Diagnostic] = []
         let scriptDiagnostics: [Diagnostic]
         do {
             scriptDiagnostics = try runtime.translate(
-                intent, template: name, platforms: runPlatforms, now: now, metered: metered, request: request
+                intent, template: name, platforms: plan.runs, now: now, metered: template.metered, request: plan.request
             ) { index, node, text in
                 guard compact.indices.contains(index) else { return }
                 compact[index] = Array(text)
-                guard index < runPlatforms.count, index != deferred else { return }
-                findings += checker.check(node, platform: runPlatforms[index], compactSize: text.count)
+                guard index < plan.runs.count, index != plan.checkedLater else { return }
+                findings += checker.check(node, platform: plan.runs[index], compactSize: text.count)
             }
         } catch {
-            let scriptError = ScriptError(error, script: known ? generation.scripts.winners[name] : nil)
+            let scriptError = ScriptError(error, script: template.known ? generation.scripts.winners[name] : nil)
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
         if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
 
         var texts: [(platform: Platform, text: [UInt8])] = []
-        texts.reserveCapacity(runPlatforms.count)
-        for (index, platform) in runPlatforms.enumerated() {
+        texts.reserveCapacity(plan.runs.count)
+        for (index, platform) in plan.runs.enumerated() {
             guard let text = compact[index] else {
-                let path = known ? generation.templates[name]?.path : nil
+                let path = template.known ? generation.templates[name]?.path : nil
                 let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
                 throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics + scriptDiagnostics, scriptError: scriptError)
             }
             texts.append((platform, text))
         }
-        if request {
-            texts = sendReady(
-                texts, headers: compact[runPlatforms.count] ?? Array("{}".utf8), platforms: platforms, apnsRequest: apnsRequest, fcmAPNS: fcmAPNS,
-                checker: checker, findings: &findings)
+        if plan.request {
+            texts = sendReady(texts, headers: compact[plan.runs.count] ?? Array("{}".utf8), plan: plan, checker: checker, findings: &findings)
         }
         // One list, made once: the validator's, the script's, then the checks' findings.
         var all = diagnostics
@@ -297,13 +298,11 @@ public final class Translator: Sendable {
         // An error on a value a team's script wrote names the line that wrote it, and so do the
         // warnings beside it. Warnings alone are traced only when asked: a trace costs hundreds
         // of translations.
-        if metered, findings.hasErrors || (options.blameWarnings && !findings.isEmpty), let blame = blamed(
-            intent, name: name, platforms: runPlatforms, now: now, request: request, fcmAPNS: fcmAPNS, all, generation: generation,
-            runtime: runtime
-        ) {
+        if template.metered, findings.hasErrors || (options.blameWarnings && !findings.isEmpty),
+           let blame = blamed(intent, name: name, plan: plan, now: now, all, on: lent) {
             all = blame.findings
             if let scriptError = blame.scriptError { throw TranslationError(kind: .scriptFailed, diagnostics: all, scriptError: scriptError) }
-        } else if metered, !findings.isEmpty {
+        } else if template.metered, !findings.isEmpty {
             // Untraced, a team script's findings stay at the payload path: which intent field (if
             // any) a value came from only a trace can say, and a guess could name a field the
             // intent does not have.
@@ -317,9 +316,10 @@ public final class Translator: Sendable {
     /// (the apns mapping's payload and its script's headers) checked where it lies in the output,
     /// written as the APNS output with `apnsRequest`, and into the FCM message with `fcmAPNS`.
     private func sendReady(
-        _ texts: [(platform: Platform, text: [UInt8])], headers: [UInt8], platforms: [Platform], apnsRequest: Bool, fcmAPNS: Bool,
-        checker: PayloadChecker, findings: inout [Diagnostic]
+        _ texts: [(platform: Platform, text: [UInt8])], headers: [UInt8], plan: TranslationPlan, checker: PayloadChecker,
+        findings: inout [Diagnostic]
     ) -> [(platform: Platform, text: [UInt8])] {
+        let (platforms, apnsRequest, fcmAPNS) = (plan.platforms, plan.apnsRequest, plan.fcmAPNS)
         let sent = RequestText(payload: texts.first { $0.platform == .apns }?.text ?? [], headers: headers)
         // Where the request lies in the output, and whose findings they are; a bare APNS payload
         // asked for has been checked as one already.
@@ -349,12 +349,13 @@ public final class Translator: Sendable {
     /// run pays for it. Nil when the trace cannot say; no script error when no line of a team's
     /// script wrote an error's value.
     private func blamed(
-        _ intent: LuaArgument, name: String, platforms: [Platform], now: Int64, request: Bool, fcmAPNS: Bool, _ diagnostics: [Diagnostic],
-        generation: Generation, runtime: ScriptRuntime
+        _ intent: LuaArgument, name: String, plan: TranslationPlan, now: Int64, _ diagnostics: [Diagnostic], on lent: Lent
     ) -> (findings: [Diagnostic], scriptError: ScriptError?)? {
-        guard var blame = try? runtime.blame(intent, template: name, platforms: platforms, now: now, request: request) else { return nil }
-        blame.fcmAPNSReplaced = fcmAPNS
-        let team = Set(generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
+        guard var blame = try? lent.runtime.blame(intent, template: name, platforms: plan.runs, now: now, request: plan.request) else {
+            return nil
+        }
+        blame.fcmAPNSReplaced = plan.fcmAPNS
+        let team = Set(lent.generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
         return blame.attribute(diagnostics, teamScripts: team)
     }
 
