@@ -110,8 +110,8 @@ let package = Package(
         .testTarget(
             name: "PushmapTests",
             dependencies: ["Pushmap", "PushmapJSON", "LuaHost", "PushmapTestSupport", .product(name: "Logging", package: "swift-log")],
-            // Read from its path by OutputStabilityTests, not a resource of the bundle.
-            exclude: ["Golden"],
+            // Read from their paths by OutputStabilityTests and LiquidReferenceTests, not resources.
+            exclude: ["Golden", "LiquidReference"],
             swiftSettings: strict
         ),
         .testTarget(
