@@ -27,6 +27,8 @@ package struct IntentCheck: Sendable {
         case object(Object)
         indirect case array(Shape, maxItems: Int?)
         indirect case map(Shape?)
+        /// A field only campaigns read: a warning here, said by the explaining walk alone.
+        indirect case campaignOnly(Shape, String)
     }
 
     /// A class, so that matching a shape takes one reference rather than copying its arrays.
@@ -94,7 +96,10 @@ package struct IntentCheck: Sendable {
         case .choice(let choices): .choice(Words(choices))
         case .array(let item, let maxItems): .array(compile(item), maxItems: maxItems)
         case .map(let item): .map(item.map(compile))
-        case .object(let object): .object(Object(object, shapes: object.fields.map { compile($0.shape) }))
+        case .object(let object):
+            .object(Object(object, shapes: object.fields.map { field in
+                field.campaignOnly.map { .campaignOnly(compile(field.shape), $0) } ?? compile(field.shape)
+            }))
         }
     }
 
@@ -234,6 +239,10 @@ package struct IntentCheck: Sendable {
         case .object(let object):
             guard op == JSONTape.Op.object else { return wrongType(&reader, "an object", &reporter) }
             return walkObject(&reader, object, &reporter)
+        case .campaignOnly(let shape, let message):
+            guard Reporter.explains else { return false }
+            reporter.add(.warning(reporter.path, "campaign-only", message))
+            return walk(&reader, shape, &reporter)
         }
     }
 

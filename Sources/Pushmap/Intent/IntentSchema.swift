@@ -123,7 +123,8 @@ package enum IntentSchema {
     static let campaignFields = [
         IntentField("id", text, "The message's id, written back as \"id\" on its batch line; not part of a payload."),
         IntentField("locales", .map(.map(nil)),
-            "Partial intents by language tag (fr, fr-CA), laid over the base for a campaign's recipients in that language; translate and batch ignore them."),
+            "Partial intents by language tag (fr, fr-CA), laid over the base for a campaign's recipients in that language; translate and batch ignore them.",
+            campaignOnly: "only pushmap campaign reads locales: this sends the base text"),
     ]
 
     /// apns-push-type's values.
