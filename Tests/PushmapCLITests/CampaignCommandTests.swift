@@ -342,4 +342,22 @@ struct CampaignCommandTests {
         #expect(lines.map { $0["error"] != nil } == [false, true, false])
         #expect(result.stdout.hasPrefix(#"{"line":1,"id":"m-1","apns":"#), "\(result.stdout)")
     }
+
+    // MARK: - preview
+
+    @Test("preview --recipient draws what that recipient sees: their layer, their variables")
+    func previewRecipient() throws {
+        let files = try Files(intent: Self.localized, recipients: [#"{"locale": "fr-CA", "platform": "apns", "vars": {"first_name": "Élise"}}"#])
+        defer { try? FileManager.default.removeItem(at: files.folder) }
+        let result = try CommandRunner.run(["preview", "intent.json", "--recipient", "recipients.ndjson"], directory: files.folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Allo Élise"), "\(result.stdout)")
+        #expect(result.stdout.contains("Commande expédiée"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Android"), "a recipient on apns is drawn on iOS only: \(result.stdout)")
+        let missing = try Files(intent: Self.localized, recipients: [#"{"locale": "fr"}"#])
+        defer { try? FileManager.default.removeItem(at: missing.folder) }
+        let failed = try CommandRunner.run(["preview", "intent.json", "--recipient", "recipients.ndjson"], directory: missing.folder)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("$.locales.fr.title: first_name is not in this recipient's vars [missing-variable]"), "\(failed.stderr)")
+    }
 }
