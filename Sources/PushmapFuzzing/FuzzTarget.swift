@@ -23,7 +23,7 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     public static func all(logger: Logger = Logger(label: "pushmap-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> [FuzzTarget] {
-        [try translate(logger: logger), fastPath(), try luaValues(logger: logger), try validate(logger: logger), try importPayload(logger: logger)]
+        [try translate(logger: logger), fastPath(), try luaValues(logger: logger), try validate(logger: logger), try importPayload(logger: logger), liquid()]
     }
 
     /// The target named `name`, or nil.
@@ -194,6 +194,41 @@ public struct FuzzTarget: Sendable {
                     if let broken = unclean(error) { return "\(platform): translating the intent: \(broken)" }
                 }
             }
+            return nil
+        }
+    }
+
+    /// Bytes as a recipe for a campaign template (a random mix of text, outputs with paths and
+    /// filters, `if`/`unless` blocks closed or not, `raw`, comments, stray delimiters and raw
+    /// input bytes) and for a recipient's `vars` (hostile strings, numbers, dates, nesting).
+    /// Promises: compiling gives a template or an error with a column inside the text and a
+    /// one-line message; rendering twice gives the same text and problems; the text stays within
+    /// the output limit, and written into a JSON object reads back as the same string.
+    static func liquid() -> FuzzTarget {
+        FuzzTarget(name: "liquid", summary: "random Liquid templates and vars, compiled, rendered and written as JSON") { input in
+            var recipe = LiquidRecipe(input)
+            let vars = recipe.vars()
+            let source = recipe.template()
+            let template: LiquidTemplate
+            do throws(LiquidSyntaxError) {
+                template = try LiquidTemplate(source)
+            } catch {
+                if error.column < 1 || error.column > source.count + 1 { return "a syntax error at column \(error.column) of \(source.count) characters" }
+                if error.message.isEmpty || error.message.contains("\n") { return "a syntax error message that is empty or not one line: \(error.message)" }
+                return nil
+            }
+            let rendering = template.render(vars, lenient: false, now: 1_795_687_200)
+            if template.render(vars, lenient: true, now: 1_795_687_200) != rendering { return "two renderings differ" }
+            if template.isPlainText, rendering.text != source || !rendering.problems.isEmpty { return "a plain text rendered other than itself" }
+            if rendering.text.utf8.count > LiquidTemplate.maxOutputBytes { return "a rendering of \(rendering.text.utf8.count) bytes, over the limit" }
+            for problem in rendering.problems {
+                if case .missingVariable(let path) = problem, path.isEmpty { return "a missing variable with no path" }
+            }
+            let object: JSONValue = ["text": .string(rendering.text)]
+            guard let back = try? JSONParser.parse(JSONWriter(style: .compact).write(object)) else {
+                return "the rendered text written as JSON does not parse"
+            }
+            if back != object { return "the rendered text reads back different from JSON" }
             return nil
         }
     }

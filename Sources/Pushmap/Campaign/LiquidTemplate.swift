@@ -1,61 +1,80 @@
 public import PushmapJSON
 
+// No Liquid library is among the Swift packages this project can use (Stencil speaks Django's
+// syntax and has no strict mode; swift-mustache has neither strict variables nor Liquid's
+// filters), so the subset campaigns need is written here, after Shopify Liquid's documented
+// behaviour: LiquidLexer and LiquidParser compile, LiquidRenderer renders.
+
 /// A string of an intent compiled as a Liquid template, rendered once per recipient.
 ///
-/// INTERIM: this file fixes the API the campaign code is written against; the compiler and
-/// renderer are being written on the `liquid` branch. Until then every text is plain.
+/// What compiles: output `{{ path | filter: arg, ... }}` with dotted paths, `[0]`, `[-1]`,
+/// `["key"]`, `.size`, `.first` and `.last`; the tags `if`/`elsif`/`else`/`endif`,
+/// `unless`/`endunless`, `raw`, `comment` and `{% # ... %}`; whitespace control (`{{-`, `-%}`);
+/// the filters `default`, `upcase`, `downcase`, `capitalize`, `truncate` and `date`. Anything
+/// else (an unknown tag or filter, a wrong argument count, a block left open) is a
+/// ``LiquidSyntaxError`` at compile time, naming its column.
+///
+/// Strictness: an output whose path the recipient's `vars` lack, with no `default` filter after
+/// it, renders empty and adds ``LiquidProblem/missingVariable(_:)``; the caller decides whether
+/// that stops the send or is a warning. In a condition a missing variable is nil, so false, and
+/// no problem: testing a variable is how a template handles optional data. A variable that is
+/// present with the value `null` is not missing; it renders empty.
+///
+/// Values are text: a variable's value is inserted as it is and never read as a template again.
+/// Strings as they are, numbers as JSON writes them, `true`/`false`, `null` as nothing, an array
+/// as its elements one after the other, an object as compact JSON.
+///
+/// Compile once, render many: the compiled form is a small tree, and rendering it walks the tree
+/// appending to one string. Templates longer than 64 KiB, nested more than 32 blocks deep, or
+/// rendering more than 64 KiB are refused or cut, so no template hangs or explodes.
 public struct LiquidTemplate: Sendable {
     /// The text as written.
     public let source: String
+    /// The compiled tree; one text node for a plain text.
+    let nodes: [LiquidNode]
+    private let plain: Bool
+
+    /// The longest source compiled, in UTF-8 bytes.
+    package static let maxSourceBytes = 64 * 1024
+    /// The longest rendering, in UTF-8 bytes; longer ones are cut and reported.
+    package static let maxOutputBytes = 64 * 1024
+    /// How deep `if` and `unless` blocks may nest.
+    package static let maxDepth = 32
 
     /// Compiles `source`.
     /// - Throws: ``LiquidSyntaxError`` naming the column (in characters, from 1) where it goes wrong.
     public init(_ source: String) throws(LiquidSyntaxError) {
         self.source = source
+        plain = !LiquidLexer.hasMarkup(source)
+        if plain {
+            nodes = source.isEmpty ? [] : [.text(source)]
+            return
+        }
+        let text = LiquidSourceText(source)
+        if text.bytes.count > Self.maxSourceBytes {
+            throw text.error(
+                at: Self.maxSourceBytes,
+                "The template is \(text.bytes.count) bytes long, over the limit of \(Self.maxSourceBytes)."
+            )
+        }
+        let tokens = try LiquidLexer(text).tokens()
+        var parser = LiquidParser(text: text, tokens: tokens)
+        nodes = try parser.parseTemplate()
     }
 
-    /// Whether the text has no tag at all, so rendering it gives the text back.
-    public var isPlainText: Bool { true }
+    /// Whether the text has no tag at all (no `{{` and no `{%`), so rendering it gives the text back.
+    public var isPlainText: Bool { plain }
 
     /// Renders the template with `variables` (a JSON object: the recipient's `vars`).
-    /// - Parameter lenient: whether a missing variable renders empty (and is reported) instead of
-    ///   stopping the rendering.
-    public func render(_ variables: JSONValue, lenient: Bool) -> LiquidRendering {
-        LiquidRendering(text: source, problems: [])
-    }
-}
-
-/// What a rendering produced: the text, and what went wrong on the way.
-public struct LiquidRendering: Sendable, Equatable {
-    /// The rendered text; meaningless when ``problems`` holds a problem that is not lenient.
-    public var text: String
-    /// Missing variables and filter failures, in the order met.
-    public var problems: [LiquidProblem]
-
-    public init(text: String, problems: [LiquidProblem]) {
-        self.text = text
-        self.problems = problems
-    }
-}
-
-/// One thing a rendering could not do.
-public enum LiquidProblem: Sendable, Equatable {
-    /// A variable (its dotted path as written, such as `order.items[0].name`) the recipient's
-    /// `vars` lack, with no `default` filter.
-    case missingVariable(String)
-    /// A filter given a value or argument it cannot use (`date` on a value that is no time).
-    case filterFailed(filter: String, message: String)
-}
-
-/// Why a template does not compile.
-public struct LiquidSyntaxError: Error, Sendable, Equatable {
-    /// Where it goes wrong: characters from the start of the text, from 1.
-    public let column: Int
-    /// What is wrong, in one sentence.
-    public let message: String
-
-    public init(column: Int, message: String) {
-        self.column = column
-        self.message = message
+    /// - Parameters:
+    ///   - lenient: kept for callers' symmetry; every problem is reported the same way, and the
+    ///     caller decides whether a missing variable is an error (strict) or a warning (lenient).
+    ///   - now: the time, in epoch seconds, that `"now"` and `"today"` mean to the `date` filter;
+    ///     the system clock's by default. A campaign passes its own, so every recipient sees one time.
+    public func render(_ variables: JSONValue, lenient: Bool, now: Int64 = Translator.systemClock()) -> LiquidRendering {
+        if plain { return LiquidRendering(text: source, problems: []) }
+        var renderer = LiquidRenderer(context: LiquidContext(variables: variables, now: now), capacity: source.utf8.count)
+        renderer.render(nodes)
+        return LiquidRendering(text: renderer.output, problems: renderer.problems)
     }
 }

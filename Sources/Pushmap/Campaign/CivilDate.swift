@@ -1,0 +1,51 @@
+/// A day of the proleptic Gregorian calendar and the time in it, from epoch seconds in UTC,
+/// after Howard Hinnant's days-from-civil algorithms.
+struct CivilDate {
+    let year: Int64
+    /// 1 to 12.
+    let month: Int64
+    /// 1 to 31.
+    let day: Int64
+    let hour: Int64
+    let minute: Int64
+    let second: Int64
+    /// 0 for Sunday to 6 for Saturday.
+    let weekday: Int64
+    /// 1 to 366.
+    let dayOfYear: Int64
+
+    init(seconds: Int64) {
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let rest = seconds - days * 86_400
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfShiftedYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfShiftedYear + 2) / 153
+        day = dayOfShiftedYear - (153 * monthIndex + 2) / 5 + 1
+        month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        hour = rest / 3600
+        minute = rest % 3600 / 60
+        second = rest % 60
+        // 1970-01-01 was a Thursday.
+        let week = (days + 4) % 7
+        weekday = week < 0 ? week + 7 : week
+        dayOfYear = days - Self.days(year: year, month: 1, day: 1) + 1
+    }
+
+    /// Days from 1970-01-01 to the given date.
+    static func days(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+}

@@ -1,0 +1,110 @@
+internal import PushmapJSON
+
+/// One test of a condition: a value alone (true unless nil or false), or two values and an
+/// operator. Values of kinds that do not compare (a number and a string) are simply unequal and
+/// unordered: the test is false, never an error.
+struct LiquidComparison: Sendable {
+    enum Operator: String, Sendable, Equatable {
+        case equal = "==", notEqual = "!=", less = "<", greater = ">", lessOrEqual = "<=", greaterOrEqual = ">="
+        case contains
+    }
+
+    let left: LiquidExpression
+    let test: (operator: Operator, right: LiquidExpression)?
+
+    /// Whether the test holds; a missing variable is nil here, not a problem.
+    func holds(_ context: LiquidContext) -> Bool {
+        guard let (operation, right) = test else {
+            return Self.isTruthy(left.evaluate(context))
+        }
+        switch operation {
+        case .equal: return Self.equal(left, right, context)
+        case .notEqual: return !Self.equal(left, right, context)
+        case .contains: return Self.contains(left.evaluate(context), right.evaluate(context))
+        case .less, .greater, .lessOrEqual, .greaterOrEqual:
+            guard let order = Self.order(left.evaluate(context), right.evaluate(context)) else { return false }
+            switch operation {
+            case .less: return order < 0
+            case .greater: return order > 0
+            case .lessOrEqual: return order <= 0
+            default: return order >= 0
+            }
+        }
+    }
+
+    /// Liquid's truthiness: only nil and false are false; 0, "" and [] are true.
+    static func isTruthy(_ value: JSONValue?) -> Bool {
+        switch value {
+        case nil, .null?, .bool(false)?: false
+        default: true
+        }
+    }
+
+    /// Equality, with `blank` and `empty` on either side meaning their tests.
+    private static func equal(_ left: LiquidExpression, _ right: LiquidExpression, _ context: LiquidContext) -> Bool {
+        switch (left, right) {
+        case (.empty, .empty), (.blank, .blank), (.empty, .blank), (.blank, .empty): return true
+        case (.empty, let other), (let other, .empty): return isEmpty(other.evaluate(context))
+        case (.blank, let other), (let other, .blank): return isBlank(other.evaluate(context))
+        default: return equal(left.evaluate(context), right.evaluate(context))
+        }
+    }
+
+    /// Equal values: numbers by value (1 == 1.0), strings byte for byte, nil (a missing
+    /// variable too) equal to nil, arrays and objects member by member; different kinds unequal.
+    static func equal(_ left: JSONValue?, _ right: JSONValue?) -> Bool {
+        let left = left ?? .null, right = right ?? .null
+        if let a = left.doubleValue, let b = right.doubleValue {
+            if case .integer(let x) = left, case .integer(let y) = right { return x == y }
+            return a == b
+        }
+        return left == right
+    }
+
+    /// An empty string, array or object.
+    static func isEmpty(_ value: JSONValue?) -> Bool {
+        switch value {
+        case .string(let string)?: string.isEmpty
+        case .array(let array)?: array.isEmpty
+        case .object(let object)?: object.isEmpty
+        default: false
+        }
+    }
+
+    /// nil, false, empty, or a string of blanks only.
+    static func isBlank(_ value: JSONValue?) -> Bool {
+        switch value {
+        case nil, .null?, .bool(false)?: true
+        case .string(let string)?: string.utf8.allSatisfy(LiquidSourceText.isSpace)
+        default: isEmpty(value)
+        }
+    }
+
+    /// A substring of a string (a number looked for as its text), an element of an array, or a
+    /// key of an object; false for anything else.
+    private static func contains(_ container: JSONValue?, _ item: JSONValue?) -> Bool {
+        switch container {
+        case .string(let string)?:
+            guard let item, item != .null else { return false }
+            let needle = LiquidText.text(of: item)
+            return needle.isEmpty || string.utf8.firstRange(of: needle.utf8) != nil
+        case .array(let array)?:
+            return array.contains { equal($0, item) }
+        case .object(let object)?:
+            guard case .string(let key)? = item else { return false }
+            return object[key] != nil
+        default:
+            return false
+        }
+    }
+
+    /// The order of two numbers, or of two strings by their bytes; nil for anything else.
+    private static func order(_ left: JSONValue?, _ right: JSONValue?) -> Int? {
+        if case .integer(let a)? = left, case .integer(let b)? = right { return a < b ? -1 : a > b ? 1 : 0 }
+        if let a = left?.doubleValue, let b = right?.doubleValue { return a < b ? -1 : a > b ? 1 : 0 }
+        if case .string(let a)? = left, case .string(let b)? = right {
+            return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a.utf8.elementsEqual(b.utf8) ? 0 : 1
+        }
+        return nil
+    }
+}

@@ -1,0 +1,93 @@
+internal import PushmapJSON
+
+/// A value in a tag: a literal or a variable's path.
+indirect enum LiquidExpression: Sendable {
+    case literal(JSONValue)
+    /// `blank`: equal to nil, false, and empty or all-blank strings, arrays and objects.
+    case blank
+    /// `empty`: equal to empty strings, arrays and objects.
+    case empty
+    case variable(LiquidPath)
+
+    /// The value in `context`; nil when a variable's path does not resolve.
+    func evaluate(_ context: LiquidContext) -> JSONValue? {
+        switch self {
+        case .literal(let value): value
+        case .blank, .empty: .string("")
+        case .variable(let path): path.resolve(context)
+        }
+    }
+}
+
+/// A variable's path: a name, then `.key`, `[index]`, `["key"]` or `[variable]` steps.
+struct LiquidPath: Sendable {
+    enum Step: Sendable {
+        case key(String)
+        case index(Int)
+        case lookup(LiquidExpression)
+    }
+
+    let root: String
+    let steps: [Step]
+    /// The path as written, for messages.
+    let written: String
+
+    /// The value at the path in the recipient's variables, or nil when some step finds nothing.
+    func resolve(_ context: LiquidContext) -> JSONValue? {
+        guard var value = context.variables[root] else { return nil }
+        for step in steps {
+            let next: JSONValue?
+            switch step {
+            case .key(let key): next = Self.member(key, of: value)
+            case .index(let index): next = Self.element(index, of: value)
+            case .lookup(let expression):
+                switch expression.evaluate(context) {
+                case .integer(let index)?: next = Self.element(Int(truncatingIfNeeded: index), of: value)
+                case .string(let key)?: next = Self.member(key, of: value)
+                default: next = nil
+                }
+            }
+            guard let next else { return nil }
+            value = next
+        }
+        return value
+    }
+
+    /// An object's member, else the properties Liquid gives arrays (`size`, `first`, `last`) and
+    /// strings and objects (`size`; a string's size counts characters, as `truncate` does).
+    static func member(_ key: String, of value: JSONValue) -> JSONValue? {
+        switch value {
+        case .object(let object):
+            if let member = object[key] { return member }
+            guard key == "size" else { return nil }
+            return .integer(Int64(object.count))
+        case .array(let array):
+            switch key {
+            case "size": return .integer(Int64(array.count))
+            case "first": return array.first
+            case "last": return array.last
+            default: return nil
+            }
+        case .string(let string):
+            guard key == "size" else { return nil }
+            return .integer(Int64(string.count))
+        default:
+            return nil
+        }
+    }
+
+    /// An array's element; a negative index counts from the end (`[-1]` is the last).
+    static func element(_ index: Int, of value: JSONValue) -> JSONValue? {
+        guard case .array(let array) = value else { return nil }
+        let position = index < 0 ? array.count + index : index
+        // Not a ternary: with JSONValue's nil literal, `: nil` would be `.null`, a value found.
+        guard array.indices.contains(position) else { return nil }
+        return array[position]
+    }
+}
+
+/// What a rendering reads: the recipient's variables and the time `"now"` means.
+struct LiquidContext {
+    let variables: JSONValue
+    let now: Int64
+}

@@ -1,0 +1,146 @@
+internal import PushmapJSON
+
+/// A filter of an output tag, checked when the template compiles (its name and how many
+/// arguments it takes) and applied when it renders.
+struct LiquidFilter: Sendable {
+    enum Kind: Sendable {
+        /// The argument when the value is nil, false (unless `allow_false: true`) or empty.
+        case `default`(LiquidExpression, allowFalse: Bool)
+        case upcase, downcase, capitalize
+        /// Cut to `length` characters, the ellipsis (by default `...`) counted inside them.
+        case truncate(length: LiquidExpression, ellipsis: LiquidExpression?)
+        /// A time written with a strftime format, in UTC.
+        case date(format: LiquidExpression)
+    }
+
+    let kind: Kind
+    let name: String
+
+    /// The filters there are, for `did you mean`.
+    static let names = ["capitalize", "date", "default", "downcase", "truncate", "upcase"]
+
+    /// Why a filter could not use its value or an argument, in one sentence.
+    struct Failure: Error {
+        let message: String
+    }
+
+    var isDefault: Bool {
+        if case .default = kind { true } else { false }
+    }
+
+    /// The filter `name` with these arguments, or a sentence saying why not.
+    static func make(_ name: String, arguments: [LiquidExpression], keywords: [(name: String, value: LiquidExpression)]) -> Result<LiquidFilter, LiquidFilterMistake> {
+        func arity(_ allowed: ClosedRange<Int>, _ shape: String) -> LiquidFilterMistake? {
+            allowed.contains(arguments.count) ? nil : .arguments("Filter '\(name)' takes \(shape), not \(arguments.count).")
+        }
+        let allowedKeywords = name == "default" ? ["allow_false"] : []
+        if let keyword = keywords.first(where: { !allowedKeywords.contains($0.name) }) {
+            return .failure(.arguments("Filter '\(name)' has no argument named '\(keyword.name)'."))
+        }
+        let kind: Kind
+        switch name {
+        case "default":
+            if let mistake = arity(1...1, "1 argument (the value to show instead)") { return .failure(mistake) }
+            var allowFalse = false
+            if let keyword = keywords.first {
+                guard case .literal(.bool(let flag)) = keyword.value else {
+                    return .failure(.arguments("Filter 'default' takes 'allow_false: true' or 'allow_false: false'."))
+                }
+                allowFalse = flag
+            }
+            kind = .default(arguments[0], allowFalse: allowFalse)
+        case "upcase", "downcase", "capitalize":
+            if let mistake = arity(0...0, "no argument") { return .failure(mistake) }
+            kind = name == "upcase" ? .upcase : name == "downcase" ? .downcase : .capitalize
+        case "truncate":
+            if let mistake = arity(1...2, "1 or 2 arguments (a length and an optional ellipsis)") { return .failure(mistake) }
+            kind = .truncate(length: arguments[0], ellipsis: arguments.count > 1 ? arguments[1] : nil)
+        case "date":
+            if let mistake = arity(1...1, "1 argument (a strftime format such as \"%Y-%m-%d\")") { return .failure(mistake) }
+            kind = .date(format: arguments[0])
+        default:
+            return .failure(.unknown)
+        }
+        return .success(LiquidFilter(kind: kind, name: name))
+    }
+
+    /// The filtered value, or the problem that stops it.
+    func apply(to value: JSONValue, _ context: LiquidContext) throws(Failure) -> JSONValue {
+        switch kind {
+        case .default(let fallback, let allowFalse):
+            let keep: Bool
+            switch value {
+            case .null: keep = false
+            case .bool(let bool): keep = bool || allowFalse
+            default: keep = !LiquidComparison.isEmpty(value)
+            }
+            return keep ? value : fallback.evaluate(context) ?? .null
+        case .upcase:
+            return .string(LiquidText.text(of: value).uppercased())
+        case .downcase:
+            return .string(LiquidText.text(of: value).lowercased())
+        case .capitalize:
+            let text = LiquidText.text(of: value)
+            guard let first = text.first else { return .string("") }
+            return .string(first.uppercased() + text.dropFirst().lowercased())
+        case .truncate(let length, let ellipsis):
+            return try truncate(value, length, ellipsis, context)
+        case .date(let format):
+            return try date(value, format, context)
+        }
+    }
+
+    private func truncate(_ value: JSONValue, _ length: LiquidExpression, _ ellipsis: LiquidExpression?, _ context: LiquidContext) throws(Failure) -> JSONValue {
+        guard let count = Self.integer(length.evaluate(context)) else {
+            throw Failure(message: "The length of 'truncate' must be a whole number.")
+        }
+        if value == .null { return value }
+        let ending = ellipsis.map { LiquidText.text(of: $0.evaluate(context) ?? .null) } ?? "..."
+        let text = LiquidText.text(of: value)
+        // Characters, not bytes or scalars: a flag, a family emoji or an accented letter is one
+        // character, kept or cut whole. As Liquid, a text no longer than the length stays whole,
+        // and a longer one keeps length minus the ellipsis's length, then the ellipsis.
+        if count >= 0 {
+            let cut = text.index(text.startIndex, offsetBy: count, limitedBy: text.endIndex)
+            guard let cut, cut < text.endIndex else { return .string(text) }
+        }
+        let kept = max(0, count - ending.count)
+        return .string(String(text.prefix(kept)) + ending)
+    }
+
+    private func date(_ value: JSONValue, _ format: LiquidExpression, _ context: LiquidContext) throws(Failure) -> JSONValue {
+        // As Liquid: nothing and an empty string stay as they are.
+        if value == .null || value == .string("") { return value }
+        guard case .string(let pattern)? = format.evaluate(context) else {
+            throw Failure(message: "The format of 'date' must be a string such as \"%Y-%m-%d\".")
+        }
+        let seconds = try LiquidTime.seconds(of: value, now: context.now)
+        return .string(Strftime.format(seconds, pattern))
+    }
+
+    /// A whole number from an integer, a whole double or a string of digits.
+    static func integer(_ value: JSONValue?) -> Int? {
+        switch value {
+        case .integer(let integer)?: return Int(exactly: integer)
+        case .double(let double)?: return double.rounded(.towardZero) == double ? Int(exactly: double) : nil
+        case .string(let string)?: return Int(string.trimmingBlanks())
+        default: return nil
+        }
+    }
+}
+
+/// Why a filter does not compile.
+enum LiquidFilterMistake: Error {
+    case unknown
+    case arguments(String)
+}
+
+extension String {
+    /// Without its leading and trailing ASCII blanks.
+    func trimmingBlanks() -> Substring {
+        let bytes = utf8
+        guard let first = bytes.firstIndex(where: { !LiquidSourceText.isSpace($0) }),
+              let last = bytes.lastIndex(where: { !LiquidSourceText.isSpace($0) }) else { return "" }
+        return self[first...last]
+    }
+}

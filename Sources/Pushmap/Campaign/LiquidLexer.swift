@@ -1,0 +1,157 @@
+/// Splits a template into text, output tags and block tags, applying whitespace control and
+/// taking `raw` and `comment` bodies out whole.
+///
+/// As Liquid does, an output ends at the first `}}` and a tag at the first `%}`, quoted or not.
+struct LiquidLexer {
+    /// One piece of the template, with byte ranges into the source.
+    enum Token {
+        case text(Range<Int>)
+        /// `{{ markup }}`, opening at byte `start`.
+        case output(markup: Range<Int>, start: Int)
+        /// `{% name markup %}`, opening at byte `start`, its name at byte `nameStart`.
+        case tag(name: String, nameStart: Int, markup: Range<Int>, start: Int)
+    }
+
+    let text: LiquidSourceText
+    private var found: [Token] = []
+    /// Whether the last tag ended with `-}}` or `-%}`, so the next text loses its leading blanks.
+    private var trimNext = false
+
+    init(_ text: LiquidSourceText) {
+        self.text = text
+    }
+
+    /// Whether `source` holds `{{` or `{%`, the only ways a tag starts.
+    static func hasMarkup(_ source: String) -> Bool {
+        var previousBrace = false
+        for byte in source.utf8 {
+            if previousBrace, byte == UInt8(ascii: "{") || byte == UInt8(ascii: "%") { return true }
+            previousBrace = byte == UInt8(ascii: "{")
+        }
+        return false
+    }
+
+    consuming func tokens() throws(LiquidSyntaxError) -> [Token] {
+        let bytes = text.bytes
+        var i = 0
+        var textStart = 0
+        while let open = nextOpening(from: i) {
+            let isOutput = bytes[open + 1] == UInt8(ascii: "{")
+            let trimsLeft = open + 2 < bytes.count && bytes[open + 2] == UInt8(ascii: "-")
+            appendText(textStart..<open, trimEnd: trimsLeft)
+            let closing: StaticString = isOutput ? "}}" : "%}"
+            guard let close = find(closing, from: open + 2) else {
+                throw text.error(at: open, isOutput
+                    ? "This '{{' is never closed with '}}'."
+                    : "This '{%' is never closed with '%}'.")
+            }
+            var markup = (open + (trimsLeft ? 3 : 2))..<close
+            trimNext = markup.count > 0 && bytes[close - 1] == UInt8(ascii: "-")
+            if trimNext { markup = markup.lowerBound..<(close - 1) }
+            i = close + 2
+            if isOutput {
+                found.append(.output(markup: markup, start: open))
+            } else {
+                i = try tag(markup, start: open, after: i)
+            }
+            textStart = i
+        }
+        appendText(textStart..<bytes.count, trimEnd: false)
+        return found
+    }
+
+    /// Reads a block tag whose markup is `markup`; returns where the text after it starts
+    /// (after the `endraw` or `endcomment` for those).
+    private mutating func tag(_ markup: Range<Int>, start: Int, after: Int) throws(LiquidSyntaxError) -> Int {
+        let bytes = text.bytes
+        var nameStart = markup.lowerBound
+        while nameStart < markup.upperBound, LiquidSourceText.isSpace(bytes[nameStart]) { nameStart += 1 }
+        if nameStart < markup.upperBound, bytes[nameStart] == UInt8(ascii: "#") { return after } // inline comment
+        var nameEnd = nameStart
+        while nameEnd < markup.upperBound, LiquidMarkupLexer.isWordByte(bytes[nameEnd]) { nameEnd += 1 }
+        let name = text.text(nameStart..<nameEnd)
+        switch name {
+        case "raw":
+            guard let end = findEndTag("endraw", nestedIn: nil, from: after) else {
+                throw text.error(at: start, "This '{% raw %}' is never closed with '{% endraw %}'.")
+            }
+            appendText(after..<end.start, trimEnd: end.trimsLeft, literal: true)
+            trimNext = end.trimsRight
+            return end.after
+        case "comment":
+            guard let end = findEndTag("endcomment", nestedIn: "comment", from: after) else {
+                throw text.error(at: start, "This '{% comment %}' is never closed with '{% endcomment %}'.")
+            }
+            trimNext = end.trimsRight
+            return end.after
+        default:
+            found.append(.tag(name: name, nameStart: nameStart, markup: nameEnd..<markup.upperBound, start: start))
+            return after
+        }
+    }
+
+    /// Where the `{% name %}` that closes a `raw` or `comment` body is, skipping whole nested
+    /// `{% nested %}...{% name %}` pairs.
+    private func findEndTag(_ name: String, nestedIn nested: String?, from start: Int) -> (start: Int, after: Int, trimsLeft: Bool, trimsRight: Bool)? {
+        let bytes = text.bytes
+        var depth = 0
+        var i = start
+        while let open = find("{%", from: i), let close = find("%}", from: open + 2) {
+            var wordStart = open + 2
+            let trimsLeft = wordStart < close && bytes[wordStart] == UInt8(ascii: "-")
+            while wordStart < close, LiquidSourceText.isSpace(bytes[wordStart]) || bytes[wordStart] == UInt8(ascii: "-") { wordStart += 1 }
+            var wordEnd = wordStart
+            while wordEnd < close, LiquidMarkupLexer.isWordByte(bytes[wordEnd]) { wordEnd += 1 }
+            let word = text.text(wordStart..<wordEnd)
+            if word == name {
+                if depth == 0 {
+                    return (open, close + 2, trimsLeft, close > wordEnd && bytes[close - 1] == UInt8(ascii: "-"))
+                }
+                depth -= 1
+            } else if let nested, word == nested {
+                depth += 1
+            }
+            i = close + 2
+        }
+        return nil
+    }
+
+    /// The next `{{` or `{%` at or after `start`.
+    private func nextOpening(from start: Int) -> Int? {
+        let bytes = text.bytes
+        var i = start
+        while i + 1 < bytes.count {
+            if bytes[i] == UInt8(ascii: "{"), bytes[i + 1] == UInt8(ascii: "{") || bytes[i + 1] == UInt8(ascii: "%") { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// The offset of the next two-byte `pair` at or after `start`.
+    private func find(_ pair: StaticString, from start: Int) -> Int? {
+        let bytes = text.bytes
+        let first = pair.utf8Start[0], second = pair.utf8Start[1]
+        var i = start
+        while i + 1 < bytes.count {
+            if bytes[i] == first, bytes[i + 1] == second { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    /// Adds the text in `range`, without its leading blanks after a `-}}` and without its
+    /// trailing blanks before a `{{-`. A `raw` body is never trimmed inside.
+    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool, literal: Bool = false) {
+        let bytes = text.bytes
+        var lower = range.lowerBound, upper = range.upperBound
+        if !literal {
+            if trimNext { while lower < upper, LiquidSourceText.isSpace(bytes[lower]) { lower += 1 } }
+            if trimEnd { while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 } }
+        } else if trimEnd {
+            // `{%- endraw %}` trims the end of the raw body, as the dash asks.
+            while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 }
+        }
+        trimNext = false
+        if lower < upper { found.append(.text(lower..<upper)) }
+    }
+}

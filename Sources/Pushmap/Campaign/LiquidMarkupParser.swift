@@ -1,0 +1,184 @@
+internal import PushmapJSON
+
+/// Reads the markup of one tag: an output's expression and filters, or a condition.
+struct LiquidMarkupParser {
+    private let text: LiquidSourceText
+    private let tokens: [LiquidMarkupLexer.Token]
+    private var index = 0
+
+    init(_ text: LiquidSourceText, markup: Range<Int>) throws(LiquidSyntaxError) {
+        self.text = text
+        tokens = try LiquidMarkupLexer(text, markup: markup).tokens()
+    }
+
+    private var current: LiquidMarkupLexer.Token { tokens[index] }
+    var isAtEnd: Bool { current.kind == .end }
+
+    private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
+
+    private mutating func take(_ kind: LiquidMarkupLexer.Kind) -> Bool {
+        guard current.kind == kind else { return false }
+        advance()
+        return true
+    }
+
+    /// `{{ expression | filter: argument, name: argument | ... }}`; an empty output shows nothing.
+    mutating func output() throws(LiquidSyntaxError) -> LiquidOutput? {
+        if isAtEnd { return nil }
+        let expression = try self.expression()
+        var filters: [LiquidFilter] = []
+        while take(.pipe) {
+            filters.append(try filter())
+        }
+        try expectEnd("a '|' and a filter")
+        return LiquidOutput(expression: expression, filters: filters)
+    }
+
+    /// `name` or `name: argument, keyword: argument, ...`.
+    private mutating func filter() throws(LiquidSyntaxError) -> LiquidFilter {
+        let start = current.offset
+        guard case .word(let name) = current.kind else {
+            throw text.error(at: start, "Expected a filter name after '|', found \(describe(current)).")
+        }
+        advance()
+        var arguments: [LiquidExpression] = []
+        var keywords: [(name: String, value: LiquidExpression)] = []
+        if take(.colon) {
+            repeat {
+                if case .word(let keyword) = current.kind, tokens[index + 1].kind == .colon {
+                    advance()
+                    advance()
+                    keywords.append((keyword, try expression()))
+                } else {
+                    arguments.append(try expression())
+                }
+            } while take(.comma)
+        }
+        switch LiquidFilter.make(name, arguments: arguments, keywords: keywords) {
+        case .success(let filter):
+            return filter
+        case .failure(.arguments(let message)):
+            throw text.error(at: start, message)
+        case .failure(.unknown):
+            if let near = Suggestion.nearest(to: name, among: LiquidFilter.names) {
+                throw text.error(at: start, "Unknown filter '\(name)'; did you mean '\(near)'?")
+            }
+            throw text.error(at: start, "Unknown filter '\(name)'; the filters are \(LiquidFilter.names.joined(separator: ", ")).")
+        }
+    }
+
+    /// Tests joined by `and` and `or`, to the end of the markup.
+    mutating func condition(of tag: String) throws(LiquidSyntaxError) -> LiquidCondition {
+        if isAtEnd { throw text.error(at: current.offset, "'\(tag)' needs a condition, such as '{% \(tag) name %}'.") }
+        var tests: [LiquidComparison] = []
+        var joins: [LiquidCondition.Join] = []
+        while true {
+            let left = try expression()
+            var test: (LiquidComparison.Operator, LiquidExpression)?
+            switch current.kind {
+            case .comparison(let operation):
+                advance()
+                test = (operation, try expression())
+            case .word("contains"):
+                advance()
+                test = (.contains, try expression())
+            default:
+                break
+            }
+            tests.append(LiquidComparison(left: left, test: test))
+            if take(.word("and")) {
+                joins.append(.and)
+            } else if take(.word("or")) {
+                joins.append(.or)
+            } else {
+                try expectEnd("'and', 'or' or a comparison")
+                return LiquidCondition(tests: tests, joins: joins)
+            }
+        }
+    }
+
+    /// A literal (string, number, `true`, `false`, `nil`, `blank`, `empty`) or a variable's path.
+    mutating func expression() throws(LiquidSyntaxError) -> LiquidExpression {
+        let token = current
+        switch token.kind {
+        case .string(let string):
+            advance()
+            return .literal(.string(string))
+        case .integer(let integer):
+            advance()
+            return .literal(.integer(integer))
+        case .double(let double):
+            advance()
+            return .literal(.double(double))
+        case .word(let word):
+            advance()
+            switch word {
+            case "true": return .literal(true)
+            case "false": return .literal(false)
+            case "nil", "null": return .literal(.null)
+            case "blank": return .blank
+            case "empty": return .empty
+            default: return .variable(try path(root: word, start: token.offset))
+            }
+        default:
+            throw text.error(at: token.offset, "Expected a variable or a value, found \(describe(token)).")
+        }
+    }
+
+    /// The steps after a variable's name.
+    private mutating func path(root: String, start: Int) throws(LiquidSyntaxError) -> LiquidPath {
+        var steps: [LiquidPath.Step] = []
+        var end = tokens[index - 1].offset + root.utf8.count
+        while true {
+            if take(.dot) {
+                guard case .word(let key) = current.kind else {
+                    throw text.error(at: current.offset, "Expected a name after '.', found \(describe(current)).")
+                }
+                end = current.offset + key.utf8.count
+                advance()
+                steps.append(.key(key))
+            } else if current.kind == .openBracket {
+                let open = current.offset
+                advance()
+                let inner = try expression()
+                guard current.kind == .closeBracket else {
+                    throw text.error(at: current.offset, "Expected ']' to close the '[' at column \(text.column(ofByte: open)), found \(describe(current)).")
+                }
+                end = current.offset + 1
+                advance()
+                switch inner {
+                case .literal(.integer(let number)): steps.append(.index(Int(truncatingIfNeeded: number)))
+                case .literal(.string(let key)): steps.append(.key(key))
+                case .variable: steps.append(.lookup(inner))
+                default: throw text.error(at: open + 1, "An index must be a whole number, a string or a variable.")
+                }
+            } else {
+                return LiquidPath(root: root, steps: steps, written: text.text(start..<end))
+            }
+        }
+    }
+
+    private func expectEnd(_ expected: String) throws(LiquidSyntaxError) {
+        guard isAtEnd else {
+            throw text.error(at: current.offset, "Expected \(expected) here, found \(describe(current)).")
+        }
+    }
+
+    /// A token as a message names it.
+    private func describe(_ token: LiquidMarkupLexer.Token) -> String {
+        switch token.kind {
+        case .word(let word): "'\(word)'"
+        case .string(let string): "the string \"\(string.count > 20 ? String(string.prefix(20)) + "..." : string)\""
+        case .integer(let integer): "the number \(integer)"
+        case .double(let double): "the number \(double)"
+        case .comparison(let operation): "'\(operation.rawValue)'"
+        case .dot: "'.'"
+        case .openBracket: "'['"
+        case .closeBracket: "']'"
+        case .pipe: "'|'"
+        case .colon: "':'"
+        case .comma: "','"
+        case .end: "the end of the tag"
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// Why a template does not compile.
+public struct LiquidSyntaxError: Error, Sendable, Equatable {
+    /// Where it goes wrong: characters from the start of the text, from 1.
+    public let column: Int
+    /// What is wrong, in one sentence.
+    public let message: String
+
+    public init(column: Int, message: String) {
+        self.column = column
+        self.message = message
+    }
+}

@@ -1,0 +1,96 @@
+internal import PushmapJSON
+
+/// What the `date` filter reads as a time, in epoch seconds: a number of seconds, a string of
+/// digits, an ISO 8601 date or date and time (`2026-11-26`, `2026-11-26T10:00:00Z`,
+/// `2026-11-26T10:00:00+02:00`; no offset means UTC), or `now`/`today`, which are the
+/// rendering's `now` (in Liquid both are the current time, not midnight).
+enum LiquidTime {
+    /// Years 1 to 9999, so every date has four digits and no arithmetic overflows.
+    static let range: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
+
+    static func seconds(of value: JSONValue, now: Int64) throws(LiquidFilter.Failure) -> Int64 {
+        let seconds: Int64?
+        switch value {
+        case .integer(let integer): seconds = integer
+        case .double(let double): seconds = double.isFinite && abs(double) < 1e15 ? Int64(double.rounded(.down)) : nil
+        case .string(let text): seconds = parse(String(text.trimmingBlanks()), now: now)
+        default:
+            throw LiquidFilter.Failure(message: "'date' needs a time, not \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName).")
+        }
+        guard let seconds else {
+            let shown = LiquidText.text(of: value)
+            let quoted = shown.count > 40 ? String(shown.prefix(40)) + "..." : shown
+            throw LiquidFilter.Failure(message: "'date' cannot read \"\(quoted)\" as a time; give epoch seconds or an ISO 8601 date such as 2026-11-26T10:00:00Z.")
+        }
+        guard range.contains(seconds) else {
+            throw LiquidFilter.Failure(message: "'date' takes times from year 1 to 9999; \(seconds) seconds is outside.")
+        }
+        return seconds
+    }
+
+    private static func parse(_ text: String, now: Int64) -> Int64? {
+        let lowered = text.lowercased()
+        if lowered == "now" || lowered == "today" { return now }
+        let bytes = Array(text.utf8)
+        if let digits = Int64(text), !bytes.isEmpty { return digits }
+        return iso8601(bytes)
+    }
+
+    /// `YYYY-MM-DD`, optionally followed by `T` (or a space) and `HH:MM`, `:SS`, a fraction
+    /// (dropped), and `Z` or an offset `+HH:MM`, `+HHMM` or `+HH`.
+    static func iso8601(_ bytes: [UInt8]) -> Int64? {
+        var i = 0
+        func digits(_ count: Int) -> Int64? {
+            guard i + count <= bytes.count else { return nil }
+            var value: Int64 = 0
+            for byte in bytes[i..<(i + count)] {
+                guard LiquidMarkupLexer.isDigit(byte) else { return nil }
+                value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+            }
+            i += count
+            return value
+        }
+        func skip(_ byte: Character) -> Bool {
+            guard i < bytes.count, bytes[i] == byte.asciiValue else { return false }
+            i += 1
+            return true
+        }
+        guard let year = digits(4), skip("-"), let month = digits(2), skip("-"), let day = digits(2),
+              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var seconds = CivilDate.days(year: year, month: month, day: day) * 86_400
+        if i == bytes.count { return seconds }
+        guard skip("T") || skip("t") || skip(" "), let hour = digits(2), hour < 24, skip(":"), let minute = digits(2), minute < 60 else { return nil }
+        seconds += hour * 3600 + minute * 60
+        if skip(":") {
+            guard let second = digits(2), second < 60 else { return nil }
+            seconds += second
+            if skip(".") || skip(",") {
+                let start = i
+                while i < bytes.count, LiquidMarkupLexer.isDigit(bytes[i]) { i += 1 }
+                if i == start { return nil }
+            }
+        }
+        if i == bytes.count || skip("Z") || skip("z") { return i == bytes.count ? seconds : nil }
+        guard i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return nil }
+        let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
+        i += 1
+        guard let offsetHours = digits(2), offsetHours < 24 else { return nil }
+        var offsetMinutes: Int64 = 0
+        if i < bytes.count {
+            _ = skip(":")
+            guard let minutes = digits(2), minutes < 60 else { return nil }
+            offsetMinutes = minutes
+        }
+        guard i == bytes.count else { return nil }
+        // 10:00+02:00 is 08:00 UTC.
+        return seconds - sign * (offsetHours * 3600 + offsetMinutes * 60)
+    }
+
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: CivilDate.isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+}

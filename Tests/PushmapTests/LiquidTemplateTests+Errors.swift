@@ -1,0 +1,80 @@
+@_spi(Tools) @testable import Pushmap
+import PushmapJSON
+import Testing
+
+extension LiquidTemplateTests {
+    /// Templates that do not compile, the column (characters from 1) and the message.
+    static let syntaxErrors: [(template: String, column: Int, message: String)] = [
+        ("Hello {{ name", 7, "This '{{' is never closed with '}}'."),
+        ("Hi {% if x", 4, "This '{%' is never closed with '%}'."),
+        ("{% if x %}yes", 1, "This '{% if %}' is never closed with '{% endif %}'."),
+        ("ok {% unless x %}{% if y %}{% endif %}", 4, "This '{% unless %}' is never closed with '{% endunless %}'."),
+        ("ab{% endif %}", 3, "'endif' closes no open 'if' block."),
+        ("{% else %}", 1, "'else' is outside any '{% if %}' or '{% unless %}' block."),
+        ("x{% elsif y %}", 2, "'elsif' is outside any '{% if %}' or '{% unless %}' block."),
+        ("{% unless x %}{% endif %}", 15, "'endif' cannot close the '{% unless %}' at column 1; close it with '{% endunless %}'."),
+        ("{% if x %}{% else %}{% else %}{% endif %}", 21, "'else' cannot follow the 'else' of the '{% if %}' at column 1; close it with '{% endif %}' first."),
+        ("{% if x %}{% else if y %}{% endif %}", 11, "'else' takes no condition; to test another, write '{% elsif ... %}'."),
+        ("{% iff x %}{% endif %}", 4, "Unknown tag 'iff'; did you mean 'if'?"),
+        ("{% frobnicate %}", 4, "Unknown tag 'frobnicate'; the tags are if, unless, raw and comment."),
+        ("{% for x in y %}{% endfor %}", 4, "The tag 'for' is not supported in campaign templates; the tags are if, unless, raw and comment."),
+        ("{% %}", 4, "Expected a tag name after '{%'."),
+        ("{% raw %}x", 1, "This '{% raw %}' is never closed with '{% endraw %}'."),
+        ("a{% comment %}x{% comment %}{% endcomment %}", 2, "This '{% comment %}' is never closed with '{% endcomment %}'."),
+        ("{% endraw %}", 1, "'endraw' closes no 'raw'."),
+        ("{{ name | upcas }}", 11, "Unknown filter 'upcas'; did you mean 'upcase'?"),
+        ("{{ x | defualt: 1 }}", 8, "Unknown filter 'defualt'; did you mean 'default'?"),
+        ("🇫🇷 {{ x | bogus }}", 10, "Unknown filter 'bogus'; the filters are capitalize, date, default, downcase, truncate, upcase."),
+        ("{{ x | truncate }}", 8, "Filter 'truncate' takes 1 or 2 arguments (a length and an optional ellipsis), not 0."),
+        ("{{ x | truncate: 1, 'a', 'b' }}", 8, "Filter 'truncate' takes 1 or 2 arguments (a length and an optional ellipsis), not 3."),
+        ("{{ x | upcase: 1 }}", 8, "Filter 'upcase' takes no argument, not 1."),
+        ("{{ x | date }}", 8, #"Filter 'date' takes 1 argument (a strftime format such as "%Y-%m-%d"), not 0."#),
+        ("{{ x | default: 1, allow: true }}", 8, "Filter 'default' has no argument named 'allow'."),
+        ("{{ x | default: 1, allow_false: 'yes' }}", 8, "Filter 'default' takes 'allow_false: true' or 'allow_false: false'."),
+        ("{{ x | }}", 8, "Expected a filter name after '|', found the end of the tag."),
+        ("{% if x = 1 %}{% endif %}", 9, "'=' is not an operator here; to compare, write '=='."),
+        ("{% if !x %}{% endif %}", 7, "'!' is not an operator in Liquid; write '!=' to compare, or use 'unless'."),
+        ("{% if %}{% endif %}", 7, "'if' needs a condition, such as '{% if name %}'."),
+        ("{% if a and %}{% endif %}", 13, "Expected a variable or a value, found the end of the tag."),
+        ("{% if a b %}{% endif %}", 9, "Expected 'and', 'or' or a comparison here, found 'b'."),
+        ("{% if (a) %}{% endif %}", 7, "Unexpected '(' in a tag."),
+        ("{{ 'open }}", 4, "This string is never closed with '."),
+        ("{{ a b }}", 6, "Expected a '|' and a filter here, found 'b'."),
+        ("{{ x[ }}", 7, "Expected a variable or a value, found the end of the tag."),
+        ("{{ x[1 }}", 8, "Expected ']' to close the '[' at column 5, found the end of the tag."),
+        ("{{ x[true] }}", 6, "An index must be a whole number, a string or a variable."),
+        ("{{ x.2 }}", 6, "Expected a name after '.', found the number 2."),
+        ("{{ 99999999999999999999 }}", 4, "The number 99999999999999999999 is too large."),
+        ("é\u{301}日本 {{ x | nope }}", 12, "Unknown filter 'nope'; the filters are capitalize, date, default, downcase, truncate, upcase."),
+    ]
+
+    @Test("a template that does not compile says where, in characters, and why, in one sentence", arguments: syntaxErrors)
+    func syntaxError(_ example: (template: String, column: Int, message: String)) {
+        let error = Self.syntaxError(example.template)
+        #expect(error == LiquidSyntaxError(column: example.column, message: example.message))
+    }
+
+    @Test("hostile templates are refused or cut at their limits, never hang or explode")
+    func limits() throws {
+        // Nesting: 32 blocks deep compile, 33 do not.
+        let deep = { (n: Int) in String(repeating: "{% if x %}", count: n) + "in" + String(repeating: "{% endif %}", count: n) }
+        #expect(try LiquidTemplate(deep(32)).render(["x": true], lenient: false).text == "in")
+        #expect(Self.syntaxError(deep(33)) == LiquidSyntaxError(column: 321, message: "Blocks nest deeper than 32 levels here."))
+        #expect(Self.syntaxError(deep(3000))?.column == 321)
+        // Length: 64 KiB of source at most.
+        let long = "{{ x }}" + String(repeating: "a", count: LiquidTemplate.maxSourceBytes - 6)
+        #expect(Self.syntaxError(long) == LiquidSyntaxError(column: 65_537, message: "The template is 65537 bytes long, over the limit of 65536."))
+        #expect(Self.syntaxError(String(long.dropLast())) == nil)
+        // Output: a big value many times is cut at 64 KiB, after a whole character, and reported.
+        let value = String(repeating: "é", count: 20_000)
+        let many = try LiquidTemplate(String(repeating: "{{ v }}", count: 1000))
+        let rendering = many.render(["v": .string(value)], lenient: false)
+        #expect(rendering.text.utf8.count == LiquidTemplate.maxOutputBytes)
+        #expect(rendering.text.allSatisfy { $0 == "é" })
+        #expect(rendering.problems == [.outputTooLong(limit: LiquidTemplate.maxOutputBytes)])
+        // Thousands of unclosed openings and stray tags are one error, found quickly.
+        #expect(Self.syntaxError(String(repeating: "{%- if", count: 10_000))?.column == 1)
+        #expect(Self.syntaxError(String(repeating: "{% endif %}", count: 5000))?.column == 1)
+        #expect(Self.syntaxError(String(repeating: "{{", count: 30_000)) != nil)
+    }
+}

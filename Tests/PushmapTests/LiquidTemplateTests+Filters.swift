@@ -1,0 +1,113 @@
+@_spi(Tools) @testable import Pushmap
+import PushmapJSON
+import Testing
+
+extension LiquidTemplateTests {
+    static let filters: [Case] = [
+        // Shopify Liquid docs, filters/upcase, filters/downcase, filters/capitalize.
+        Case(#"{{ "Parker Moore" | upcase }}"#, "{}", "PARKER MOORE"),
+        Case(#"{{ "APPLE" | upcase }}"#, "{}", "APPLE"),
+        Case(#"{{ "Parker Moore" | downcase }}"#, "{}", "parker moore"),
+        Case(#"{{ "apple" | downcase }}"#, "{}", "apple"),
+        Case(#"{{ "title" | capitalize }}"#, "{}", "Title"),
+        Case(#"{{ "my GREAT title" | capitalize }}"#, "{}", "My great title"),
+        Case("{{ name | upcase }} {{ name | downcase }} {{ name | capitalize }}", #"{"name": "élodie ÇA"}"#, "ÉLODIE ÇA élodie ça Élodie ça"),
+        Case("{{ n | upcase }}{{ empty_text | capitalize }}", #"{"n": 12, "empty_text": ""}"#, "12"),
+        // Shopify Liquid docs, filters/truncate.
+        Case(#"{{ "Ground control to Major Tom." | truncate: 20 }}"#, "{}", "Ground control to..."),
+        Case(#"{{ "Ground control to Major Tom." | truncate: 25, ", and so on" }}"#, "{}", "Ground control, and so on"),
+        Case(#"{{ "Ground control to Major Tom." | truncate: 20, "" }}"#, "{}", "Ground control to Ma"),
+        // shopify.dev, Liquid filters: truncate (15 characters keep the space after "if").
+        Case("{{ article.title | truncate: 15 }}", #"{"article": {"title": "How to tell if you're out of invisibility potion"}}"#, "How to tell ..."),
+        Case("{{ article.title | truncate: 15, '--' }}", #"{"article": {"title": "How to tell if you're out of invisibility potion"}}"#, "How to tell i--"),
+        Case("{{ article.title | truncate: 15, '' }}", #"{"article": {"title": "How to tell if you're out of invisibility potion"}}"#, "How to tell if "),
+        Case("{{ 'short' | truncate: 5 }}|{{ 'short' | truncate: 4 }}|{{ 'short' | truncate: 2 }}|{{ 'short' | truncate: 0, '' }}", "{}", "short|s...|...|"),
+        Case("{{ 'abc' | truncate: n }}{{ 'abcdef' | truncate: '4', e }}", #"{"n": 2, "e": "~"}"#, "...abc~"),
+        // Shopify Liquid docs, filters/date.
+        Case(#"{{ article.published_at | date: "%a, %b %d, %y" }}"#, #"{"article": {"published_at": "2015-07-17"}}"#, "Fri, Jul 17, 15"),
+        Case(#"{{ article.published_at | date: "%Y" }}"#, #"{"article": {"published_at": "2015-07-17"}}"#, "2015"),
+        Case(#"{{ "now" | date: "%Y-%m-%d %H:%M" }}"#, "{}", "2026-11-26 10:00"),
+        Case(#"{{ "today" | date: "%Y-%m-%d" }}|{{ "Now" | date: "%s" }}"#, "{}", "2026-11-26|1795687200"),
+    ]
+
+    @Test("each filter does what Liquid's documentation shows", arguments: filters)
+    func filter(_ example: Case) throws {
+        let rendering = try Self.render(example.template, example.vars)
+        #expect(rendering.text == example.expected)
+        #expect(rendering.problems == [])
+    }
+
+    /// Texts whose characters are several scalars each: a family emoji (7 scalars), flags (2),
+    /// a letter with a combining accent (2), and CJK.
+    static let truncations: [(text: String, length: Int, expected: String)] = [
+        ("👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦", 3, "..."),
+        ("👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦", 4, "👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦"),
+        ("👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦👨‍👩‍👧‍👦x", 4, "👨‍👩‍👧‍👦..."),
+        ("🇫🇷🇩🇪🇮🇹🇪🇸🇬🇧", 5, "🇫🇷🇩🇪🇮🇹🇪🇸🇬🇧"),
+        ("🇫🇷🇩🇪🇮🇹🇪🇸🇬🇧", 4, "🇫🇷..."),
+        ("e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", 4, "e\u{301}..."),
+        ("e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}", 5, "e\u{301}e\u{301}e\u{301}e\u{301}e\u{301}"),
+        ("東京都渋谷区神南一丁目", 6, "東京都..."),
+        ("한국어 텍스트입니다", 5, "한국..."),
+    ]
+
+    @Test("truncate counts characters and never cuts inside one", arguments: truncations)
+    func truncateCharacters(_ example: (text: String, length: Int, expected: String)) throws {
+        let vars: JSONValue = ["t": .string(example.text)]
+        let rendering = try LiquidTemplate("{{ t | truncate: \(example.length) }}").render(vars, lenient: false)
+        #expect(rendering.text.unicodeScalars.elementsEqual(example.expected.unicodeScalars))
+        #expect(rendering.text.count <= max(example.length, 3))
+        #expect(try LiquidTemplate("{{ t | truncate: 1, '' }}").render(vars, lenient: false).text == String(example.text.first!))
+    }
+
+    static let dates: [(input: String, format: String, expected: String)] = [
+        // POSIX strftime and Ruby's Time#strftime, which Liquid's date filter calls.
+        (#""2026-11-26T10:00:00Z""#, "%Y-%m-%d %H:%M:%S", "2026-11-26 10:00:00"),
+        (#""2026-11-26T10:00:00+02:00""#, "%H:%M %Z %z", "08:00 UTC +0000"),
+        (#""2026-11-26T10:00:00-0530""#, "%H:%M", "15:30"),
+        (#""2026-11-26 10:00""#, "%I:%M %p", "10:00 AM"),
+        (#""2026-11-26T23:59:59.999Z""#, "%l %p %P %k", "11 PM pm 23"),
+        ("1795687200", "%A %B %e %j %u %w %y %C", "Thursday November 26 330 4 4 26 20"),
+        (#""1795687200""#, "%a %b %d", "Thu Nov 26"),
+        ("1795687200.9", "%S %s", "00 1795687200"),
+        (#""2024-02-29T23:59:59Z""#, "%F %T %D %R %r", "2024-02-29 23:59:59 02/29/24 23:59 11:59:59 PM"),
+        (#""2026-01-05T07:08:09Z""#, "%-d/%-m %e|%_H|%-I %l %j %^a %^B %h %%", "5/1  5| 7|7  7 005 MON JANUARY Jan %"),
+        ("0", "%c", "Thu Jan  1 00:00:00 1970"),
+        ("-1", "%F %T", "1969-12-31 23:59:59"),
+        (#""0001-01-01""#, "%Y %a", "0001 Mon"),
+        (#""2026-11-26""#, "%Q %", "%Q %"),
+        (#""2026-11-26""#, "no directive", "no directive"),
+    ]
+
+    @Test("date reads epoch seconds and ISO 8601 and writes strftime formats in UTC", arguments: dates)
+    func date(_ example: (input: String, format: String, expected: String)) throws {
+        let rendering = try Self.render("{{ when | date: f }}", #"{"when": \#(example.input), "f": "\#(example.format)"}"#)
+        #expect(rendering.text == example.expected)
+        #expect(rendering.problems == [])
+    }
+
+    @Test("a value a filter cannot use is a filterFailed problem and renders empty")
+    func filterFailures() throws {
+        let vars = #"{"fruit": "banana", "list": [1], "bad_month": "2026-13-01", "feb": "2025-02-29", "far": 1e300, "trailing": "2026-11-26T10:00:00Zjunk", "n": 5}"#
+        let failing = [
+            #"{{ fruit | date: "%Y" }}"#, "{{ list | date: '%Y' }}", "{{ bad_month | date: '%Y' }}", "{{ feb | date: '%Y' }}",
+            "{{ far | date: '%Y' }}", "{{ trailing | date: '%Y' }}", "{{ 99999999999999 | date: '%Y' }}",
+            "{{ 'now' | date: n }}", "{{ 'abc' | truncate: 'many' }}", "{{ 'abc' | truncate: 1.5 }}",
+        ]
+        for template in failing {
+            let rendering = try Self.render(template, vars)
+            #expect(rendering.text == "", "\(template)")
+            guard case .filterFailed(let filter, let message)? = rendering.problems.first, rendering.problems.count == 1 else {
+                Issue.record("\(template): \(rendering.problems)")
+                continue
+            }
+            #expect(["date", "truncate"].contains(filter))
+            #expect(!message.isEmpty && !message.contains("\n"))
+        }
+        let banana = try Self.render(#"[{{ fruit | date: "%Y" }}]"#, vars)
+        #expect(banana.text == "[]")
+        #expect(banana.problems == [.filterFailed(filter: "date", message: "'date' cannot read \"banana\" as a time; give epoch seconds or an ISO 8601 date such as 2026-11-26T10:00:00Z.")])
+        // Nothing to format stays nothing, as Liquid leaves nil and "" alone.
+        #expect(try Self.render("[{{ n2 | date: '%Y' }}{{ '' | date: '%Y' }}]", #"{"n2": null}"#) == LiquidRendering(text: "[]", problems: []))
+    }
+}
