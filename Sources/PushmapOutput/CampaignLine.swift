@@ -28,11 +28,14 @@ public enum CampaignLine {
         /// Whether lines that translated are left out (a check of the audience).
         public var errorsOnly: Bool
         public var limits: JSONParser.Limits
+        /// The campaign's time, in epoch seconds: what the `date` filter's "now" means.
+        public var now: Int64
 
         public init(
             campaign: Campaign, platforms: [Platform], forms: Set<RequestForm>, lenient: Bool, truncate: Bool, errorsOnly: Bool,
-            maxLineBytes: Int
+            maxLineBytes: Int, now: Int64
         ) {
+            self.now = now
             self.campaign = campaign
             self.platforms = platforms
             self.forms = forms
@@ -60,7 +63,7 @@ public enum CampaignLine {
             return output
         }
         let platforms = recipient.platforms ?? settings.platforms
-        let outcome = settings.campaign.translate(recipient, lenient: settings.lenient, truncate: settings.truncate) { intent throws(TranslationError) in
+        let outcome = settings.campaign.translate(recipient, lenient: settings.lenient, truncate: settings.truncate, now: settings.now) { intent throws(TranslationError) in
             try session.translate(intent, platforms: platforms, forms: settings.forms)
         }
         output.missingVariables = outcome.missingVariables

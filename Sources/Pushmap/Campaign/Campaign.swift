@@ -119,8 +119,9 @@
     }
 
     /// Renders the intent for one recipient: their layer of the locales, their variables in
-    /// every template, their target.
-    public func render(_ recipient: CampaignRecipient, lenient: Bool) -> CampaignRendering {
+    /// every template, their target. `now` (epoch seconds) is what the `date` filter's "now"
+    /// means: one time for the whole campaign.
+    public func render(_ recipient: CampaignRecipient, lenient: Bool, now: Int64) -> CampaignRendering {
         var rendering = CampaignRendering()
         var pieces = base
         if let locale = recipient.locale, !localized.isEmpty {
@@ -135,13 +136,14 @@
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(sizeHint + 64)
-        append(pieces, for: recipient, lenient: lenient, into: &bytes, rendering: &rendering)
+        append(pieces, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
         rendering.intent = bytes
         return rendering
     }
 
     private func append(
-        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, into bytes: inout [UInt8], rendering: inout CampaignRendering
+        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into bytes: inout [UInt8],
+        rendering: inout CampaignRendering
     ) {
         for piece in pieces {
             switch piece {
@@ -149,7 +151,7 @@
                 bytes.append(contentsOf: constant)
             case .text(let index):
                 let text = texts[index]
-                let rendered = text.template.render(recipient.variables, lenient: lenient)
+                let rendered = text.template.render(recipient.variables, lenient: lenient, now: now)
                 for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient) }
                 JSONWriter.escapeJSONString(rendered.text, into: &bytes)
             case .target(let intentTarget, let comma):
@@ -159,7 +161,7 @@
                 if let given = recipient.target {
                     JSONWriter(style: .compact).write(given, into: &bytes)
                 } else if let intentTarget {
-                    append(intentTarget, for: recipient, lenient: lenient, into: &bytes, rendering: &rendering)
+                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
                 }
             }
         }
@@ -197,6 +199,8 @@
             } else {
                 errors.append(.error(path, "filter-failed", "\(filter): \(message)"))
             }
+        case .outputTooLong(let limit):
+            warnings.append(.warning(path, "render-too-long", "the rendering passed \(limit) bytes and was cut there"))
         }
     }
 }

@@ -21,12 +21,12 @@ internal import PushmapJSON
 extension Campaign {
     /// Renders the intent for `recipient` and translates it with `translate` (a translator's
     /// session, in a batch), shortening the texts of a payload over its limit unless
-    /// `truncate` is false.
+    /// `truncate` is false. `now` is the campaign's time, as ``render(_:lenient:now:)`` reads it.
     public func translate(
-        _ recipient: CampaignRecipient, lenient: Bool, truncate: Bool,
+        _ recipient: CampaignRecipient, lenient: Bool, truncate: Bool, now: Int64,
         with translate: ([UInt8]) throws(TranslationError) -> Translation
     ) -> CampaignOutcome {
-        let rendering = render(recipient, lenient: lenient)
+        let rendering = render(recipient, lenient: lenient, now: now)
         var outcome: CampaignOutcome
         if !rendering.errors.isEmpty {
             outcome = CampaignOutcome(result: .failure(TranslationError(kind: .invalidRecipient, diagnostics: rendering.warnings + rendering.errors)))

@@ -60,7 +60,7 @@ struct CampaignCommand: ParsableCommand {
         let translator = try scriptOptions.translator(format: .human, now: clock.now)
         let settings = CampaignLine.Settings(
             campaign: campaign, platforms: platform.platforms, forms: requestOptions.forms, lenient: lenient, truncate: !noTruncate,
-            errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes)
+            errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes, now: translator.options.clock())
         var summary = CampaignSummary()
         let lines = ParallelLines(translator: translator, workers: jobs ?? Translator.cores)
         let finished = try lines.run(InputFile(recipients), maxLineBytes: translator.options.maxIntentBytes) { (outputs: [CampaignLine.Output]) in

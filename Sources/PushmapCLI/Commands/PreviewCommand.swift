@@ -219,7 +219,7 @@ struct PreviewCommand: ParsableCommand {
             throw ExitStatus.invalid
         }
         let platforms = recipient.platforms ?? platform.platforms
-        let outcome = campaign.translate(recipient, lenient: false, truncate: true) { intent throws(TranslationError) in
+        let outcome = campaign.translate(recipient, lenient: false, truncate: true, now: translator.options.clock()) { intent throws(TranslationError) in
             try translator.translate(intent, platforms: platforms)
         }
         let translation = try outcome.result.get()
