@@ -149,7 +149,7 @@ struct CampaignCommandTests {
         let result = try Self.campaign(Self.localized, [#"{"locale": "fr-CA"}"#], ["--platform", "apns"])
         #expect(result.status == 1)
         let error = Self.diagnostics(try #require(Self.lines(result.stdout).first))
-        #expect(error.first?["path"] as? String == "$.locales.fr-CA.title")
+        #expect(error.first?["path"] as? String == #"$.locales["fr-CA"].title"#)
     }
 
     @Test("malformed locales: a bad tag, a layer that is no object, the same language twice; each at its path, no recipient run")

@@ -29,6 +29,8 @@ package struct IntentCheck: Sendable {
         indirect case map(Shape?)
         /// A field only campaigns read: a warning here, said by the explaining walk alone.
         indirect case campaignOnly(Shape, String)
+        /// The root's `id`: a string the walk notes the place of as it passes.
+        case messageID
     }
 
     /// A class, so that matching a shape takes one reference rather than copying its arrays.
@@ -98,7 +100,8 @@ package struct IntentCheck: Sendable {
         case .map(let item): .map(item.map(compile))
         case .object(let object):
             .object(Object(object, shapes: object.fields.map { field in
-                field.campaignOnly.map { .campaignOnly(compile(field.shape), $0) } ?? compile(field.shape)
+                if field.isMessageID { return .messageID }
+                return field.campaignOnly.map { .campaignOnly(compile(field.shape), $0) } ?? compile(field.shape)
             }))
         }
     }
@@ -106,9 +109,20 @@ package struct IntentCheck: Sendable {
     /// The index in ``templateNames`` of the intent's template when the intent is valid for it;
     /// nil when it is not valid, or its template is unknown. No string is made and none hashed.
     package func accepts(_ tape: JSONTape) -> Int? {
+        var messageID: String?
+        return accepts(tape, messageID: &messageID)
+    }
+
+    /// As ``accepts(_:)``, with the intent's top-level `id` when it has one.
+    package func accepts(_ tape: JSONTape, messageID: inout String?) -> Int? {
         var reporter = FirstProblem()
         let index = templateIndex(tape)
         guard let index, walkIntent(tape, root: roots[index], reporter: &reporter) else { return nil }
+        if let position = reporter.messageIDPosition {
+            var reader = tape.reader
+            reader.position = position
+            messageID = String(decoding: reader.string(), as: UTF8.self)
+        }
         return index
     }
 
@@ -159,6 +173,11 @@ package struct IntentCheck: Sendable {
             return true
         case .string:
             guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            reader.skip()
+            return true
+        case .messageID:
+            guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            reporter.messageID(at: reader.position)
             reader.skip()
             return true
         case .boolean:

@@ -121,7 +121,7 @@ package enum IntentSchema {
 
     /// What a campaign reads (docs/campaign.md); translate and batch send the base text.
     static let campaignFields = [
-        IntentField("id", text, "The message's id, written back as \"id\" on its batch line; not part of a payload."),
+        IntentField("id", text, "The message's id, written back as \"id\" on its batch line; not part of a payload.", isMessageID: true),
         IntentField("locales", .map(.map(nil)),
             "Partial intents by language tag (fr, fr-CA), laid over the base for a campaign's recipients in that language; translate and batch ignore them.",
             campaignOnly: "only pushmap campaign reads locales: this sends the base text"),

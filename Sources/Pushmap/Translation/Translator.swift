@@ -155,11 +155,7 @@ public final class Translator: Sendable {
         // forms such as a number it cannot convert exactly) goes to JSONParser, which says where
         // the JSON goes wrong.
         if let tape = intent.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
-            // Only an intent whose text has "id" is looked through for one.
-            guard Self.mentionsID(intent) else { return try translateTape(tape, platforms: platforms, forms: forms, now: nil, lent: lent) }
-            return try identified(Self.messageID(tape)) { () throws(TranslationError) in
-                try translateTape(tape, platforms: platforms, forms: forms, now: nil, lent: lent)
-            }
+            return try translateTape(tape, platforms: platforms, forms: forms, now: nil, lent: lent)
         }
         let value: JSONValue
         do {
@@ -167,55 +163,7 @@ public final class Translator: Sendable {
         } catch {
             throw TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)])
         }
-        return try identified(value["id"]?.stringValue) { () throws(TranslationError) in
-            try translateTape(JSONTape(value), platforms: platforms, forms: forms, now: nil, lent: lent)
-        }
-    }
-
-    /// The translation or its error, with the intent's id.
-    private func identified(_ id: String?, _ body: () throws(TranslationError) -> Translation) throws(TranslationError) -> Translation {
-        do {
-            var translation = try body()
-            translation.messageID = id
-            return translation
-        } catch {
-            var error = error
-            error.messageID = id
-            throw error
-        }
-    }
-
-    /// Whether `id"` occurs in the text: memchr's search for the rare `d"`, faster than a walk
-    /// of the intent.
-    private static func mentionsID(_ intent: [UInt8]) -> Bool {
-        intent.withUnsafeBufferPointer { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            var at = 2
-            while at < bytes.count, let found = memchr(base + at, Int32(UInt8(ascii: "d")), bytes.count - at) {
-                let index = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if index + 1 < bytes.count, base[index + 1] == UInt8(ascii: "\""), base[index - 1] == UInt8(ascii: "i"),
-                   base[index - 2] == UInt8(ascii: "\"") {
-                    return true
-                }
-                at = index + 1
-            }
-            return false
-        }
-    }
-
-    /// The root object's `id` member, when a string.
-    private static func messageID(_ tape: JSONTape) -> String? {
-        var reader = tape.reader
-        guard reader.op == JSONTape.Op.object else { return nil }
-        for _ in 0..<reader.count() {
-            let key = reader.string()
-            if key.count == 2, JSONItems.same(key, "id") {
-                guard reader.op == JSONTape.Op.string else { return nil }
-                return String(decoding: reader.string(), as: UTF8.self)
-            }
-            reader.skip()
-        }
-        return nil
+        return try translateTape(JSONTape(value), platforms: platforms, forms: forms, now: nil, lent: lent)
     }
 
     /// Translates an intent given as a JSON value.
@@ -228,8 +176,24 @@ public final class Translator: Sendable {
         try translateTape(JSONTape(intent), platforms: platforms, forms: forms, now: now, lent: nil)
     }
 
+    /// The translation or its error, with the intent's top-level `id` (batch lines carry it).
     private func translateTape(
         _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?
+    ) throws(TranslationError) -> Translation {
+        var messageID: String?
+        do {
+            var translation = try translateTape(tape, platforms: platforms, forms: forms, now: now, lent: lent, messageID: &messageID)
+            translation.messageID = messageID
+            return translation
+        } catch {
+            var error = error
+            error.messageID = messageID
+            throw error
+        }
+    }
+
+    private func translateTape(
+        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?, messageID: inout String?
     ) throws(TranslationError) -> Translation {
         let generation = lent?.generation ?? self.generation
         let now = now ?? options.clock()
@@ -237,7 +201,7 @@ public final class Translator: Sendable {
         // the tape into the Lua state, with no JSONValue and no message built on the way.
         if options.maxIntentDepth <= options.limits.maxValueDepth {
             let translated = try borrowing(generation, lent: lent) { runtime throws(TranslationError) -> Translation? in
-                guard let index = runtime.intentCheck.accepts(tape), runtime.runs.indices.contains(index) else { return nil }
+                guard let index = runtime.intentCheck.accepts(tape, messageID: &messageID), runtime.runs.indices.contains(index) else { return nil }
                 let template = runtime.runs[index]
                 guard platforms.allSatisfy({ template.platforms.contains($0) }),
                       forms.isEmpty || !forms.contains(.fcmAPNS) || template.platforms.contains(.apns) else { return nil }
@@ -250,6 +214,7 @@ public final class Translator: Sendable {
         // Anything else walks the intent again with a reporter that says what is wrong.
         var reader = tape.reader
         let intent = reader.value()
+        messageID = intent["id"]?.stringValue
         let name = intent["template"]?.stringValue ?? "plain"
         let template = generation.templates[name]
         var diagnostics = generation.check.findings(tape)
