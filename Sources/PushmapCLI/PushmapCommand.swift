@@ -14,7 +14,7 @@ struct PushmapCommand: ParsableCommand {
         version: Translator.version,
         subcommands: [
             TranslateCommand.self, ValidateCommand.self, ImportCommand.self, BatchCommand.self,
-            TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self, PreviewCommand.self,
+            CampaignCommand.self, TemplatesCommand.self, ScriptsCommand.self, SchemaCommand.self, PreviewCommand.self,
         ]
     )
 

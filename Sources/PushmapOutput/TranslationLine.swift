@@ -26,17 +26,9 @@ public enum TranslationLine {
         session: borrowing Translator.Session, platforms: [Platform], forms: Set<RequestForm> = []
     ) -> Output {
         var bytes: [UInt8] = []
-        func start(reserving capacity: Int) {
-            bytes.reserveCapacity(capacity)
-            bytes.append(UInt8(ascii: "{"))
-            if let number {
-                bytes.append(contentsOf: #""line":"#.utf8)
-                bytes.append(contentsOf: String(number).utf8)
-                bytes.append(UInt8(ascii: ","))
-            }
-        }
-        func failure(_ error: JSONValue, scriptFailed: Bool = false) -> Output {
-            start(reserving: 512)
+        func failure(_ error: JSONValue, scriptFailed: Bool = false, id: String? = nil) -> Output {
+            bytes.reserveCapacity(512)
+            start(&bytes, number: number, id: id)
             bytes.append(contentsOf: #""error":"#.utf8)
             JSONWriter(style: .compact).write(error, into: &bytes)
             bytes.append(contentsOf: "}\n".utf8)
@@ -57,22 +49,34 @@ public enum TranslationLine {
         } catch {
             return failure(
                 DiagnosticJSON.json(kind: error.kind.name, diagnostics: error.diagnostics, scriptError: error.scriptError),
-                scriptFailed: error.kind == .scriptFailed)
+                scriptFailed: error.kind == .scriptFailed, id: error.messageID)
         }
     }
 
-    /// `{"line":N,"fcm":...,"apns":...,"warnings":[...]}` and a newline; no `line` when `number` is nil.
-    public static func success(_ translation: Translation, number: Int?, platforms: [Platform]) -> [UInt8] {
-        var bytes: [UInt8] = []
-        let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
-        // Room for the payloads and a few warnings at once: the line is built without growing.
-        bytes.reserveCapacity(payloads.reduce(64 + 256 * translation.diagnostics.count) { $0 + $1.count + 16 })
+    /// `{"line":N,"id":...,` as a line starts: no `line` when `number` is nil, no `id` when the
+    /// intent (or the campaign's recipient) has none.
+    package static func start(_ bytes: inout [UInt8], number: Int?, id: String?) {
         bytes.append(UInt8(ascii: "{"))
         if let number {
             bytes.append(contentsOf: #""line":"#.utf8)
             bytes.append(contentsOf: String(number).utf8)
             bytes.append(UInt8(ascii: ","))
         }
+        if let id {
+            bytes.append(contentsOf: #""id":"#.utf8)
+            JSONWriter.escapeJSONString(id, into: &bytes)
+            bytes.append(UInt8(ascii: ","))
+        }
+    }
+
+    /// `{"line":N,"id":...,"fcm":...,"apns":...,"warnings":[...]}` and a newline; no `line` when
+    /// `number` is nil, no `id` when the intent has none.
+    public static func success(_ translation: Translation, number: Int?, platforms: [Platform]) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
+        // Room for the payloads and a few warnings at once: the line is built without growing.
+        bytes.reserveCapacity(payloads.reduce(64 + 256 * translation.diagnostics.count) { $0 + $1.count + 16 })
+        start(&bytes, number: number, id: translation.messageID)
         for (position, platform) in platforms.enumerated() {
             if position > 0 { bytes.append(UInt8(ascii: ",")) }
             bytes.append(UInt8(ascii: "\""))

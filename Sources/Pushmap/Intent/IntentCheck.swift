@@ -27,6 +27,10 @@ package struct IntentCheck: Sendable {
         case object(Object)
         indirect case array(Shape, maxItems: Int?)
         indirect case map(Shape?)
+        /// A field only campaigns read: a warning here, said by the explaining walk alone.
+        indirect case campaignOnly(Shape, String)
+        /// The root's `id`: a string the walk notes the place of as it passes.
+        case messageID
     }
 
     /// A class, so that matching a shape takes one reference rather than copying its arrays.
@@ -94,16 +98,31 @@ package struct IntentCheck: Sendable {
         case .choice(let choices): .choice(Words(choices))
         case .array(let item, let maxItems): .array(compile(item), maxItems: maxItems)
         case .map(let item): .map(item.map(compile))
-        case .object(let object): .object(Object(object, shapes: object.fields.map { compile($0.shape) }))
+        case .object(let object):
+            .object(Object(object, shapes: object.fields.map { field in
+                if field.isMessageID { return .messageID }
+                return field.campaignOnly.map { .campaignOnly(compile(field.shape), $0) } ?? compile(field.shape)
+            }))
         }
     }
 
     /// The index in ``templateNames`` of the intent's template when the intent is valid for it;
     /// nil when it is not valid, or its template is unknown. No string is made and none hashed.
     package func accepts(_ tape: JSONTape) -> Int? {
+        var messageID: String?
+        return accepts(tape, messageID: &messageID)
+    }
+
+    /// As ``accepts(_:)``, with the intent's top-level `id` when it has one.
+    package func accepts(_ tape: JSONTape, messageID: inout String?) -> Int? {
         var reporter = FirstProblem()
         let index = templateIndex(tape)
         guard let index, walkIntent(tape, root: roots[index], reporter: &reporter) else { return nil }
+        if let position = reporter.messageIDPosition {
+            var reader = tape.reader
+            reader.position = position
+            messageID = String(decoding: reader.string(), as: UTF8.self)
+        }
         return index
     }
 
@@ -154,6 +173,11 @@ package struct IntentCheck: Sendable {
             return true
         case .string:
             guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            reader.skip()
+            return true
+        case .messageID:
+            guard op == JSONTape.Op.string else { return wrongType(&reader, "a string", &reporter) }
+            reporter.messageID(at: reader.position)
             reader.skip()
             return true
         case .boolean:
@@ -234,6 +258,10 @@ package struct IntentCheck: Sendable {
         case .object(let object):
             guard op == JSONTape.Op.object else { return wrongType(&reader, "an object", &reporter) }
             return walkObject(&reader, object, &reporter)
+        case .campaignOnly(let shape, let message):
+            guard Reporter.explains else { return false }
+            reporter.add(.warning(reporter.path, "campaign-only", message))
+            return walk(&reader, shape, &reporter)
         }
     }
 

@@ -6,12 +6,20 @@ internal import PushmapJSON
     package var shape: IntentShape
     package var required: Bool
     package var summary: String
+    /// What translate and batch say of the field when given: read by campaigns only.
+    package var campaignOnly: String?
+    /// Whether the field is the message's id, which the check's walk hands over as it passes.
+    package var isMessageID: Bool
 
-    package init(_ name: String, _ shape: IntentShape, required: Bool = false, _ summary: String) {
+    package init(
+        _ name: String, _ shape: IntentShape, required: Bool = false, _ summary: String, campaignOnly: String? = nil, isMessageID: Bool = false
+    ) {
         self.name = name
         self.shape = shape
         self.required = required
         self.summary = summary
+        self.campaignOnly = campaignOnly
+        self.isMessageID = isMessageID
     }
 }
 

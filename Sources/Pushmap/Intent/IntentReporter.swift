@@ -15,6 +15,12 @@ package protocol IntentReporter {
     mutating func leave()
     /// Notes a problem; called only when ``explains``.
     mutating func add(_ diagnostic: Diagnostic)
+    /// Notes where the message's id (a string) lies on the tape.
+    mutating func messageID(at position: Int)
+}
+
+extension IntentReporter {
+    @inline(__always) package mutating func messageID(at position: Int) {}
 }
 
 /// The hot path's reporter: a valid intent or not, with no message and no path.
@@ -24,6 +30,8 @@ package struct FirstProblem: IntentReporter {
     /// which instruments `inout` accesses, then reported two threads' checks as a race on that
     /// address. No byte was shared, so no race was real; this silences the report, not a bug.
     private var slot: UInt8 = 0
+    /// Where the root's `id` string lies on the tape, once passed.
+    package private(set) var messageIDPosition: Int?
     package static var explains: Bool { false }
     package var path: String { "" }
     package init() {}
@@ -31,6 +39,7 @@ package struct FirstProblem: IntentReporter {
     @inline(__always) package mutating func enter(_ index: Int) {}
     @inline(__always) package mutating func leave() {}
     package mutating func add(_ diagnostic: Diagnostic) {}
+    package mutating func messageID(at position: Int) { messageIDPosition = position }
 }
 
 /// The explaining reporter: every problem, at its JSON path, in the intent's order.

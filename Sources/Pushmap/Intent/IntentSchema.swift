@@ -117,7 +117,15 @@ package enum IntentSchema {
             IntentField("fid", text, "A Firebase installation id."),
         ], exclusive: [["token", "topic", "condition", "fid"]], oneRequired: [["token", "topic", "condition", "fid"]])), "Where FCM sends the message; not part of an APNS payload."),
         IntentField("data", .map(nil), "Custom keys: FCM data values as strings (others JSON-encoded); APNS keys beside aps, types kept."),
-    ] + sendFields + androidTemplateFields)
+    ] + sendFields + androidTemplateFields + campaignFields)
+
+    /// What a campaign reads (docs/campaign.md); translate and batch send the base text.
+    static let campaignFields = [
+        IntentField("id", text, "The message's id, written back as \"id\" on its batch line; not part of a payload.", isMessageID: true),
+        IntentField("locales", .map(.map(nil)),
+            "Partial intents by language tag (fr, fr-CA), laid over the base for a campaign's recipients in that language; translate and batch ignore them.",
+            campaignOnly: "only pushmap campaign reads locales: this sends the base text"),
+    ]
 
     /// apns-push-type's values.
     package static let apnsPushTypes = ["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets"]

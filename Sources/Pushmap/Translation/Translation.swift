@@ -14,6 +14,8 @@ public struct Translation: Sendable, Hashable {
     }
     /// Warnings (a translation with errors is a ``TranslationError`` instead).
     public var diagnostics: [Diagnostic]
+    /// The intent's top-level `id`, which batch lines carry: read from intents given as text.
+    package var messageID: String?
     private var store: PayloadStore
 
     init(template: String, payloads: [Platform: JSONValue], diagnostics: [Diagnostic]) {
@@ -104,6 +106,8 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
         public static let failedCheck = Kind(name: "failed check")
         /// The mapping script failed.
         public static let scriptFailed = Kind(name: "script failed")
+        /// A campaign's recipient line is malformed, or lacks a variable a template needs.
+        @_spi(Tools) public static let invalidRecipient = Kind(name: "invalid recipient")
     }
 
     /// What failed.
@@ -112,6 +116,8 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
     public var diagnostics: [Diagnostic]
     /// The script's failure, for ``Kind/scriptFailed``.
     public var scriptError: ScriptError?
+    /// The intent's top-level `id`, as ``Translation``'s.
+    package var messageID: String?
 
     @_spi(Tools) public init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
         self.kind = kind

@@ -176,19 +176,37 @@ public final class Translator: Sendable {
         try translateTape(JSONTape(intent), platforms: platforms, forms: forms, now: now, lent: nil)
     }
 
+    /// The translation or its error, with the intent's top-level `id` (batch lines carry it).
+    private func translateTape(
+        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?
+    ) throws(TranslationError) -> Translation {
+        var messageID: String?
+        do {
+            var translation = try translateTape(tape, platforms: platforms, forms: forms, now: now, lent: lent, messageID: &messageID)
+            translation.messageID = messageID
+            return translation
+        } catch {
+            var error = error
+            error.messageID = messageID
+            throw error
+        }
+    }
+
     /// The stages before the script: parse (done by the caller) and admit. An intent the
     /// runtime's own check accepts goes from the tape into the Lua state, with no JSONValue and
     /// no message built on the way; anything else is walked again by a check that says what is
     /// wrong, and runs only when that finds no error.
     private func translateTape(
-        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?
+        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?, messageID: inout String?
     ) throws(TranslationError) -> Translation {
         let generation = lent?.generation ?? self.generation
         let now = now ?? options.clock()
         let plan = TranslationPlan(platforms: platforms, forms: forms)
         if options.maxIntentDepth <= options.limits.maxValueDepth {
             let translated = try borrowing(generation, lent: lent) { lent throws(TranslationError) -> Translation? in
-                guard let index = lent.runtime.intentCheck.accepts(tape), lent.runtime.runs.indices.contains(index) else { return nil }
+                guard let index = lent.runtime.intentCheck.accepts(tape, messageID: &messageID), lent.runtime.runs.indices.contains(index) else {
+                    return nil
+                }
                 let template = lent.runtime.runs[index]
                 guard plan.runs.allSatisfy({ template.platforms.contains($0) }) else { return nil }
                 return try run(
@@ -199,6 +217,7 @@ public final class Translator: Sendable {
         }
         var reader = tape.reader
         let intent = reader.value()
+        messageID = intent["id"]?.stringValue
         let name = intent["template"]?.stringValue ?? "plain"
         let template = generation.templates[name]
         var diagnostics = generation.check.findings(tape)

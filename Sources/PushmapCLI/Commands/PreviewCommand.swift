@@ -1,5 +1,6 @@
 internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
+internal import PushmapJSON
 internal import PushmapPreview
 
 /// `pushmap preview`: what each phone shows of an intent's payloads, as text, an HTML page or a
@@ -35,6 +36,9 @@ struct PreviewCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOption
 
+    @Option(name: .long, help: ArgumentHelp("Draw what this campaign recipient sees (a file of one recipient line: id, target, platform, locale, vars): the intent's templates rendered, its locale's layer, texts cut to fit.", valueName: "file"), completion: .file(extensions: ["json"]))
+    var recipient: String?
+
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
@@ -57,6 +61,9 @@ struct PreviewCommand: ParsableCommand {
     func validate() throws {
         if gallery != nil, file != nil {
             throw ValidationError("give an intent FILE or --gallery DIR, not both")
+        }
+        if gallery != nil, recipient != nil {
+            throw ValidationError("--recipient draws one intent FILE, not a --gallery")
         }
         if let output {
             let lower = output.lowercased()
@@ -132,11 +139,18 @@ struct PreviewCommand: ParsableCommand {
             do {
                 switch file {
                 case .intent(let intent):
-                    previews = [try previewer.preview(intent, name: input.name, platforms: platforms)]
+                    if let recipient {
+                        previews = [try recipientPreview(intent, recipient: recipient, name: input.name, translator: translator, report: report)]
+                    } else {
+                        previews = [try previewer.preview(intent, name: input.name, platforms: platforms)]
+                    }
+                case .fixture where recipient != nil:
+                    StandardStream.note("pushmap: \(input.name): --recipient draws an intent, not a fixture")
+                    throw ExitStatus.invalid
                 case .fixture(let fixture):
                     previews = [try previewer.preview(fixture.intent, name: input.name, platforms: file.platforms(platforms), now: fixture.now)]
                 }
-            } catch {
+            } catch let error as TranslationError {
                 report.emit(error.diagnostics, scriptError: error.scriptError)
                 throw ExitCode(error.exitCode)
             }
@@ -174,5 +188,41 @@ struct PreviewCommand: ParsableCommand {
             StandardStream.note("pushmap: preview: \(failedEntries) of \(previews.count) entries did not translate")
             throw ExitStatus.invalid
         }
+    }
+
+    /// What one campaign recipient sees: the intent compiled as `pushmap campaign` compiles it,
+    /// rendered and translated for the recipient in the file, texts cut to fit as a campaign cuts them.
+    private func recipientPreview(
+        _ intent: [UInt8], recipient path: String, name: String, translator: Translator, report: DiagnosticReport
+    ) throws -> NotificationPreview {
+        let campaign: Campaign
+        do {
+            campaign = try Campaign(intent: try JSONParser.parse(intent))
+        } catch let error as CampaignError {
+            report.emit(error.diagnostics)
+            throw ExitStatus.invalid
+        } catch let error as JSONParseError {
+            report.emit([.jsonSyntax(error)])
+            throw ExitStatus.invalid
+        }
+        let line: [UInt8]
+        do {
+            line = try InputFile(path).read(limit: translator.options.maxIntentBytes)
+        } catch {
+            StandardStream.note("pushmap: \(error)")
+            throw ExitStatus.invalid
+        }
+        let limits = JSONParser.Limits(maxDepth: translator.options.maxIntentDepth, maxBytes: translator.options.maxIntentBytes)
+        let (recipient, errors) = CampaignRecipient.read(line, limits: limits)
+        if !errors.isEmpty {
+            DiagnosticReport(format: format, file: path).emit(errors)
+            throw ExitStatus.invalid
+        }
+        let platforms = recipient.platforms ?? platform.platforms
+        let outcome = campaign.translate(recipient, lenient: false, truncate: true, now: translator.options.clock()) { intent throws(TranslationError) in
+            try translator.translate(intent, platforms: platforms)
+        }
+        let translation = try outcome.result.get()
+        return Previewer(translator: translator).preview(translation, name: name, platforms: platforms, now: translator.options.clock())
     }
 }

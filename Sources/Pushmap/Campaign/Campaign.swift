@@ -1,0 +1,312 @@
+@_spi(Tools) public import PushmapJSON
+
+/// One intent sent to many recipients: compiled once, then rendered for each recipient with
+/// their variables and in their language.
+///
+/// Every string of the intent that holds `{{` or `{%` (at any depth; not `template`, not the
+/// keys of `locales`) is a ``LiquidTemplate``. `locales` maps language tags to partial intents
+/// laid over the base: objects merge by key, arrays and other values replace. A recipient's tag
+/// gives a chain by truncation (`fr-CA`, `fr`, the base), each field from the most specific layer
+/// that has it. Each layer's merge is made once here, and written as JSON text with holes for the
+/// templates and the target, so a recipient costs the renderings and one concatenation.
+@_spi(Tools) public struct Campaign: Sendable {
+    /// A compiled string and where it is written in the intent file.
+    struct Text: Sendable {
+        let template: LiquidTemplate
+        let path: String
+    }
+
+    /// A node of an intent layer: a template string stands for its compiled text.
+    indirect enum Node: Sendable {
+        case object([(key: String, value: Node)])
+        case array([Node])
+        case text(Int)
+        case value(JSONValue)
+    }
+
+    /// The JSON text of one merged intent: constant bytes, rendered strings, and the target.
+    indirect enum Piece: Sendable {
+        case bytes([UInt8])
+        case text(Int)
+        /// `"target":...` (with a comma before when the root has other members): the
+        /// recipient's target, else the intent's (nil: none).
+        case target(intent: [Piece]?, comma: Bool)
+    }
+
+    let texts: [Text]
+    let base: [Piece]
+    /// Each locale layer merged over its truncations and the base.
+    let localized: [LocaleTag: [Piece]]
+    /// The bytes of the base written out with no recipient, for an estimate of a line's size.
+    let sizeHint: Int
+
+    /// Whether the intent has `locales`.
+    public var hasLocales: Bool { !localized.isEmpty }
+
+    /// Compiles `intent`.
+    /// - Throws: every template syntax error and every malformed `locales` entry, each at its
+    ///   path in the intent (a template's message names its column).
+    public init(intent: JSONValue) throws(CampaignError) {
+        guard case .object(let root) = intent else {
+            throw CampaignError(diagnostics: [.error("$", "wrong-type", "an intent is a JSON object, got \(intent.typeName)")])
+        }
+        var compiler = Compiler()
+        var baseMembers: [(key: String, value: Node)] = []
+        var layers: [(tag: LocaleTag, node: Node)] = []
+        for (key, value) in root {
+            guard key == "locales" else {
+                baseMembers.append((key, compiler.node(value, path: JSONPath.root.appending(key), key: key)))
+                continue
+            }
+            layers = compiler.layers(value)
+        }
+        if !compiler.diagnostics.isEmpty { throw CampaignError(diagnostics: compiler.diagnostics) }
+        let baseNode = Node.object(baseMembers)
+        texts = compiler.texts
+        base = Self.pieces(baseNode)
+        // Shorter tags first, so a layer's truncations are merged before it.
+        var merged: [LocaleTag: Node] = [:]
+        for (tag, layer) in layers.sorted(by: { $0.tag.subtags.count < $1.tag.subtags.count }) {
+            let under = tag.chain.dropFirst().lazy.compactMap { merged[$0] }.first ?? baseNode
+            merged[tag] = Self.merge(under, layer)
+        }
+        localized = merged.mapValues(Self.pieces)
+        sizeHint = base.reduce(0) { total, piece in
+            if case .bytes(let bytes) = piece { return total + bytes.count }
+            return total + 64
+        }
+    }
+
+    /// `layer` laid over `base`: objects merge by key; anything else in the layer replaces.
+    static func merge(_ base: Node, _ layer: Node) -> Node {
+        guard case .object(var members) = base, case .object(let over) = layer else { return layer }
+        for (key, value) in over {
+            if let index = members.firstIndex(where: { $0.key == key }) {
+                members[index].value = merge(members[index].value, value)
+            } else {
+                members.append((key, value))
+            }
+        }
+        return .object(members)
+    }
+
+    /// A merged intent as JSON text with holes; the root's `target` becomes the target hole.
+    static func pieces(_ root: Node) -> [Piece] {
+        var writer = PieceWriter()
+        writer.bytes.append(UInt8(ascii: "{"))
+        guard case .object(let members) = root else { return [] }
+        var intentTarget: [Piece]?
+        var first = true
+        for (key, value) in members {
+            if key == "target" {
+                var target = PieceWriter()
+                target.write(value)
+                target.cut()
+                intentTarget = target.pieces
+                continue
+            }
+            if !first { writer.bytes.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.escapeJSONString(key, into: &writer.bytes)
+            writer.bytes.append(UInt8(ascii: ":"))
+            writer.write(value)
+        }
+        writer.cut()
+        writer.pieces.append(.target(intent: intentTarget, comma: !first))
+        writer.bytes.append(UInt8(ascii: "}"))
+        writer.cut()
+        return writer.pieces
+    }
+
+    /// Renders the intent for one recipient: their layer of the locales, their variables in
+    /// every template, their target. `now` (epoch seconds) is what the `date` filter's "now"
+    /// means: one time for the whole campaign.
+    public func render(_ recipient: CampaignRecipient, lenient: Bool, now: Int64) -> CampaignRendering {
+        var rendering = CampaignRendering()
+        var pieces = base
+        if let locale = recipient.locale, !localized.isEmpty {
+            if let found = locale.chain.lazy.compactMap({ localized[$0] }).first {
+                pieces = found
+            } else {
+                rendering.fallback = locale
+                let tried = locale.chain.map(\.description)
+                let names = tried.count == 1 ? tried[0] : tried.dropLast().joined(separator: ", ") + " or " + (tried.last ?? "")
+                rendering.warnings.append(.warning("$.locales", "locale-fallback", "no \(names): sent in the default language"))
+            }
+        }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(sizeHint + 64)
+        append(pieces, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
+        rendering.intent = bytes
+        return rendering
+    }
+
+    private func append(
+        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into bytes: inout [UInt8],
+        rendering: inout CampaignRendering
+    ) {
+        for piece in pieces {
+            switch piece {
+            case .bytes(let constant):
+                bytes.append(contentsOf: constant)
+            case .text(let index):
+                let text = texts[index]
+                let rendered = text.template.render(recipient.variables, lenient: lenient, now: now)
+                for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient) }
+                JSONWriter.escapeJSONString(rendered.text, into: &bytes)
+            case .target(let intentTarget, let comma):
+                guard recipient.target != nil || intentTarget != nil else { continue }
+                if comma { bytes.append(UInt8(ascii: ",")) }
+                bytes.append(contentsOf: #""target":"#.utf8)
+                if let given = recipient.target {
+                    JSONWriter(style: .compact).write(given, into: &bytes)
+                } else if let intentTarget {
+                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
+                }
+            }
+        }
+    }
+}
+
+/// Why an intent does not compile as a campaign: each problem at its path.
+@_spi(Tools) public struct CampaignError: Error, Sendable {
+    public var diagnostics: [Diagnostic]
+}
+
+/// One recipient's intent, rendered, and what the rendering found.
+@_spi(Tools) public struct CampaignRendering: Sendable {
+    /// The intent as JSON text, ready to translate; meaningless when ``errors`` is not empty.
+    public var intent: [UInt8] = []
+    public var warnings: [Diagnostic] = []
+    public var errors: [Diagnostic] = []
+    /// The variables this recipient lacked, in the order met.
+    public var missingVariables: [String] = []
+    /// The recipient's locale when no layer of its chain exists.
+    public var fallback: LocaleTag?
+
+    mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool) {
+        switch problem {
+        case .missingVariable(let name):
+            missingVariables.append(name)
+            if lenient {
+                warnings.append(.warning(path, "missing-variable", "\(name) is not in this recipient's vars: rendered empty"))
+            } else {
+                errors.append(.error(path, "missing-variable", "\(name) is not in this recipient's vars"))
+            }
+        case .filterFailed(let filter, let message):
+            if lenient {
+                warnings.append(.warning(path, "filter-failed", "\(filter): \(message)"))
+            } else {
+                errors.append(.error(path, "filter-failed", "\(filter): \(message)"))
+            }
+        case .outputTooLong(let limit):
+            warnings.append(.warning(path, "render-too-long", "the rendering passed \(limit) bytes and was cut there"))
+        }
+    }
+}
+
+/// Builds the layers' nodes, compiling each template once and noting what does not compile.
+private struct Compiler {
+    var texts: [Campaign.Text] = []
+    var diagnostics: [Diagnostic] = []
+
+    mutating func node(_ value: JSONValue, path: JSONPath, key: String? = nil) -> Campaign.Node {
+        switch value {
+        case .string(let string):
+            // `template` names a script: never a template of text.
+            guard key != "template", Self.mayHoldTags(string) else { return .value(value) }
+            do {
+                let template = try LiquidTemplate(string)
+                if template.isPlainText { return .value(value) }
+                texts.append(Campaign.Text(template: template, path: path.description))
+                return .text(texts.count - 1)
+            } catch {
+                diagnostics.append(.error(path.description, "template-syntax", "column \(error.column): \(error.message)"))
+                return .value(value)
+            }
+        case .object(let object):
+            return .object(object.map { member in (member.key, node(member.value, path: path.appending(member.key))) })
+        case .array(let items):
+            return .array(items.enumerated().map { index, item in node(item, path: path.appending(index)) })
+        default:
+            return .value(value)
+        }
+    }
+
+    /// `locales`: an object of partial intents by language tag.
+    mutating func layers(_ value: JSONValue) -> [(tag: LocaleTag, node: Campaign.Node)] {
+        let path = JSONPath.root.appending("locales")
+        guard case .object(let object) = value else {
+            diagnostics.append(.error(path.description, "wrong-type", "expected an object of partial intents by language tag, got \(value.typeName)"))
+            return []
+        }
+        var layers: [(tag: LocaleTag, node: Campaign.Node)] = []
+        for (key, layer) in object {
+            let at = path.appending(key)
+            guard let tag = LocaleTag(key) else {
+                diagnostics.append(.error(at.description, "locale-tag", "'\(key)' is not a language tag such as fr or fr-CA"))
+                continue
+            }
+            if let twin = layers.first(where: { $0.tag == tag }) {
+                diagnostics.append(.error(at.description, "locale-tag", "'\(key)' is \(twin.tag) again: give each language once"))
+                continue
+            }
+            guard case .object(let members) = layer else {
+                diagnostics.append(.error(at.description, "wrong-type", "expected an object (a partial intent), got \(layer.typeName)"))
+                continue
+            }
+            if members["locales"] != nil {
+                diagnostics.append(.error(at.appending("locales").description, "unknown-field", "a locale's layer cannot hold locales of its own"))
+                continue
+            }
+            layers.append((tag, .object(members.map { member in (member.key, node(member.value, path: at.appending(member.key), key: member.key)) })))
+        }
+        return layers
+    }
+
+    private static func mayHoldTags(_ string: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in string.utf8 {
+            if previous == UInt8(ascii: "{"), byte == UInt8(ascii: "{") || byte == UInt8(ascii: "%") { return true }
+            previous = byte
+        }
+        return false
+    }
+}
+
+/// Writes nodes as JSON text, cutting it into pieces at each template.
+private struct PieceWriter {
+    var pieces: [Campaign.Piece] = []
+    var bytes: [UInt8] = []
+
+    mutating func cut() {
+        if !bytes.isEmpty { pieces.append(.bytes(bytes)) }
+        bytes = []
+    }
+
+    mutating func write(_ node: Campaign.Node) {
+        switch node {
+        case .value(let value):
+            JSONWriter(style: .compact).write(value, into: &bytes)
+        case .text(let index):
+            cut()
+            pieces.append(.text(index))
+        case .array(let items):
+            bytes.append(UInt8(ascii: "["))
+            for (index, item) in items.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(item)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case .object(let members):
+            bytes.append(UInt8(ascii: "{"))
+            for (index, member) in members.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                JSONWriter.escapeJSONString(member.key, into: &bytes)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        }
+    }
+}

@@ -1,0 +1,73 @@
+internal import PushmapJSON
+
+/// What became of one recipient of a campaign: their translation or why there is none, and
+/// what a campaign's summary counts.
+@_spi(Tools) public struct CampaignOutcome: Sendable {
+    /// The payloads with every warning (the rendering's, the translation's, each cut's), or the
+    /// error.
+    public var result: Result<Translation, TranslationError>
+    /// The variables the recipient lacked.
+    public var missingVariables: [String] = []
+    /// The recipient's locale, when none of its chain is in the intent.
+    public var fallback: LocaleTag?
+    /// The paths of the texts shortened to fit.
+    public var truncated: [String] = []
+
+    init(result: Result<Translation, TranslationError>) {
+        self.result = result
+    }
+}
+
+extension Campaign {
+    /// Renders the intent for `recipient` and translates it with `translate` (a translator's
+    /// session, in a batch), shortening the texts of a payload over its limit unless
+    /// `truncate` is false. `now` is the campaign's time, as ``render(_:lenient:now:)`` reads it.
+    public func translate(
+        _ recipient: CampaignRecipient, lenient: Bool, truncate: Bool, now: Int64,
+        with translate: ([UInt8]) throws(TranslationError) -> Translation
+    ) -> CampaignOutcome {
+        let rendering = render(recipient, lenient: lenient, now: now)
+        var outcome: CampaignOutcome
+        if !rendering.errors.isEmpty {
+            outcome = CampaignOutcome(result: .failure(TranslationError(kind: .invalidRecipient, diagnostics: rendering.warnings + rendering.errors)))
+        } else {
+            outcome = CampaignOutcome(result: Self.translate(rendering, truncate: truncate, with: translate))
+        }
+        outcome.missingVariables = rendering.missingVariables
+        outcome.fallback = rendering.fallback
+        if case .success(let translation) = outcome.result {
+            outcome.truncated = translation.diagnostics.filter { $0.rule == "truncated" }.map(\.path)
+        }
+        return outcome
+    }
+
+    private static func translate(
+        _ rendering: CampaignRendering, truncate: Bool, with translate: ([UInt8]) throws(TranslationError) -> Translation
+    ) -> Result<Translation, TranslationError> {
+        var translation: Translation
+        do {
+            translation = try translate(rendering.intent)
+        } catch {
+            guard truncate, let overflow = PayloadFit.overflow(error), let intent = try? JSONParser.parse(rendering.intent) else {
+                return .failure(warned(error, rendering.warnings))
+            }
+            do {
+                let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: error, translate: translate)
+                translation = fitted.translation
+                translation.diagnostics += fitted.cuts.map { cut in
+                    .warning(cut.path, "truncated", "shortened from \(cut.before) to \(cut.after) characters to fit the payload within its limit")
+                }
+            } catch {
+                return .failure(warned(error, rendering.warnings))
+            }
+        }
+        if !rendering.warnings.isEmpty { translation.diagnostics = rendering.warnings + translation.diagnostics }
+        return .success(translation)
+    }
+
+    private static func warned(_ error: TranslationError, _ warnings: [Diagnostic]) -> TranslationError {
+        var error = error
+        error.diagnostics = warnings + error.diagnostics
+        return error
+    }
+}

@@ -1,0 +1,87 @@
+@_spi(Tools) public import PushmapJSON
+
+/// One recipient of a campaign, as a line of the recipients file gives it:
+/// `{"id": "u-1", "target": {"token": "..."}, "platform": "apns", "locale": "fr-CA", "vars": {...}}`,
+/// every key optional.
+@_spi(Tools) public struct CampaignRecipient: Sendable {
+    /// Written back on the recipient's output line.
+    public var id: String?
+    /// Replaces the intent's `target`.
+    public var target: JSONValue?
+    /// The platforms to write for; nil: the run's.
+    public var platforms: [Platform]?
+    public var locale: LocaleTag?
+    /// The object the templates' names resolve in.
+    public var variables: JSONValue
+
+    public init(id: String? = nil, target: JSONValue? = nil, platforms: [Platform]? = nil, locale: LocaleTag? = nil, variables: JSONValue = .object([:])) {
+        self.id = id
+        self.target = target
+        self.platforms = platforms
+        self.locale = locale
+        self.variables = variables
+    }
+
+    /// The keys a recipient line may have.
+    static let keys = ["id", "target", "platform", "locale", "vars"]
+
+    /// Reads a recipient line. What is wrong comes back as errors, each at its path in the line;
+    /// the recipient then holds what could be read (its id, for the error line).
+    public static func read(_ line: [UInt8], limits: JSONParser.Limits) -> (recipient: CampaignRecipient, errors: [Diagnostic]) {
+        var recipient = CampaignRecipient()
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            return (recipient, [.error("$", "empty-line", "empty line: expected a JSON recipient")])
+        }
+        let value: JSONValue
+        // The tape parser is the quicker; what it leaves, JSONParser reads and says where it is wrong.
+        if let tape = line.withUnsafeBufferPointer({ JSONTape.parse($0, limits: limits) }) {
+            var reader = tape.reader
+            value = reader.value()
+        } else {
+            do {
+                value = try JSONParser.parse(line, limits: limits)
+            } catch {
+                return (recipient, [.jsonSyntax(error)])
+            }
+        }
+        guard case .object(let object) = value else {
+            return (recipient, [.error("$", "wrong-type", "a recipient is a JSON object, got \(value.typeName)")])
+        }
+        var errors: [Diagnostic] = []
+        for (key, value) in object {
+            let path = JSONPath.member("$", key)
+            switch key {
+            case "id":
+                if case .string(let id) = value { recipient.id = id } else { errors.append(wrongType(path, "a string", value)) }
+            case "target":
+                if case .object = value { recipient.target = value } else { errors.append(wrongType(path, "an object", value)) }
+            case "vars":
+                if case .object = value { recipient.variables = value } else { errors.append(wrongType(path, "an object", value)) }
+            case "platform":
+                switch value.stringValue {
+                case "fcm": recipient.platforms = [.fcm]
+                case "apns": recipient.platforms = [.apns]
+                case "both": recipient.platforms = Platform.all
+                case let other?: errors.append(.error(path, "bad-value", "'\(other)' is not one of fcm, apns, both"))
+                case nil: errors.append(wrongType(path, "a string", value))
+                }
+            case "locale":
+                guard case .string(let text) = value else {
+                    errors.append(wrongType(path, "a string", value))
+                    continue
+                }
+                if let tag = LocaleTag(text) { recipient.locale = tag } else {
+                    errors.append(.error(path, "locale-tag", "'\(text)' is not a language tag such as fr or fr-CA"))
+                }
+            default:
+                let hint = Suggestion.nearest(to: key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
+                errors.append(.error(path, "unknown-field", "unknown field '\(key)' (a recipient has \(keys.joined(separator: ", ")))" + hint))
+            }
+        }
+        return (recipient, errors)
+    }
+
+    private static func wrongType(_ path: String, _ expected: String, _ value: JSONValue) -> Diagnostic {
+        .error(path, "wrong-type", "expected \(expected), got \(value.typeName)")
+    }
+}

@@ -1,0 +1,146 @@
+internal import PushmapJSON
+
+/// Shortens a rendered intent's texts until its payloads are within their platforms' limits.
+///
+/// Texts are cut in a fixed order (``order``): whole grapheme clusters (Swift `Character`s) go
+/// from the end and "…" is added, so no cluster is split and the text stays valid UTF-8. The cut
+/// is sized from the overflow the size check measured, counting each character as the payload
+/// writes it (escapes included), so one cut and one translation to confirm it usually suffice.
+enum PayloadFit {
+    /// The size checks whose failure a cut can mend.
+    static let sizeRules: Set<String> = ["fcm-size", "apns-size"]
+
+    /// The texts cut, first to last: the long texts before the short, the notification's own
+    /// before its expired and carousel variants, then the data values.
+    static let order: [[JSONPath.Component]] = [
+        [.key("expandedBody")], [.key("body")], [.key("subtitle")], [.key("expandedTitle")], [.key("title")],
+        [.key("expired"), .key("expandedBody")], [.key("expired"), .key("body")], [.key("expired"), .key("title")],
+    ]
+
+    static let ellipsis: Character = "…"
+
+    /// The bytes to save for the payloads to fit: the largest overflow among the size errors;
+    /// nil when some other error stands (a cut would not mend it) or none is about size.
+    static func overflow(_ error: TranslationError) -> Int? {
+        guard error.kind == .failedCheck else { return nil }
+        var overflow: Int?
+        for diagnostic in error.diagnostics where diagnostic.severity == .error {
+            guard sizeRules.contains(diagnostic.rule), let excess = excess(diagnostic.message) else { return nil }
+            overflow = max(overflow ?? 0, excess)
+        }
+        return overflow
+    }
+
+    /// "... is N bytes ... over M bytes ...", as both size rules say it: N - M.
+    static func excess(_ message: String) -> Int? {
+        let words = message.split(separator: " ")
+        func number(after marker: String) -> Int? {
+            guard let index = words.firstIndex(where: { $0 == marker }), index + 1 < words.count else { return nil }
+            return Int(words[index + 1])
+        }
+        guard let size = number(after: "is"), let limit = number(after: "over") else { return nil }
+        return size - limit
+    }
+
+    /// The texts of `intent` in cutting order: the fixed fields, the carousel's captions from
+    /// the last, then the data values in their order.
+    static func fields(_ intent: JSONValue) -> [[JSONPath.Component]] {
+        var fields = order
+        if let items = intent["carousel"]?["items"]?.arrayValue {
+            for index in items.indices.reversed() { fields.append([.key("carousel"), .key("items"), .index(index), .key("text")]) }
+        }
+        if let data = intent["data"]?.objectValue {
+            for member in data where member.value.stringValue != nil { fields.append([.key("data"), .key(member.key)]) }
+        }
+        return fields
+    }
+
+    /// The result of a fit: the translation, and for each text cut its path and its lengths in
+    /// characters before and after.
+    struct Fitted {
+        var translation: Translation
+        var cuts: [(path: String, before: Int, after: Int)]
+    }
+
+    /// Cuts `intent` (which translated to payloads `overflow` bytes too big) until it fits.
+    /// - Throws: the last translation's error when no cut makes it fit, or when a cut brings up
+    ///   an error other than size.
+    static func fit(
+        _ intent: JSONValue, overflow: Int, firstError: TranslationError,
+        translate: ([UInt8]) throws(TranslationError) -> Translation
+    ) throws(TranslationError) -> Fitted {
+        var intent = intent
+        var overflow = overflow
+        var lastError = firstError
+        var cuts: [(path: String, before: Int, after: Int)] = []
+        for field in fields(intent) {
+            guard case .string(let original)? = value(intent, at: field[...]), !original.isEmpty else { continue }
+            var text = original
+            let before = original.count
+            // A text written twice in a payload, or escaped otherwise than counted, may need a
+            // second cut; a third would only be the same miscount again.
+            for _ in 0..<3 {
+                guard let shorter = cut(text, saving: overflow) else { break }
+                let candidate = set(intent, at: field[...], to: .string(shorter))
+                do {
+                    let translation = try translate(JSONWriter(style: .compact).write(candidate))
+                    cuts.append((JSONPath(field).description, before, shorter.count))
+                    return Fitted(translation: translation, cuts: cuts)
+                } catch {
+                    guard let left = Self.overflow(error) else { throw error }
+                    // The text is not in the payloads: leave it as it was.
+                    if left >= overflow { break }
+                    intent = candidate
+                    text = shorter
+                    overflow = left
+                    lastError = error
+                }
+            }
+            if text != original { cuts.append((JSONPath(field).description, before, text.count)) }
+        }
+        throw lastError
+    }
+
+    /// `text` with whole characters taken from the end, and "…" added, so that it is `saving`
+    /// bytes shorter as JSON text; nil when nothing is left to take.
+    static func cut(_ text: String, saving: Int) -> String? {
+        var characters = Array(text)
+        // A text cut before ends in the ellipsis, which goes and comes back.
+        if characters.last == ellipsis { characters.removeLast() }
+        guard !characters.isEmpty else { return nil }
+        var saved = -escapedLength(ellipsis) + (text.last == ellipsis ? escapedLength(ellipsis) : 0)
+        while saved < saving, let last = characters.popLast() {
+            saved += escapedLength(last)
+        }
+        return String(characters) + String(ellipsis)
+    }
+
+    /// A character's length as JSON text, escapes included.
+    static func escapedLength(_ character: Character) -> Int {
+        JSONWriter.compactByteCount(.string(String(character))) - 2
+    }
+
+    static func value(_ value: JSONValue, at path: ArraySlice<JSONPath.Component>) -> JSONValue? {
+        guard let first = path.first else { return value }
+        switch first {
+        case .key(let key): return value[key].flatMap { Self.value($0, at: path.dropFirst()) }
+        case .index(let index): return value[index].flatMap { Self.value($0, at: path.dropFirst()) }
+        }
+    }
+
+    static func set(_ value: JSONValue, at path: ArraySlice<JSONPath.Component>, to new: JSONValue) -> JSONValue {
+        guard let first = path.first else { return new }
+        switch (first, value) {
+        case (.key(let key), .object(var object)):
+            guard let inner = object[key] else { return value }
+            object[key] = set(inner, at: path.dropFirst(), to: new)
+            return .object(object)
+        case (.index(let index), .array(var items)):
+            guard items.indices.contains(index) else { return value }
+            items[index] = set(items[index], at: path.dropFirst(), to: new)
+            return .array(items)
+        default:
+            return value
+        }
+    }
+}

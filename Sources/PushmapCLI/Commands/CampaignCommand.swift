@@ -1,0 +1,109 @@
+internal import ArgumentParser
+@_spi(Tools) internal import Pushmap
+internal import PushmapJSON
+@_spi(Tools) internal import PushmapOutput
+
+/// `pushmap campaign`: one intent with templates and locales, rendered and translated for each
+/// recipient of an NDJSON file, one output line per recipient, in order.
+struct CampaignCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "campaign",
+        abstract: "Render an intent's templates for each recipient of an NDJSON file, then translate it.",
+        discussion: """
+        A recipient line is {"id": ..., "target": {...}, "platform": "fcm|apns|both", "locale": "fr-CA", "vars": {...}}, \
+        every key optional. Each output line is {"line": N, "id": ..., "fcm": ..., "apns": ..., "warnings": [...]} or \
+        {"line": N, "id": ..., "error": {...}}; a bad recipient never stops the run. A summary goes to standard error. \
+        Exit 0 when every recipient translated, 1 when some did not or the intent does not compile. See docs/campaign.md.
+        """
+    )
+
+    @Option(name: .long, help: "fcm, apns, or both: for recipients that name no platform.")
+    var platform: PlatformChoice = .both
+
+    @OptionGroup var scriptOptions: ScriptOptions
+
+    @OptionGroup var requestOptions: RequestOptions
+
+    @OptionGroup var clock: ClockOption
+
+    @Option(name: .long, help: "Worker threads; the number of cores by default.")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "A variable a recipient lacks renders empty, with a warning, instead of failing the recipient.")
+    var lenient = false
+
+    @Flag(name: .customLong("no-truncate"), help: "A payload over its limit fails instead of having its texts shortened.")
+    var noTruncate = false
+
+    @Flag(name: .long, help: "Write no payloads: only the failed recipients' lines and the summary.")
+    var check = false
+
+    @Option(name: .long, help: "The summary for people, or as one JSON object (on standard output with --check).")
+    var format: OutputFormat = .human
+
+    @Argument(help: ArgumentHelp("The intent, with templates and locales.", valueName: "intent"), completion: .file(extensions: ["json"]))
+    var intent: String
+
+    @Argument(help: ArgumentHelp("The recipients, one JSON object a line; - or nothing for standard input.", valueName: "recipients"), completion: .file())
+    var recipients: String?
+
+    func validate() throws {
+        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
+        if intent == "-", recipients == nil || recipients == "-" {
+            throw ValidationError("the intent and the recipients cannot both be standard input")
+        }
+    }
+
+    func run() throws {
+        StandardStream.ignoreBrokenPipes()
+        let campaign = try compile()
+        let translator = try scriptOptions.translator(format: .human, now: clock.now)
+        let settings = CampaignLine.Settings(
+            campaign: campaign, platforms: platform.platforms, forms: requestOptions.forms, lenient: lenient, truncate: !noTruncate,
+            errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes, now: translator.options.clock())
+        var summary = CampaignSummary()
+        let lines = ParallelLines(translator: translator, workers: jobs ?? Translator.cores)
+        let finished = try lines.run(InputFile(recipients), maxLineBytes: translator.options.maxIntentBytes) { (outputs: [CampaignLine.Output]) in
+            for output in outputs { summary.add(output) }
+        } _: { line, session in
+            CampaignLine.translate(line.bytes, number: line.number, overlongLength: line.overlongLength, settings: settings, session: session)
+        }
+        guard finished else { return } // the reader went away: end quietly
+        switch format {
+        case .human:
+            StandardStream.note(summary.text)
+        case .json:
+            var bytes = JSONWriter(style: .compact).write(summary.json)
+            bytes.append(0x0A)
+            if check {
+                do { try StandardStream.output.write(bytes) } catch { return }
+            } else {
+                try? StandardStream.error.write(bytes)
+            }
+        }
+        if summary.failed > 0 { throw ExitStatus.invalid }
+    }
+
+    /// The intent, compiled; what does not compile is said on standard error, each problem at
+    /// its path, before any recipient is read.
+    private func compile() throws -> Campaign {
+        let input = InputFile(intent)
+        let report = DiagnosticReport(format: format, file: input.name)
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(try input.read(limit: 1 << 20))
+        } catch let error as FileError {
+            StandardStream.note("pushmap: \(error)")
+            throw ExitStatus.invalid
+        } catch let error as JSONParseError {
+            report.emit([.jsonSyntax(error)])
+            throw ExitStatus.invalid
+        }
+        do {
+            return try Campaign(intent: value)
+        } catch {
+            report.emit(error.diagnostics)
+            throw ExitStatus.invalid
+        }
+    }
+}

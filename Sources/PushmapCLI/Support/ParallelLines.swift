@@ -1,0 +1,132 @@
+internal import Dispatch
+@_spi(Tools) internal import Pushmap
+@_spi(Tools) internal import PushmapOutput
+internal import Synchronization
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
+
+/// What a line of `batch` or `campaign` output is: its bytes and whether it translated.
+protocol LineOutput: Sendable {
+    init()
+    var bytes: [UInt8] { get }
+    var ok: Bool { get }
+}
+
+extension TranslationLine.Output: LineOutput {
+    init() { self.init(bytes: []) }
+}
+extension CampaignLine.Output: LineOutput {}
+
+/// NDJSON in, NDJSON out, for `batch` and `campaign`: lines read in windows, each window
+/// translated on worker threads, and written in input order while the next is translated.
+struct ParallelLines {
+    /// Lines translated between two writes; bounds memory and keeps order cheap.
+    static let window = 4096
+
+    let translator: Translator
+    let workers: Int
+
+    /// Runs `each` over every line of `input`, handing each window's outputs to `tally` before
+    /// they are written. False when standard output closed (the reader went away).
+    /// - Throws: ``ExitStatus/invalid`` when the input cannot be opened or read (said on
+    ///   standard error).
+    func run<Output: LineOutput>(
+        _ input: InputFile, maxLineBytes: Int, tally: ([Output]) -> Void,
+        _ each: @Sendable (LineReader.Line, borrowing Translator.Session) -> Output
+    ) throws -> Bool {
+        let descriptor = try Self.open(input)
+        defer { if descriptor > 0 { close(descriptor) } }
+        var reader = LineReader(descriptor: descriptor, maxLineBytes: maxLineBytes)
+        let progress = LineProgress(enabled: StandardStream.error.isTerminal)
+        var total = 0
+        var failed = 0
+        let writer = BlockWriter()
+        while true {
+            var lines: [LineReader.Line] = []
+            lines.reserveCapacity(Self.window)
+            do {
+                while lines.count < Self.window, let line = try reader.next() { lines.append(line) }
+            } catch {
+                writer.finish() // the lines before the failure are still written
+                StandardStream.note("pushmap: \(input.name): \(error.reason)")
+                throw ExitStatus.invalid
+            }
+            if lines.isEmpty { break }
+            let outputs = map(lines, each)
+            for output in outputs where !output.ok { failed += 1 }
+            total += lines.count
+            tally(outputs)
+            // Written while the next window is read and translated.
+            writer.write(outputs)
+            if writer.closed { return false }
+            progress.update(lines: total, failed: failed)
+        }
+        writer.finish()
+        if writer.closed { return false }
+        progress.finish()
+        return true
+    }
+
+    /// Translates a window of lines on `workers` threads; the outputs keep the lines' order.
+    func map<Output: LineOutput>(_ lines: [LineReader.Line], _ each: @Sendable (LineReader.Line, borrowing Translator.Session) -> Output) -> [Output] {
+        let results = OutputSlots<Output>(count: lines.count)
+        let next = Atomic<Int>(0)
+        let chunk = 16
+        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, (lines.count + chunk - 1) / chunk))) { _ in
+            while true {
+                let first = next.add(chunk, ordering: .relaxed).oldValue
+                if first >= lines.count { return }
+                // One state for the chunk: no lock or shared count is touched per line.
+                translator.withSession { session in
+                    for index in first..<min(first + chunk, lines.count) {
+                        results.set(index, each(lines[index], session))
+                    }
+                }
+            }
+        }
+        return results.values
+    }
+
+    /// The input's file descriptor: 0 for standard input.
+    static func open(_ input: InputFile) throws -> Int32 {
+        guard let path = input.path else { return 0 }
+        if FileSystem.isDirectory(path) {
+            StandardStream.note("pushmap: \(path): is a directory, not a file")
+            throw ExitStatus.invalid
+        }
+        let descriptor = openForReading(path)
+        if descriptor < 0 {
+            StandardStream.note("pushmap: \(path): \(String(cString: strerror(errno)))")
+            throw ExitStatus.invalid
+        }
+        return descriptor
+    }
+}
+
+private func openForReading(_ path: String) -> Int32 {
+    open(path, O_RDONLY | O_CLOEXEC)
+}
+
+/// Output slots filled by worker threads, each slot by one thread.
+private final class OutputSlots<Output: LineOutput>: @unchecked Sendable {
+    // @unchecked: each index is written by exactly one worker, and read after all have joined;
+    // raw storage, because concurrent access to an array property trips exclusivity checks.
+    private let storage: UnsafeMutableBufferPointer<Output>
+
+    init(count: Int) {
+        storage = .allocate(capacity: count)
+        storage.initialize(repeating: Output())
+    }
+
+    deinit {
+        storage.deinitialize()
+        storage.deallocate()
+    }
+
+    func set(_ index: Int, _ output: Output) { storage[index] = output }
+
+    var values: [Output] { Array(storage) }
+}

@@ -1,0 +1,49 @@
+public import PushmapJSON
+
+/// What a campaign's run counts: recipients, translated, failed, and by name the variables
+/// missing, the locales sent in the default language and the texts shortened.
+public struct CampaignSummary: Sendable, Equatable {
+    public var recipients = 0
+    public var translated = 0
+    public var failed = 0
+    public var missingVariables: [String: Int] = [:]
+    public var localeFallbacks: [String: Int] = [:]
+    public var truncated: [String: Int] = [:]
+
+    public init() {}
+
+    /// Counts one recipient.
+    public mutating func add(_ output: CampaignLine.Output) {
+        recipients += 1
+        if output.ok { translated += 1 } else { failed += 1 }
+        for name in output.missingVariables { missingVariables[name, default: 0] += 1 }
+        if let fallback = output.fallback { localeFallbacks[fallback, default: 0] += 1 }
+        for path in output.truncated { truncated[path, default: 0] += 1 }
+    }
+
+    /// `{"recipients":N,"translated":N,"failed":N,"missingVariables":{...},"localeFallbacks":{...},"truncated":{...}}`.
+    public var json: JSONValue {
+        func counts(_ counts: [String: Int]) -> JSONValue {
+            .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
+        }
+        return [
+            "recipients": .integer(Int64(recipients)), "translated": .integer(Int64(translated)), "failed": .integer(Int64(failed)),
+            "missingVariables": counts(missingVariables), "localeFallbacks": counts(localeFallbacks), "truncated": counts(truncated),
+        ]
+    }
+
+    /// The summary for people: a line of totals, then a line per kind of count that has any,
+    /// most frequent first.
+    public var text: String {
+        var lines = ["pushmap: campaign: \(recipients) recipient\(recipients == 1 ? "" : "s"), \(translated) translated, \(failed) failed"]
+        func line(_ title: String, _ counts: [String: Int]) {
+            guard !counts.isEmpty else { return }
+            let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+            lines.append("  \(title): " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+        }
+        line("missing variables", missingVariables)
+        line("locale fallbacks", localeFallbacks)
+        line("truncated", truncated)
+        return lines.joined(separator: "\n")
+    }
+}

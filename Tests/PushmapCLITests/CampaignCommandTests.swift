@@ -1,0 +1,363 @@
+import Foundation
+import Testing
+
+@Suite("pushmap campaign")
+struct CampaignCommandTests {
+    /// A folder with the intent and the recipients, removed at the end.
+    struct Files {
+        let folder: URL
+
+        init(intent: String, recipients: [String]) throws {
+            folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-campaign-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data(intent.utf8).write(to: folder.appendingPathComponent("intent.json"))
+            try Data((recipients.joined(separator: "\n") + "\n").utf8).write(to: folder.appendingPathComponent("recipients.ndjson"))
+        }
+
+        func run(_ options: [String] = []) throws -> CommandRunner.Result {
+            defer { try? FileManager.default.removeItem(at: folder) }
+            return try CommandRunner.run(["campaign", "intent.json", "recipients.ndjson"] + options, directory: folder)
+        }
+    }
+
+    static func campaign(_ intent: String, _ recipients: [String], _ options: [String] = []) throws -> CommandRunner.Result {
+        try Files(intent: intent, recipients: recipients).run(options)
+    }
+
+    static func lines(_ output: String) -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { CommandRunner.json(String($0)) as? [String: Any] }
+    }
+
+    static func apnsAlert(_ line: [String: Any]) -> [String: Any]? {
+        ((line["apns"] as? [String: Any])?["aps"] as? [String: Any])?["alert"] as? [String: Any]
+    }
+
+    static func diagnostics(_ line: [String: Any]) -> [[String: Any]] {
+        ((line["error"] as? [String: Any])?["diagnostics"] as? [[String: Any]]) ?? (line["warnings"] as? [[String: Any]]) ?? []
+    }
+
+    static let greeting = #"{"title": "Hello {{ first_name }}", "body": "Your {{ order.item }} shipped", "link": {"uri": "https://example.com/o/{{ order.id }}"}}"#
+
+    // MARK: - Variables
+
+    @Test("strict: a recipient lacking a variable is an error line naming it and the intent path; the others translate")
+    func strict() throws {
+        let result = try Self.campaign(Self.greeting, [
+            #"{"id": "u-1", "vars": {"first_name": "Ann", "order": {"item": "lamp", "id": "A1"}}}"#,
+            #"{"id": "u-2", "vars": {"order": {"item": "desk", "id": "A2"}}}"#,
+        ], ["--platform", "apns"])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        #expect(lines.count == 2)
+        #expect(lines.map { $0["line"] as? Int } == [1, 2])
+        #expect(lines.map { $0["id"] as? String } == ["u-1", "u-2"])
+        let alert = Self.apnsAlert(lines[0])
+        #expect(alert?["title"] as? String == "Hello Ann")
+        #expect(alert?["body"] as? String == "Your lamp shipped")
+        #expect((lines[0]["apns"] as? [String: Any])?["adb_uri"] as? String == "https://example.com/o/A1")
+        #expect(lines[0]["warnings"] == nil)
+        let error = Self.diagnostics(lines[1])
+        #expect(error.count == 1)
+        #expect(error.first?["path"] as? String == "$.title")
+        #expect(error.first?["rule"] as? String == "missing-variable")
+        #expect(error.first?["message"] as? String == "first_name is not in this recipient's vars")
+        #expect(result.stderr.contains("pushmap: campaign: 2 recipients, 1 translated, 1 failed"), "\(result.stderr)")
+        #expect(result.stderr.contains("missing variables: first_name 1"), "\(result.stderr)")
+    }
+
+    @Test("--lenient: a missing variable renders empty, with a warning at the intent path; exit 0")
+    func lenient() throws {
+        let result = try Self.campaign(Self.greeting, [#"{"vars": {"order": {"item": "desk", "id": "A2"}}}"#], ["--platform", "apns", "--lenient"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(Self.lines(result.stdout).first)
+        #expect(line["id"] == nil)
+        #expect(Self.apnsAlert(line)?["title"] as? String == "Hello ")
+        let warnings = Self.diagnostics(line)
+        #expect(warnings.map { $0["rule"] as? String } == ["missing-variable"])
+        #expect(warnings.first?["path"] as? String == "$.title")
+        #expect(warnings.first?["severity"] as? String == "warning")
+    }
+
+    @Test("a default filter fills a missing variable, and templates render in buttons, data and nested texts")
+    func everyString() throws {
+        let intent = #"""
+        {"title": "Hi {{ first_name | default: \"there\" }}", "body": "b",
+         "buttons": [{"label": "Track {{ order.id }}", "uri": "https://e.com/{{ order.id }}"}],
+         "data": {"order": "{{ order.id }}", "plain": "{ not a tag }"}}
+        """#
+        let result = try Self.campaign(intent, [#"{"vars": {"order": {"id": "Z9"}}}"#], ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stderr)\(result.stdout)")
+        let line = try #require(Self.lines(result.stdout).first)
+        let apns = try #require(line["apns"] as? [String: Any])
+        #expect(Self.apnsAlert(line)?["title"] as? String == "Hi there")
+        #expect(apns["order"] as? String == "Z9")
+        #expect(apns["plain"] as? String == "{ not a tag }")
+        #expect(result.stdout.contains("Track Z9"), "\(result.stdout)")
+    }
+
+    @Test("variable values are text: quotes, backslashes, newlines, U+2028, tags and HTML reach the payload as given")
+    func injectionProof() throws {
+        let values = ["say \"hi\"", #"back\slash"#, "two\nlines", "line\u{2028}separator", "{{ first_name }}", "{% if x %}y{% endif %}", "<b>bold</b><script>x</script>", #"","evil":"1"#]
+        for value in values {
+            let vars = String(decoding: try JSONSerialization.data(withJSONObject: ["first_name": value]), as: UTF8.self)
+            let result = try Self.campaign(#"{"title": "Hello {{ first_name }}", "body": "b"}"#, [#"{"vars": \#(vars)}"#])
+            #expect(result.status == 0, "\(value): \(result.stderr)\(result.stdout)")
+            let line = try #require(Self.lines(result.stdout).first, "\(value): \(result.stdout)")
+            #expect(Self.apnsAlert(line)?["title"] as? String == "Hello " + value)
+            let data = ((line["fcm"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: Any]
+            #expect(data?["adb_title"] as? String == "Hello " + value)
+            #expect(data?["evil"] == nil)
+        }
+    }
+
+    // MARK: - Locales
+
+    static let localized = #"""
+    {"title": "Hello {{ first_name }}", "body": "Your order shipped", "link": {"uri": "https://example.com/en"},
+     "locales": {
+       "fr": {"title": "Bonjour {{ first_name }}", "body": "Commande expédiée", "link": {"uri": "https://example.com/fr"}},
+       "fr-CA": {"title": "Allo {{ first_name }}"}
+     }}
+    """#
+
+    @Test("a locale chain by truncation: fr-CA's title, fr's body and link, the base for the rest; case and _ forgiven")
+    func localeChain() throws {
+        let result = try Self.campaign(Self.localized, [
+            #"{"id": "ca", "locale": "fr_ca", "vars": {"first_name": "Élise"}}"#,
+            #"{"id": "be", "locale": "FR-be", "vars": {"first_name": "Jef"}}"#,
+            #"{"id": "en", "locale": "en-GB", "vars": {"first_name": "Ann"}}"#,
+            #"{"id": "none", "vars": {"first_name": "Bo"}}"#,
+        ], ["--platform", "apns"])
+        let lines = Self.lines(result.stdout)
+        #expect(lines.count == 4)
+        let alerts = lines.map { Self.apnsAlert($0) }
+        #expect(alerts.map { $0?["title"] as? String } == ["Allo Élise", "Bonjour Jef", "Hello Ann", "Hello Bo"])
+        #expect(alerts.map { $0?["body"] as? String } == ["Commande expédiée", "Commande expédiée", "Your order shipped", "Your order shipped"])
+        #expect(lines.map { ($0["apns"] as? [String: Any])?["adb_uri"] as? String }
+            == ["https://example.com/fr", "https://example.com/fr", "https://example.com/en", "https://example.com/en"])
+        // No layer for en-GB or en: the base, with a warning; no locale at all: the base, quietly.
+        let fallback = Self.diagnostics(lines[2])
+        #expect(fallback.map { $0["rule"] as? String } == ["locale-fallback"])
+        #expect(fallback.first?["message"] as? String == "no en-GB or en: sent in the default language")
+        #expect(lines[3]["warnings"] == nil)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("locale fallbacks: en-GB 1"), "\(result.stderr)")
+    }
+
+    @Test("a layer's template that a recipient cannot render is reported at the layer's path")
+    func layerPath() throws {
+        let result = try Self.campaign(Self.localized, [#"{"locale": "fr-CA"}"#], ["--platform", "apns"])
+        #expect(result.status == 1)
+        let error = Self.diagnostics(try #require(Self.lines(result.stdout).first))
+        #expect(error.first?["path"] as? String == #"$.locales["fr-CA"].title"#)
+    }
+
+    @Test("malformed locales: a bad tag, a layer that is no object, the same language twice; each at its path, no recipient run")
+    func badLocales() throws {
+        let intent = #"{"title": "t", "locales": {"fr": {"title": "x"}, "french!": {"title": "y"}, "de": "Hallo", "FR": {"body": "z"}}}"#
+        let result = try Self.campaign(intent, [#"{"id": "u-1"}"#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("error: $.locales[\"french!\"]: 'french!' is not a language tag"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: $.locales.de: expected an object"), "\(result.stderr)")
+        #expect(result.stderr.contains("error: $.locales.FR: 'FR' is fr again"), "\(result.stderr)")
+    }
+
+    @Test("translate and batch send the base text of an intent with locales, with a warning")
+    func localesOutsideCampaigns() throws {
+        let result = try CommandRunner.run(["translate", "--platform", "apns"], input: Data(#"{"title": "Hello", "locales": {"fr": {"title": "Bonjour"}}}"#.utf8))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("\"Hello\""))
+        #expect(result.stderr.contains("$.locales: only pushmap campaign reads locales"), "\(result.stderr)")
+    }
+
+    // MARK: - Templates that do not compile
+
+    @Test("a template syntax error names the intent path and the column, before any recipient; exit 1")
+    func syntaxError() throws {
+        let result = try Self.campaign(#"{"title": "t", "body": "Hi {{ first_name", "buttons": [{"label": "{% if x %}open"}]}"#, [#"{"id": "u-1"}"#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("intent.json: error: $.body: column "), "\(result.stderr)")
+        #expect(result.stderr.contains("intent.json: error: $.buttons[0].label: column "), "\(result.stderr)")
+        #expect(result.stderr.contains("[template-syntax]"), "\(result.stderr)")
+        #expect(!result.stderr.contains("recipient"), "\(result.stderr)")
+    }
+
+    // MARK: - Recipients
+
+    @Test("malformed recipient lines are error lines and the run goes on")
+    func malformedRecipients() throws {
+        let result = try Self.campaign(#"{"title": "Hi {{ first_name | default: \"you\" }}"}"#, [
+            "not json",
+            #"{"id": "u-2", "var": {}}"#,
+            #"{"id": "u-3", "vars": []}"#,
+            #"{"id": "u-4", "locale": "fr--CA"}"#,
+            #"{"id": "u-5", "platform": "ios"}"#,
+            "",
+            #"{"id": 6}"#,
+            #"{"id": "u-8"}"#,
+        ], ["--platform", "apns"])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        #expect(lines.map { $0["line"] as? Int } == Array(1...8))
+        #expect(lines.map { $0["apns"] != nil } == [false, false, false, false, false, false, false, true])
+        #expect(lines.map { ($0["error"] as? [String: Any])?["kind"] as? String }.prefix(7).allSatisfy { $0 == "invalid recipient" })
+        let rules = lines.prefix(7).map { Self.diagnostics($0).first?["rule"] as? String }
+        #expect(rules == ["json-syntax", "unknown-field", "wrong-type", "locale-tag", "bad-value", "empty-line", "wrong-type"])
+        #expect((Self.diagnostics(lines[1]).first?["message"] as? String)?.contains("did you mean 'vars'?") == true)
+        #expect(Self.diagnostics(lines[3]).first?["path"] as? String == "$.locale")
+        #expect(lines.map { $0["id"] as? String } == [nil, "u-2", "u-3", "u-4", "u-5", nil, nil, "u-8"])
+        #expect(result.stderr.contains("8 recipients, 1 translated, 7 failed"), "\(result.stderr)")
+    }
+
+    @Test("a recipient's target replaces the intent's, and its platform the run's")
+    func targetAndPlatform() throws {
+        let result = try Self.campaign(#"{"title": "t", "body": "b", "target": {"topic": "news"}}"#, [
+            #"{"target": {"token": "tok-1"}, "platform": "fcm"}"#,
+            #"{"platform": "apns"}"#,
+            #"{}"#,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = Self.lines(result.stdout)
+        let first = (lines[0]["fcm"] as? [String: Any])?["message"] as? [String: Any]
+        #expect(first?["token"] as? String == "tok-1")
+        #expect(first?["topic"] == nil)
+        #expect(lines[0]["apns"] == nil)
+        #expect(lines[1]["fcm"] == nil && lines[1]["apns"] != nil)
+        #expect(((lines[2]["fcm"] as? [String: Any])?["message"] as? [String: Any])?["topic"] as? String == "news")
+        #expect(lines[2]["apns"] != nil)
+    }
+
+    // MARK: - Within the limit
+
+    /// The compact bytes of the `apns` payload on an output line.
+    static func apnsBytes(_ line: Substring) -> Int? {
+        guard let start = line.range(of: #""apns":"#)?.upperBound else { return nil }
+        let end = line.range(of: #","warnings":"#)?.lowerBound ?? line.index(line.endIndex, offsetBy: -1)
+        return line[start..<end].utf8.count
+    }
+
+    static func fit(body: String, _ options: [String] = []) throws -> (result: CommandRunner.Result, size: Int?, body: String?) {
+        let intent = String(decoding: try JSONSerialization.data(withJSONObject: ["title": "T", "body": body]), as: UTF8.self)
+        let result = try campaign(intent, ["{}"], ["--platform", "apns"] + options)
+        let line = result.stdout.split(separator: "\n").first ?? ""
+        return (result, apnsBytes(line), Self.lines(result.stdout).first.flatMap { apnsAlert($0)?["body"] as? String })
+    }
+
+    @Test("a payload of exactly 4096 bytes is sent whole; one byte more and the body loses just enough, to 4096")
+    func exactLimit() throws {
+        let probe = try Self.fit(body: "a")
+        let overhead = try #require(probe.size) - 1
+        let whole = try Self.fit(body: String(repeating: "a", count: 4096 - overhead))
+        #expect(whole.size == 4096)
+        #expect(whole.result.status == 0)
+        #expect(!whole.result.stdout.contains("truncated"))
+        let over = try Self.fit(body: String(repeating: "a", count: 4097 - overhead))
+        #expect(over.size == 4096)
+        #expect(over.result.status == 0)
+        #expect(over.body?.hasSuffix("aaa…") == true)
+        let line = try #require(Self.lines(over.result.stdout).first)
+        let warning = Self.diagnostics(line).first { $0["rule"] as? String == "truncated" }
+        #expect(warning?["path"] as? String == "$.body")
+        #expect(warning?["message"] as? String == "shortened from \(4097 - overhead) to \(4097 - overhead - 3) characters to fit the payload within its limit")
+        #expect(over.result.stderr.contains("truncated: $.body 1"), "\(over.result.stderr)")
+    }
+
+    @Test("truncation keeps grapheme clusters whole: family emoji, flags, combining marks, CJK")
+    func clusters() throws {
+        let clusters = ["👨‍👩‍👧‍👦", "🇫🇷", "e\u{301}\u{327}", "漢", "🏳️‍🌈"]
+        for cluster in clusters {
+            let body = String(repeating: cluster, count: 5000 / cluster.utf8.count + 10)
+            let fitted = try Self.fit(body: body)
+            #expect(fitted.result.status == 0, "\(cluster): \(fitted.result.stdout)")
+            let size = try #require(fitted.size)
+            #expect(size <= 4096 && size > 4096 - cluster.utf8.count - 3, "\(cluster): \(size) bytes")
+            let shortened = try #require(fitted.body)
+            #expect(shortened.hasSuffix("…"))
+            let kept = Array(shortened.dropLast())
+            #expect(!kept.isEmpty && kept.allSatisfy { $0 == Character(cluster) }, "\(cluster): a cluster was split")
+            #expect(shortened.unicodeScalars.count == kept.count * cluster.unicodeScalars.count + 1)
+        }
+    }
+
+    @Test("--no-truncate: a payload over the limit fails with the size rule")
+    func noTruncate() throws {
+        let fitted = try Self.fit(body: String(repeating: "x", count: 5000), ["--no-truncate"])
+        #expect(fitted.result.status == 1)
+        let line = try #require(Self.lines(fitted.result.stdout).first)
+        let errors = Self.diagnostics(line).filter { $0["severity"] as? String == "error" }
+        #expect(errors.map { $0["rule"] as? String } == ["apns-size"])
+    }
+
+    // MARK: - Summary and --check
+
+    static let audience = [
+        #"{"id": "a", "locale": "de-AT", "vars": {"first_name": "Anna"}}"#,
+        #"{"id": "b"}"#,
+        #"{"id": "c", "locale": "fr", "vars": {"first_name": "Luc"}}"#,
+        #"{"id": "d"}"#,
+    ]
+
+    @Test("--check writes only the failed recipients' lines, and the summary for people on standard error")
+    func checkHuman() throws {
+        let result = try Self.campaign(Self.localized, Self.audience, ["--check"])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        #expect(lines.map { $0["id"] as? String } == ["b", "d"])
+        #expect(lines.allSatisfy { $0["error"] != nil })
+        #expect(result.stderr.contains("pushmap: campaign: 4 recipients, 2 translated, 2 failed"), "\(result.stderr)")
+        #expect(result.stderr.contains("  missing variables: first_name 2"), "\(result.stderr)")
+        #expect(result.stderr.contains("  locale fallbacks: de-AT 1"), "\(result.stderr)")
+    }
+
+    @Test("--check --format json: the summary is one JSON object on standard output after the error lines")
+    func checkJSON() throws {
+        let result = try Self.campaign(Self.localized, Self.audience, ["--check", "--format", "json"])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        #expect(lines.count == 3)
+        let summary = try #require(lines.last)
+        #expect(summary["recipients"] as? Int == 4)
+        #expect(summary["translated"] as? Int == 2)
+        #expect(summary["failed"] as? Int == 2)
+        #expect(summary["missingVariables"] as? [String: Int] == ["first_name": 2])
+        #expect(summary["localeFallbacks"] as? [String: Int] == ["de-AT": 1])
+        #expect(summary["truncated"] as? [String: Int] == [:])
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    // MARK: - batch
+
+    @Test("batch lines carry an intent's top-level id, on success and on error; none without one")
+    func batchID() throws {
+        let input = [
+            #"{"id": "m-1", "title": "t", "buttons": [{"label": "x", "id": "b"}]}"#,
+            #"{"id": "m-2", "tittle": "typo"}"#,
+            #"{"title": "no id", "data": {"id": "not the message's"}}"#,
+        ].joined(separator: "\n") + "\n"
+        let result = try CommandRunner.run(["batch", "--platform", "apns"], input: Data(input.utf8))
+        let lines = Self.lines(result.stdout)
+        #expect(lines.map { $0["id"] as? String } == ["m-1", "m-2", nil])
+        #expect(lines.map { $0["error"] != nil } == [false, true, false])
+        #expect(result.stdout.hasPrefix(#"{"line":1,"id":"m-1","apns":"#), "\(result.stdout)")
+    }
+
+    // MARK: - preview
+
+    @Test("preview --recipient draws what that recipient sees: their layer, their variables")
+    func previewRecipient() throws {
+        let files = try Files(intent: Self.localized, recipients: [#"{"locale": "fr-CA", "platform": "apns", "vars": {"first_name": "Élise"}}"#])
+        defer { try? FileManager.default.removeItem(at: files.folder) }
+        let result = try CommandRunner.run(["preview", "intent.json", "--recipient", "recipients.ndjson"], directory: files.folder)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("Allo Élise"), "\(result.stdout)")
+        #expect(result.stdout.contains("Commande expédiée"), "\(result.stdout)")
+        #expect(!result.stdout.contains("Android"), "a recipient on apns is drawn on iOS only: \(result.stdout)")
+        let missing = try Files(intent: Self.localized, recipients: [#"{"locale": "fr"}"#])
+        defer { try? FileManager.default.removeItem(at: missing.folder) }
+        let failed = try CommandRunner.run(["preview", "intent.json", "--recipient", "recipients.ndjson"], directory: missing.folder)
+        #expect(failed.status == 1)
+        #expect(failed.stderr.contains("$.locales.fr.title: first_name is not in this recipient's vars [missing-variable]"), "\(failed.stderr)")
+    }
+}
