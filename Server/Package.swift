@@ -52,6 +52,19 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedServerFiles"]
         ),
+        // The routes in process, through HummingbirdTesting: each route's answers and errors, and
+        // the middleware's order (Tests/PushmapServerTests run the built binary, for deployment).
+        .testTarget(
+            name: "PushmapServerRouteTests",
+            dependencies: [
+                "PushmapServer",
+                .product(name: "Pushmap", package: "pushmap"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         .plugin(
             name: "EmbedServerFiles",
             capability: .buildTool(),

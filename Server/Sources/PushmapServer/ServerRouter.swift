@@ -7,7 +7,11 @@ internal import OpenAPIRuntime
 /// access log and the request counter (which see every answer), the answers to errors, then the
 /// token and the limits, which only a request that reached a route goes through.
 enum ServerRouter {
-    static func make(api: PushmapAPI, configuration: ServerConfiguration, metrics: ServerMetrics) throws -> Router<ServerContext> {
+    /// `slots` are the concurrency limit's (a test passes its own to fill them).
+    static func make(
+        api: PushmapAPI, configuration: ServerConfiguration, metrics: ServerMetrics,
+        slots: RequestSlots? = nil
+    ) throws -> Router<ServerContext> {
         let routes = try RouteTable { try api.registerHandlers(on: $0) }
         let router = Router(context: ServerContext.self)
         router.add(middleware: RequestIDMiddleware())
@@ -16,7 +20,7 @@ enum ServerRouter {
         router.add(middleware: ErrorAnswerMiddleware(routes: routes))
         if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
         router.add(middleware: LimitsMiddleware(
-            slots: RequestSlots(limit: configuration.maxConcurrentRequests), timeLimitMilliseconds: configuration.requestTimeoutMilliseconds))
+            slots: slots ?? RequestSlots(limit: configuration.maxConcurrentRequests), timeLimitMilliseconds: configuration.requestTimeoutMilliseconds))
         // Middleware applies to the routes registered after it.
         try api.registerHandlers(on: router, middlewares: [MediaTypeMiddleware()])
         return router
