@@ -27,9 +27,12 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/hummingbird-project/swift-openapi-hummingbird", from: "2.1.0"),
     ],
     targets: [
-        // The routes of openapi.yaml on Hummingbird, metrics for Prometheus.
+        // The routes of openapi.yaml on Hummingbird, metrics for Prometheus. The routes and their
+        // types are generated from openapi.yaml by scripts/openapi-generate into Generated/.
         .executableTarget(
             name: "PushmapServer",
             dependencies: [
@@ -42,10 +45,25 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIHummingbird", package: "swift-openapi-hummingbird"),
             ],
             exclude: ["openapi.yaml"],
             swiftSettings: strict,
             plugins: ["EmbedServerFiles"]
+        ),
+        // The routes in process, through HummingbirdTesting: each route's answers and errors, and
+        // the middleware's order (Tests/PushmapServerTests run the built binary, for deployment).
+        .testTarget(
+            name: "PushmapServerRouteTests",
+            dependencies: [
+                "PushmapServer",
+                .product(name: "Pushmap", package: "pushmap"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
         ),
         .plugin(
             name: "EmbedServerFiles",

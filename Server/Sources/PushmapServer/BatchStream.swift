@@ -1,14 +1,17 @@
-internal import Hummingbird
 internal import Logging
-internal import NIOCore
+internal import OpenAPIRuntime
 @_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 @_spi(Tools) internal import PushmapOutput
 
-/// `/v1/batch`: lines are translated as the body's chunks arrive and written before the next
-/// chunk is read, so memory holds one chunk and at most one line in the making (a line over the
-/// limit is counted, not kept), whatever the body's size.
-struct BatchStream: Sendable {
+/// A streamed answer, `/v1/batch`'s: the output lines of an NDJSON body, produced as the body's
+/// chunks arrive and handed on before the next chunk is read, so memory holds one chunk and at
+/// most one line in the making (a line over the limit is counted, not kept), whatever the body's
+/// size. The answer's writer pulls from it, so a slow reader slows the reading of the body.
+struct BatchStream: AsyncSequence, Sendable {
+    typealias Element = ArraySlice<UInt8>
+
+    let body: HTTPBody
     let translator: Translator
     let platforms: [Platform]
     let maxLineBytes: Int
@@ -16,39 +19,64 @@ struct BatchStream: Sendable {
     let metrics: ServerMetrics
     let logger: Logger
 
-    func run(_ body: RequestBody, writer: inout any ResponseBodyWriter) async throws {
-        let deadline = ContinuousClock.now + timeLimit
-        var splitter = LineSplitter(maxLineBytes: maxLineBytes)
+    func makeAsyncIterator() -> Iterator { Iterator(stream: self, chunks: body.makeAsyncIterator()) }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let stream: BatchStream
+        var chunks: HTTPBody.AsyncIterator
+        /// Set when the answer starts to be written: the time limit is the stream's.
+        var deadline: ContinuousClock.Instant?
+        var splitter: LineSplitter
         var total = 0
         var failed = 0
-        for try await chunk in body {
-            let lines = splitter.append(chunk)
-            if !lines.isEmpty {
-                let output = translate(lines, failed: &failed)
-                total += lines.count
-                try await writer.write(ByteBuffer(bytes: output))
-            }
-            if ContinuousClock.now > deadline {
-                let message = "the batch took longer than its limit; lines after \(total) were not read"
-                var line = Array(#"{"error":{"kind":"timeout","message":"#.utf8)
-                JSONWriter(style: .compact).write(.string(message), into: &line)
-                line.append(contentsOf: "}}\n".utf8)
-                try await writer.write(ByteBuffer(bytes: line))
-                try await writer.finish(nil)
-                logger.warning("batch stopped at its time limit", metadata: ["lines": "\(total)"])
-                return
-            }
+        var finished = false
+
+        init(stream: BatchStream, chunks: HTTPBody.AsyncIterator) {
+            self.stream = stream
+            self.chunks = chunks
+            splitter = LineSplitter(maxLineBytes: stream.maxLineBytes)
         }
-        if let last = splitter.finish() {
-            total += 1
-            try await writer.write(ByteBuffer(bytes: translate([last], failed: &failed)))
+
+        mutating func next() async throws -> ArraySlice<UInt8>? {
+            guard !finished else { return nil }
+            let deadline = self.deadline ?? ContinuousClock.now + stream.timeLimit
+            self.deadline = deadline
+            while let chunk = try await chunks.next() {
+                let lines = splitter.append(chunk)
+                var output: [UInt8] = []
+                if !lines.isEmpty {
+                    output = stream.translate(lines, failed: &failed)
+                    total += lines.count
+                }
+                if ContinuousClock.now > deadline {
+                    finished = true
+                    output.append(contentsOf: timeoutLine())
+                    stream.logger.warning("batch stopped at its time limit", metadata: ["lines": "\(total)"])
+                    return output[...]
+                }
+                if !output.isEmpty { return output[...] }
+            }
+            finished = true
+            var output: [UInt8] = []
+            if let last = splitter.finish() {
+                total += 1
+                output = stream.translate([last], failed: &failed)
+            }
+            stream.logger.info("batch", metadata: ["lines": "\(total)", "failed": "\(failed)"])
+            return output.isEmpty ? nil : output[...]
         }
-        try await writer.finish(nil)
-        logger.info("batch", metadata: ["lines": "\(total)", "failed": "\(failed)"])
+
+        private func timeoutLine() -> [UInt8] {
+            let message = "the batch took longer than its limit; lines after \(total) were not read"
+            var line = Array(#"{"error":{"kind":"timeout","message":"#.utf8)
+            JSONWriter(style: .compact).write(.string(message), into: &line)
+            line.append(contentsOf: "}}\n".utf8)
+            return line
+        }
     }
 
     /// The lines' output, in order, on one Lua state.
-    private func translate(_ lines: [LineSplitter.Line], failed: inout Int) -> [UInt8] {
+    fileprivate func translate(_ lines: [LineSplitter.Line], failed: inout Int) -> [UInt8] {
         var output: [UInt8] = []
         var failures = 0
         var scriptFailures = 0
@@ -64,7 +92,7 @@ struct BatchStream: Sendable {
             }
         }
         // The histogram counts translations one by one; a chunk's lines share its mean.
-        let each = (ContinuousClock.now - started).nanoseconds / Int64(max(1, lines.count))
+        let each = (ContinuousClock.now - started).nanoseconds / Int64(Swift.max(1, lines.count))
         for _ in lines { metrics.translated(nanoseconds: each) }
         for _ in 0..<scriptFailures { metrics.scriptFailed() }
         failed += failures
@@ -90,9 +118,9 @@ struct LineSplitter {
     init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
 
     /// The lines the chunk completes.
-    mutating func append(_ chunk: ByteBuffer) -> [Line] {
+    mutating func append(_ chunk: ArraySlice<UInt8>) -> [Line] {
         var lines: [Line] = []
-        chunk.withUnsafeReadableBytes { raw in
+        chunk.withUnsafeBytes { raw in
             var start = 0
             while start < raw.count {
                 guard let newline = raw[start...].firstIndex(of: 0x0A) else {

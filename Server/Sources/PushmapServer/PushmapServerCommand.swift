@@ -140,15 +140,18 @@ enum PushmapServer {
             PushmapServerCommand.fail("pushmap-server: the scripts could not be loaded: \(error)")
         }
         let readiness = Readiness()
-        let limiter = RequestLimiter(limit: configuration.maxConcurrentRequests)
-        let routes = Routes(store: store, configuration: configuration, metrics: metrics, readiness: readiness, limiter: limiter)
-        let responder = ServerResponder(
-            routes: routes.router().buildResponder(), configuration: configuration, limiter: limiter, metrics: metrics)
+        let api = PushmapAPI(store: store, configuration: configuration, metrics: metrics, readiness: readiness)
+        let router: Router<ServerContext>
+        do {
+            router = try ServerRouter.make(api: api, configuration: configuration, metrics: metrics)
+        } catch {
+            PushmapServerCommand.fail("pushmap-server: the routes could not be registered: \(error)")
+        }
         let reloader = ScriptReloader(
             store: store, watch: configuration.watchScripts, watchInterval: .milliseconds(configuration.watchIntervalMilliseconds),
             readiness: readiness, logger: logger)
         let app = Application(
-            responder: responder,
+            router: router,
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "pushmap-server"),
             services: [reloader],
             onServerRunning: { channel in

@@ -1,0 +1,45 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import Logging
+internal import NIOCore
+internal import OpenAPIRuntime
+
+/// Answers every error thrown beneath it, so that the middleware around it (request id, log,
+/// metrics) sees an answer: an ``APIError`` as it says; the router's "no route" as 404, or 405
+/// with `Allow` when the path is known under another method; a body over the limit as 413; and
+/// anything else as a 500 that says nothing of what went wrong (the log line does, with the id).
+struct ErrorAnswerMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let routes: RouteTable
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch {
+            return answer(for: error, path: request.uri.path, logger: context.logger).response(requestID: context.requestID)
+        }
+    }
+
+    func answer(for error: any Error, path: String, logger: Logger) -> APIError {
+        switch error {
+        case let error as APIError:
+            return error
+        case let error as ServerError:
+            // Thrown through the generated code, which wraps what a handler threw.
+            return answer(for: error.underlyingError, path: path, logger: logger)
+        case is NIOTooManyBytesError:
+            return .bodyTooLarge
+        case let error as HTTPError where error.status == .notFound:
+            if let method = routes.methods[path] { return .methodNotAllowed(path, allowed: method) }
+            return .notFound
+        case let error as HTTPError where error.status == .contentTooLarge:
+            return .bodyTooLarge
+        case let error as HTTPError where error.status.code < 500:
+            return APIError(error.status, kind: "bad request", message: error.body)
+        default:
+            logger.error("internal error", metadata: ["error": "\(error)"])
+            return .internalError
+        }
+    }
+}

@@ -1,0 +1,98 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import Synchronization
+
+/// The concurrency and time limits. Each request but the probes takes a slot, 503 when all are
+/// taken, and holds it until its answer is written: a streamed answer (no length known up front,
+/// as a batch's) holds it for as long as it streams. The route itself must answer within the
+/// request time limit (408); a stream then runs under its own limit. Body sizes are refused
+/// where a body is read (``RequestBody``), since a streamed body has a limit per line instead.
+struct LimitsMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let slots: RequestSlots
+    let timeLimitMilliseconds: Int
+
+    /// Routes outside the slots: a load balancer's probes and the scraper must get through when the server is busy.
+    static let exempt: Set<String> = ["/healthz", "/readyz", "/metrics"]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let route = context.endpointPath else { return try await next(request, context) }
+        guard !Self.exempt.contains(route) else { return try await timed(request, context, next) }
+        guard slots.acquire() else { throw APIError.overloaded }
+        let response: Response
+        do {
+            response = try await timed(request, context, next)
+        } catch {
+            slots.release()
+            throw error
+        }
+        guard response.body.contentLength == nil else {
+            slots.release()
+            return response
+        }
+        var streamed = response
+        let body = response.body
+        let slots = self.slots
+        streamed.body = ResponseBody { writer in
+            defer { slots.release() }
+            try await body.write(writer)
+        }
+        return streamed
+    }
+
+    /// The rest of the chain under the time limit, 408 when it runs out.
+    private func timed(_ request: Request, _ context: Context, _ next: (Request, Context) async throws -> Response) async throws -> Response {
+        try await withoutActuallyEscaping(next) { next in
+            // The chain runs on a child task so that it can be cancelled, and only while this
+            // call waits for it: the box says so to the compiler.
+            let chain = Chain(next: next)
+            do {
+                return try await withTimeLimit(.milliseconds(timeLimitMilliseconds)) { try await chain.next(request, context) }
+            } catch is RequestTimedOut {
+                throw APIError.timeout(milliseconds: timeLimitMilliseconds)
+            }
+        }
+    }
+
+    private struct Chain: @unchecked Sendable {
+        let next: (Request, Context) async throws -> Response
+    }
+}
+
+/// Counts requests in flight against the configured limit.
+final class RequestSlots: Sendable {
+    private let inFlight = Atomic<Int>(0)
+    let limit: Int
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Takes a slot, or returns false when all are taken.
+    func acquire() -> Bool {
+        if inFlight.add(1, ordering: .relaxed).newValue > limit {
+            inFlight.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func release() { inFlight.subtract(1, ordering: .relaxed) }
+}
+
+/// A request that ran out of time.
+struct RequestTimedOut: Error {}
+
+/// Runs `body`, cancelling it and throwing ``RequestTimedOut`` when `limit` passes first.
+func withTimeLimit<Result: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
+    try await withThrowingTaskGroup(of: Result?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: limit)
+            return nil
+        }
+        defer { group.cancelAll() }
+        // The first to finish decides; the sleep's nil means time ran out.
+        guard let first = try await group.next(), let result = first else { throw RequestTimedOut() }
+        return result
+    }
+}

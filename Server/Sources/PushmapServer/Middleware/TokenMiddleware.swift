@@ -1,0 +1,39 @@
+internal import HTTPTypes
+internal import Hummingbird
+
+/// With `--token-file`, lets through only requests that carry `Authorization: Bearer TOKEN`. A
+/// load balancer's probes need none, and a path no route answers is left to the router's 404.
+struct TokenMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let token: [UInt8]
+
+    /// Routes that answer without a token.
+    static let exempt: Set<String> = ["/healthz", "/readyz"]
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        // The router names the route before the middleware runs, and only when one matches.
+        guard let route = context.endpointPath, !Self.exempt.contains(route) else { return try await next(request, context) }
+        guard Self.authorized(request.headers[.authorization], token: token) else { throw APIError.unauthorized }
+        return try await next(request, context)
+    }
+
+    /// Whether the header is `Bearer TOKEN`, compared in constant time: every byte of the longer
+    /// of the two is looked at, whatever matches, so the time says nothing.
+    static func authorized(_ header: String?, token: [UInt8]) -> Bool {
+        guard let header else { return false }
+        let prefix = "Bearer "
+        guard header.utf8.count > prefix.utf8.count, header.utf8.starts(with: prefix.utf8) else { return false }
+        return constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), token)
+    }
+
+    static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
+        var difference = UInt8(left.count == right.count ? 0 : 1)
+        for index in 0..<max(left.count, right.count) {
+            let leftByte = index < left.count ? left[index] : 0
+            let rightByte = index < right.count ? right[index] : 0
+            difference |= leftByte ^ rightByte
+        }
+        return difference == 0
+    }
+}

@@ -1,0 +1,202 @@
+internal import HTTPTypes
+internal import Logging
+internal import OpenAPIRuntime
+@_spi(Tools) internal import Pushmap
+internal import PushmapJSON
+@_spi(Tools) internal import PushmapOutput
+internal import PushmapPreview
+
+/// The operations of openapi.yaml (the generated `APIProtocol`); each answer mirrors what the
+/// command line writes. A failure is thrown as an ``APIError``, which knows its answer.
+struct PushmapAPI: APIProtocol {
+    let store: ScriptStore
+    let configuration: ServerConfiguration
+    let metrics: ServerMetrics
+    let readiness: Readiness
+
+    /// The OpenAPI document, embedded at build time from Server/Sources/PushmapServer/openapi.yaml.
+    static var openAPIDocument: String { ServerFiles.files.first?.source ?? "" }
+
+    func translate(_ input: Operations.Translate.Input) async throws -> Operations.Translate.Output {
+        let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
+        let forms = try Self.forms(request: input.query.request, fcmApns: input.query.fcmApns)
+        let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
+        let started = ContinuousClock.now
+        defer { metrics.translated(nanoseconds: (ContinuousClock.now - started).nanoseconds) }
+        let translation: Translation
+        do throws(TranslationError) {
+            translation = try store.translator.translate(body, platforms: platforms, forms: forms)
+        } catch {
+            throw failure(error)
+        }
+        return .ok(.init(body: .applicationJsonBytes(HTTPBody(TranslationLine.success(translation, number: nil, platforms: platforms)))))
+    }
+
+    func validate(_ input: Operations.Validate.Input) async throws -> Operations.Validate.Output {
+        guard let platform = try Self.platforms(input.query.platform, allowBoth: false)?.first else {
+            throw APIError.badPlatform(allowBoth: false)
+        }
+        let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
+        let findings = store.translator.validate(body, platform: platform)
+        if findings.first?.rule == "json-syntax" {
+            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: findings), kind: "invalid json")
+        }
+        let object: JSONObject = [
+            "valid": .bool(!findings.hasErrors), "platform": .string(platform.name),
+            "diagnostics": .array(findings.map(DiagnosticJSON.json)), "requestId": .string(RequestScope.current.requestID),
+        ]
+        let answer = HTTPBody(Answer.json(.object(object)))
+        return findings.hasErrors ? .unprocessableContent(.init(body: .applicationJsonBytes(answer))) : .ok(.init(body: .applicationJsonBytes(answer)))
+    }
+
+    func batch(_ input: Operations.Batch.Input) async throws -> Operations.Batch.Output {
+        let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
+        // No body, or an empty one, is a request that forgot it (the command line would read no lines).
+        let head = RequestScope.current.head.headerFields
+        if head[.contentLength] == "0" || (head[.contentLength] == nil && head[.transferEncoding] == nil) {
+            throw APIError.badRequest("a batch needs a body of NDJSON lines")
+        }
+        let stream = BatchStream(
+            body: input.body.raw, translator: store.translator, platforms: platforms, maxLineBytes: configuration.maxBodyBytes,
+            timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds), metrics: metrics, logger: RequestScope.current.logger)
+        return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
+    }
+
+    /// What each phone shows of the intent, as `pushmap preview` draws it: the self-contained page
+    /// (`format=html`, the default) or the text form (`format=text`).
+    func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output {
+        let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
+        let format = input.query.format ?? "html"
+        guard format == "html" || format == "text" else { throw APIError.badRequest("format must be html or text") }
+        let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
+        let drawn: NotificationPreview
+        do throws(TranslationError) {
+            drawn = try Previewer(translator: store.translator).preview(body, name: "intent", platforms: platforms)
+        } catch {
+            throw failure(error)
+        }
+        if format == "text" { return .ok(.init(body: .textPlainCharsetUtf8(HTTPBody(PreviewTextReport().text([drawn]))))) }
+        return .ok(.init(body: .textHtmlCharsetUtf8(HTTPBody(PreviewPage(title: "pushmap preview").html([drawn])))))
+    }
+
+    /// The intent an existing payload comes from, as `pushmap import --format json` gives it: the
+    /// intent, and beside it the warnings the command line prints (keys not kept, values changed).
+    /// 400 for a body that is not JSON, 422 with the diagnostics when there is nothing to import,
+    /// 500 when a mapping script fails on the intent (as for a translation).
+    func _import(_ input: Operations.Import.Input) async throws -> Operations.Import.Output {
+        guard let platform = try Self.platforms(input.query.platform, allowBoth: false)?.first else {
+            throw APIError.badPlatform(allowBoth: false)
+        }
+        let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
+        let payload: JSONValue
+        do throws(JSONParseError) {
+            payload = try JSONParser.parse(body)
+        } catch {
+            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json")
+        }
+        let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
+        do throws(TranslationError) {
+            imported = try store.translator.importIntent(payload, platform: platform)
+        } catch {
+            throw failure(error)
+        }
+        guard let intent = imported.intent, !imported.diagnostics.hasErrors else {
+            throw APIError(
+                .unprocessableContent, translationError: TranslationError(kind: .invalidIntent, diagnostics: imported.diagnostics),
+                kind: "invalid payload")
+        }
+        var object: JSONObject = ["intent": intent]
+        if !imported.diagnostics.isEmpty { object["warnings"] = .array(imported.diagnostics.map(DiagnosticJSON.json)) }
+        return .ok(.init(body: .applicationJsonBytes(HTTPBody(Answer.json(.object(object))))))
+    }
+
+    func templates(_ input: Operations.Templates.Input) async throws -> Operations.Templates.Output {
+        .ok(.init(body: .applicationJsonBytes(HTTPBody(Answer.json(TemplateListJSON.json(store.translator.templates))))))
+    }
+
+    func schema(_ input: Operations.Schema.Input) async throws -> Operations.Schema.Output {
+        let schema = IntentJSONSchema.make(fields: store.translator.templates.mapValues(\.fields))
+        return .ok(.init(body: .applicationJsonBytes(HTTPBody(Answer.json(schema)))))
+    }
+
+    func health(_ input: Operations.Health.Input) async throws -> Operations.Health.Output {
+        .ok(.init(body: .applicationJsonBytes(HTTPBody(Answer.json(.object(["status": .string("ok")]))))))
+    }
+
+    func ready(_ input: Operations.Ready.Input) async throws -> Operations.Ready.Output {
+        guard readiness.ready else {
+            return .serviceUnavailable(.init(body: .applicationJsonBytes(HTTPBody(Answer.json(.object(["status": .string("stopping")]))))))
+        }
+        return .ok(.init(body: .applicationJsonBytes(HTTPBody(Answer.json(.object(["status": .string("ready")]))))))
+    }
+
+    func metrics(_ input: Operations.Metrics.Input) async throws -> Operations.Metrics.Output {
+        .ok(.init(body: .textPlainCharsetUtf8Version_0_0_4(HTTPBody(metrics.exposition()))))
+    }
+
+    func openapi(_ input: Operations.Openapi.Input) async throws -> Operations.Openapi.Output {
+        .ok(.init(body: .yaml(HTTPBody(Self.openAPIDocument))))
+    }
+
+    // MARK: - Shared by the routes
+
+    /// A failed translation's answer: 400 for a body that is not JSON, 422 for an invalid intent
+    /// or failed checks, 500 for a script that failed (the script's own message, which the
+    /// command line shows too; nothing of the server's internals).
+    func failure(_ error: TranslationError) -> APIError {
+        if error.kind == .scriptFailed {
+            metrics.scriptFailed()
+            RequestScope.current.logger.warning("script failed", metadata: ["error": "\(error)"])
+            return APIError(.internalServerError, translationError: error)
+        }
+        if error.diagnostics.contains(where: { $0.rule == "json-syntax" }) {
+            return APIError(.badRequest, translationError: error, kind: "invalid json")
+        }
+        return APIError(.unprocessableContent, translationError: error)
+    }
+
+    /// `?platform=`: fcm, apns, or (where allowed) both; nil when absent, 400 for anything else.
+    static func platforms(_ value: String?, allowBoth: Bool) throws(APIError) -> [Platform]? {
+        switch value {
+        case nil: return nil
+        case "fcm": return [.fcm]
+        case "apns": return [.apns]
+        case "both" where allowBoth: return [.fcm, .apns]
+        default: throw APIError.badPlatform(allowBoth: allowBoth)
+        }
+    }
+
+    /// `?request=` and `?fcmApns=`, true or false (absent: false), as `--request` and `--fcm-apns`.
+    static func forms(request: String?, fcmApns: String?) throws(APIError) -> Set<RequestForm> {
+        var forms: Set<RequestForm> = []
+        for (value, form) in [(request, RequestForm.apnsRequest), (fcmApns, .fcmAPNS)] {
+            switch value {
+            case nil, "false": continue
+            case "true": forms.insert(form)
+            default: throw APIError.badRequest("request and fcmApns must be true or false")
+            }
+        }
+        return forms
+    }
+}
+
+// The request body of each operation that takes one, as bytes (the view of the document the code
+// is generated from gives each body one media type, `*/*`).
+extension Operations.Translate.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
+extension Operations.Validate.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
+extension Operations.Batch.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
+extension Operations.Preview.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
+extension Operations.Import.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
+
+extension APIError {
+    static func badPlatform(allowBoth: Bool) -> APIError {
+        .badRequest(allowBoth ? "platform must be fcm, apns or both" : "platform is needed: fcm or apns")
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,25 @@
+internal import HTTPTypes
+internal import Hummingbird
+internal import Logging
+
+/// The context every request carries through the middleware: Hummingbird's own, and the id
+/// RequestIDMiddleware gives the request (answer header, error bodies, log lines).
+struct ServerContext: RequestContext {
+    var coreContext: CoreRequestContextStorage
+    var requestID: String = "-"
+
+    init(source: Source) {
+        coreContext = .init(source: source)
+    }
+}
+
+/// What a route's handler knows of its request beyond the generated Input: its id, its logger
+/// and its head. The generated handlers take no Hummingbird context, so RequestIDMiddleware
+/// binds this for the time the request runs.
+struct RequestScope: Sendable {
+    @TaskLocal static var current = RequestScope(requestID: "-", logger: Logger(label: "pushmap-server"), head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"))
+
+    let requestID: String
+    let logger: Logger
+    let head: HTTPRequest
+}
