@@ -70,7 +70,7 @@ struct ImportDifference {
 }
 
 extension PayloadImport {
-    static let encodedKeys: Set<String> = ["adb_act", "adb_items", "adb_rate_act"]
+    static let encodedKeys: Set<String> = [AdobeKey.actions.name, AdobeKey.items.name, AdobeKey.ratingActions.name]
 
     static func fcmDifferences(_ payload: JSONValue, _ translated: JSONValue) -> [ImportDifference] {
         let was = payload["message"]?.objectValue ?? JSONObject()

@@ -97,20 +97,20 @@ struct PayloadImport {
                 sources[key] = JSONPath.member("$.message.android.data", key)
             }
         }
-        let type = data["adb_template_type"]?.stringValue
+        let type = data[AdobeKey.templateType.name]?.stringValue
         var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
         let template = reading.template
-        var used: Set<String> = ["adb_template_type"]
+        var used: Set<String> = [AdobeKey.templateType.name]
 
         // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
-        if let after = data["adb_rem_sec"]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert("adb_rem_ts") }
+        if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
         for key in PayloadReading.fcm where !used.contains(key.key) {
             guard let text = data[key.key]?.stringValue, key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.conversion, android: true) else { continue }
             reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
             used.insert(key.key)
         }
-        readLists(data["adb_act"], data["adb_items"], data["adb_rate_act"], base: "$.message.data", into: &reading, used: &used)
+        readLists(data[AdobeKey.actions.name], data[AdobeKey.items.name], data[AdobeKey.ratingActions.name], base: "$.message.data", into: &reading, used: &used)
         readCustomKeys(data, sources: sources, used: &used, into: &reading)
 
         // The message's own members.
@@ -139,17 +139,17 @@ struct PayloadImport {
             keys[key] = value
             sources[key] = JSONPath.member("$", key)
         }
-        let type = keys["adb_template_type"]?.stringValue
+        let type = keys[AdobeKey.templateType.name]?.stringValue
         var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
         let template = reading.template
-        var used: Set<String> = ["adb_template_type"]
+        var used: Set<String> = [AdobeKey.templateType.name]
         for key in PayloadReading.apns {
             guard let text = keys[key.key]?.stringValue, key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.conversion, android: false) else { continue }
             reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
             used.insert(key.key)
         }
-        readLists(keys["adb_act"], keys["adb_items"], nil, base: "$", into: &reading, used: &used)
+        readLists(keys[AdobeKey.actions.name], keys[AdobeKey.items.name], nil, base: "$", into: &reading, used: &used)
         readCustomKeys(keys, sources: sources, used: &used, into: &reading)
 
         let aps = root["aps"]?.objectValue ?? JSONObject()
@@ -207,11 +207,11 @@ struct PayloadImport {
                 if let id = action["aid"]?.stringValue { button["id"] = .string(id) }
                 return .object(button)
             }
-            reading.fields.set("buttons", .array(buttons), from: JSONPath.member(base, "adb_act"))
-            used.insert("adb_act")
+            reading.fields.set("buttons", .array(buttons), from: JSONPath.member(base, AdobeKey.actions.name))
+            used.insert(AdobeKey.actions.name)
         }
         guard let list = PayloadReading.list(template == "rate" ? ratings : items) else { return }
-        let source = JSONPath.member(base, template == "rate" ? "adb_rate_act" : "adb_items")
+        let source = JSONPath.member(base, template == "rate" ? AdobeKey.ratingActions.name : AdobeKey.items.name)
         switch template {
         case "carousel":
             let entries: [JSONValue] = list.prefix(5).compactMap { item in
@@ -242,7 +242,7 @@ struct PayloadImport {
         default:
             return
         }
-        used.insert(template == "rate" ? "adb_rate_act" : "adb_items")
+        used.insert(template == "rate" ? AdobeKey.ratingActions.name : AdobeKey.items.name)
     }
 
     /// Campaign Classic's ids, and every key that is not Adobe's, into `data`.
@@ -252,7 +252,7 @@ struct PayloadImport {
             reading.fields.set("campaignClassic.deliveryId", .string(delivery), from: sources["_dId"] ?? "_dId")
             used.formUnion(["_mId", "_dId"])
         }
-        for (key, value) in keys where !used.contains(key) && !key.hasPrefix("adb_") {
+        for (key, value) in keys where !used.contains(key) && !key.hasPrefix(AdobeKey.prefix) {
             reading.fields.setData(key, value, from: sources[key] ?? key)
         }
     }

@@ -4,11 +4,19 @@ internal import PushmapJSON
 /// client rules' ``CustomKeys/Known`` keys are matched once per payload; these are looked up by
 /// a scan, and only for the templates that read them.
 struct TemplateKey {
-    let word: StaticString
+    let name: String
     /// The intent path of the field the key comes from.
     let intent: StaticString
 
-    var name: String { ValueFormat.text(word) }
+    init(_ key: AdobeKey, intent: StaticString) {
+        self.init(word: key.name, intent: intent)
+    }
+
+    /// A key that is not Adobe's (Campaign Classic's ids, the keys an app adds on a tap).
+    init(word: String, intent: StaticString) {
+        name = word
+        self.intent = intent
+    }
 
     /// The key's value in `keys`, or nil when absent.
     func value(in keys: CustomKeys) -> JSONNode? {
@@ -21,7 +29,8 @@ struct TemplateKey {
     }
 
     func index(in keys: CustomKeys) -> Int? {
-        keys.entries.indices.first { ValueFormat.equals(keys.entries[$0].key, word) }
+        var name = name
+        return name.withUTF8 { word in keys.entries.indices.first { JSONItems.same(keys.entries[$0].key, UnsafeRawBufferPointer(word)) } }
     }
 
     /// Where the key is, or would go when absent.
@@ -31,24 +40,24 @@ struct TemplateKey {
     }
 
     // input
-    static let inputReceiver = TemplateKey(word: "adb_input_receiver", intent: "$.reply.key")
+    static let inputReceiver = TemplateKey(.inputReceiver, intent: "$.reply.key")
     // zb
-    static let collapsedStyle = TemplateKey(word: "adb_col_style", intent: "$.zeroBezel.collapsed")
+    static let collapsedStyle = TemplateKey(.collapsedStyle, intent: "$.zeroBezel.collapsed")
     // cat
-    static let ctaText = TemplateKey(word: "adb_cta_txt", intent: "$.catalog.button.label")
-    static let ctaColour = TemplateKey(word: "adb_cta_clr", intent: "$.catalog.button.color")
-    static let ctaTextColour = TemplateKey(word: "adb_cta_txt_clr", intent: "$.catalog.button.textColor")
-    static let ctaURI = TemplateKey(word: "adb_cta_uri", intent: "$.catalog.button.uri")
-    static let display = TemplateKey(word: "adb_display", intent: "$.catalog.layout")
-    static let catalogItems = TemplateKey(word: "adb_items", intent: "$.catalog.items")
+    static let ctaText = TemplateKey(.ctaText, intent: "$.catalog.button.label")
+    static let ctaColour = TemplateKey(.ctaColour, intent: "$.catalog.button.color")
+    static let ctaTextColour = TemplateKey(.ctaTextColour, intent: "$.catalog.button.textColor")
+    static let ctaURI = TemplateKey(.ctaURI, intent: "$.catalog.button.uri")
+    static let display = TemplateKey(.display, intent: "$.catalog.layout")
+    static let catalogItems = TemplateKey(.items, intent: "$.catalog.items")
     static let catalogItemIndex = TemplateKey(word: "catalogItemIndex", intent: "$.data.catalogItemIndex")
     // rate
-    static let unselectedIcon = TemplateKey(word: "adb_rate_unselected_icon", intent: "$.rating.unselectedIcon")
-    static let selectedIcon = TemplateKey(word: "adb_rate_selected_icon", intent: "$.rating.selectedIcon")
-    static let ratingActions = TemplateKey(word: "adb_rate_act", intent: "$.rating.stars")
+    static let unselectedIcon = TemplateKey(.unselectedIcon, intent: "$.rating.unselectedIcon")
+    static let selectedIcon = TemplateKey(.selectedIcon, intent: "$.rating.selectedIcon")
+    static let ratingActions = TemplateKey(.ratingActions, intent: "$.rating.stars")
     static let ratingSelected = TemplateKey(word: "ratingSelected", intent: "$.data.ratingSelected")
     // icon
-    static let iconItems = TemplateKey(word: "adb_items", intent: "$.icons.items")
+    static let iconItems = TemplateKey(.items, intent: "$.icons.items")
     // Campaign Classic
     static let messageID = TemplateKey(word: "_mId", intent: "$.campaignClassic.messageId")
     static let deliveryID = TemplateKey(word: "_dId", intent: "$.campaignClassic.deliveryId")
