@@ -2,53 +2,9 @@ internal import PushmapJSON
 
 /// Which intent field each payload key comes from, so that a finding about a translated payload
 /// points at what the user wrote (`$.title`) rather than at the generated key
-/// (`$.message.data.adb_title`).
+/// (`$.message.data.adb_title`). Adobe's keys take theirs from the template descriptions
+/// (``BuiltinTemplates/intentPaths``); the platforms' own members are listed here.
 enum IntentOrigin {
-    /// FCM data keys and APNS top-level keys. One table serves both: a key means the same on
-    /// both platforms.
-    static let customKeys: [String: String] = [
-        AdobeKey.version.name: "$.version",
-        AdobeKey.templateType.name: "$.template",
-        AdobeKey.title.name: "$.title",
-        AdobeKey.body.name: "$.body",
-        AdobeKey.titleEx.name: "$.expandedTitle",
-        AdobeKey.bodyEx.name: "$.expandedBody",
-        AdobeKey.image.name: "$.image",
-        AdobeKey.media.name: "$.image",
-        AdobeKey.uri.name: "$.link.uri",
-        AdobeKey.linkType.name: "$.link.type",
-        AdobeKey.actions.name: "$.buttons",
-        AdobeKey.sound.name: "$.sound",
-        AdobeKey.badgeCount.name: "$.badge",
-        AdobeKey.titleColour.name: "$.colors.title",
-        AdobeKey.bodyColour.name: "$.colors.body",
-        AdobeKey.backgroundColour.name: "$.colors.background",
-        AdobeKey.iconColour.name: "$.colors.icon",
-        AdobeKey.timerColour.name: "$.colors.timer",
-        AdobeKey.remindText.name: "$.remindLater.label",
-        AdobeKey.remindAt.name: "$.remindLater.at",
-        AdobeKey.remindAfter.name: "$.remindLater.after",
-        AdobeKey.carouselMode.name: "$.carousel.mode",
-        AdobeKey.carouselLayout.name: "$.carousel.layout",
-        AdobeKey.items.name: "$.carousel.items",
-        AdobeKey.timerDuration.name: "$.timer.duration",
-        AdobeKey.timerEnd.name: "$.timer.endsAt",
-        AdobeKey.titleAlt.name: "$.expired.title",
-        AdobeKey.bodyAlt.name: "$.expired.body",
-        AdobeKey.bodyExAlt.name: "$.expired.expandedBody",
-        AdobeKey.imageAlt.name: "$.expired.image",
-        AdobeKey.mediaAlt.name: "$.expired.image",
-        AdobeKey.channel.name: "$.android.channel",
-        AdobeKey.icon.name: "$.android.icon",
-        AdobeKey.smallIcon.name: "$.android.smallIcon",
-        AdobeKey.largeIcon.name: "$.android.largeIcon",
-        AdobeKey.displayPriority.name: "$.android.priority",
-        AdobeKey.visibility.name: "$.android.visibility",
-        AdobeKey.tag.name: "$.android.tag",
-        AdobeKey.sticky.name: "$.android.sticky",
-        AdobeKey.ticker.name: "$.android.ticker",
-    ]
-
     /// Members of FCM's `message`.
     static let messageKeys: [String: String] = [
         "token": "$.target.token",
@@ -122,7 +78,7 @@ enum IntentOrigin {
     /// The intent path of an FCM data key or an APNS top-level key; a key with no field of its
     /// own comes from the intent's `data` map.
     static func customKey(_ key: String) -> String {
-        customKeys[key] ?? JSONPath.member("$.data", key)
+        AdobeKey(rawValue: key).flatMap { BuiltinTemplates.intentPaths[$0] } ?? JSONPath.member("$.data", key)
     }
 
     /// The location of an FCM data key or APNS top-level key, under the payload path `base`.

@@ -98,17 +98,17 @@ struct PayloadImport {
             }
         }
         let type = data[AdobeKey.templateType.name]?.stringValue
-        var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
+        var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
         let template = reading.template
         var used: Set<String> = [AdobeKey.templateType.name]
 
         // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
         if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
-        for key in PayloadReading.fcm where !used.contains(key.key) {
-            guard let text = data[key.key]?.stringValue, key.owner == nil || key.owner == template,
-                  let value = PayloadReading.convert(text, key.conversion, android: true) else { continue }
-            reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
-            used.insert(key.key)
+        for key in BuiltinTemplates.readableFCM where !used.contains(key.key.name) {
+            guard let text = data[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
+                  let value = PayloadReading.convert(text, key.format, android: true) else { continue }
+            reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
+            used.insert(key.key.name)
         }
         readLists(data[AdobeKey.actions.name], data[AdobeKey.items.name], data[AdobeKey.ratingActions.name], base: "$.message.data", into: &reading, used: &used)
         readCustomKeys(data, sources: sources, used: &used, into: &reading)
@@ -140,14 +140,14 @@ struct PayloadImport {
             sources[key] = JSONPath.member("$", key)
         }
         let type = keys[AdobeKey.templateType.name]?.stringValue
-        var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
+        var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
         let template = reading.template
         var used: Set<String> = [AdobeKey.templateType.name]
-        for key in PayloadReading.apns {
-            guard let text = keys[key.key]?.stringValue, key.owner == nil || key.owner == template,
-                  let value = PayloadReading.convert(text, key.conversion, android: false) else { continue }
-            reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
-            used.insert(key.key)
+        for key in BuiltinTemplates.readableAPNS {
+            guard let text = keys[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
+                  let value = PayloadReading.convert(text, key.format, android: false) else { continue }
+            reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
+            used.insert(key.key.name)
         }
         readLists(keys[AdobeKey.actions.name], keys[AdobeKey.items.name], nil, base: "$", into: &reading, used: &used)
         readCustomKeys(keys, sources: sources, used: &used, into: &reading)

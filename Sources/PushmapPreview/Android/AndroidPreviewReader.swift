@@ -18,14 +18,10 @@ package struct AndroidPreviewReader {
     ]
     static let priorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
-    /// The keys only one of the Android-only templates reads, and which.
-    static let templateKeys: [String: String] = [
-        AdobeKey.inputReceiver.name: "input", AdobeKey.inputText.name: "input", AdobeKey.feedbackText.name: "input", AdobeKey.feedbackImage.name: "input",
-        AdobeKey.collapsedStyle.name: "zb", AdobeKey.ctaText.name: "cat", AdobeKey.ctaColour.name: "cat", AdobeKey.ctaTextColour.name: "cat", AdobeKey.ctaURI.name: "cat", AdobeKey.display.name: "cat",
-        AdobeKey.unselectedIcon.name: "rate", AdobeKey.selectedIcon.name: "rate", AdobeKey.ratingActions.name: "rate", AdobeKey.cancelImage.name: "icon",
-    ]
+    /// The keys only one of the Android-only templates reads, and which (from the descriptions).
+    static let templateKeys = BuiltinTemplates.androidOnlyKeys
     /// The template types notificationbuilder draws.
-    static let templates: Set<String> = ["basic", "car", "timer", "input", "zb", "cat", "rate", "icon"]
+    static let templates = BuiltinTemplates.androidTypes
 
     package func read(_ payload: JSONValue) -> PlatformPreview {
         let message = payload["message"]

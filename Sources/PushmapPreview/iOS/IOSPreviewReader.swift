@@ -11,7 +11,8 @@ package struct IOSPreviewReader {
 
     package init(now: Int64) { self.now = now }
 
-    static let templates: Set<String> = ["basic", "car", "timer"]
+    /// The template types Adobe's content extension draws (from the descriptions).
+    static let templates = BuiltinTemplates.iOSTypes
     /// Keys only Android reads.
     static let androidKeys: Set<String> = [
         AdobeKey.image.name, AdobeKey.imageAlt.name, AdobeKey.bodyExAlt.name, AdobeKey.channel.name, AdobeKey.icon.name, AdobeKey.smallIcon.name, AdobeKey.largeIcon.name,

@@ -1,0 +1,18 @@
+extension TemplateDescription {
+    /// notificationbuilder's multi-icon template (Android): a row of three to five icons.
+    static let icons = TemplateDescription(
+        name: "icon", type: "icon", onIOS: false,
+        fields: [
+            IntentField("icons", .object(IntentObject([
+                IntentField("items", .array(.object(IntentObject([
+                    IntentField("image", IntentSchema.text, required: true, "The icon: URL or drawable name."),
+                ] + IntentSchema.tapFields)), maxItems: 5), "Three to five icons."),
+                IntentField("closeImage", IntentSchema.text, "The close button's image: URL or drawable name; Android's cross when absent."),
+            ])), "Row of icons (icon template, Android); the title and body are not shown."),
+        ],
+        keys: [
+            Key(.cancelImage, "icons.closeImage", .fcm),
+            Key(.items, "icons.items", .fcm, nil),
+        ],
+        androidRequires: [.items])
+}
