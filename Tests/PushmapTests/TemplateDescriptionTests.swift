@@ -75,7 +75,11 @@ struct TemplateDescriptionTests {
         #expect(!BuiltinTemplates.readableAPNS.map(\.key).contains(.image))
         #expect(BuiltinTemplates.readableFCM.first { $0.key == .remindText }?.owner == "basic")
         #expect(BuiltinTemplates.namesByType["car"] == "carousel")
+        // The lists, compared as the values they encode.
+        #expect(Set(BuiltinTemplates.listKeys(on: .fcm)) == [.actions, .items, .ratingActions])
+        #expect(Set(BuiltinTemplates.listKeys(on: .apns)) == [.actions, .items])
         // Preview.
+        #expect(BuiltinTemplates.plainFCMKeys.count == 12)
         #expect(BuiltinTemplates.iOSTypes == ["basic", "car", "timer"])
         #expect(BuiltinTemplates.androidOnlyKeys[AdobeKey.collapsedStyle.name] == "zb")
         #expect(BuiltinTemplates.androidOnlyKeys[AdobeKey.items.name] == nil, "adb_items is read by three templates")

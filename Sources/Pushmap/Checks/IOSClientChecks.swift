@@ -7,7 +7,7 @@ enum IOSClientChecks {
     /// The category the app registers for the templates' content extension.
     static let templateCategory: StaticString = "AEPNotification"
     /// Keys the client reads as something other than a string.
-    static let nonStringKeys: [AdobeKey] = [.items, .actions]
+    static let nonStringKeys = BuiltinTemplates.listKeys(on: .apns)
     static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
     /// The alert fields every template reads.
     static let alertFields: [StaticString] = ["title", "body"]

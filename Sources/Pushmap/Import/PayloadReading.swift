@@ -24,6 +24,9 @@ enum PayloadReading {
                 return .string(String(value.dropFirst(2) + value.prefix(2)))
             }
             return .string(value)
+        case .list:
+            // A list is an array of objects, not a string: read by hand (`readLists`).
+            return nil
         }
     }
 

@@ -11,6 +11,9 @@ extension TemplateDescription {
             ], exclusive: [["at", "after"]], oneRequired: [["at", "after"]])), "Remind-later button (basic, Android)."),
         ],
         keys: [
+            // Every template's, from basic on; plain has neither.
+            Key(.version, "version", .both),
+            Key(.templateType, "template", .both, nil),
             Key(.titleEx, "expandedTitle", .apns),
             Key(.bodyEx, "expandedBody", .both),
             // adb_clr_icon is Android's alone; a payload that carries it on iOS still reads back.

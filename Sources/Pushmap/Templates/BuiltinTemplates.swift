@@ -30,6 +30,21 @@ package enum BuiltinTemplates {
         return keys
     }()
 
+    /// The keys the messaging SDK reads for a plain Android notification: plain's FCM keys.
+    package static let plainFCMKeys = Set(TemplateDescription.plain.keys.filter { $0.platforms != .apns }.map(\.key.name))
+
+    /// The keys whose value is a list (JSON-encoded on FCM, an array on APNS), on `platform`.
+    static func listKeys(on platform: Platform) -> [AdobeKey] {
+        let own: TemplateDescription.Platforms = platform == .fcm ? .fcm : .apns
+        var keys: [AdobeKey] = []
+        for template in all {
+            for key in template.keys where key.format == .list && (key.platforms == .both || key.platforms == own) && !keys.contains(key.key) {
+                keys.append(key.key)
+            }
+        }
+        return keys
+    }
+
     /// The intent path each key comes from, for blame: a finding at `adb_title` is the intent's
     /// `$.title`. One table for both platforms: a key means the same on each.
     static let intentPaths: [AdobeKey: String] = {
@@ -62,7 +77,7 @@ package enum BuiltinTemplates {
             var keys: [ReadableKey] = []
             for template in all {
                 for key in template.keys where key.platforms == group && seen.insert(key.key).inserted {
-                    guard let format = key.format else { continue }
+                    guard let format = key.format, format != .list else { continue }
                     keys.append(ReadableKey(key: key.key, field: key.field, format: format, owner: template.owns(key.field) ? template.name : nil))
                 }
             }

@@ -16,7 +16,6 @@ extension TemplateDescription {
         keys: [
             Key(.carouselMode, "carousel.mode", .both, .same(["auto", "manual"])),
             Key(.carouselLayout, "carousel.layout", .fcm, .same(["default", "filmstrip"])),
-            // JSON-encoded on FCM, an array on APNS: import reads the list by hand.
-            Key(.items, "carousel.items", .both, nil),
+            Key(.items, "carousel.items", .both, .list),
         ])
 }

@@ -26,7 +26,7 @@ extension TemplateDescription {
             Key(.ctaColour, "catalog.button.color", .fcm, .colour),
             Key(.ctaTextColour, "catalog.button.textColor", .fcm, .colour),
             Key(.display, "catalog.layout", .fcm, .same(["horizontal", "vertical"])),
-            Key(.items, "catalog.items", .fcm, nil),
+            Key(.items, "catalog.items", .fcm, .list),
         ],
         androidRequires: [.ctaText, .ctaColour, .ctaTextColour, .ctaURI, .display, .items])
 }

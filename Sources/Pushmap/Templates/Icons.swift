@@ -12,7 +12,7 @@ extension TemplateDescription {
         ],
         keys: [
             Key(.cancelImage, "icons.closeImage", .fcm),
-            Key(.items, "icons.items", .fcm, nil),
+            Key(.items, "icons.items", .fcm, .list),
         ],
         androidRequires: [.items])
 }

@@ -1,12 +1,9 @@
 extension TemplateDescription {
     /// The generic notification Android's messaging SDK and iOS draw without a template, and the
-    /// base every template is built on: its keys are every template's. adb_version and
-    /// adb_template_type are written by the templates only.
+    /// base every template is built on: its keys are every template's.
     static let plain = TemplateDescription(
         name: "plain", type: nil, onIOS: false,
         keys: [
-            Key(.version, "version", .both),
-            Key(.templateType, "template", .both, nil),
             Key(.title, "title", .fcm),
             Key(.body, "body", .fcm),
             Key(.sound, "sound", .fcm),
@@ -16,7 +13,7 @@ extension TemplateDescription {
             Key(.media, "image", .apns),
             Key(.uri, "link.uri", .both),
             Key(.linkType, "link.type", .both, .same(IntentSchema.actionTypes)),
-            Key(.actions, "buttons", .both, nil),
+            Key(.actions, "buttons", .both, .list),
             Key(.channel, "android.channel", .fcm),
             Key(.icon, "android.icon", .fcm),
             Key(.displayPriority, "android.priority", .fcm, .choice([

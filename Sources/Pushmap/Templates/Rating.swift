@@ -13,7 +13,7 @@ extension TemplateDescription {
         keys: [
             Key(.unselectedIcon, "rating.unselectedIcon", .fcm),
             Key(.selectedIcon, "rating.selectedIcon", .fcm),
-            Key(.ratingActions, "rating.stars", .fcm, nil),
+            Key(.ratingActions, "rating.stars", .fcm, .list),
         ],
         androidRequires: [.unselectedIcon, .selectedIcon, .ratingActions])
 }

@@ -34,7 +34,7 @@ package struct TemplateDescription: Sendable {
         let field: String
         /// The payloads import reads it from.
         let platforms: Platforms
-        /// How import reads its value back; nil when import reads it by hand (the lists, the type).
+        /// How import reads its value back; nil when import reads it by hand (the type).
         let format: Format?
 
         init(_ key: AdobeKey, _ field: String, _ platforms: Platforms, _ format: Format? = .text) {
@@ -54,7 +54,7 @@ package struct TemplateDescription: Sendable {
     }
 
     /// How a key's string value becomes the field's value.
-    enum Format: Sendable {
+    enum Format: Sendable, Equatable {
         case text
         /// One of fixed values: payload value -> intent value.
         case choice([String: String])
@@ -64,6 +64,9 @@ package struct TemplateDescription: Sendable {
         case boolean
         /// A colour, which Android writes AARRGGBB for 8 digits.
         case colour
+        /// A list of objects: JSON-encoded in a string on FCM, an array on APNS; import reads
+        /// each list by hand.
+        case list
 
         /// A choice whose payload and intent values are the same.
         static func same(_ values: [String]) -> Format {

@@ -12,10 +12,7 @@ package struct AndroidPreviewReader {
     let guideline = TextGuideline.android
 
     /// The keys the messaging SDK reads for a plain notification.
-    static let plainKeys: Set<String> = [
-        AdobeKey.title.name, AdobeKey.body.name, AdobeKey.sound.name, AdobeKey.badgeCount.name, AdobeKey.visibility.name, AdobeKey.displayPriority.name,
-        AdobeKey.channel.name, AdobeKey.icon.name, AdobeKey.image.name, AdobeKey.linkType.name, AdobeKey.uri.name, AdobeKey.actions.name,
-    ]
+    static let plainKeys = BuiltinTemplates.plainFCMKeys
     static let priorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
     /// The keys only one of the Android-only templates reads, and which (from the descriptions).
