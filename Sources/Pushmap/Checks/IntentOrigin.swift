@@ -70,10 +70,10 @@ enum IntentOrigin {
     ]
 
     /// Fields of a carousel item (`adb_items[N]`) and their names in `$.carousel.items[N]`.
-    static let carouselItemFields: [String: String] = ["img": "image", "txt": "text", "uri": "uri"]
+    static let carouselItemFields = TemplateDescription.carousel.lists.first { $0.key == .items }?.intentNames ?? [:]
 
     /// Fields of an action (`adb_act[N]`) and their names in `$.buttons[N]`.
-    static let buttonFields: [String: String] = ["label": "label", "uri": "uri", "type": "type", "aid": "id"]
+    static let buttonFields = ListReading.buttons.intentNames
 
     /// The intent path of an FCM data key or an APNS top-level key; a key with no field of its
     /// own comes from the intent's `data` map.

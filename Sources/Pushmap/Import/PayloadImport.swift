@@ -110,7 +110,7 @@ struct PayloadImport {
             reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
             used.insert(key.key.name)
         }
-        readLists(data[AdobeKey.actions.name], data[AdobeKey.items.name], data[AdobeKey.ratingActions.name], base: "$.message.data", into: &reading, used: &used)
+        readLists(data, platform: .fcm, base: "$.message.data", into: &reading, used: &used)
         readCustomKeys(data, sources: sources, used: &used, into: &reading)
 
         // The message's own members.
@@ -149,7 +149,7 @@ struct PayloadImport {
             reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
             used.insert(key.key.name)
         }
-        readLists(keys[AdobeKey.actions.name], keys[AdobeKey.items.name], nil, base: "$", into: &reading, used: &used)
+        readLists(keys, platform: .apns, base: "$", into: &reading, used: &used)
         readCustomKeys(keys, sources: sources, used: &used, into: &reading)
 
         let aps = root["aps"]?.objectValue ?? JSONObject()
@@ -195,54 +195,28 @@ struct PayloadImport {
         return reading
     }
 
-    /// adb_act, adb_items and adb_rate_act, as the template reads them.
-    private static func readLists(_ actions: JSONValue?, _ items: JSONValue?, _ ratings: JSONValue?, base: String, into reading: inout Reading, used: inout Set<String>) {
-        let template = reading.template
-        if template == "plain" || template == "basic", let list = PayloadReading.list(actions) {
-            let buttons: [JSONValue] = list.prefix(3).compactMap { action in
-                guard let label = action["label"]?.stringValue else { return nil }
-                var button: JSONObject = ["label": .string(label)]
-                if let uri = action["uri"]?.stringValue { button["uri"] = .string(uri) }
-                if let type = PayloadReading.tapType(action) { button["type"] = type }
-                if let id = action["aid"]?.stringValue { button["id"] = .string(id) }
-                return .object(button)
+    /// The template's lists (adb_act, adb_items, adb_rate_act), as its description reads them;
+    /// `platform`'s payload carries the keys in `keys`.
+    private static func readLists(_ keys: JSONObject, platform: TemplateDescription.Platforms, base: String, into reading: inout Reading, used: inout Set<String>) {
+        guard let template = BuiltinTemplates.named(reading.template) else { return }
+        for list in template.lists {
+            guard let carried = BuiltinTemplates.declaration(of: list.key, in: template)?.platforms,
+                  carried == .both || carried == platform,
+                  let entries = PayloadReading.list(keys[list.key.name]) else { continue }
+            let values: [JSONValue] = entries.prefix(list.maxItems).compactMap { entry in
+                if let required = list.required, entry[required]?.stringValue == nil { return nil }
+                var object = JSONObject()
+                for member in list.members {
+                    switch member {
+                    case .text(let payload, let intent): if let text = entry[payload]?.stringValue { object[intent] = .string(text) }
+                    case .tapType: if let type = PayloadReading.tapType(entry) { object["type"] = type }
+                    }
+                }
+                return .object(object)
             }
-            reading.fields.set("buttons", .array(buttons), from: JSONPath.member(base, AdobeKey.actions.name))
-            used.insert(AdobeKey.actions.name)
+            reading.fields.set(list.field, .array(values), from: JSONPath.member(base, list.key.name))
+            used.insert(list.key.name)
         }
-        guard let list = PayloadReading.list(template == "rate" ? ratings : items) else { return }
-        let source = JSONPath.member(base, template == "rate" ? AdobeKey.ratingActions.name : AdobeKey.items.name)
-        switch template {
-        case "carousel":
-            let entries: [JSONValue] = list.prefix(5).compactMap { item in
-                guard item["img"]?.stringValue != nil else { return nil }
-                return .object(PayloadReading.strings(item, [("img", "image"), ("txt", "text"), ("uri", "uri")]))
-            }
-            reading.fields.set("carousel.items", .array(entries), from: source)
-        case "cat":
-            let entries: [JSONValue] = list.prefix(3).map { item in
-                .object(PayloadReading.strings(item, [("title", "title"), ("body", "body"), ("img", "image"), ("price", "price"), ("uri", "uri")]))
-            }
-            reading.fields.set("catalog.items", .array(entries), from: source)
-        case "rate":
-            let stars: [JSONValue] = list.prefix(5).map { action in
-                var star = PayloadReading.strings(action, [("uri", "uri")])
-                if let type = PayloadReading.tapType(action) { star["type"] = type }
-                return .object(star)
-            }
-            reading.fields.set("rating.stars", .array(stars), from: source)
-        case "icon":
-            let icons: [JSONValue] = list.prefix(5).compactMap { item in
-                guard item["img"]?.stringValue != nil else { return nil }
-                var icon = PayloadReading.strings(item, [("img", "image"), ("uri", "uri")])
-                if let type = PayloadReading.tapType(item) { icon["type"] = type }
-                return .object(icon)
-            }
-            reading.fields.set("icons.items", .array(icons), from: source)
-        default:
-            return
-        }
-        used.insert(template == "rate" ? AdobeKey.ratingActions.name : AdobeKey.items.name)
     }
 
     /// Campaign Classic's ids, and every key that is not Adobe's, into `data`.

@@ -12,7 +12,7 @@ package enum IntentSchema {
     /// built-in ones' are in their descriptions (Sources/Pushmap/Templates).
     package static let root = IntentObject([
         IntentField("$schema", .string, "The JSON Schema this file follows, for editors; ignored by pushmap."),
-        IntentField("template", .template, "plain (default), basic, carousel, timer, input, zb, cat, rate, icon, or a custom script's name."),
+        IntentField("template", .template, builtinNames + ", or a custom script's name."),
         IntentField("version", .string, "Payload version for templates (adb_version); default \"1\"."),
         IntentField("title", text, "Notification title."),
         IntentField("body", text, "Notification body, when collapsed."),
@@ -102,6 +102,9 @@ package enum IntentSchema {
     static func templateFields(onIOS: Bool) -> [IntentField] {
         BuiltinTemplates.all.filter { $0.onIOS == onIOS }.flatMap(\.fields)
     }
+
+    /// The built-in templates' names, as the `template` field's summary lists them.
+    static let builtinNames = BuiltinTemplates.all.map { $0.name == "plain" ? "plain (default)" : $0.name }.joined(separator: ", ")
 
     /// apns-push-type's values.
     package static let apnsPushTypes = ["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets"]

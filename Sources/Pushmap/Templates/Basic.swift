@@ -29,5 +29,6 @@ extension TemplateDescription {
             Key(.remindText, "remindLater.label", .fcm),
             Key(.remindAt, "remindLater.at", .fcm, .integer(minimum: 0)),
             Key(.remindAfter, "remindLater.after", .fcm, .integer(minimum: 1)),
-        ])
+        ],
+        lists: [.buttons])
 }

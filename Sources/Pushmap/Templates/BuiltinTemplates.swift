@@ -9,6 +9,12 @@ package enum BuiltinTemplates {
         all.first { $0.name == name }
     }
 
+    /// The entry of `key` in `template`'s description, or else in the first that has one (the
+    /// template it is built on).
+    static func declaration(of key: AdobeKey, in template: TemplateDescription) -> TemplateDescription.Key? {
+        template.key(key) ?? all.lazy.compactMap { $0.key(key) }.first
+    }
+
     /// The template names by `adb_template_type`.
     static let namesByType: [String: String] = Dictionary(uniqueKeysWithValues: all.compactMap { template in template.type.map { ($0, template.name) } })
 

@@ -17,5 +17,8 @@ extension TemplateDescription {
             Key(.carouselMode, "carousel.mode", .both, .same(["auto", "manual"])),
             Key(.carouselLayout, "carousel.layout", .fcm, .same(["default", "filmstrip"])),
             Key(.items, "carousel.items", .both, .list),
-        ])
+        ],
+        lists: [ListReading(
+            key: .items, field: "carousel.items", maxItems: 5, required: "img",
+            members: [.text(payload: "img", intent: "image"), .text(payload: "txt", intent: "text"), .text(payload: "uri", intent: "uri")])])
 }

@@ -26,7 +26,14 @@ extension TemplateDescription {
             Key(.ctaColour, "catalog.button.color", .fcm, .colour),
             Key(.ctaTextColour, "catalog.button.textColor", .fcm, .colour),
             Key(.display, "catalog.layout", .fcm, .same(["horizontal", "vertical"])),
-            Key(.items, "catalog.items", .fcm, .list),
+            // Read back from an APNS payload too, though the script writes it for FCM only.
+            Key(.items, "catalog.items", .both, .list),
         ],
-        androidRequires: [.ctaText, .ctaColour, .ctaTextColour, .ctaURI, .display, .items])
+        androidRequires: [.ctaText, .ctaColour, .ctaTextColour, .ctaURI, .display, .items],
+        lists: [ListReading(
+            key: .items, field: "catalog.items", maxItems: 3, required: nil,
+            members: [
+                .text(payload: "title", intent: "title"), .text(payload: "body", intent: "body"), .text(payload: "img", intent: "image"),
+                .text(payload: "price", intent: "price"), .text(payload: "uri", intent: "uri"),
+            ])])
 }

@@ -12,7 +12,11 @@ extension TemplateDescription {
         ],
         keys: [
             Key(.cancelImage, "icons.closeImage", .fcm),
-            Key(.items, "icons.items", .fcm, .list),
+            // Read back from an APNS payload too, though the script writes it for FCM only.
+            Key(.items, "icons.items", .both, .list),
         ],
-        androidRequires: [.items])
+        androidRequires: [.items],
+        lists: [ListReading(
+            key: .items, field: "icons.items", maxItems: 5, required: "img",
+            members: [.text(payload: "img", intent: "image"), .text(payload: "uri", intent: "uri"), .tapType])])
 }

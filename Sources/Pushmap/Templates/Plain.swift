@@ -20,5 +20,6 @@ extension TemplateDescription {
                 "PRIORITY_MIN": "min", "PRIORITY_LOW": "low", "PRIORITY_DEFAULT": "default", "PRIORITY_HIGH": "high", "PRIORITY_MAX": "max",
             ])),
             Key(.visibility, "android.visibility", .fcm, .choice(["PRIVATE": "private", "PUBLIC": "public", "SECRET": "secret"])),
-        ])
+        ],
+        lists: [.buttons])
 }

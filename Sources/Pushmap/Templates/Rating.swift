@@ -15,5 +15,6 @@ extension TemplateDescription {
             Key(.selectedIcon, "rating.selectedIcon", .fcm),
             Key(.ratingActions, "rating.stars", .fcm, .list),
         ],
-        androidRequires: [.unselectedIcon, .selectedIcon, .ratingActions])
+        androidRequires: [.unselectedIcon, .selectedIcon, .ratingActions],
+        lists: [ListReading(key: .ratingActions, field: "rating.stars", maxItems: 5, required: nil, members: [.text(payload: "uri", intent: "uri"), .tapType])])
 }

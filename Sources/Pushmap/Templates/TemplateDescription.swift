@@ -17,14 +17,17 @@ package struct TemplateDescription: Sendable {
     let keys: [Key]
     /// The keys Android's code for the template needs: without one it shows nothing.
     let androidRequires: [AdobeKey]
+    /// The lists import reads back for a payload of this template.
+    let lists: [ListReading]
 
-    init(name: String, type: String?, onIOS: Bool, fields: [IntentField] = [], keys: [Key], androidRequires: [AdobeKey] = []) {
+    init(name: String, type: String?, onIOS: Bool, fields: [IntentField] = [], keys: [Key], androidRequires: [AdobeKey] = [], lists: [ListReading] = []) {
         self.name = name
         self.type = type
         self.onIOS = onIOS
         self.fields = fields
         self.keys = keys
         self.androidRequires = androidRequires
+        self.lists = lists
     }
 
     /// One payload key of a template.
