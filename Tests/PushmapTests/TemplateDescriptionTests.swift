@@ -65,8 +65,8 @@ struct TemplateDescriptionTests {
     @Test("the tables derived from the descriptions")
     func derivedTables() {
         // Blame: a key's intent field.
-        #expect(BuiltinTemplates.intentPaths[.carouselMode] == "$.carousel.mode")
-        #expect(BuiltinTemplates.intentPaths[.items] == "$.carousel.items", "the first template that writes a key gives its field")
+        #expect(BuiltinTemplates.intentPaths[AdobeKey.carouselMode.name] == "$.carousel.mode")
+        #expect(BuiltinTemplates.intentPaths[AdobeKey.items.name] == "$.carousel.items", "the first template that writes a key gives its field")
         #expect(IntentOrigin.customKey(AdobeKey.ctaColour.name) == "$.catalog.button.color")
         #expect(IntentOrigin.customKey("orderId") == "$.data.orderId")
         // Import: keys both platforms carry first, a template's own only for its payloads.

@@ -78,7 +78,7 @@ enum IntentOrigin {
     /// The intent path of an FCM data key or an APNS top-level key; a key with no field of its
     /// own comes from the intent's `data` map.
     static func customKey(_ key: String) -> String {
-        AdobeKey(rawValue: key).flatMap { BuiltinTemplates.intentPaths[$0] } ?? JSONPath.member("$.data", key)
+        BuiltinTemplates.intentPaths[key] ?? JSONPath.member("$.data", key)
     }
 
     /// The location of an FCM data key or APNS top-level key, under the payload path `base`.

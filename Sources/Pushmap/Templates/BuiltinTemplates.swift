@@ -52,11 +52,12 @@ package enum BuiltinTemplates {
     }
 
     /// The intent path each key comes from, for blame: a finding at `adb_title` is the intent's
-    /// `$.title`. One table for both platforms: a key means the same on each.
-    static let intentPaths: [AdobeKey: String] = {
-        var paths: [AdobeKey: String] = [:]
+    /// `$.title`. One table for both platforms: a key means the same on each. By the key's name,
+    /// as a finding has it: one hash, where making the case from the name compares every case.
+    static let intentPaths: [String: String] = {
+        var paths: [String: String] = [:]
         for template in all {
-            for key in template.keys where paths[key.key] == nil { paths[key.key] = key.intentPath }
+            for key in template.keys where paths[key.key.name] == nil { paths[key.key.name] = key.intentPath }
         }
         return paths
     }()
