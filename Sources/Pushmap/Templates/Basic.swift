@@ -2,7 +2,7 @@ extension TemplateDescription {
     /// Adobe's basic template: expanded text, colours, Android's icons and, on Android, a
     /// remind-later button. Carousel and timer are built on it.
     static let basic = TemplateDescription(
-        name: "basic", type: "basic", onIOS: true,
+        name: "basic", type: "basic", onIOS: true, scope: .basic,
         fields: [
             IntentField("remindLater", .object(IntentObject([
                 IntentField("label", IntentSchema.text, required: true, "The remind-later button's label."),

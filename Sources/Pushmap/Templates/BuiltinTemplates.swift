@@ -18,6 +18,11 @@ package enum BuiltinTemplates {
     /// The template names by `adb_template_type`.
     static let namesByType: [String: String] = Dictionary(uniqueKeysWithValues: all.compactMap { template in template.type.map { ($0, template.name) } })
 
+    /// Each template type's bytes, with the scope its client rules run under.
+    static let scopesByType: [(type: [UInt8], scope: RuleScope)] = all.compactMap { template in
+        template.type.map { (Array($0.utf8), template.scope) }
+    }
+
     /// The template types Android's notificationbuilder draws: every template's.
     package static let androidTypes = Set(all.compactMap(\.type))
     /// The template types iOS's content extension draws.

@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// Adobe's carousel template: three to five images with captions and links.
     static let carousel = TemplateDescription(
-        name: "carousel", type: "car", onIOS: true,
+        name: "carousel", type: "car", onIOS: true, scope: .carousel,
         fields: [
             IntentField("carousel", .object(IntentObject([
                 IntentField("mode", .choice(["auto", "manual"]), "auto advances by itself; manual lets the user swipe."),

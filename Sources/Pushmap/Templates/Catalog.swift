@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// notificationbuilder's product catalog template (Android): three products and a button.
     static let catalog = TemplateDescription(
-        name: "cat", type: "cat", onIOS: false,
+        name: "cat", type: "cat", onIOS: false, scope: .catalog,
         fields: [
             IntentField("catalog", .object(IntentObject([
                 IntentField("layout", .choice(["horizontal", "vertical"]), "horizontal (default) shows title and image only; vertical also body and price."),

@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// notificationbuilder's multi-icon template (Android): a row of three to five icons.
     static let icons = TemplateDescription(
-        name: "icon", type: "icon", onIOS: false,
+        name: "icon", type: "icon", onIOS: false, scope: .multiIcon,
         fields: [
             IntentField("icons", .object(IntentObject([
                 IntentField("items", .array(.object(IntentObject([

@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// notificationbuilder's input template (Android): a reply field, and what shows once sent.
     static let input = TemplateDescription(
-        name: "input", type: "input", onIOS: false,
+        name: "input", type: "input", onIOS: false, scope: .inputBox,
         fields: [
             IntentField("reply", .object(IntentObject([
                 IntentField("key", IntentSchema.text, required: true, "The name the app receives the typed text under (adb_input_receiver)."),

@@ -2,7 +2,7 @@ extension TemplateDescription {
     /// The generic notification Android's messaging SDK and iOS draw without a template, and the
     /// base every template is built on: its keys are every template's.
     static let plain = TemplateDescription(
-        name: "plain", type: nil, onIOS: false,
+        name: "plain", type: nil, onIOS: false, scope: .plain,
         keys: [
             Key(.title, "title", .fcm),
             Key(.body, "body", .fcm),

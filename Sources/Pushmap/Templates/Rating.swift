@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// notificationbuilder's product rating template (Android): three to five stars.
     static let rating = TemplateDescription(
-        name: "rate", type: "rate", onIOS: false,
+        name: "rate", type: "rate", onIOS: false, scope: .rating,
         fields: [
             IntentField("rating", .object(IntentObject([
                 IntentField("unselectedIcon", IntentSchema.text, required: true, "Icon of a star not chosen: URL or drawable name."),

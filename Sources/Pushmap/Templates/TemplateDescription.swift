@@ -10,6 +10,8 @@ package struct TemplateDescription: Sendable {
     package let type: String?
     /// Whether iOS draws it as a template (Adobe's content extension); Android draws them all.
     package let onIOS: Bool
+    /// The scope the client rules of a payload of this type run under.
+    let scope: RuleScope
     /// The top-level intent objects the template owns (the script's `owns`): another template
     /// ignores them.
     let fields: [IntentField]
@@ -20,10 +22,11 @@ package struct TemplateDescription: Sendable {
     /// The lists import reads back for a payload of this template.
     let lists: [ListReading]
 
-    init(name: String, type: String?, onIOS: Bool, fields: [IntentField] = [], keys: [Key], androidRequires: [AdobeKey] = [], lists: [ListReading] = []) {
+    init(name: String, type: String?, onIOS: Bool, scope: RuleScope, fields: [IntentField] = [], keys: [Key], androidRequires: [AdobeKey] = [], lists: [ListReading] = []) {
         self.name = name
         self.type = type
         self.onIOS = onIOS
+        self.scope = scope
         self.fields = fields
         self.keys = keys
         self.androidRequires = androidRequires

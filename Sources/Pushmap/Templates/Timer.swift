@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// Adobe's timer template: a countdown, and what shows once it has run out.
     static let timer = TemplateDescription(
-        name: "timer", type: "timer", onIOS: true,
+        name: "timer", type: "timer", onIOS: true, scope: .timer,
         fields: [
             IntentField("timer", .object(IntentObject([
                 IntentField("duration", .integer(minimum: 1), "Seconds to count down from delivery."),

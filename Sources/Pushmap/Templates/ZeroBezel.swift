@@ -1,7 +1,7 @@
 extension TemplateDescription {
     /// notificationbuilder's zero-bezel template (Android): the image edge to edge, the text over it.
     static let zeroBezel = TemplateDescription(
-        name: "zb", type: "zb", onIOS: false,
+        name: "zb", type: "zb", onIOS: false, scope: .zeroBezel,
         fields: [
             IntentField("zeroBezel", .object(IntentObject([
                 IntentField("collapsed", .choice(["image", "text"]), "What the collapsed notification shows: the image or the text (default)."),

@@ -50,9 +50,8 @@ enum AndroidTemplateRules {
 
         /// Each template's required keys, from its description.
         static let required: [(scope: RuleScope, template: String, keys: [TemplateKey])] = BuiltinTemplates.all.compactMap { template in
-            guard var type = template.type, !template.androidRequires.isEmpty else { return nil }
-            let scope = type.withUTF8 { RuleScope.template(UnsafeRawBufferPointer($0)) }
-            return (scope, type, template.androidRequires.map { TemplateKey($0, of: template) })
+            guard let type = template.type, !template.androidRequires.isEmpty else { return nil }
+            return (template.scope, type, template.androidRequires.map { TemplateKey($0, of: template) })
         }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
