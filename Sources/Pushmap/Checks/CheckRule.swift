@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// One kind of finding: the name its diagnostics carry (`android-color`), the cases it applies
 /// to, and the function that looks for it. Each platform's checks are a list of these, declared
@@ -91,9 +91,8 @@ struct RuleScope: OptionSet, Sendable {
     /// template descriptions give it.
     static func template(_ template: UnsafeRawBufferPointer?) -> RuleScope {
         guard let template else { return .plain }
-        for entry in BuiltinTemplates.scopesByType where entry.type.withUnsafeBytes({ JSONItems.same(template, $0) }) {
-            return entry.scope
-        }
+        let print = KeyPrint(bytes: template)
+        for entry in BuiltinTemplates.scopesByType where entry.print == print { return entry.scope }
         return .otherTemplate
     }
 }

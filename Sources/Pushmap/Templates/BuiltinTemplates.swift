@@ -1,3 +1,5 @@
+@_spi(Engine) internal import PushmapJSON
+
 /// The built-in templates' descriptions, and the tables derived from them, each made once.
 package enum BuiltinTemplates {
     /// In the intent schema's order; a key several templates write (adb_items) takes its intent
@@ -18,9 +20,10 @@ package enum BuiltinTemplates {
     /// The template names by `adb_template_type`.
     static let namesByType: [String: String] = Dictionary(uniqueKeysWithValues: all.compactMap { template in template.type.map { ($0, template.name) } })
 
-    /// Each template type's bytes, with the scope its client rules run under.
-    static let scopesByType: [(type: [UInt8], scope: RuleScope)] = all.compactMap { template in
-        template.type.map { (Array($0.utf8), template.scope) }
+    /// Each template type's print, with the scope its client rules run under. Every type is at
+    /// most 16 bytes, which a print holds whole: equal prints are equal words.
+    static let scopesByType: [(print: KeyPrint, scope: RuleScope)] = all.compactMap { template in
+        template.type.map { (KeyPrint($0), template.scope) }
     }
 
     /// The template types Android's notificationbuilder draws: every template's.

@@ -6,7 +6,7 @@
 package struct TemplateDescription: Sendable {
     /// The script's name and the intent's `template`.
     package let name: String
-    /// `adb_template_type`'s value; nil for plain, which has none.
+    /// `adb_template_type`'s value, at most 16 bytes; nil for plain, which has none.
     package let type: String?
     /// Whether iOS draws it as a template (Adobe's content extension); Android draws them all.
     package let onIOS: Bool
