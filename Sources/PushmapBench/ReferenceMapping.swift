@@ -1,3 +1,4 @@
+import Pushmap
 import PushmapJSON
 
 /// A hand-written Swift mapping of the basic template, the reference the Lua path is measured
@@ -5,29 +6,29 @@ import PushmapJSON
 enum ReferenceMapping {
     static func fcm(_ intent: JSONValue) -> JSONValue {
         var data = JSONObject()
-        data["adb_template_type"] = "basic"
-        data["adb_version"] = .string(intent["version"]?.stringValue ?? "1")
-        copy(intent, "title", to: &data, "adb_title")
-        copy(intent, "body", to: &data, "adb_body")
-        copy(intent, "expandedBody", to: &data, "adb_body_ex")
-        copy(intent, "image", to: &data, "adb_image")
-        copy(intent, "sound", to: &data, "adb_sound")
-        if let badge = intent["badge"]?.integerValue { data["adb_n_count"] = .string(String(badge)) }
+        data[AdobeKey.templateType.name] = "basic"
+        data[AdobeKey.version.name] = .string(intent["version"]?.stringValue ?? "1")
+        copy(intent, "title", to: &data, AdobeKey.title.name)
+        copy(intent, "body", to: &data, AdobeKey.body.name)
+        copy(intent, "expandedBody", to: &data, AdobeKey.bodyEx.name)
+        copy(intent, "image", to: &data, AdobeKey.image.name)
+        copy(intent, "sound", to: &data, AdobeKey.sound.name)
+        if let badge = intent["badge"]?.integerValue { data[AdobeKey.badgeCount.name] = .string(String(badge)) }
         if let uri = intent["link"]?["uri"]?.stringValue {
-            data["adb_uri"] = .string(uri)
-            data["adb_a_type"] = .string(intent["link"]?["type"]?.stringValue ?? (uri.hasPrefix("http") ? "WEBURL" : "DEEPLINK"))
+            data[AdobeKey.uri.name] = .string(uri)
+            data[AdobeKey.linkType.name] = .string(intent["link"]?["type"]?.stringValue ?? (uri.hasPrefix("http") ? "WEBURL" : "DEEPLINK"))
         }
         if let colors = intent["colors"] {
-            for (key, name) in [("title", "adb_clr_title"), ("body", "adb_clr_body"), ("background", "adb_clr_bg"), ("icon", "adb_clr_icon")] {
+            for (key, name) in [("title", AdobeKey.titleColour.name), ("body", AdobeKey.bodyColour.name), ("background", AdobeKey.backgroundColour.name), ("icon", AdobeKey.iconColour.name)] {
                 if let value = colors[key]?.stringValue { data[name] = .string(value.uppercased()) }
             }
         }
         if let android = intent["android"] {
-            for (key, name) in [("channel", "adb_channel_id"), ("smallIcon", "adb_small_icon"), ("largeIcon", "adb_large_icon"), ("tag", "adb_tag"), ("ticker", "adb_ticker")] {
+            for (key, name) in [("channel", AdobeKey.channel.name), ("smallIcon", AdobeKey.smallIcon.name), ("largeIcon", AdobeKey.largeIcon.name), ("tag", AdobeKey.tag.name), ("ticker", AdobeKey.ticker.name)] {
                 if let value = android[key]?.stringValue { data[name] = .string(value) }
             }
-            if let priority = android["priority"]?.stringValue { data["adb_n_priority"] = .string("PRIORITY_" + priority.uppercased()) }
-            if let sticky = android["sticky"]?.boolValue { data["adb_sticky"] = sticky ? "true" : "false" }
+            if let priority = android["priority"]?.stringValue { data[AdobeKey.displayPriority.name] = .string("PRIORITY_" + priority.uppercased()) }
+            if let sticky = android["sticky"]?.boolValue { data[AdobeKey.sticky.name] = sticky ? "true" : "false" }
         }
         if let buttons = intent["buttons"]?.arrayValue {
             let actions: [JSONValue] = buttons.map { button in
@@ -35,11 +36,11 @@ enum ReferenceMapping {
                 if let uri = button["uri"] { action["uri"] = uri }
                 return .object(action)
             }
-            data["adb_act"] = .string(String(decoding: JSONWriter(style: .compact).write(.array(actions)), as: UTF8.self))
+            data[AdobeKey.actions.name] = .string(String(decoding: JSONWriter(style: .compact).write(.array(actions)), as: UTF8.self))
         }
         if let remind = intent["remindLater"] {
-            copy(remind, "label", to: &data, "adb_rem_txt")
-            if let at = remind["at"]?.integerValue { data["adb_rem_ts"] = .string(String(at)) }
+            copy(remind, "label", to: &data, AdobeKey.remindText.name)
+            if let at = remind["at"]?.integerValue { data[AdobeKey.remindAt.name] = .string(String(at)) }
         }
         for (key, value) in intent["data"]?.objectValue ?? JSONObject() {
             data[key] = value.stringValue.map(JSONValue.string) ?? .string(String(decoding: JSONWriter(style: .compact).write(value), as: UTF8.self))
@@ -57,12 +58,12 @@ enum ReferenceMapping {
         var aps: JSONObject = ["alert": .object(alert), "category": "AEPNotification", "mutable-content": 1]
         if let sound = intent["sound"] { aps["sound"] = sound }
         if let badge = intent["badge"] { aps["badge"] = badge }
-        var payload: JSONObject = ["aps": .object(aps), "adb_template_type": "basic", "adb_version": .string(intent["version"]?.stringValue ?? "1")]
-        copy(intent, "expandedBody", to: &payload, "adb_body_ex")
-        copy(intent, "image", to: &payload, "adb_media")
-        if let uri = intent["link"]?["uri"] { payload["adb_uri"] = uri }
+        var payload: JSONObject = ["aps": .object(aps), AdobeKey.templateType.name: "basic", AdobeKey.version.name: .string(intent["version"]?.stringValue ?? "1")]
+        copy(intent, "expandedBody", to: &payload, AdobeKey.bodyEx.name)
+        copy(intent, "image", to: &payload, AdobeKey.media.name)
+        if let uri = intent["link"]?["uri"] { payload[AdobeKey.uri.name] = uri }
         if let colors = intent["colors"] {
-            for (key, name) in [("title", "adb_clr_title"), ("body", "adb_clr_body"), ("background", "adb_clr_bg")] {
+            for (key, name) in [("title", AdobeKey.titleColour.name), ("body", AdobeKey.bodyColour.name), ("background", AdobeKey.backgroundColour.name)] {
                 if let value = colors[key]?.stringValue { payload[name] = .string(value.uppercased()) }
             }
         }

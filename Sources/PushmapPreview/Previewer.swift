@@ -34,7 +34,7 @@ public struct Previewer: Sendable {
                 var iOS = IOSPreviewReader(now: now).read(payload)
                 // The templates only Android has: say what iOS is sent instead, drawn below as iOS shows it.
                 // (A payload that asks for it anyway gets the fallback, whose note says why.)
-                let sent = payload["adb_template_type"]?.stringValue
+                let sent = payload[AdobeKey.templateType.name]?.stringValue
                 if AndroidPreviewReader.templates.contains(translation.template), !IOSPreviewReader.templates.contains(translation.template), sent != translation.template {
                     let what = sent.map { "the \($0) template" } ?? "a plain notification"
                     iOS.notes.insert("iOS has no \(translation.template) template: the mapping sends \(what), drawn here as iOS shows it.", at: 0)

@@ -1,3 +1,5 @@
+@_spi(Engine) internal import PushmapJSON
+
 /// One kind of finding: the name its diagnostics carry (`android-color`), the cases it applies
 /// to, and the function that looks for it. Each platform's checks are a list of these, declared
 /// once with ``RuleListBuilder`` and walked in order by ``CheckReport/run(_:on:scope:)``: the
@@ -85,17 +87,12 @@ struct RuleScope: OptionSet, Sendable {
     /// The templates iOS renders.
     static let iOSTemplate: RuleScope = [.basic, .carousel, .timer]
 
-    /// The scope of a payload whose `adb_template_type` is `template` (nil: none).
+    /// The scope of a payload whose `adb_template_type` is `template` (nil: none), as the
+    /// template descriptions give it.
     static func template(_ template: UnsafeRawBufferPointer?) -> RuleScope {
         guard let template else { return .plain }
-        if ValueFormat.equals(template, "basic") { return .basic }
-        if ValueFormat.equals(template, "car") { return .carousel }
-        if ValueFormat.equals(template, "timer") { return .timer }
-        if ValueFormat.equals(template, "input") { return .inputBox }
-        if ValueFormat.equals(template, "zb") { return .zeroBezel }
-        if ValueFormat.equals(template, "cat") { return .catalog }
-        if ValueFormat.equals(template, "rate") { return .rating }
-        if ValueFormat.equals(template, "icon") { return .multiIcon }
+        let print = KeyPrint(bytes: template)
+        for entry in BuiltinTemplates.scopesByType where entry.print == print { return entry.scope }
         return .otherTemplate
     }
 }

@@ -73,7 +73,7 @@ enum ClientRules {
         guard keys.contains(platform.otherImageKey), !keys.contains(platform.imageKey) else { return }
         report.warning(
             keys.location(platform.otherImageKey),
-            "\(platform.name) reads the image from \(platform.imageKey.word); \(platform.otherImageKey.word) is \(platform.otherName)'s key and shows no image here")
+            "\(platform.name) reads the image from \(platform.imageKey.name); \(platform.otherImageKey.name) is \(platform.otherName)'s key and shows no image here")
     }
 
     static func timerAlternateTitle(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {

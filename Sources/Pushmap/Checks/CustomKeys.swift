@@ -121,39 +121,39 @@ extension CustomKeys {
         case remindText, remindAt, remindAfter, badgeCount, sticky, displayPriority, visibility
         case carouselLayout, carouselMode, items, timerDuration, timerEnd, titleAlt
 
-        var name: String { ValueFormat.text(word) }
+        var name: String { key.rawValue }
 
         /// The intent field each known key comes from, by raw value: read once, not hashed per finding.
         static let intentPaths: [String] = allCases.map { IntentOrigin.customKey($0.name) }
 
-        /// The key's bytes.
-        var word: StaticString {
+        /// The key in the vocabulary.
+        var key: AdobeKey {
             switch self {
-            case .version: "adb_version"
-            case .templateType: "adb_template_type"
-            case .title: "adb_title"
-            case .body: "adb_body"
-            case .titleEx: "adb_title_ex"
-            case .bodyEx: "adb_body_ex"
-            case .image: "adb_image"
-            case .media: "adb_media"
-            case .mediaAlt: "adb_media_alt"
-            case .uri: "adb_uri"
-            case .linkType: "adb_a_type"
-            case .actions: "adb_act"
-            case .remindText: "adb_rem_txt"
-            case .remindAt: "adb_rem_ts"
-            case .remindAfter: "adb_rem_sec"
-            case .badgeCount: "adb_n_count"
-            case .sticky: "adb_sticky"
-            case .displayPriority: "adb_n_priority"
-            case .visibility: "adb_n_visibility"
-            case .carouselLayout: "adb_car_layout"
-            case .carouselMode: "adb_car_mode"
-            case .items: "adb_items"
-            case .timerDuration: "adb_tmr_dur"
-            case .timerEnd: "adb_tmr_end"
-            case .titleAlt: "adb_title_alt"
+            case .version: .version
+            case .templateType: .templateType
+            case .title: .title
+            case .body: .body
+            case .titleEx: .titleEx
+            case .bodyEx: .bodyEx
+            case .image: .image
+            case .media: .media
+            case .mediaAlt: .mediaAlt
+            case .uri: .uri
+            case .linkType: .linkType
+            case .actions: .actions
+            case .remindText: .remindText
+            case .remindAt: .remindAt
+            case .remindAfter: .remindAfter
+            case .badgeCount: .badgeCount
+            case .sticky: .sticky
+            case .displayPriority: .displayPriority
+            case .visibility: .visibility
+            case .carouselLayout: .carouselLayout
+            case .carouselMode: .carouselMode
+            case .items: .items
+            case .timerDuration: .timerDuration
+            case .timerEnd: .timerEnd
+            case .titleAlt: .titleAlt
             }
         }
 
@@ -163,6 +163,10 @@ extension CustomKeys {
         struct Table {
             private let printsByLength: [[(print: KeyPrint, key: Known)]]
             private let maxLength: Int
+            /// Each known key's bytes by raw value, compared when its print holds only part of
+            /// them (adb_template_type). Not a member: every ``CustomKeys`` holds a copy of the
+            /// table, and a copy of one more array is one more count to keep.
+            private static let bytes: [[UInt8]] = Known.allCases.map { Array($0.name.utf8) }
 
             init() {
                 let maxLength = Known.allCases.map(\.name.utf8.count).max() ?? 0
@@ -177,7 +181,7 @@ extension CustomKeys {
                 // Every known key starts with adb_: most other keys are settled by that alone.
                 guard print.length <= maxLength, print.hasPrefix(AdobeKeyPrefix.adobe, length: 4) else { return nil }
                 for candidate in printsByLength[print.length] where candidate.print == print {
-                    return print.isWhole || JSONItems.same(key, candidate.key.word) ? candidate.key : nil
+                    return print.isWhole || Self.bytes[candidate.key.rawValue].withUnsafeBytes({ JSONItems.same(key, $0) }) ? candidate.key : nil
                 }
                 return nil
             }

@@ -7,7 +7,7 @@ enum IOSClientChecks {
     /// The category the app registers for the templates' content extension.
     static let templateCategory: StaticString = "AEPNotification"
     /// Keys the client reads as something other than a string.
-    static let nonStringKeys: [StaticString] = ["adb_items", "adb_act"]
+    static let nonStringKeys = BuiltinTemplates.listKeys(on: .apns)
     static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
     /// The alert fields every template reads.
     static let alertFields: [StaticString] = ["title", "body"]
@@ -71,7 +71,7 @@ enum IOSClientChecks {
             let keys = payload.keys
             for index in keys.prints.indices where keys.prints[index].isAdobeKey {
                 let entry = keys.entries[index]
-                guard !entry.value.isString, !ValueFormat.isOne(of: nonStringKeys, entry.key) else { continue }
+                guard !entry.value.isString, !nonStringKeys.contains(where: { $0.equals(entry.key) }) else { continue }
                 // A warning: where the key is needed, the rule that needs it reports it missing.
                 report.warning(
                     keys.location(at: index),

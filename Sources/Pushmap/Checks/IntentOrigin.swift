@@ -2,53 +2,9 @@ internal import PushmapJSON
 
 /// Which intent field each payload key comes from, so that a finding about a translated payload
 /// points at what the user wrote (`$.title`) rather than at the generated key
-/// (`$.message.data.adb_title`).
+/// (`$.message.data.adb_title`). Adobe's keys take theirs from the template descriptions
+/// (``BuiltinTemplates/intentPaths``); the platforms' own members are listed here.
 enum IntentOrigin {
-    /// FCM data keys and APNS top-level keys. One table serves both: a key means the same on
-    /// both platforms.
-    static let customKeys: [String: String] = [
-        "adb_version": "$.version",
-        "adb_template_type": "$.template",
-        "adb_title": "$.title",
-        "adb_body": "$.body",
-        "adb_title_ex": "$.expandedTitle",
-        "adb_body_ex": "$.expandedBody",
-        "adb_image": "$.image",
-        "adb_media": "$.image",
-        "adb_uri": "$.link.uri",
-        "adb_a_type": "$.link.type",
-        "adb_act": "$.buttons",
-        "adb_sound": "$.sound",
-        "adb_n_count": "$.badge",
-        "adb_clr_title": "$.colors.title",
-        "adb_clr_body": "$.colors.body",
-        "adb_clr_bg": "$.colors.background",
-        "adb_clr_icon": "$.colors.icon",
-        "adb_clr_tmr": "$.colors.timer",
-        "adb_rem_txt": "$.remindLater.label",
-        "adb_rem_ts": "$.remindLater.at",
-        "adb_rem_sec": "$.remindLater.after",
-        "adb_car_mode": "$.carousel.mode",
-        "adb_car_layout": "$.carousel.layout",
-        "adb_items": "$.carousel.items",
-        "adb_tmr_dur": "$.timer.duration",
-        "adb_tmr_end": "$.timer.endsAt",
-        "adb_title_alt": "$.expired.title",
-        "adb_body_alt": "$.expired.body",
-        "adb_body_ex_alt": "$.expired.expandedBody",
-        "adb_image_alt": "$.expired.image",
-        "adb_media_alt": "$.expired.image",
-        "adb_channel_id": "$.android.channel",
-        "adb_icon": "$.android.icon",
-        "adb_small_icon": "$.android.smallIcon",
-        "adb_large_icon": "$.android.largeIcon",
-        "adb_n_priority": "$.android.priority",
-        "adb_n_visibility": "$.android.visibility",
-        "adb_tag": "$.android.tag",
-        "adb_sticky": "$.android.sticky",
-        "adb_ticker": "$.android.ticker",
-    ]
-
     /// Members of FCM's `message`.
     static let messageKeys: [String: String] = [
         "token": "$.target.token",
@@ -114,15 +70,15 @@ enum IntentOrigin {
     ]
 
     /// Fields of a carousel item (`adb_items[N]`) and their names in `$.carousel.items[N]`.
-    static let carouselItemFields: [String: String] = ["img": "image", "txt": "text", "uri": "uri"]
+    static let carouselItemFields = TemplateDescription.carousel.lists.first { $0.key == .items }?.intentNames ?? [:]
 
     /// Fields of an action (`adb_act[N]`) and their names in `$.buttons[N]`.
-    static let buttonFields: [String: String] = ["label": "label", "uri": "uri", "type": "type", "aid": "id"]
+    static let buttonFields = ListReading.buttons.intentNames
 
     /// The intent path of an FCM data key or an APNS top-level key; a key with no field of its
     /// own comes from the intent's `data` map.
     static func customKey(_ key: String) -> String {
-        customKeys[key] ?? JSONPath.member("$.data", key)
+        BuiltinTemplates.intentPaths[key] ?? JSONPath.member("$.data", key)
     }
 
     /// The location of an FCM data key or APNS top-level key, under the payload path `base`.

@@ -70,7 +70,8 @@ struct ImportDifference {
 }
 
 extension PayloadImport {
-    static let encodedKeys: Set<String> = ["adb_act", "adb_items", "adb_rate_act"]
+    /// The keys FCM carries JSON-encoded: compared as the values they encode.
+    static let encodedKeys = Set(BuiltinTemplates.listKeys(on: .fcm).map(\.name))
 
     static func fcmDifferences(_ payload: JSONValue, _ translated: JSONValue) -> [ImportDifference] {
         let was = payload["message"]?.objectValue ?? JSONObject()

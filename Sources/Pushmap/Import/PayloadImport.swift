@@ -97,20 +97,20 @@ struct PayloadImport {
                 sources[key] = JSONPath.member("$.message.android.data", key)
             }
         }
-        let type = data["adb_template_type"]?.stringValue
-        var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
+        let type = data[AdobeKey.templateType.name]?.stringValue
+        var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
         let template = reading.template
-        var used: Set<String> = ["adb_template_type"]
+        var used: Set<String> = [AdobeKey.templateType.name]
 
         // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
-        if let after = data["adb_rem_sec"]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert("adb_rem_ts") }
-        for key in PayloadReading.fcm where !used.contains(key.key) {
-            guard let text = data[key.key]?.stringValue, key.owner == nil || key.owner == template,
-                  let value = PayloadReading.convert(text, key.conversion, android: true) else { continue }
-            reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
-            used.insert(key.key)
+        if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
+        for key in BuiltinTemplates.readableFCM where !used.contains(key.key.name) {
+            guard let text = data[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
+                  let value = PayloadReading.convert(text, key.format, android: true) else { continue }
+            reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
+            used.insert(key.key.name)
         }
-        readLists(data["adb_act"], data["adb_items"], data["adb_rate_act"], base: "$.message.data", into: &reading, used: &used)
+        readLists(data, platform: .fcm, base: "$.message.data", into: &reading, used: &used)
         readCustomKeys(data, sources: sources, used: &used, into: &reading)
 
         // The message's own members.
@@ -139,17 +139,17 @@ struct PayloadImport {
             keys[key] = value
             sources[key] = JSONPath.member("$", key)
         }
-        let type = keys["adb_template_type"]?.stringValue
-        var reading = Reading(template: type.map { PayloadReading.templates[$0] ?? "basic" } ?? "plain")
+        let type = keys[AdobeKey.templateType.name]?.stringValue
+        var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
         let template = reading.template
-        var used: Set<String> = ["adb_template_type"]
-        for key in PayloadReading.apns {
-            guard let text = keys[key.key]?.stringValue, key.owner == nil || key.owner == template,
-                  let value = PayloadReading.convert(text, key.conversion, android: false) else { continue }
-            reading.fields.set(key.field, value, from: sources[key.key] ?? key.key)
-            used.insert(key.key)
+        var used: Set<String> = [AdobeKey.templateType.name]
+        for key in BuiltinTemplates.readableAPNS {
+            guard let text = keys[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
+                  let value = PayloadReading.convert(text, key.format, android: false) else { continue }
+            reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
+            used.insert(key.key.name)
         }
-        readLists(keys["adb_act"], keys["adb_items"], nil, base: "$", into: &reading, used: &used)
+        readLists(keys, platform: .apns, base: "$", into: &reading, used: &used)
         readCustomKeys(keys, sources: sources, used: &used, into: &reading)
 
         let aps = root["aps"]?.objectValue ?? JSONObject()
@@ -195,54 +195,28 @@ struct PayloadImport {
         return reading
     }
 
-    /// adb_act, adb_items and adb_rate_act, as the template reads them.
-    private static func readLists(_ actions: JSONValue?, _ items: JSONValue?, _ ratings: JSONValue?, base: String, into reading: inout Reading, used: inout Set<String>) {
-        let template = reading.template
-        if template == "plain" || template == "basic", let list = PayloadReading.list(actions) {
-            let buttons: [JSONValue] = list.prefix(3).compactMap { action in
-                guard let label = action["label"]?.stringValue else { return nil }
-                var button: JSONObject = ["label": .string(label)]
-                if let uri = action["uri"]?.stringValue { button["uri"] = .string(uri) }
-                if let type = PayloadReading.tapType(action) { button["type"] = type }
-                if let id = action["aid"]?.stringValue { button["id"] = .string(id) }
-                return .object(button)
+    /// The template's lists (adb_act, adb_items, adb_rate_act), as its description reads them;
+    /// `platform`'s payload carries the keys in `keys`.
+    private static func readLists(_ keys: JSONObject, platform: TemplateDescription.Platforms, base: String, into reading: inout Reading, used: inout Set<String>) {
+        guard let template = BuiltinTemplates.named(reading.template) else { return }
+        for list in template.lists {
+            guard let carried = BuiltinTemplates.declaration(of: list.key, in: template)?.platforms,
+                  carried == .both || carried == platform,
+                  let entries = PayloadReading.list(keys[list.key.name]) else { continue }
+            let values: [JSONValue] = entries.prefix(list.maxItems).compactMap { entry in
+                if let required = list.required, entry[required]?.stringValue == nil { return nil }
+                var object = JSONObject()
+                for member in list.members {
+                    switch member {
+                    case .text(let payload, let intent): if let text = entry[payload]?.stringValue { object[intent] = .string(text) }
+                    case .tapType: if let type = PayloadReading.tapType(entry) { object["type"] = type }
+                    }
+                }
+                return .object(object)
             }
-            reading.fields.set("buttons", .array(buttons), from: JSONPath.member(base, "adb_act"))
-            used.insert("adb_act")
+            reading.fields.set(list.field, .array(values), from: JSONPath.member(base, list.key.name))
+            used.insert(list.key.name)
         }
-        guard let list = PayloadReading.list(template == "rate" ? ratings : items) else { return }
-        let source = JSONPath.member(base, template == "rate" ? "adb_rate_act" : "adb_items")
-        switch template {
-        case "carousel":
-            let entries: [JSONValue] = list.prefix(5).compactMap { item in
-                guard item["img"]?.stringValue != nil else { return nil }
-                return .object(PayloadReading.strings(item, [("img", "image"), ("txt", "text"), ("uri", "uri")]))
-            }
-            reading.fields.set("carousel.items", .array(entries), from: source)
-        case "cat":
-            let entries: [JSONValue] = list.prefix(3).map { item in
-                .object(PayloadReading.strings(item, [("title", "title"), ("body", "body"), ("img", "image"), ("price", "price"), ("uri", "uri")]))
-            }
-            reading.fields.set("catalog.items", .array(entries), from: source)
-        case "rate":
-            let stars: [JSONValue] = list.prefix(5).map { action in
-                var star = PayloadReading.strings(action, [("uri", "uri")])
-                if let type = PayloadReading.tapType(action) { star["type"] = type }
-                return .object(star)
-            }
-            reading.fields.set("rating.stars", .array(stars), from: source)
-        case "icon":
-            let icons: [JSONValue] = list.prefix(5).compactMap { item in
-                guard item["img"]?.stringValue != nil else { return nil }
-                var icon = PayloadReading.strings(item, [("img", "image"), ("uri", "uri")])
-                if let type = PayloadReading.tapType(item) { icon["type"] = type }
-                return .object(icon)
-            }
-            reading.fields.set("icons.items", .array(icons), from: source)
-        default:
-            return
-        }
-        used.insert(template == "rate" ? "adb_rate_act" : "adb_items")
     }
 
     /// Campaign Classic's ids, and every key that is not Adobe's, into `data`.
@@ -252,7 +226,7 @@ struct PayloadImport {
             reading.fields.set("campaignClassic.deliveryId", .string(delivery), from: sources["_dId"] ?? "_dId")
             used.formUnion(["_mId", "_dId"])
         }
-        for (key, value) in keys where !used.contains(key) && !key.hasPrefix("adb_") {
+        for (key, value) in keys where !used.contains(key) && !key.hasPrefix(AdobeKey.prefix) {
             reading.fields.setData(key, value, from: sources[key] ?? key)
         }
     }

@@ -8,10 +8,11 @@ package enum IntentSchema {
     static let colour = IntentShape.text(.colour)
     static let uri = IntentShape.text(.uri)
 
-    /// The top-level object. Templates may add fields of their own (see the script contract).
+    /// The top-level object. Templates may add fields of their own (see the script contract); the
+    /// built-in ones' are in their descriptions (Sources/Pushmap/Templates).
     package static let root = IntentObject([
         IntentField("$schema", .string, "The JSON Schema this file follows, for editors; ignored by pushmap."),
-        IntentField("template", .template, "plain (default), basic, carousel, timer, input, zb, cat, rate, icon, or a custom script's name."),
+        IntentField("template", .template, builtinNames + ", or a custom script's name."),
         IntentField("version", .string, "Payload version for templates (adb_version); default \"1\"."),
         IntentField("title", text, "Notification title."),
         IntentField("body", text, "Notification body, when collapsed."),
@@ -38,30 +39,7 @@ package enum IntentSchema {
             IntentField("icon", colour, "Small icon colour (Android)."),
             IntentField("timer", colour, "Timer text colour (timer template)."),
         ])), "Template colours."),
-        IntentField("remindLater", .object(IntentObject([
-            IntentField("label", text, required: true, "The remind-later button's label."),
-            IntentField("at", .integer(minimum: 0), "Deliver again at this epoch time, in seconds."),
-            IntentField("after", .integer(minimum: 1), "Deliver again after this many seconds."),
-        ], exclusive: [["at", "after"]], oneRequired: [["at", "after"]])), "Remind-later button (basic, Android)."),
-        IntentField("carousel", .object(IntentObject([
-            IntentField("mode", .choice(["auto", "manual"]), "auto advances by itself; manual lets the user swipe."),
-            IntentField("layout", .choice(["default", "filmstrip"]), "Android layout; default \"default\"."),
-            IntentField("items", .array(.object(IntentObject([
-                IntentField("image", text, required: true, "Item image URL."),
-                IntentField("text", text, "Caption."),
-                IntentField("uri", uri, "What tapping the item opens."),
-            ])), maxItems: 5), "Three to five items."),
-        ])), "Carousel content (carousel template)."),
-        IntentField("timer", .object(IntentObject([
-            IntentField("duration", .integer(minimum: 1), "Seconds to count down from delivery."),
-            IntentField("endsAt", .integer(minimum: 0), "Epoch time, in seconds, the countdown ends at."),
-        ], exclusive: [["duration", "endsAt"]], oneRequired: [["duration", "endsAt"]])), "Countdown (timer template)."),
-        IntentField("expired", .object(IntentObject([
-            IntentField("title", text, "Title once the timer has run out."),
-            IntentField("body", text, "Body once the timer has run out."),
-            IntentField("expandedBody", text, "Expanded body once the timer has run out (Android)."),
-            IntentField("image", text, "Image once the timer has run out."),
-        ])), "What a timer notification shows after it expires."),
+    ] + templateFields(onIOS: true) + [
         IntentField("android", .object(IntentObject([
             IntentField("channel", text, "Notification channel id."),
             IntentField("icon", text, "Small icon drawable name."),
@@ -117,7 +95,16 @@ package enum IntentSchema {
             IntentField("fid", text, "A Firebase installation id."),
         ], exclusive: [["token", "topic", "condition", "fid"]], oneRequired: [["token", "topic", "condition", "fid"]])), "Where FCM sends the message; not part of an APNS payload."),
         IntentField("data", .map(nil), "Custom keys: FCM data values as strings (others JSON-encoded); APNS keys beside aps, types kept."),
-    ] + sendFields + androidTemplateFields + campaignFields)
+    ] + sendFields + [campaignClassic] + templateFields(onIOS: false) + campaignFields)
+
+    /// The objects the built-in templates own, from their descriptions: the templates both phones
+    /// draw after the common message fields, Android's own at the end (the schema's order).
+    static func templateFields(onIOS: Bool) -> [IntentField] {
+        BuiltinTemplates.all.filter { $0.onIOS == onIOS }.flatMap(\.fields)
+    }
+
+    /// The built-in templates' names, as the `template` field's summary lists them.
+    static let builtinNames = BuiltinTemplates.all.map { $0.name == "plain" ? "plain (default)" : $0.name }.joined(separator: ", ")
 
     /// What a campaign reads (docs/campaign.md); translate and batch send the base text.
     static let campaignFields = [

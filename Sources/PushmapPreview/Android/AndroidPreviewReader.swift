@@ -12,25 +12,18 @@ package struct AndroidPreviewReader {
     let guideline = TextGuideline.android
 
     /// The keys the messaging SDK reads for a plain notification.
-    static let plainKeys: Set<String> = [
-        "adb_title", "adb_body", "adb_sound", "adb_n_count", "adb_n_visibility", "adb_n_priority",
-        "adb_channel_id", "adb_icon", "adb_image", "adb_a_type", "adb_uri", "adb_act",
-    ]
+    static let plainKeys = BuiltinTemplates.plainFCMKeys
     static let priorities: Set<String> = ["PRIORITY_DEFAULT", "PRIORITY_MIN", "PRIORITY_LOW", "PRIORITY_HIGH", "PRIORITY_MAX"]
     static let visibilities: Set<String> = ["PRIVATE", "PUBLIC", "SECRET"]
-    /// The keys only one of the Android-only templates reads, and which.
-    static let templateKeys: [String: String] = [
-        "adb_input_receiver": "input", "adb_input_txt": "input", "adb_feedback_txt": "input", "adb_feedback_img": "input",
-        "adb_col_style": "zb", "adb_cta_txt": "cat", "adb_cta_clr": "cat", "adb_cta_txt_clr": "cat", "adb_cta_uri": "cat", "adb_display": "cat",
-        "adb_rate_unselected_icon": "rate", "adb_rate_selected_icon": "rate", "adb_rate_act": "rate", "adb_cancel_image": "icon",
-    ]
+    /// The keys only one of the Android-only templates reads, and which (from the descriptions).
+    static let templateKeys = BuiltinTemplates.androidOnlyKeys
     /// The template types notificationbuilder draws.
-    static let templates: Set<String> = ["basic", "car", "timer", "input", "zb", "cat", "rate", "icon"]
+    static let templates = BuiltinTemplates.androidTypes
 
     package func read(_ payload: JSONValue) -> PlatformPreview {
         let message = payload["message"]
         let data = AndroidData(members: (message?["data"]?.objectValue.map { Array($0.members) } ?? []).sorted { $0.key < $1.key })
-        let type = data.text("adb_template_type")
+        let type = data.text(AdobeKey.templateType.name)
         var preview: PlatformPreview
         if let type { preview = template(type, data) } else { preview = plain(data) }
         preview.keys = envelope(message) + data.members.map { reading($0.key, $0.value, type: type, data: data) }
@@ -41,18 +34,18 @@ package struct AndroidPreviewReader {
 
     private func plain(_ data: AndroidData) -> PlatformPreview {
         // The messaging SDK takes a push as Adobe's only when it has adb_title (or _xdm).
-        guard data.has("adb_title") || data.has("_xdm") else {
+        guard data.has(AdobeKey.title.name) || data.has("_xdm") else {
             return PlatformPreview(
                 platform: .fcm, drawnBy: "Adobe's messaging SDK, plain notification", layout: "none",
                 notes: ["No adb_title (nor _xdm): the messaging SDK does not take it for an Adobe notification and draws nothing; the app gets the data."])
         }
         var collapsed = NotificationView(id: "collapsed", label: "Collapsed")
-        collapsed.title = guideline.title(data.text("adb_title"))
-        collapsed.body = guideline.body(data.text("adb_body"))
+        collapsed.title = guideline.title(data.text(AdobeKey.title.name))
+        collapsed.body = guideline.body(data.text(AdobeKey.body.name))
         var expanded = collapsed
         expanded.id = "expanded"
         expanded.label = "Expanded"
-        expanded.image = data.text("adb_image")
+        expanded.image = data.text(AdobeKey.image.name)
         expanded.buttons = buttons(data)
         return PlatformPreview(
             platform: .fcm, drawnBy: "Adobe's messaging SDK, plain notification", layout: "plain",
@@ -67,14 +60,14 @@ package struct AndroidPreviewReader {
         // Keys whose absence or wrong value throws before anything is shown.
         let layout = AndroidTemplateLayouts.layout(type)
         var refusals: [String] = []
-        for key in layout?.needsText == false ? ["adb_version"] : ["adb_version", "adb_title", "adb_body"] where !data.has(key) {
+        for key in layout?.needsText == false ? [AdobeKey.version.name] : [AdobeKey.version.name, AdobeKey.title.name, AdobeKey.body.name] where !data.has(key) {
             refusals.append("\(key) is missing")
         }
-        if let action = data.text("adb_a_type"), !AndroidData.actionTypes.contains(action) {
+        if let action = data.text(AdobeKey.linkType.name), !AndroidData.actionTypes.contains(action) {
             refusals.append("adb_a_type \"\(action)\" is not one of DEEPLINK, WEBURL, DISMISS, OPENAPP, NONE")
         }
-        if type == "car", !data.has("adb_car_layout") { refusals.append("adb_car_layout is missing") }
-        if type == "timer", !data.has("adb_title_alt") { refusals.append("adb_title_alt is missing") }
+        if type == "car", !data.has(AdobeKey.carouselLayout.name) { refusals.append("adb_car_layout is missing") }
+        if type == "timer", !data.has(AdobeKey.titleAlt.name) { refusals.append("adb_title_alt is missing") }
         refusals += layout?.refusals(data) ?? []
         if !refusals.isEmpty {
             preview.layout = "none"
@@ -83,14 +76,14 @@ package struct AndroidPreviewReader {
         }
         let colors = colorSet(data, timer: type == "timer")
         var collapsed = NotificationView(id: "collapsed", label: "Collapsed")
-        collapsed.title = guideline.title(data.text("adb_title"))
-        collapsed.body = guideline.body(data.text("adb_body"))
-        collapsed.thumbnail = data.text("adb_large_icon")
+        collapsed.title = guideline.title(data.text(AdobeKey.title.name))
+        collapsed.body = guideline.body(data.text(AdobeKey.body.name))
+        collapsed.thumbnail = data.text(AdobeKey.largeIcon.name)
         collapsed.colors = colors
         var expanded = collapsed
         expanded.id = "expanded"
         expanded.label = "Expanded"
-        expanded.body = guideline.body(data.text("adb_body_ex") ?? data.text("adb_body"))
+        expanded.body = guideline.body(data.text(AdobeKey.bodyEx.name) ?? data.text(AdobeKey.body.name))
 
         switch type {
         case "car":
@@ -99,7 +92,7 @@ package struct AndroidPreviewReader {
                 preview.layout = "basic"
                 let reason = "only \(images.count) carousel image\(images.count == 1 ? "" : "s") (Android needs 3): it shows the basic template"
                 preview.notes.append("Falls back: " + reason + ".")
-                expanded.image = data.text("adb_image")
+                expanded.image = data.text(AdobeKey.image.name)
                 collapsed.fallback = "basic"
                 collapsed.fallbackReason = reason
                 expanded.fallback = "basic"
@@ -107,8 +100,8 @@ package struct AndroidPreviewReader {
                 preview.views = [collapsed, expanded]
                 return preview
             }
-            let mode = data.text("adb_car_mode") == nil || data.text("adb_car_mode") == "auto" ? "auto" : "manual"
-            let layout = data.text("adb_car_layout") == "filmstrip" ? "filmstrip" : "default"
+            let mode = data.text(AdobeKey.carouselMode.name) == nil || data.text(AdobeKey.carouselMode.name) == "auto" ? "auto" : "manual"
+            let layout = data.text(AdobeKey.carouselLayout.name) == "filmstrip" ? "filmstrip" : "default"
             preview.views = [collapsed]
             for index in images.indices {
                 var view = expanded
@@ -128,9 +121,9 @@ package struct AndroidPreviewReader {
                 preview.notes.append("\"\(type)\" is no template notificationbuilder knows: it shows a plain big-picture notification (drawn here as basic).")
                 preview.layout = "basic"
             }
-            expanded.image = data.text("adb_image")
+            expanded.image = data.text(AdobeKey.image.name)
             expanded.buttons = buttons(data)
-            if type == "basic", let remind = data.text("adb_rem_txt"), !remind.isEmpty { expanded.buttons.append(remind) }
+            if type == "basic", let remind = data.text(AdobeKey.remindText.name), !remind.isEmpty { expanded.buttons.append(remind) }
             preview.views = [collapsed, expanded]
         }
         return preview
@@ -139,23 +132,23 @@ package struct AndroidPreviewReader {
     private func timerViews(_ data: AndroidData, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
         // adb_tmr_dur (seconds from when it is built) wins over adb_tmr_end (epoch seconds).
         let remaining: Int64? =
-            if let duration = PayloadValues.integer(data.text("adb_tmr_dur")), duration > 0 { duration }
-            else if let end = PayloadValues.integer(data.text("adb_tmr_end")) { end - now }
+            if let duration = PayloadValues.integer(data.text(AdobeKey.timerDuration.name)), duration > 0 { duration }
+            else if let end = PayloadValues.integer(data.text(AdobeKey.timerEnd.name)) { end - now }
             else { nil }
         var collapsed = collapsed, expanded = expanded
-        expanded.image = data.text("adb_image")
+        expanded.image = data.text(AdobeKey.image.name)
         var expiredCollapsed = collapsed
         expiredCollapsed.id = "expired-collapsed"
         expiredCollapsed.label = "Collapsed, after expiry"
-        expiredCollapsed.title = guideline.title(data.text("adb_title_alt"))
+        expiredCollapsed.title = guideline.title(data.text(AdobeKey.titleAlt.name))
         // Where an alternate is not given, the active text stays.
-        expiredCollapsed.body = guideline.body(data.text("adb_body_alt") ?? data.text("adb_body"))
+        expiredCollapsed.body = guideline.body(data.text(AdobeKey.bodyAlt.name) ?? data.text(AdobeKey.body.name))
         expiredCollapsed.timer = PayloadValues.countdown(0)
         var expiredExpanded = expiredCollapsed
         expiredExpanded.id = "expired-expanded"
         expiredExpanded.label = "Expanded, after expiry"
-        expiredExpanded.body = guideline.body(data.text("adb_body_ex_alt") ?? data.text("adb_body_alt") ?? data.text("adb_body_ex") ?? data.text("adb_body"))
-        expiredExpanded.image = data.text("adb_image_alt") ?? data.text("adb_image")
+        expiredExpanded.body = guideline.body(data.text(AdobeKey.bodyExAlt.name) ?? data.text(AdobeKey.bodyAlt.name) ?? data.text(AdobeKey.bodyEx.name) ?? data.text(AdobeKey.body.name))
+        expiredExpanded.image = data.text(AdobeKey.imageAlt.name) ?? data.text(AdobeKey.image.name)
         guard let remaining, remaining > 0 else {
             preview.notes.append(
                 "The timer has run out when the notification arrives (or has no valid adb_tmr_dur or adb_tmr_end): Android drops it, unless a notification with the same adb_tag is showing, which then shows the expired content.")
@@ -172,7 +165,7 @@ package struct AndroidPreviewReader {
     /// The carousel's items as Android parses them: an item without `img` ends the list.
     private func carouselItems(_ data: AndroidData) -> [NotificationView.Carousel.Item] {
         var items: [NotificationView.Carousel.Item] = []
-        for item in PayloadValues.decodedArray(data.text("adb_items")) ?? [] {
+        for item in PayloadValues.decodedArray(data.text(AdobeKey.items.name)) ?? [] {
             guard let image = item["img"]?.stringValue else { break }
             items.append(.init(image: image, caption: guideline.body(item["txt"]?.stringValue)))
         }
@@ -182,7 +175,7 @@ package struct AndroidPreviewReader {
     /// `adb_act`'s labels: bad JSON gives none, an item without a label or type is skipped, at most 3.
     private func buttons(_ data: AndroidData) -> [String] {
         var labels: [String] = []
-        for item in PayloadValues.decodedArray(data.text("adb_act")) ?? [] {
+        for item in PayloadValues.decodedArray(data.text(AdobeKey.actions.name)) ?? [] {
             guard let label = item["label"]?.stringValue, !label.isEmpty, item["type"] != nil else { continue }
             labels.append(label)
         }
@@ -191,11 +184,11 @@ package struct AndroidPreviewReader {
 
     private func colorSet(_ data: AndroidData, timer: Bool) -> PreviewColor.Set {
         var colors = PreviewColor.Set()
-        colors.title = data.text("adb_clr_title").flatMap(PreviewColor.android)
-        colors.body = data.text("adb_clr_body").flatMap(PreviewColor.android)
-        colors.background = data.text("adb_clr_bg").flatMap(PreviewColor.android)
-        colors.icon = data.text("adb_clr_icon").flatMap(PreviewColor.android)
-        if timer { colors.timer = data.text("adb_clr_tmr").flatMap(PreviewColor.android) }
+        colors.title = data.text(AdobeKey.titleColour.name).flatMap(PreviewColor.android)
+        colors.body = data.text(AdobeKey.bodyColour.name).flatMap(PreviewColor.android)
+        colors.background = data.text(AdobeKey.backgroundColour.name).flatMap(PreviewColor.android)
+        colors.icon = data.text(AdobeKey.iconColour.name).flatMap(PreviewColor.android)
+        if timer { colors.timer = data.text(AdobeKey.timerColour.name).flatMap(PreviewColor.android) }
         return colors
     }
 
@@ -235,7 +228,7 @@ package struct AndroidPreviewReader {
         if key == "catalogItemIndex" || key == "ratingSelected", let type, let own = AndroidTemplateLayouts.layout(type)?.verdict(key, text, data: data) {
             return own
         }
-        guard key.hasPrefix("adb_") else { return (.uses, "handed to the app with the message; not drawn") }
+        guard key.hasPrefix(AdobeKey.prefix) else { return (.uses, "handed to the app with the message; not drawn") }
         guard let type else {
             // Plain: the messaging SDK.
             guard Self.plainKeys.contains(key) else {
@@ -246,37 +239,37 @@ package struct AndroidPreviewReader {
         if let own = AndroidTemplateLayouts.layout(type)?.verdict(key, text, data: data) { return own }
         if let common = commonVerdict(key, text, type: type, data: data) { return common }
         switch key {
-        case "adb_car_layout", "adb_car_mode", "adb_items":
+        case AdobeKey.carouselLayout.name, AdobeKey.carouselMode.name, AdobeKey.items.name:
             guard type == "car" else {
-                return (.ignores, key == "adb_items" ? "read by the car, cat and icon templates; the \(type) template does not read it" : "a carousel key; the \(type) template does not read it")
+                return (.ignores, key == AdobeKey.items.name ? "read by the car, cat and icon templates; the \(type) template does not read it" : "a carousel key; the \(type) template does not read it")
             }
             switch key {
-            case "adb_items":
+            case AdobeKey.items.name:
                 let count = carouselItems(data).count
                 return count >= 3 ? (.shows, "\(count) carousel items, an image and caption each") : (.ignores, "fewer than 3 images: the basic template shows instead")
-            case "adb_car_mode": return (.uses, text == "auto" ? "turns by itself" : "manual: arrows to turn")
+            case AdobeKey.carouselMode.name: return (.uses, text == "auto" ? "turns by itself" : "manual: arrows to turn")
             default: return (.uses, text == "filmstrip" ? "filmstrip layout: neighbours beside the centre item" : "default layout")
             }
-        case "adb_tmr_dur", "adb_tmr_end":
+        case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name:
             guard type == "timer" else { return (.ignores, "a timer key; the \(type) template does not read it") }
-            if key == "adb_tmr_end", let duration = PayloadValues.integer(data.text("adb_tmr_dur")), duration > 0 {
+            if key == AdobeKey.timerEnd.name, let duration = PayloadValues.integer(data.text(AdobeKey.timerDuration.name)), duration > 0 {
                 return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
             }
             guard PayloadValues.integer(text) != nil else { return (.ignores, "not a whole number: the timer counts as expired") }
             return (.shows, "the countdown")
-        case "adb_title_alt", "adb_body_alt", "adb_body_ex_alt", "adb_image_alt", "adb_clr_tmr":
+        case AdobeKey.titleAlt.name, AdobeKey.bodyAlt.name, AdobeKey.bodyExAlt.name, AdobeKey.imageAlt.name, AdobeKey.timerColour.name:
             guard type == "timer" else { return (.ignores, "a timer key; the \(type) template does not read it") }
-            if key == "adb_clr_tmr" { return Self.colorVerdict(text, what: "countdown colour") }
+            if key == AdobeKey.timerColour.name { return Self.colorVerdict(text, what: "countdown colour") }
             return (.shows, "after the timer runs out")
-        case "adb_act":
+        case AdobeKey.actions.name:
             guard type == "basic" else { return (.ignores, "only the basic template draws buttons") }
             let count = buttons(data).count
             return count > 0 ? (.shows, "\(count) button\(count == 1 ? "" : "s") when expanded (at most 3)") : (.ignores, "not a JSON array of labelled buttons: no buttons")
-        case "adb_rem_txt":
+        case AdobeKey.remindText.name:
             return type == "basic" ? (.shows, "remind-later button when expanded") : (.ignores, "only the basic template has remind later")
-        case "adb_rem_ts", "adb_rem_sec":
+        case AdobeKey.remindAt.name, AdobeKey.remindAfter.name:
             return type == "basic" ? (.uses, "when the remind-later button brings it back") : (.ignores, "only the basic template has remind later")
-        case "adb_title_ex", "adb_media", "adb_media_alt":
+        case AdobeKey.titleEx.name, AdobeKey.media.name, AdobeKey.mediaAlt.name:
             return (.ignores, "an iOS key: Android does not read it")
         default:
             if let owner = Self.templateKeys[key] { return (.ignores, "a key of the \(owner) template; the \(type) template does not read it") }
@@ -287,58 +280,58 @@ package struct AndroidPreviewReader {
     /// Keys every template reads the same way; nil for the template-specific ones.
     private func commonVerdict(_ key: String, _ text: String?, type: String, data: AndroidData) -> (KeyReading.Verdict, String)? {
         switch key {
-        case "adb_version": return (.uses, "required (only its presence): nothing shows without it")
-        case "adb_template_type":
+        case AdobeKey.version.name: return (.uses, "required (only its presence): nothing shows without it")
+        case AdobeKey.templateType.name:
             return Self.templates.contains(type) ? (.uses, "chooses the \(type) layout") : (.uses, "no template notificationbuilder knows: a plain big-picture notification")
-        case "adb_title": return (.shows, "title, collapsed and expanded")
-        case "adb_body": return (.shows, data.has("adb_body_ex") ? "body when collapsed" : "body, collapsed and expanded")
-        case "adb_body_ex": return (.shows, "body when expanded")
-        case "adb_image":
+        case AdobeKey.title.name: return (.shows, "title, collapsed and expanded")
+        case AdobeKey.body.name: return (.shows, data.has(AdobeKey.bodyEx.name) ? "body when collapsed" : "body, collapsed and expanded")
+        case AdobeKey.bodyEx.name: return (.shows, "body when expanded")
+        case AdobeKey.image.name:
             if type == "car" {
                 return carouselItems(data).count >= 3 ? (.ignores, "the carousel shows its items' images") : (.shows, "image of the basic fallback")
             }
             return (.shows, "image when expanded")
-        case "adb_large_icon": return (.shows, "large icon beside the text")
-        case "adb_small_icon": return (.shows, "small icon in the header (a drawable name)")
-        case "adb_icon":
-            return data.has("adb_small_icon") ? (.ignores, "adb_small_icon wins over it") : (.shows, "small icon in the header (a drawable name)")
-        case "adb_clr_title": return Self.colorVerdict(text, what: "title colour")
-        case "adb_clr_body": return Self.colorVerdict(text, what: "body colour")
-        case "adb_clr_bg": return Self.colorVerdict(text, what: "background colour")
-        case "adb_clr_icon": return Self.colorVerdict(text, what: "small icon colour")
-        case "adb_sound": return (.uses, "sound on arrival (a file in res/raw)")
-        case "adb_channel_id": return (.uses, "notification channel, made if the app lacks it")
-        case "adb_n_priority":
+        case AdobeKey.largeIcon.name: return (.shows, "large icon beside the text")
+        case AdobeKey.smallIcon.name: return (.shows, "small icon in the header (a drawable name)")
+        case AdobeKey.icon.name:
+            return data.has(AdobeKey.smallIcon.name) ? (.ignores, "adb_small_icon wins over it") : (.shows, "small icon in the header (a drawable name)")
+        case AdobeKey.titleColour.name: return Self.colorVerdict(text, what: "title colour")
+        case AdobeKey.bodyColour.name: return Self.colorVerdict(text, what: "body colour")
+        case AdobeKey.backgroundColour.name: return Self.colorVerdict(text, what: "background colour")
+        case AdobeKey.iconColour.name: return Self.colorVerdict(text, what: "small icon colour")
+        case AdobeKey.sound.name: return (.uses, "sound on arrival (a file in res/raw)")
+        case AdobeKey.channel.name: return (.uses, "notification channel, made if the app lacks it")
+        case AdobeKey.displayPriority.name:
             return Self.priorities.contains(text ?? "") ? (.uses, "display priority") : (.ignores, "not a PRIORITY_ value: PRIORITY_DEFAULT is used")
-        case "adb_n_visibility":
+        case AdobeKey.visibility.name:
             return Self.visibilities.contains(text ?? "") ? (.uses, "lock-screen visibility") : (.ignores, "not PRIVATE, PUBLIC or SECRET: PRIVATE is used")
-        case "adb_n_count":
+        case AdobeKey.badgeCount.name:
             return PayloadValues.integer(text) != nil ? (.uses, "badge count") : (.ignores, "not a whole number: 0 is used")
-        case "adb_uri":
-            return data.text("adb_a_type") == "DISMISS" ? (.ignores, "adb_a_type is DISMISS: a tap only dismisses") : (.uses, "opened on a tap, whatever adb_a_type says")
-        case "adb_a_type": return (.uses, text == "DISMISS" ? "a tap dismisses" : "the tap's action")
-        case "adb_tag": return (.uses, "replaces a showing notification with the same tag")
-        case "adb_sticky": return (.uses, text?.lowercased() == "true" ? "stays after a tap" : "dismissed by a tap")
-        case "adb_ticker": return (.uses, "ticker text for accessibility services")
+        case AdobeKey.uri.name:
+            return data.text(AdobeKey.linkType.name) == "DISMISS" ? (.ignores, "adb_a_type is DISMISS: a tap only dismisses") : (.uses, "opened on a tap, whatever adb_a_type says")
+        case AdobeKey.linkType.name: return (.uses, text == "DISMISS" ? "a tap dismisses" : "the tap's action")
+        case AdobeKey.tag.name: return (.uses, "replaces a showing notification with the same tag")
+        case AdobeKey.sticky.name: return (.uses, text?.lowercased() == "true" ? "stays after a tap" : "dismissed by a tap")
+        case AdobeKey.ticker.name: return (.uses, "ticker text for accessibility services")
         default: return nil
         }
     }
 
     private func plainVerdict(_ key: String, _ text: String?, data: AndroidData) -> (KeyReading.Verdict, String) {
         switch key {
-        case "adb_title": return (.shows, "title")
-        case "adb_body": return (.shows, "body")
-        case "adb_image": return (.shows, "big picture when expanded")
-        case "adb_act":
+        case AdobeKey.title.name: return (.shows, "title")
+        case AdobeKey.body.name: return (.shows, "body")
+        case AdobeKey.image.name: return (.shows, "big picture when expanded")
+        case AdobeKey.actions.name:
             let count = buttons(data).count
             return count > 0 ? (.shows, "\(count) action button\(count == 1 ? "" : "s") when expanded") : (.ignores, "not a JSON array of labelled buttons: no buttons")
-        case "adb_icon": return (.shows, "small icon (a drawable name)")
-        case "adb_sound": return (.uses, "sound on arrival")
-        case "adb_n_count": return (.uses, "badge count")
-        case "adb_n_priority": return (.uses, "display priority")
-        case "adb_n_visibility": return (.uses, "lock-screen visibility")
-        case "adb_channel_id": return (.uses, "notification channel; an unknown one falls back to the SDK's own")
-        case "adb_uri": return (.uses, "opened on a tap")
+        case AdobeKey.icon.name: return (.shows, "small icon (a drawable name)")
+        case AdobeKey.sound.name: return (.uses, "sound on arrival")
+        case AdobeKey.badgeCount.name: return (.uses, "badge count")
+        case AdobeKey.displayPriority.name: return (.uses, "display priority")
+        case AdobeKey.visibility.name: return (.uses, "lock-screen visibility")
+        case AdobeKey.channel.name: return (.uses, "notification channel; an unknown one falls back to the SDK's own")
+        case AdobeKey.uri.name: return (.uses, "opened on a tap")
         default: return (.uses, "the tap's action")
         }
     }

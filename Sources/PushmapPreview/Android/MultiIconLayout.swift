@@ -1,3 +1,4 @@
+internal import Pushmap
 internal import PushmapJSON
 
 /// notificationbuilder's `icon` (multi-icon) template: one row of 3 to 5 tappable icons and a close
@@ -7,7 +8,7 @@ struct MultiIconLayout: AndroidTemplateLayout {
 
     /// The usable icons and why the others are skipped; a failure when `adb_items` is no array of objects.
     private func icons(_ data: AndroidData) -> Result<(icons: [NotificationView.IconRow.Icon], skipped: [String]), LayoutRefusal> {
-        guard let text = data.text("adb_items"), let array = PayloadValues.decodedArray(text), array.allSatisfy({ $0.objectValue != nil }) else {
+        guard let text = data.text(AdobeKey.items.name), let array = PayloadValues.decodedArray(text), array.allSatisfy({ $0.objectValue != nil }) else {
             return .failure(.init("adb_items is not a JSON array of objects"))
         }
         var icons: [NotificationView.IconRow.Icon] = [], skipped: [String] = []
@@ -26,12 +27,12 @@ struct MultiIconLayout: AndroidTemplateLayout {
 
     /// The close button's image: the library's cross when absent or empty.
     private func close(_ data: AndroidData) -> String {
-        guard let image = data.text("adb_cancel_image"), !image.isEmpty else { return "cross" }
+        guard let image = data.text(AdobeKey.cancelImage.name), !image.isEmpty else { return "cross" }
         return image
     }
 
     func refusals(_ data: AndroidData) -> [String] {
-        guard data.has("adb_items") else { return ["adb_items is missing"] }
+        guard data.has(AdobeKey.items.name) else { return ["adb_items is missing"] }
         switch icons(data) {
         case .failure(let refusal): return [refusal.reason]
         case .success(let row):
@@ -53,18 +54,18 @@ struct MultiIconLayout: AndroidTemplateLayout {
 
     func verdict(_ key: String, _ text: String?, data: AndroidData) -> (KeyReading.Verdict, String)? {
         switch key {
-        case "adb_items":
+        case AdobeKey.items.name:
             switch icons(data) {
             case .success(let row) where (3...5).contains(row.icons.count):
                 return (.shows, "\(row.icons.count) icons in a row" + (row.skipped.isEmpty ? "" : " (\(row.skipped.count) skipped)"))
             case .success(let row): return (.uses, "\(row.icons.count) usable icons, not 3 to 5: Android shows nothing")
             case .failure(let refusal): return (.uses, refusal.reason + ": Android shows nothing")
             }
-        case "adb_cancel_image":
+        case AdobeKey.cancelImage.name:
             return text?.isEmpty == false ? (.shows, "the close button's image (a URL or a drawable name)") : (.ignores, "empty: the library's cross shows")
-        case "adb_title", "adb_body", "adb_body_ex": return (.ignores, "the multi-icon template shows no text")
-        case "adb_image", "adb_large_icon": return (.ignores, "the multi-icon template shows only its icons")
-        case "adb_clr_title", "adb_clr_body": return (.ignores, "the multi-icon template shows no text to colour")
+        case AdobeKey.title.name, AdobeKey.body.name, AdobeKey.bodyEx.name: return (.ignores, "the multi-icon template shows no text")
+        case AdobeKey.image.name, AdobeKey.largeIcon.name: return (.ignores, "the multi-icon template shows only its icons")
+        case AdobeKey.titleColour.name, AdobeKey.bodyColour.name: return (.ignores, "the multi-icon template shows no text to colour")
         default: return nil
         }
     }

@@ -1,3 +1,4 @@
+internal import Pushmap
 internal import PushmapJSON
 
 /// notificationbuilder's `cat` (product catalog) template: collapsed, the title and body; expanded,
@@ -5,11 +6,11 @@ internal import PushmapJSON
 /// three as thumbnails (a tap shows that one large), and a call-to-action button.
 struct ProductCatalogLayout: AndroidTemplateLayout {
     let guideline = TextGuideline.android
-    static let required = ["adb_cta_txt", "adb_cta_clr", "adb_cta_txt_clr", "adb_cta_uri", "adb_display", "adb_items"]
+    static let required = [AdobeKey.ctaText.name, AdobeKey.ctaColour.name, AdobeKey.ctaTextColour.name, AdobeKey.ctaURI.name, AdobeKey.display.name, AdobeKey.items.name]
 
     /// The three items, or why notificationbuilder refuses them.
     private func items(_ data: AndroidData) -> Result<[NotificationView.ProductCatalog.Item], LayoutRefusal> {
-        guard let array = PayloadValues.decodedArray(data.text("adb_items")) else {
+        guard let array = PayloadValues.decodedArray(data.text(AdobeKey.items.name)) else {
             return .failure(LayoutRefusal("adb_items is not a JSON array"))
         }
         var items: [NotificationView.ProductCatalog.Item] = []
@@ -38,7 +39,7 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
 
     func refusals(_ data: AndroidData) -> [String] {
         var refusals = Self.required.filter { !data.has($0) }.map { "\($0) is missing" }
-        if data.has("adb_items"), case .failure(let refusal) = items(data) { refusals.append(refusal.reason) }
+        if data.has(AdobeKey.items.name), case .failure(let refusal) = items(data) { refusals.append(refusal.reason) }
         if let index = chosenIndex(data), !(0...2).contains(index) {
             refusals.append("catalogItemIndex \(index) is outside 0 to 2: the app crashes (an uncaught IndexOutOfBoundsException)")
         }
@@ -47,7 +48,7 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
 
     func draw(_ data: AndroidData, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
         guard case .success(let items) = items(data) else { return }
-        let display = data.text("adb_display") == "vertical" ? "vertical" : "horizontal"
+        let display = data.text(AdobeKey.display.name) == "vertical" ? "vertical" : "horizontal"
         var base = expanded
         // Expanded, the item's title replaces adb_title; the title and body colours are the collapsed view's only.
         base.body = nil
@@ -55,9 +56,9 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
         base.colors.title = nil
         base.colors.body = nil
         let catalog = NotificationView.ProductCatalog(
-            items: items, current: 0, display: display, buttonLabel: data.text("adb_cta_txt") ?? "",
-            buttonColor: data.text("adb_cta_clr").flatMap(PreviewColor.android),
-            buttonTextColor: data.text("adb_cta_txt_clr").flatMap(PreviewColor.android))
+            items: items, current: 0, display: display, buttonLabel: data.text(AdobeKey.ctaText.name) ?? "",
+            buttonColor: data.text(AdobeKey.ctaColour.name).flatMap(PreviewColor.android),
+            buttonTextColor: data.text(AdobeKey.ctaTextColour.name).flatMap(PreviewColor.android))
         let first = Int(chosenIndex(data) ?? 0)
         preview.views = [collapsed]
         // The item shown first, then the others as a thumbnail tap shows them.
@@ -77,30 +78,30 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
 
     func verdict(_ key: String, _ text: String?, data: AndroidData) -> (KeyReading.Verdict, String)? {
         switch key {
-        case "adb_cta_txt": return (.shows, "the call-to-action button's label")
-        case "adb_cta_clr":
+        case AdobeKey.ctaText.name: return (.shows, "the call-to-action button's label")
+        case AdobeKey.ctaColour.name:
             let (verdict, reason) = AndroidPreviewReader.colorVerdict(text, what: "button colour")
             return (verdict, verdict == .shows ? reason : reason + " (still required)")
-        case "adb_cta_txt_clr":
+        case AdobeKey.ctaTextColour.name:
             let (verdict, reason) = AndroidPreviewReader.colorVerdict(text, what: "button text colour")
             return (verdict, verdict == .shows ? reason : reason + " (still required)")
-        case "adb_cta_uri": return (.uses, "opened when the button is tapped")
-        case "adb_display":
+        case AdobeKey.ctaURI.name: return (.uses, "opened when the button is tapped")
+        case AdobeKey.display.name:
             return (.uses, text == "vertical" ? "vertical display: item image, title, body and price" : "not \"vertical\": horizontal display, no item body or price")
-        case "adb_items":
+        case AdobeKey.items.name:
             switch items(data) {
             case .success: return (.shows, "3 catalog items: image, title, body, price; a tap on the large image opens the item's uri")
             case .failure(let refusal): return (.uses, refusal.reason + ": Android shows nothing")
             }
-        case "adb_title": return (.shows, "title when collapsed (expanded shows the item's title)")
-        case "adb_body": return (.shows, "body when collapsed")
-        case "adb_body_ex": return (.ignores, "the catalog shows no expanded body")
-        case "adb_image": return (.ignores, "the catalog shows its items' images")
-        case "adb_large_icon": return (.shows, "large icon when collapsed")
-        case "adb_clr_title":
+        case AdobeKey.title.name: return (.shows, "title when collapsed (expanded shows the item's title)")
+        case AdobeKey.body.name: return (.shows, "body when collapsed")
+        case AdobeKey.bodyEx.name: return (.ignores, "the catalog shows no expanded body")
+        case AdobeKey.image.name: return (.ignores, "the catalog shows its items' images")
+        case AdobeKey.largeIcon.name: return (.shows, "large icon when collapsed")
+        case AdobeKey.titleColour.name:
             let (verdict, reason) = AndroidPreviewReader.colorVerdict(text, what: "title colour")
             return (verdict, verdict == .shows ? reason + ", collapsed only" : reason)
-        case "adb_clr_body":
+        case AdobeKey.bodyColour.name:
             let (verdict, reason) = AndroidPreviewReader.colorVerdict(text, what: "body colour")
             return (verdict, verdict == .shows ? reason + ", collapsed only" : reason)
         case "catalogItemIndex":

@@ -1,3 +1,4 @@
+internal import Pushmap
 internal import PushmapJSON
 
 /// notificationbuilder's `rate` (product rating) template: expanded, a row of 3 to 5 stars drawn
@@ -6,7 +7,7 @@ internal import PushmapJSON
 struct ProductRatingLayout: AndroidTemplateLayout {
     /// The stars' actions, or why `adb_rate_act` is refused (one bad entry spoils them all).
     private func actions(_ data: AndroidData) -> Result<[String], LayoutRefusal> {
-        guard let text = data.text("adb_rate_act"), !text.isEmpty, let array = PayloadValues.decodedArray(text) else {
+        guard let text = data.text(AdobeKey.ratingActions.name), !text.isEmpty, let array = PayloadValues.decodedArray(text) else {
             return .failure(.init("adb_rate_act is not a JSON array"))
         }
         var actions: [String] = []
@@ -28,8 +29,8 @@ struct ProductRatingLayout: AndroidTemplateLayout {
     private func preselected(_ data: AndroidData) -> Int64? { PayloadValues.integer(data.text("ratingSelected")) }
 
     func refusals(_ data: AndroidData) -> [String] {
-        var refusals = ["adb_rate_unselected_icon", "adb_rate_selected_icon", "adb_rate_act"].filter { !data.has($0) }.map { "\($0) is missing" }
-        if data.has("adb_rate_act") {
+        var refusals = [AdobeKey.unselectedIcon.name, AdobeKey.selectedIcon.name, AdobeKey.ratingActions.name].filter { !data.has($0) }.map { "\($0) is missing" }
+        if data.has(AdobeKey.ratingActions.name) {
             switch actions(data) {
             case .failure(let refusal): refusals.append(refusal.reason)
             case .success(let actions):
@@ -44,11 +45,11 @@ struct ProductRatingLayout: AndroidTemplateLayout {
     func draw(_ data: AndroidData, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
         guard case .success(let actions) = actions(data) else { return }
         var expanded = expanded
-        let image = data.text("adb_image")
+        let image = data.text(AdobeKey.image.name)
         if AndroidData.isURL(image) { expanded.image = image }
         let rating = NotificationView.StarRating(
-            count: actions.count, selected: nil, selectedIcon: data.text("adb_rate_selected_icon") ?? "",
-            unselectedIcon: data.text("adb_rate_unselected_icon") ?? "", actions: actions)
+            count: actions.count, selected: nil, selectedIcon: data.text(AdobeKey.selectedIcon.name) ?? "",
+            unselectedIcon: data.text(AdobeKey.unselectedIcon.name) ?? "", actions: actions)
         expanded.rating = rating
         // A preselected star (the SDK's key) shows from the start; else the top star shows what a tap does.
         let tapped = preselected(data).map(Int.init) ?? actions.count - 1
@@ -72,18 +73,18 @@ struct ProductRatingLayout: AndroidTemplateLayout {
 
     func verdict(_ key: String, _ text: String?, data: AndroidData) -> (KeyReading.Verdict, String)? {
         switch key {
-        case "adb_rate_unselected_icon":
+        case AdobeKey.unselectedIcon.name:
             return (.shows, "the stars' icon before a tap (a URL or a drawable name; if neither resolves nothing shows)")
-        case "adb_rate_selected_icon":
+        case AdobeKey.selectedIcon.name:
             return (.shows, "the selected stars' icon after a tap (a URL or a drawable name)")
-        case "adb_rate_act":
+        case AdobeKey.ratingActions.name:
             switch actions(data) {
             case .success(let actions): return (.shows, "\(actions.count) stars, one action each: " + actions.enumerated().map { "\($0.offset + 1) \($0.element)" }.joined(separator: "; "))
             case .failure(let refusal): return (.uses, refusal.reason + ": Android shows nothing")
             }
-        case "adb_image":
+        case AdobeKey.image.name:
             return AndroidData.isURL(text) ? (.shows, "image when expanded") : (.ignores, "not a URL: the rating template downloads its image, a drawable name does not work")
-        case "adb_clr_title":
+        case AdobeKey.titleColour.name:
             let (verdict, reason) = AndroidPreviewReader.colorVerdict(text, what: "title colour")
             return (verdict, verdict == .shows ? reason + ", and the confirm button's text" : reason)
         case "ratingSelected":

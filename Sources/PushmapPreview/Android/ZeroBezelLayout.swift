@@ -1,10 +1,12 @@
+internal import Pushmap
+
 /// notificationbuilder's `zb` (zero bezel) template: the image fills the card edge to edge, the
 /// text over it; collapsed it shows the image too with `adb_col_style` "img", else text only.
 struct ZeroBezelLayout: AndroidTemplateLayout {
     func refusals(_ data: AndroidData) -> [String] { [] }
 
     /// "img" exactly, or the text style.
-    private func style(_ data: AndroidData) -> String { data.text("adb_col_style") == "img" ? "img" : "txt" }
+    private func style(_ data: AndroidData) -> String { data.text(AdobeKey.collapsedStyle.name) == "img" ? "img" : "txt" }
 
     func draw(_ data: AndroidData, collapsed: NotificationView, expanded: NotificationView, into preview: inout PlatformPreview) {
         var collapsed = collapsed, expanded = expanded
@@ -12,7 +14,7 @@ struct ZeroBezelLayout: AndroidTemplateLayout {
         collapsed.thumbnail = nil
         expanded.thumbnail = nil
         collapsed.colors.background = nil
-        let image = data.text("adb_image")
+        let image = data.text(AdobeKey.image.name)
         let style = style(data)
         collapsed.label = "Collapsed (\(style == "img" ? "image" : "text") style)"
         if AndroidData.isURL(image) {
@@ -32,13 +34,13 @@ struct ZeroBezelLayout: AndroidTemplateLayout {
 
     func verdict(_ key: String, _ text: String?, data: AndroidData) -> (KeyReading.Verdict, String)? {
         switch key {
-        case "adb_col_style":
+        case AdobeKey.collapsedStyle.name:
             return (.uses, style(data) == "img" ? "collapsed style: the image shows collapsed too" : text == "txt" ? "collapsed style: text only" : "not \"img\": the text style, collapsed text only")
-        case "adb_image":
+        case AdobeKey.image.name:
             guard AndroidData.isURL(text) else { return (.ignores, "not a URL: zb downloads its image, a drawable name does not work; text only") }
             return (.shows, style(data) == "img" ? "edge-to-edge image, collapsed and expanded" : "edge-to-edge image when expanded")
-        case "adb_large_icon": return (.ignores, "the zero-bezel layout has no large icon")
-        case "adb_clr_bg":
+        case AdobeKey.largeIcon.name: return (.ignores, "the zero-bezel layout has no large icon")
+        case AdobeKey.backgroundColour.name:
             let (verdict, reason) = AndroidPreviewReader.colorVerdict(text, what: "background colour")
             return (verdict, verdict == .shows ? reason + ", expanded view only" : reason)
         default: return nil

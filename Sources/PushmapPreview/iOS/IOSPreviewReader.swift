@@ -11,12 +11,13 @@ package struct IOSPreviewReader {
 
     package init(now: Int64) { self.now = now }
 
-    static let templates: Set<String> = ["basic", "car", "timer"]
+    /// The template types Adobe's content extension draws (from the descriptions).
+    static let templates = BuiltinTemplates.iOSTypes
     /// Keys only Android reads.
     static let androidKeys: Set<String> = [
-        "adb_image", "adb_image_alt", "adb_body_ex_alt", "adb_channel_id", "adb_icon", "adb_small_icon", "adb_large_icon",
-        "adb_clr_icon", "adb_n_priority", "adb_n_visibility", "adb_n_count", "adb_sound", "adb_tag", "adb_sticky", "adb_ticker",
-        "adb_rem_txt", "adb_rem_ts", "adb_rem_sec", "adb_car_layout",
+        AdobeKey.image.name, AdobeKey.imageAlt.name, AdobeKey.bodyExAlt.name, AdobeKey.channel.name, AdobeKey.icon.name, AdobeKey.smallIcon.name, AdobeKey.largeIcon.name,
+        AdobeKey.iconColour.name, AdobeKey.displayPriority.name, AdobeKey.visibility.name, AdobeKey.badgeCount.name, AdobeKey.sound.name, AdobeKey.tag.name, AdobeKey.sticky.name, AdobeKey.ticker.name,
+        AdobeKey.remindText.name, AdobeKey.remindAt.name, AdobeKey.remindAfter.name, AdobeKey.carouselLayout.name,
     ]
 
     /// What the payload asks of iOS, read once.
@@ -40,7 +41,7 @@ package struct IOSPreviewReader {
             title = alert?["title"]?.stringValue
             subtitle = alert?["subtitle"]?.stringValue
             body = alert?.stringValue ?? alert?["body"]?.stringValue
-            template = payload["adb_template_type"]?.stringValue
+            template = payload[AdobeKey.templateType.name]?.stringValue
             category = aps?["category"]?.stringValue
             mutable = aps?["mutable-content"]?.integerValue == 1
             if let template {
@@ -70,7 +71,7 @@ package struct IOSPreviewReader {
         banner.subtitle = guideline.title(reading.subtitle)
         banner.body = guideline.body(reading.body)
         // The messaging SDK's service extension attaches https media; the banner shows its thumbnail.
-        if let media = reading.text("adb_media"), media.hasPrefix("https://"), reading.mutable { banner.thumbnail = media }
+        if let media = reading.text(AdobeKey.media.name), media.hasPrefix("https://"), reading.mutable { banner.thumbnail = media }
 
         var preview: PlatformPreview
         if reading.template == nil {
@@ -106,15 +107,15 @@ package struct IOSPreviewReader {
 
     private func templateViews(_ reading: Reading, banner: NotificationView, guideline: TextGuideline, into preview: inout PlatformPreview) {
         var expanded = NotificationView(id: "expanded", label: "Expanded (content extension)")
-        expanded.title = guideline.title(reading.text("adb_title_ex") ?? reading.title)
-        expanded.body = guideline.body(reading.text("adb_body_ex") ?? reading.body)
-        expanded.image = reading.text("adb_media")
-        expanded.colors.title = reading.text("adb_clr_title").flatMap(PreviewColor.iOS)
-        expanded.colors.body = reading.text("adb_clr_body").flatMap(PreviewColor.iOS)
-        expanded.colors.background = reading.text("adb_clr_bg").flatMap(PreviewColor.iOS)
+        expanded.title = guideline.title(reading.text(AdobeKey.titleEx.name) ?? reading.title)
+        expanded.body = guideline.body(reading.text(AdobeKey.bodyEx.name) ?? reading.body)
+        expanded.image = reading.text(AdobeKey.media.name)
+        expanded.colors.title = reading.text(AdobeKey.titleColour.name).flatMap(PreviewColor.iOS)
+        expanded.colors.body = reading.text(AdobeKey.bodyColour.name).flatMap(PreviewColor.iOS)
+        expanded.colors.background = reading.text(AdobeKey.backgroundColour.name).flatMap(PreviewColor.iOS)
         switch reading.template {
         case "car":
-            guard let items = reading.payload["adb_items"]?.arrayValue else {
+            guard let items = reading.payload[AdobeKey.items.name]?.arrayValue else {
                 let reason = "adb_items is not a JSON array"
                 preview.layout = "ios-default"
                 preview.notes.append("Falls back: \(reason); iOS shows the title and body only.")
@@ -133,7 +134,7 @@ package struct IOSPreviewReader {
                 preview.views = [banner, fallback(banner, reason)]
                 return
             }
-            let mode = reading.text("adb_car_mode") == "manual" ? "manual" : "auto"
+            let mode = reading.text(AdobeKey.carouselMode.name) == "manual" ? "manual" : "auto"
             preview.views = [banner]
             expanded.image = nil
             for index in kept.indices {
@@ -145,12 +146,12 @@ package struct IOSPreviewReader {
                 preview.views.append(view)
             }
         case "timer":
-            expanded.colors.timer = reading.text("adb_clr_tmr").flatMap(PreviewColor.iOS)
+            expanded.colors.timer = reading.text(AdobeKey.timerColour.name).flatMap(PreviewColor.iOS)
             let remaining: Int64? =
-                if let duration = PayloadValues.integer(reading.text("adb_tmr_dur")) { duration }
-                else if let end = PayloadValues.integer(reading.text("adb_tmr_end")) { end - now }
+                if let duration = PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) { duration }
+                else if let end = PayloadValues.integer(reading.text(AdobeKey.timerEnd.name)) { end - now }
                 else { nil }
-            guard let remaining, let alternate = reading.text("adb_title_alt") else {
+            guard let remaining, let alternate = reading.text(AdobeKey.titleAlt.name) else {
                 let reason = remaining == nil ? "neither adb_tmr_dur nor adb_tmr_end is a number in a string" : "adb_title_alt is missing"
                 preview.layout = "ios-default"
                 preview.notes.append("Falls back: \(reason); iOS shows the title and body only.")
@@ -162,8 +163,8 @@ package struct IOSPreviewReader {
             expired.label = "Expanded, after expiry"
             expired.title = guideline.title(alternate)
             // Where an alternate is not given, the active text stays; the image does (the SDK's rule).
-            expired.body = guideline.body(reading.text("adb_body_alt") ?? expanded.body?.full)
-            expired.image = reading.text("adb_media_alt") ?? reading.text("adb_media")
+            expired.body = guideline.body(reading.text(AdobeKey.bodyAlt.name) ?? expanded.body?.full)
+            expired.image = reading.text(AdobeKey.mediaAlt.name) ?? reading.text(AdobeKey.media.name)
             expired.timer = PayloadValues.countdown(0)
             if remaining > 0 {
                 expanded.timer = PayloadValues.countdown(remaining)
@@ -208,11 +209,11 @@ package struct IOSPreviewReader {
         let expanded = reading.runsExtension
         switch field {
         case "title":
-            return (.shows, expanded && reading.text("adb_title_ex") == nil ? "title, banner and expanded" : "title of the banner")
+            return (.shows, expanded && reading.text(AdobeKey.titleEx.name) == nil ? "title, banner and expanded" : "title of the banner")
         case "subtitle": return (.shows, "subtitle of the banner")
         case "body":
             if reading.template == "car", expanded { return (.shows, "body of the banner; caption of an item without txt") }
-            return (.shows, expanded && reading.text("adb_body_ex") == nil ? "body, banner and expanded" : "body of the banner")
+            return (.shows, expanded && reading.text(AdobeKey.bodyEx.name) == nil ? "body, banner and expanded" : "body of the banner")
         default: return (.uses, "read by iOS for the alert")
         }
     }
@@ -236,25 +237,25 @@ package struct IOSPreviewReader {
     }
 
     private func keyVerdict(_ key: String, _ value: JSONValue, _ reading: Reading) -> (KeyReading.Verdict, String) {
-        guard key.hasPrefix("adb_") else { return (.uses, "handed to the app with the notification; not drawn") }
+        guard key.hasPrefix(AdobeKey.prefix) else { return (.uses, "handed to the app with the notification; not drawn") }
         if Self.androidKeys.contains(key) {
-            return (.ignores, key == "adb_image" ? "an Android key: iOS reads adb_media" : key == "adb_body_ex_alt" ? "iOS has no expanded body after expiry" : "an Android key: iOS does not read it")
+            return (.ignores, key == AdobeKey.image.name ? "an Android key: iOS reads adb_media" : key == AdobeKey.bodyExAlt.name ? "iOS has no expanded body after expiry" : "an Android key: iOS does not read it")
         }
         let text = value.stringValue
-        if text == nil, key != "adb_items", key != "adb_act" {
+        if text == nil, key != AdobeKey.items.name, key != AdobeKey.actions.name {
             return (.ignores, "\(value.typeName) where iOS reads a string: counts as absent")
         }
         let template = reading.template
         let runs = reading.runsExtension
         switch key {
-        case "adb_template_type":
+        case AdobeKey.templateType.name:
             return runs ? (.uses, "chooses the \(template ?? "") layout") : (.ignores, reading.extensionRefusal ?? "no content extension runs")
-        case "adb_version": return (.ignores, "never read on iOS")
-        case "adb_uri": return (.uses, "opened on a tap")
-        case "adb_a_type": return template == nil ? (.uses, "the tap's action") : (.ignores, "iOS templates read only adb_uri")
-        case "adb_act":
+        case AdobeKey.version.name: return (.ignores, "never read on iOS")
+        case AdobeKey.uri.name: return (.uses, "opened on a tap")
+        case AdobeKey.linkType.name: return template == nil ? (.uses, "the tap's action") : (.ignores, "iOS templates read only adb_uri")
+        case AdobeKey.actions.name:
             return template == nil ? (.uses, "actions (with aid) for the app's category") : (.ignores, "template actions come from the app's registered categories")
-        case "adb_media":
+        case AdobeKey.media.name:
             if runs { return template == "car" ? (.ignores, "the carousel shows its items' images") : (.shows, "image of the expanded view") }
             if let text, text.hasPrefix("https://"), reading.mutable { return (.shows, "attached by the messaging SDK: thumbnail and expanded image") }
             return (.ignores, reading.extensionRefusal ?? "attached only for https URLs with mutable-content 1")
@@ -263,23 +264,23 @@ package struct IOSPreviewReader {
         }
         guard runs else { return (.ignores, reading.extensionRefusal ?? "read only by the templates' content extension") }
         switch key {
-        case "adb_title_ex": return (.shows, "title of the expanded view")
-        case "adb_body_ex": return (template == "car" ? .ignores : .shows, template == "car" ? "a carousel shows captions, not the body" : "body of the expanded view")
-        case "adb_clr_title": return colorVerdict(text, what: "expanded title colour")
-        case "adb_clr_body": return colorVerdict(text, what: "expanded body colour")
-        case "adb_clr_bg": return colorVerdict(text, what: "expanded background colour")
-        case "adb_items", "adb_car_mode":
+        case AdobeKey.titleEx.name: return (.shows, "title of the expanded view")
+        case AdobeKey.bodyEx.name: return (template == "car" ? .ignores : .shows, template == "car" ? "a carousel shows captions, not the body" : "body of the expanded view")
+        case AdobeKey.titleColour.name: return colorVerdict(text, what: "expanded title colour")
+        case AdobeKey.bodyColour.name: return colorVerdict(text, what: "expanded body colour")
+        case AdobeKey.backgroundColour.name: return colorVerdict(text, what: "expanded background colour")
+        case AdobeKey.items.name, AdobeKey.carouselMode.name:
             guard template == "car" else { return (.ignores, "a carousel key; the \(template ?? "") template does not read it") }
-            if key == "adb_car_mode" { return (.uses, text == "manual" ? "manual: swipe to turn" : "turns by itself") }
+            if key == AdobeKey.carouselMode.name { return (.uses, text == "manual" ? "manual: swipe to turn" : "turns by itself") }
             guard let items = value.arrayValue else { return (.ignores, "not a JSON array: the fallback shows") }
             let kept = items.filter { $0["img"]?.stringValue != nil }.count
             return (.shows, "\(kept) carousel item\(kept == 1 ? "" : "s")" + (kept < items.count ? " (\(items.count - kept) without img skipped)" : ""))
-        case "adb_tmr_dur", "adb_tmr_end", "adb_title_alt", "adb_body_alt", "adb_media_alt", "adb_clr_tmr":
+        case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name, AdobeKey.titleAlt.name, AdobeKey.bodyAlt.name, AdobeKey.mediaAlt.name, AdobeKey.timerColour.name:
             guard template == "timer" else { return (.ignores, "a timer key; the \(template ?? "") template does not read it") }
             switch key {
-            case "adb_tmr_end" where PayloadValues.integer(reading.text("adb_tmr_dur")) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
-            case "adb_tmr_dur", "adb_tmr_end": return (.shows, "the countdown")
-            case "adb_clr_tmr": return colorVerdict(text, what: "countdown colour")
+            case AdobeKey.timerEnd.name where PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
+            case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name: return (.shows, "the countdown")
+            case AdobeKey.timerColour.name: return colorVerdict(text, what: "countdown colour")
             default: return (.shows, "after the timer runs out")
             }
         default:

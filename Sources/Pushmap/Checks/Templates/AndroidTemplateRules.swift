@@ -48,12 +48,11 @@ enum AndroidTemplateRules {
     struct RequiredKey: CheckRule {
         static var name: StaticString { "android-template-required-key" }
 
-        static let required: [(scope: RuleScope, template: StaticString, keys: [TemplateKey])] = [
-            (.inputBox, "input", [.inputReceiver]),
-            (.catalog, "cat", [.ctaText, .ctaColour, .ctaTextColour, .ctaURI, .display, .catalogItems]),
-            (.rating, "rate", [.unselectedIcon, .selectedIcon, .ratingActions]),
-            (.multiIcon, "icon", [.iconItems]),
-        ]
+        /// Each template's required keys, from its description.
+        static let required: [(scope: RuleScope, template: String, keys: [TemplateKey])] = BuiltinTemplates.all.compactMap { template in
+            guard let type = template.type, !template.androidRequires.isEmpty else { return nil }
+            return (template.scope, type, template.androidRequires.map { TemplateKey($0, of: template) })
+        }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             for (scope, template, keys) in required where scope == payload.scope {

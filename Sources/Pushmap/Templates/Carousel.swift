@@ -1,0 +1,24 @@
+extension TemplateDescription {
+    /// Adobe's carousel template: three to five images with captions and links.
+    static let carousel = TemplateDescription(
+        name: "carousel", type: "car", onIOS: true, scope: .carousel,
+        fields: [
+            IntentField("carousel", .object(IntentObject([
+                IntentField("mode", .choice(["auto", "manual"]), "auto advances by itself; manual lets the user swipe."),
+                IntentField("layout", .choice(["default", "filmstrip"]), "Android layout; default \"default\"."),
+                IntentField("items", .array(.object(IntentObject([
+                    IntentField("image", IntentSchema.text, required: true, "Item image URL."),
+                    IntentField("text", IntentSchema.text, "Caption."),
+                    IntentField("uri", IntentSchema.uri, "What tapping the item opens."),
+                ])), maxItems: 5), "Three to five items."),
+            ])), "Carousel content (carousel template)."),
+        ],
+        keys: [
+            Key(.carouselMode, "carousel.mode", .both, .same(["auto", "manual"])),
+            Key(.carouselLayout, "carousel.layout", .fcm, .same(["default", "filmstrip"])),
+            Key(.items, "carousel.items", .both, .list),
+        ],
+        lists: [ListReading(
+            key: .items, field: "carousel.items", maxItems: 5, required: "img",
+            members: [.text(payload: "img", intent: "image"), .text(payload: "txt", intent: "text"), .text(payload: "uri", intent: "uri")])])
+}
