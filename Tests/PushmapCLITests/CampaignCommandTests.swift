@@ -144,6 +144,16 @@ struct CampaignCommandTests {
         #expect(result.stderr.contains("locale fallbacks: en-GB 1"), "\(result.stderr)")
     }
 
+    @Test("tags with a script and a region truncate subtag by subtag: zh_hant_tw finds zh-Hant, then zh")
+    func scriptSubtags() throws {
+        let intent = #"{"title": "Hello", "body": "b", "locales": {"zh": {"title": "你好", "body": "简体"}, "zh-Hant": {"body": "繁體"}}}"#
+        let result = try Self.campaign(intent, [#"{"locale": "zh_hant_tw"}"#, #"{"locale": "ZH-cn"}"#], ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let alerts = Self.lines(result.stdout).map { Self.apnsAlert($0) }
+        #expect(alerts.map { $0?["title"] as? String } == ["你好", "你好"])
+        #expect(alerts.map { $0?["body"] as? String } == ["繁體", "简体"])
+    }
+
     @Test("a layer's template that a recipient cannot render is reported at the layer's path")
     func layerPath() throws {
         let result = try Self.campaign(Self.localized, [#"{"locale": "fr-CA"}"#], ["--platform", "apns"])
