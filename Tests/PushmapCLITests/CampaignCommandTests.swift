@@ -194,6 +194,17 @@ struct CampaignCommandTests {
         #expect(!result.stderr.contains("recipient"), "\(result.stderr)")
     }
 
+    @Test("what is wrong with the intent whoever receives it is said once, at its path in the file, before any recipient")
+    func writtenProblems() throws {
+        let intent = #"{"titel": "Hi {{ first_name }}", "badge": "3", "locales": {"fr-CA": {"android": {"chanel": "x"}}}}"#
+        let result = try Self.campaign(intent, [#"{"id": "u-1"}"#, #"{"id": "u-2"}"#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("intent.json: error: $.titel: unknown field 'titel' at $; did you mean 'title'?"), "\(result.stderr)")
+        #expect(result.stderr.contains("intent.json: error: $.badge: expected an integer, got string"), "\(result.stderr)")
+        #expect(result.stderr.contains(#"error: $.locales["fr-CA"].android.chanel: unknown field 'chanel' at $.locales["fr-CA"].android"#), "\(result.stderr)")
+    }
+
     // MARK: - Recipients
 
     @Test("malformed recipient lines are error lines and the run goes on")

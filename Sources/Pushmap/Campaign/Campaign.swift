@@ -39,6 +39,8 @@
     let localized: [LocaleTag: [Piece]]
     /// The bytes of the base written out with no recipient, for an estimate of a line's size.
     let sizeHint: Int
+    /// The intent as written: the base (without `locales`), and each layer by its key.
+    let written: (base: JSONValue, layers: [(key: String, value: JSONValue)])
 
     /// Whether the intent has `locales`.
     public var hasLocales: Bool { !localized.isEmpty }
@@ -53,13 +55,18 @@
         var compiler = Compiler()
         var baseMembers: [(key: String, value: Node)] = []
         var layers: [(tag: LocaleTag, node: Node)] = []
+        var writtenBase = JSONObject()
+        var writtenLayers: [(key: String, value: JSONValue)] = []
         for (key, value) in root {
             guard key == "locales" else {
+                writtenBase.append(key: key, value: value)
                 baseMembers.append((key, compiler.node(value, path: JSONPath.root.appending(key), key: key)))
                 continue
             }
             layers = compiler.layers(value)
+            writtenLayers = value.objectValue.map { $0.filter { $0.value.objectValue != nil }.map { ($0.key, $0.value) } } ?? []
         }
+        written = (.object(writtenBase), writtenLayers)
         if !compiler.diagnostics.isEmpty { throw CampaignError(diagnostics: compiler.diagnostics) }
         let baseNode = Node.object(baseMembers)
         texts = compiler.texts
@@ -75,6 +82,26 @@
             if case .bytes(let bytes) = piece { return total + bytes.count }
             return total + 64
         }
+    }
+
+    /// The rules whose findings no recipient's values can mend: what is wrong with the intent
+    /// as written (a template renders a string where a string is, whatever its text).
+    static let writtenRules: Set<String> = ["unknown-field", "wrong-type", "out-of-range", "too-many-items", "unknown-template"]
+
+    /// What is wrong with the intent whoever receives it: the base and each layer checked as
+    /// `translator` checks intents, each error at its path in the file. Run before any
+    /// recipient, so a typo is one error and not one per recipient.
+    public func problems(_ translator: Translator) -> [Diagnostic] {
+        var found = translator.intentFindings(written.base).filter { $0.severity == .error && Self.writtenRules.contains($0.rule) }
+        for (key, layer) in written.layers {
+            let at = JSONPath.member(JSONPath.member("$", "locales"), key)
+            for var finding in translator.intentFindings(layer) where finding.severity == .error && Self.writtenRules.contains(finding.rule) {
+                finding.path = at + finding.path.dropFirst()
+                finding.message = finding.message.replacing(" at $", with: " at " + at, maxReplacements: 1)
+                found.append(finding)
+            }
+        }
+        return found
     }
 
     /// `layer` laid over `base`: objects merge by key; anything else in the layer replaces.
