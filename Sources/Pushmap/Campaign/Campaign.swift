@@ -161,34 +161,36 @@
                 rendering.warnings.append(.warning("$.locales", "locale-fallback", "no \(names): sent in the default language"))
             }
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(sizeHint + 64)
-        append(pieces, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
-        rendering.intent = bytes
+        // One buffer for the whole intent: each string escaped into it, not into a buffer of its own.
+        var buffer = OutputBuffer(capacity: sizeHint + 64)
+        append(pieces, for: recipient, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
+        buffer.append(to: &rendering.intent)
         return rendering
     }
 
     private func append(
-        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into bytes: inout [UInt8],
+        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into buffer: inout OutputBuffer,
         rendering: inout CampaignRendering
     ) {
         for piece in pieces {
             switch piece {
             case .bytes(let constant):
-                bytes.append(contentsOf: constant)
+                constant.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
             case .text(let index):
                 let text = texts[index]
                 let rendered = text.template.render(recipient.variables, lenient: lenient, now: now)
                 for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient) }
-                JSONWriter.escapeJSONString(rendered.text, into: &bytes)
+                JSONWriter.escape(rendered.text, into: &buffer)
             case .target(let intentTarget, let comma):
                 guard recipient.target != nil || intentTarget != nil else { continue }
-                if comma { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: #""target":"#.utf8)
+                if comma { buffer.append(UInt8(ascii: ",")) }
+                buffer.append(ascii: #""target":"#)
                 if let given = recipient.target {
-                    JSONWriter(style: .compact).write(given, into: &bytes)
+                    // The translator reads keys in any order: no sorting.
+                    let target = JSONWriter(style: .compact, sortKeys: false).write(given)
+                    target.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
                 } else if let intentTarget {
-                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
+                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
                 }
             }
         }
