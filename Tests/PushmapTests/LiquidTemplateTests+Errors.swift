@@ -72,6 +72,20 @@ extension LiquidTemplateTests {
         #expect(rendering.text.utf8.count == LiquidTemplate.maxOutputBytes)
         #expect(rendering.text.allSatisfy { $0 == "é" })
         #expect(rendering.problems == [.outputTooLong(limit: LiquidTemplate.maxOutputBytes)])
+        // Brackets in brackets: 32 deep compile, 33 do not, 10,000 do not crash.
+        let brackets = { (n: Int) in "{{ " + String(repeating: "a[", count: n) + "0" + String(repeating: "]", count: n) + " }}" }
+        #expect(Self.syntaxError(brackets(32)) == nil)
+        #expect(Self.syntaxError(brackets(33)) == LiquidSyntaxError(column: 69, message: "Brackets nest deeper than 32 levels here."))
+        #expect(Self.syntaxError(brackets(10_000))?.column == 69)
+        // The smallest length truncate can be given, and a long near-match looked for in a long
+        // value, which a naive search would take the product of their lengths over.
+        #expect(try LiquidTemplate("{{ 'abc' | truncate: -9223372036854775808 }}").render([:], lenient: false).text == "...")
+        let haystack = String(repeating: "a", count: 1 << 20), needle = String(repeating: "a", count: 1 << 19) + "b"
+        let clock = ContinuousClock(), started = clock.now
+        let search = try LiquidTemplate("{% if h contains n %}found{% else %}absent{% endif %}")
+        #expect(search.render(["h": .string(haystack), "n": .string(needle)], lenient: false).text == "absent")
+        #expect(search.render(["h": .string(haystack + "b"), "n": .string(needle)], lenient: false).text == "found")
+        #expect(clock.now - started < .seconds(5))
         // Thousands of unclosed openings and stray tags are one error, found quickly.
         #expect(Self.syntaxError(String(repeating: "{%- if", count: 10_000))?.column == 1)
         #expect(Self.syntaxError(String(repeating: "{% endif %}", count: 5000))?.column == 1)

@@ -68,6 +68,8 @@ struct LiquidTemplateTests {
         Case("{% raw %}In Handlebars, {{ this }} will be HTML-escaped, but {{{ that }}} will not.{% endraw %}", "{}",
              "In Handlebars, {{ this }} will be HTML-escaped, but {{{ that }}} will not."),
         Case("{%raw%}{% if %}{%endraw%}", "{}", "{% if %}"),
+        Case("a {%- raw -%} {{ x }} {%- endraw -%} b", "{}", "a{{ x }}b"),
+        Case("a {% raw %} {{ x }} {% endraw %} b", "{}", "a  {{ x }}  b"),
         // Shopify Liquid docs, tags/comment.
         Case("Anything you put between {% comment %} and {% endcomment %} tags\nis turned into a comment.", "{}",
              "Anything you put between  tags\nis turned into a comment."),

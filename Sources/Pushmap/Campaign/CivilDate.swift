@@ -1,20 +1,21 @@
-/// A day of the proleptic Gregorian calendar and the time in it, from epoch seconds in UTC,
+/// A day of the proleptic Gregorian calendar and the time in it, from epoch seconds in UTC (for
+/// the `date` filter and the preview's arrival time),
 /// after Howard Hinnant's days-from-civil algorithms.
-struct CivilDate {
-    let year: Int64
+package struct CivilDate {
+    package let year: Int64
     /// 1 to 12.
-    let month: Int64
+    package let month: Int64
     /// 1 to 31.
-    let day: Int64
-    let hour: Int64
-    let minute: Int64
-    let second: Int64
+    package let day: Int64
+    package let hour: Int64
+    package let minute: Int64
+    package let second: Int64
     /// 0 for Sunday to 6 for Saturday.
-    let weekday: Int64
+    package let weekday: Int64
     /// 1 to 366.
-    let dayOfYear: Int64
+    package let dayOfYear: Int64
 
-    init(seconds: Int64) {
+    package init(seconds: Int64) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let shifted = days + 719_468

@@ -87,7 +87,7 @@ struct LiquidComparison: Sendable {
         case .string(let string)?:
             guard let item, item != .null else { return false }
             let needle = LiquidText.text(of: item)
-            return needle.isEmpty || string.utf8.firstRange(of: needle.utf8) != nil
+            return LiquidSubstring.contains(needle, in: string)
         case .array(let array)?:
             return array.contains { equal($0, item) }
         case .object(let object)?:

@@ -104,7 +104,7 @@ struct LiquidFilter: Sendable {
             let cut = text.index(text.startIndex, offsetBy: count, limitedBy: text.endIndex)
             guard let cut, cut < text.endIndex else { return .string(text) }
         }
-        let kept = max(0, count - ending.count)
+        let kept = count <= ending.count ? 0 : count - ending.count
         return .string(String(text.prefix(kept)) + ending)
     }
 

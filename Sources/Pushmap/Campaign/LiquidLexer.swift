@@ -75,7 +75,7 @@ struct LiquidLexer {
             guard let end = findEndTag("endraw", nestedIn: nil, from: after) else {
                 throw text.error(at: start, "This '{% raw %}' is never closed with '{% endraw %}'.")
             }
-            appendText(after..<end.start, trimEnd: end.trimsLeft, literal: true)
+            appendText(after..<end.start, trimEnd: end.trimsLeft)
             trimNext = end.trimsRight
             return end.after
         case "comment":
@@ -139,18 +139,13 @@ struct LiquidLexer {
         return nil
     }
 
-    /// Adds the text in `range`, without its leading blanks after a `-}}` and without its
-    /// trailing blanks before a `{{-`. A `raw` body is never trimmed inside.
-    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool, literal: Bool = false) {
+    /// Adds the text in `range`, without its leading blanks after a `-}}` or `-%}` and without
+    /// its trailing blanks before a `{{-` or `{%-` (a `raw` body too: the dashes ask for it).
+    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool) {
         let bytes = text.bytes
         var lower = range.lowerBound, upper = range.upperBound
-        if !literal {
-            if trimNext { while lower < upper, LiquidSourceText.isSpace(bytes[lower]) { lower += 1 } }
-            if trimEnd { while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 } }
-        } else if trimEnd {
-            // `{%- endraw %}` trims the end of the raw body, as the dash asks.
-            while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 }
-        }
+        if trimNext { while lower < upper, LiquidSourceText.isSpace(bytes[lower]) { lower += 1 } }
+        if trimEnd { while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 } }
         trimNext = false
         if lower < upper { found.append(.text(lower..<upper)) }
     }

@@ -5,6 +5,8 @@ struct LiquidMarkupParser {
     private let text: LiquidSourceText
     private let tokens: [LiquidMarkupLexer.Token]
     private var index = 0
+    /// How many `[` are open, so `a[a[a[...]]]` cannot exhaust the stack.
+    private var brackets = 0
 
     init(_ text: LiquidSourceText, markup: Range<Int>) throws(LiquidSyntaxError) {
         self.text = text
@@ -139,8 +141,13 @@ struct LiquidMarkupParser {
                 steps.append(.key(key))
             } else if current.kind == .openBracket {
                 let open = current.offset
+                if brackets >= LiquidTemplate.maxDepth {
+                    throw text.error(at: open, "Brackets nest deeper than \(LiquidTemplate.maxDepth) levels here.")
+                }
                 advance()
+                brackets += 1
                 let inner = try expression()
+                brackets -= 1
                 guard current.kind == .closeBracket else {
                     throw text.error(at: current.offset, "Expected ']' to close the '[' at column \(text.column(ofByte: open)), found \(describe(current)).")
                 }

@@ -5,6 +5,7 @@ public struct LiquidRendering: Sendable, Equatable {
     /// Missing variables and filter failures, in the order met.
     public var problems: [LiquidProblem]
 
+    /// A rendering of `text` with these problems.
     public init(text: String, problems: [LiquidProblem]) {
         self.text = text
         self.problems = problems

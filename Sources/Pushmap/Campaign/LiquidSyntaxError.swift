@@ -5,6 +5,7 @@ public struct LiquidSyntaxError: Error, Sendable, Equatable {
     /// What is wrong, in one sentence.
     public let message: String
 
+    /// An error at `column` (characters from 1) saying `message`.
     public init(column: Int, message: String) {
         self.column = column
         self.message = message

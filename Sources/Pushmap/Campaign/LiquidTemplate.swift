@@ -25,8 +25,9 @@ public import PushmapJSON
 /// as its elements one after the other, an object as compact JSON.
 ///
 /// Compile once, render many: the compiled form is a small tree, and rendering it walks the tree
-/// appending to one string. Templates longer than 64 KiB, nested more than 32 blocks deep, or
-/// rendering more than 64 KiB are refused or cut, so no template hangs or explodes.
+/// appending to one string. Limits keep hostile templates small and quick: a source of at most
+/// 64 KiB, blocks and brackets nested at most 32 deep (else a syntax error), and a rendering of
+/// at most 64 KiB (cut after a whole character, with ``LiquidProblem/outputTooLong(limit:)``).
 public struct LiquidTemplate: Sendable {
     /// The text as written.
     public let source: String
