@@ -13,7 +13,7 @@ public struct FuzzTarget: Sendable {
     public let name: String
     /// What the target feeds its input to.
     public let summary: String
-    private let body: @Sendable (UnsafeBufferPointer<UInt8>) -> String?
+    let body: @Sendable (UnsafeBufferPointer<UInt8>) -> String?
 
     /// Runs one input; nil when every promise held, else what broke.
     public func run(_ input: UnsafeBufferPointer<UInt8>) -> String? { body(input) }
@@ -23,7 +23,7 @@ public struct FuzzTarget: Sendable {
 
     /// Every target, by name.
     public static func all(logger: Logger = Logger(label: "pushmap-fuzz", factory: { _ in SwiftLogNoOpLogHandler() })) throws -> [FuzzTarget] {
-        [try translate(logger: logger), fastPath(), try luaValues(logger: logger), try validate(logger: logger), try importPayload(logger: logger), liquid()]
+        [try translate(logger: logger), fastPath(), try luaValues(logger: logger), try validate(logger: logger), try importPayload(logger: logger), liquid(), try campaign(logger: logger)]
     }
 
     /// The target named `name`, or nil.

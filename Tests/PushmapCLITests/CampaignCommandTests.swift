@@ -144,6 +144,16 @@ struct CampaignCommandTests {
         #expect(result.stderr.contains("locale fallbacks: en-GB 1"), "\(result.stderr)")
     }
 
+    @Test("tags with a script and a region truncate subtag by subtag: zh_hant_tw finds zh-Hant, then zh")
+    func scriptSubtags() throws {
+        let intent = #"{"title": "Hello", "body": "b", "locales": {"zh": {"title": "你好", "body": "简体"}, "zh-Hant": {"body": "繁體"}}}"#
+        let result = try Self.campaign(intent, [#"{"locale": "zh_hant_tw"}"#, #"{"locale": "ZH-cn"}"#], ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let alerts = Self.lines(result.stdout).map { Self.apnsAlert($0) }
+        #expect(alerts.map { $0?["title"] as? String } == ["你好", "你好"])
+        #expect(alerts.map { $0?["body"] as? String } == ["繁體", "简体"])
+    }
+
     @Test("a layer's template that a recipient cannot render is reported at the layer's path")
     func layerPath() throws {
         let result = try Self.campaign(Self.localized, [#"{"locale": "fr-CA"}"#], ["--platform", "apns"])
@@ -182,6 +192,17 @@ struct CampaignCommandTests {
         #expect(result.stderr.contains("intent.json: error: $.buttons[0].label: column "), "\(result.stderr)")
         #expect(result.stderr.contains("[template-syntax]"), "\(result.stderr)")
         #expect(!result.stderr.contains("recipient"), "\(result.stderr)")
+    }
+
+    @Test("what is wrong with the intent whoever receives it is said once, at its path in the file, before any recipient")
+    func writtenProblems() throws {
+        let intent = #"{"titel": "Hi {{ first_name }}", "badge": "3", "locales": {"fr-CA": {"android": {"chanel": "x"}}}}"#
+        let result = try Self.campaign(intent, [#"{"id": "u-1"}"#, #"{"id": "u-2"}"#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("intent.json: error: $.titel: unknown field 'titel' at $; did you mean 'title'?"), "\(result.stderr)")
+        #expect(result.stderr.contains("intent.json: error: $.badge: expected an integer, got string"), "\(result.stderr)")
+        #expect(result.stderr.contains(#"error: $.locales["fr-CA"].android.chanel: unknown field 'chanel' at $.locales["fr-CA"].android"#), "\(result.stderr)")
     }
 
     // MARK: - Recipients

@@ -58,7 +58,7 @@ struct FuzzReplayTests {
         }
     }
 
-    @Test("keeps its promises on every seed and every past finding", arguments: ["translate", "fast-path", "lua-values", "liquid"])
+    @Test("keeps its promises on every seed and every past finding", arguments: ["translate", "fast-path", "lua-values", "liquid", "campaign"])
     func replay(name: String) throws {
         let target = try Self.target(name)
         let seeds = try Self.seedIntents()

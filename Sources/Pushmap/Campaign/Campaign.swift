@@ -39,6 +39,8 @@
     let localized: [LocaleTag: [Piece]]
     /// The bytes of the base written out with no recipient, for an estimate of a line's size.
     let sizeHint: Int
+    /// The intent as written: the base (without `locales`), and each layer by its key.
+    let written: (base: JSONValue, layers: [(key: String, value: JSONValue)])
 
     /// Whether the intent has `locales`.
     public var hasLocales: Bool { !localized.isEmpty }
@@ -53,13 +55,18 @@
         var compiler = Compiler()
         var baseMembers: [(key: String, value: Node)] = []
         var layers: [(tag: LocaleTag, node: Node)] = []
+        var writtenBase = JSONObject()
+        var writtenLayers: [(key: String, value: JSONValue)] = []
         for (key, value) in root {
             guard key == "locales" else {
+                writtenBase.append(key: key, value: value)
                 baseMembers.append((key, compiler.node(value, path: JSONPath.root.appending(key), key: key)))
                 continue
             }
             layers = compiler.layers(value)
+            writtenLayers = value.objectValue.map { $0.filter { $0.value.objectValue != nil }.map { ($0.key, $0.value) } } ?? []
         }
+        written = (.object(writtenBase), writtenLayers)
         if !compiler.diagnostics.isEmpty { throw CampaignError(diagnostics: compiler.diagnostics) }
         let baseNode = Node.object(baseMembers)
         texts = compiler.texts
@@ -75,6 +82,26 @@
             if case .bytes(let bytes) = piece { return total + bytes.count }
             return total + 64
         }
+    }
+
+    /// The rules whose findings no recipient's values can mend: what is wrong with the intent
+    /// as written (a template renders a string where a string is, whatever its text).
+    static let writtenRules: Set<String> = ["unknown-field", "wrong-type", "out-of-range", "too-many-items", "unknown-template"]
+
+    /// What is wrong with the intent whoever receives it: the base and each layer checked as
+    /// `translator` checks intents, each error at its path in the file. Run before any
+    /// recipient, so a typo is one error and not one per recipient.
+    public func problems(_ translator: Translator) -> [Diagnostic] {
+        var found = translator.intentFindings(written.base).filter { $0.severity == .error && Self.writtenRules.contains($0.rule) }
+        for (key, layer) in written.layers {
+            let at = JSONPath.member(JSONPath.member("$", "locales"), key)
+            for var finding in translator.intentFindings(layer) where finding.severity == .error && Self.writtenRules.contains(finding.rule) {
+                finding.path = at + finding.path.dropFirst()
+                finding.message = finding.message.replacing(" at $", with: " at " + at, maxReplacements: 1)
+                found.append(finding)
+            }
+        }
+        return found
     }
 
     /// `layer` laid over `base`: objects merge by key; anything else in the layer replaces.
@@ -134,73 +161,38 @@
                 rendering.warnings.append(.warning("$.locales", "locale-fallback", "no \(names): sent in the default language"))
             }
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(sizeHint + 64)
-        append(pieces, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
-        rendering.intent = bytes
+        // One buffer for the whole intent: each string escaped into it, not into a buffer of its own.
+        var buffer = OutputBuffer(capacity: sizeHint + 64)
+        append(pieces, for: recipient, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
+        buffer.append(to: &rendering.intent)
         return rendering
     }
 
     private func append(
-        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into bytes: inout [UInt8],
+        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into buffer: inout OutputBuffer,
         rendering: inout CampaignRendering
     ) {
         for piece in pieces {
             switch piece {
             case .bytes(let constant):
-                bytes.append(contentsOf: constant)
+                constant.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
             case .text(let index):
                 let text = texts[index]
                 let rendered = text.template.render(recipient.variables, lenient: lenient, now: now)
                 for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient) }
-                JSONWriter.escapeJSONString(rendered.text, into: &bytes)
+                JSONWriter.escape(rendered.text, into: &buffer)
             case .target(let intentTarget, let comma):
                 guard recipient.target != nil || intentTarget != nil else { continue }
-                if comma { bytes.append(UInt8(ascii: ",")) }
-                bytes.append(contentsOf: #""target":"#.utf8)
+                if comma { buffer.append(UInt8(ascii: ",")) }
+                buffer.append(ascii: #""target":"#)
                 if let given = recipient.target {
-                    JSONWriter(style: .compact).write(given, into: &bytes)
+                    // The translator reads keys in any order: no sorting.
+                    let target = JSONWriter(style: .compact, sortKeys: false).write(given)
+                    target.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
                 } else if let intentTarget {
-                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &bytes, rendering: &rendering)
+                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
                 }
             }
-        }
-    }
-}
-
-/// Why an intent does not compile as a campaign: each problem at its path.
-@_spi(Tools) public struct CampaignError: Error, Sendable {
-    public var diagnostics: [Diagnostic]
-}
-
-/// One recipient's intent, rendered, and what the rendering found.
-@_spi(Tools) public struct CampaignRendering: Sendable {
-    /// The intent as JSON text, ready to translate; meaningless when ``errors`` is not empty.
-    public var intent: [UInt8] = []
-    public var warnings: [Diagnostic] = []
-    public var errors: [Diagnostic] = []
-    /// The variables this recipient lacked, in the order met.
-    public var missingVariables: [String] = []
-    /// The recipient's locale when no layer of its chain exists.
-    public var fallback: LocaleTag?
-
-    mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool) {
-        switch problem {
-        case .missingVariable(let name):
-            missingVariables.append(name)
-            if lenient {
-                warnings.append(.warning(path, "missing-variable", "\(name) is not in this recipient's vars: rendered empty"))
-            } else {
-                errors.append(.error(path, "missing-variable", "\(name) is not in this recipient's vars"))
-            }
-        case .filterFailed(let filter, let message):
-            if lenient {
-                warnings.append(.warning(path, "filter-failed", "\(filter): \(message)"))
-            } else {
-                errors.append(.error(path, "filter-failed", "\(filter): \(message)"))
-            }
-        case .outputTooLong(let limit):
-            warnings.append(.warning(path, "render-too-long", "the rendering passed \(limit) bytes and was cut there"))
         }
     }
 }

@@ -11,7 +11,7 @@ enum PayloadFit {
     static let sizeRules: Set<String> = ["fcm-size", "apns-size"]
 
     /// The texts cut, first to last: the long texts before the short, the notification's own
-    /// before its expired and carousel variants, then the data values.
+    /// before its expired and carousel variants.
     static let order: [[JSONPath.Component]] = [
         [.key("expandedBody")], [.key("body")], [.key("subtitle")], [.key("expandedTitle")], [.key("title")],
         [.key("expired"), .key("expandedBody")], [.key("expired"), .key("body")], [.key("expired"), .key("title")],
@@ -42,15 +42,12 @@ enum PayloadFit {
         return size - limit
     }
 
-    /// The texts of `intent` in cutting order: the fixed fields, the carousel's captions from
-    /// the last, then the data values in their order.
+    /// The texts of `intent` in cutting order: the fixed fields, then the carousel's captions
+    /// from the last. Never a data value, a link or a label: a cut id or URL is a wrong one.
     static func fields(_ intent: JSONValue) -> [[JSONPath.Component]] {
         var fields = order
         if let items = intent["carousel"]?["items"]?.arrayValue {
             for index in items.indices.reversed() { fields.append([.key("carousel"), .key("items"), .index(index), .key("text")]) }
-        }
-        if let data = intent["data"]?.objectValue {
-            for member in data where member.value.stringValue != nil { fields.append([.key("data"), .key(member.key)]) }
         }
         return fields
     }

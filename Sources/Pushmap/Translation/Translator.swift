@@ -378,6 +378,11 @@ public final class Translator: Sendable {
         return blame.attribute(diagnostics, teamScripts: team)
     }
 
+    /// What the intent check finds in `intent`, each at its path, with no script run.
+    package func intentFindings(_ intent: JSONValue) -> [Diagnostic] {
+        generation.check.findings(JSONTape(intent))
+    }
+
     /// Checks an existing payload (hand-written, or from another tool) against the platform and
     /// client rules, with no intent and no script.
     public func validate(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {

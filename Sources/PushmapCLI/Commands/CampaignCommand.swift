@@ -58,6 +58,11 @@ struct CampaignCommand: ParsableCommand {
         StandardStream.ignoreBrokenPipes()
         let campaign = try compile()
         let translator = try scriptOptions.translator(format: .human, now: clock.now)
+        let problems = campaign.problems(translator)
+        if !problems.isEmpty {
+            DiagnosticReport(format: format, file: InputFile(intent).name).emit(problems)
+            throw ExitStatus.invalid
+        }
         let settings = CampaignLine.Settings(
             campaign: campaign, platforms: platform.platforms, forms: requestOptions.forms, lenient: lenient, truncate: !noTruncate,
             errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes, now: translator.options.clock())

@@ -1,0 +1,31 @@
+/// One recipient's intent, rendered, and what the rendering found.
+@_spi(Tools) public struct CampaignRendering: Sendable {
+    /// The intent as JSON text, ready to translate; meaningless when ``errors`` is not empty.
+    public var intent: [UInt8] = []
+    public var warnings: [Diagnostic] = []
+    public var errors: [Diagnostic] = []
+    /// The variables this recipient lacked, in the order met.
+    public var missingVariables: [String] = []
+    /// The recipient's locale when no layer of its chain exists.
+    public var fallback: LocaleTag?
+
+    mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool) {
+        switch problem {
+        case .missingVariable(let name):
+            missingVariables.append(name)
+            if lenient {
+                warnings.append(.warning(path, "missing-variable", "\(name) is not in this recipient's vars: rendered empty"))
+            } else {
+                errors.append(.error(path, "missing-variable", "\(name) is not in this recipient's vars"))
+            }
+        case .filterFailed(let filter, let message):
+            if lenient {
+                warnings.append(.warning(path, "filter-failed", "\(filter): \(message)"))
+            } else {
+                errors.append(.error(path, "filter-failed", "\(filter): \(message)"))
+            }
+        case .outputTooLong(let limit):
+            warnings.append(.warning(path, "render-too-long", "the rendering passed \(limit) bytes and was cut there"))
+        }
+    }
+}
