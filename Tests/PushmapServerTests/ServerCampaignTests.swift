@@ -188,4 +188,45 @@ struct ServerCampaignTests {
             #expect(metrics.contains(sample + "\n"), "\(sample)\n\(metrics)")
         }
     }
+
+    /// A campaign body of `count` recipients sent by curl at 20 KB/s, about `count * 50` bytes.
+    static func slowCampaign(_ server: ServerUnderTest, count: Int) throws -> RunningProcess {
+        let input = server.scratch.appendingPathComponent("campaign.ndjson")
+        let recipients = (1...count).map { #"{"id": "u-\#($0)", "vars": {"first_name": "Name \#($0)"}}"# }
+        try Data((Self.greeting.replacingOccurrences(of: "{{ order.item }}", with: "order").replacingOccurrences(of: "{{ order.id }}", with: "1")
+            + "\n" + recipients.joined(separator: "\n") + "\n").utf8).write(to: input)
+        return try RunningProcess(
+            URL(fileURLWithPath: "/usr/bin/curl"),
+            ["-s", "-H", "Expect:", "--max-time", "20", "--limit-rate", "20000", "-H", "Content-Type: application/x-ndjson", "--data-binary", "@" + input.path,
+             "\(server.baseURL)/v1/campaign?platform=fcm"],
+            scratch: server.scratch, label: "client")
+    }
+
+    @Test("a campaign holds its concurrency slot while it streams: another request is 503 until it ends")
+    func holdsSlot() throws {
+        let server = try ServerUnderTest(["--max-concurrent-requests", "1"] + Self.now)
+        let client = try Self.slowCampaign(server, count: 800)
+        defer { client.stop() }
+        usleep(700_000)
+        let busy = try Curl.get("\(server.baseURL)/v1/templates")
+        #expect(busy.status == 503, "\(busy.text)")
+        #expect(client.wait(seconds: 20) == 0)
+        let answered = client.stdout.split(separator: "\n")
+        #expect(answered.count == 800)
+        #expect(answered.last?.hasPrefix(#"{"line":800,"id":"u-800","fcm":"#) == true)
+        #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
+    }
+
+    @Test("a campaign stream stops at --batch-timeout-ms with a timeout line naming the recipients answered")
+    func timeLimit() throws {
+        let server = try ServerUnderTest(["--batch-timeout-ms", "400"] + Self.now)
+        let client = try Self.slowCampaign(server, count: 800)
+        defer { client.stop() }
+        _ = client.wait(seconds: 20)
+        let answered = client.stdout.split(separator: "\n")
+        #expect(answered.count > 1 && answered.count < 800, "\(answered.count) lines")
+        let last = try #require(answered.last)
+        #expect(last.hasPrefix(#"{"error":{"kind":"timeout","message":"the campaign took longer than its limit; recipients after "#), "\(last)")
+        #expect(last.contains("after \(answered.count - 1) were not read"), "\(last)")
+    }
 }
