@@ -70,11 +70,7 @@ struct CampaignStream: AsyncSequence, Sendable {
         }
 
         private func timeoutLine() -> [UInt8] {
-            let message = "the campaign took longer than its limit; recipients after \(summary.recipients) were not read"
-            var line = Array(#"{"error":{"kind":"timeout","message":"#.utf8)
-            JSONWriter(style: .compact).write(.string(message), into: &line)
-            line.append(contentsOf: "}}\n".utf8)
-            return line
+            StreamTimeout.line("the campaign took longer than its limit; recipients after \(summary.recipients) were not read")
         }
     }
 
