@@ -67,11 +67,7 @@ struct BatchStream: AsyncSequence, Sendable {
         }
 
         private func timeoutLine() -> [UInt8] {
-            let message = "the batch took longer than its limit; lines after \(total) were not read"
-            var line = Array(#"{"error":{"kind":"timeout","message":"#.utf8)
-            JSONWriter(style: .compact).write(.string(message), into: &line)
-            line.append(contentsOf: "}}\n".utf8)
-            return line
+            StreamTimeout.line("the batch took longer than its limit; lines after \(total) were not read")
         }
     }
 

@@ -41,6 +41,7 @@ final class ServerMetrics: Sendable {
         reloadsSucceeded.increment(by: 0)
         reloadsFailed.increment(by: 0)
         lastReloadFailed.record(0)
+        startCampaignCounters()
     }
 
     /// One answered request, by route (the route's template, `unmatched` for any other path) and status.

@@ -1,0 +1,60 @@
+internal import HTTPTypes
+internal import OpenAPIRuntime
+@_spi(Tools) internal import Pushmap
+internal import PushmapJSON
+@_spi(Tools) internal import PushmapOutput
+
+extension PushmapAPI {
+    /// `POST /v1/campaign`, as `pushmap campaign`: the body's first line is the intent, compiled
+    /// before the answer starts (what does not compile is a 400 naming each problem's path, as the
+    /// command line names it before reading a recipient); the recipients after it are streamed.
+    func campaign(_ input: Operations.Campaign.Input) async throws -> Operations.Campaign.Output {
+        let query = input.query
+        let platforms = try Self.platforms(query.platform, allowBoth: true) ?? [.fcm, .apns]
+        let forms = try Self.forms(request: query.request, fcmApns: query.fcmApns)
+        let lenient = try Self.flag(query.lenient, "lenient")
+        let noTruncate = try Self.flag(query.noTruncate, "noTruncate")
+        let check = try Self.flag(query.check, "check")
+        // No body, or an empty one, is a request that forgot it (the command line would have no intent).
+        let head = RequestScope.current.head.headerFields
+        if head[.contentLength] == "0" || (head[.contentLength] == nil && head[.transferEncoding] == nil) {
+            throw APIError.badRequest("a campaign needs a body: the intent on the first line, then one recipient per line")
+        }
+        let body = try await CampaignBody(input.body.raw, maxLineBytes: configuration.maxBodyBytes)
+        let campaign = try Self.compile(body.intent)
+        let translator = store.translator
+        let settings = CampaignLine.Settings(
+            campaign: campaign, platforms: platforms, forms: forms, lenient: lenient, truncate: !noTruncate, errorsOnly: check,
+            maxLineBytes: configuration.maxBodyBytes, now: translator.options.clock())
+        let stream = CampaignStream(
+            body: body, settings: settings, translator: translator, timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds),
+            metrics: metrics, logger: RequestScope.current.logger)
+        return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
+    }
+
+    /// The intent line, compiled; 400 with the diagnostics when it is not JSON or does not compile.
+    static func compile(_ intent: [UInt8]) throws(APIError) -> Campaign {
+        let value: JSONValue
+        do throws(JSONParseError) {
+            value = try JSONParser.parse(intent)
+        } catch {
+            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json")
+        }
+        do throws(CampaignError) {
+            return try Campaign(intent: value)
+        } catch {
+            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: error.diagnostics))
+        }
+    }
+
+    /// A true-or-false query parameter (absent: false), as a flag of the command line.
+    static func flag(_ value: String?, _ name: String) throws(APIError) -> Bool {
+        switch value {
+        case nil, "false": return false
+        case "true": return true
+        default: throw APIError.badRequest("\(name) must be true or false")
+        }
+    }
+}
+
+extension Operations.Campaign.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
