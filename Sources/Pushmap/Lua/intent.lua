@@ -15,6 +15,9 @@ local host = ...
 local pushmap = pushmap
 local record, rules, path = host.record, pushmap.rules, pushmap.path
 local getinfo = pushmap._hostdebug.getinfo
+-- The guard's walks, in C (values.c): lent to this chunk alone.
+local walks = pushmap._hostintent
+pushmap._hostintent = nil
 local format, byte, sub = string.format, string.byte, string.sub
 local type, next, rawget, rawset, rawequal, setmetatable, getmetatable = type, next, rawget, rawset, rawequal, setmetatable, getmetatable
 local mathtype = math.type
@@ -115,10 +118,11 @@ end
 -- metamethod: each table's entries are kept when guarded and compared after the run, and a run
 -- that changed one runs again with those keys held apart, so that the write raises at its line.
 -- Cost, on the basic seed run as a team's copy of the built-in scripts (`batch --scripts`, both
--- platforms): 289,300 instructions a line without strict access, 528,100 with it. It is Lua run
--- under the instruction meter (the guard's walk and the kept entries, 39 __index calls for the
--- absent fields plain reads); a walk in C would cut most of it. pushmap's own templates, which a
--- test reads under strict access, run without it: their figure (247,300) is the budget's.
+-- platforms): 289,300 instructions a line without strict access, 386,000 with it. The walks that
+-- set the metatables and keep and compare the entries are C (values.c): in Lua, under the team's
+-- instruction meter, they made it 528,100. Most of the rest is the 39 __index calls for the absent
+-- fields plain reads. pushmap's own templates, which a test reads under strict access, run
+-- without it: their figure is the budget's.
 
 local HOST_SOURCES = { ["@pushmap/prelude.lua"] = true, ["@pushmap/intent.lua"] = true, ["@pushmap/apns.lua"] = true }
 
@@ -194,27 +198,6 @@ local OPEN_GUARD = { __index = function(t, key) local away = held[t] return away
 local declared = {}      -- field name -> true (a leaf), a nested spec, or { item spec } (a list)
 local guards = {}        -- object spec -> its metatable
 
--- Guards `t`, described by `spec` (nil: free-form), and the tables in it. Empty ones keep the
--- array or object mark they carry and are left unguarded.
-local function guard(t, spec)
-  if getmetatable(t) ~= nil then return end
-  local isList = spec ~= nil and spec[1] ~= nil
-  setmetatable(t, (spec == nil or isList) and OPEN_GUARD or guards[spec])
-  local n = keptCount
-  for field, value in next, t do
-    kept[n + 1], kept[n + 2], kept[n + 3] = t, field, value
-    n = n + 3
-    if type(value) == "table" then
-      local inner
-      if isList then inner = spec[1] elseif spec ~= nil then inner = spec[field] end
-      keptCount = n
-      guard(value, type(inner) == "table" and inner or nil)
-      n = keptCount
-    end
-  end
-  keptCount = n
-end
-
 function host.declare(spec)
   declared = spec
   local function index(object)
@@ -232,7 +215,7 @@ function host.guard(intent)
   current, kept, keptCount = intent, {}, 0
   if next(reported) ~= nil then reported = {} end
   if next(held) ~= nil then held = {} end
-  if type(intent) == "table" then guard(intent, declared) end
+  if type(intent) == "table" then keptCount = walks.guard(intent, declared, guards, OPEN_GUARD, kept, 0) end
 end
 
 -- An admitted copy of the intent (admit's) stands where the intent does.
@@ -249,10 +232,7 @@ end
 
 -- The index in `kept` of the first entry changed during the run, from `from`; nil when none.
 local function changed(from)
-  for i = from, keptCount, 3 do
-    if not rawequal(rawget(kept[i], kept[i + 1]), kept[i + 2]) then return i end
-  end
-  return nil
+  return walks.changed(kept, keptCount, from)
 end
 
 function host.written()
