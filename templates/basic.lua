@@ -1,14 +1,13 @@
 -- basic: Adobe's basic push template (adb_template_type "basic"): title, body, expanded text,
 -- image, link, buttons, colours, icons and, on Android, a remind-later button.
 -- Built on the plain payload (pushmap.builtin("plain", ...)), to which it adds the template keys.
+-- A template built on basic that `ignores` the buttons or the remind-later button does not see
+-- them: the host warns and leaves them out of the intent it hands the template.
 
-local pushmap = pushmap
-local builtin, warn, rules = pushmap.builtin, pushmap.warn, pushmap.rules
-local color, androidColor = pushmap.color, pushmap.androidColor
+-- Locals for the host API, NONE for an absent object: the instruction budget needs them (see plain.lua).
+local builtin, warn, color, androidColor = pushmap.builtin, pushmap.warn, pushmap.color, pushmap.androidColor
 local format = string.format
-
-local NONE = {} -- stands for an absent object; never written to
-
+local NONE = {} -- never written to
 local IOS_BUTTONS = "buttons are not shown by iOS push templates (actions come from the app's notification categories)"
 
 local function fcm(intent, ctx)
@@ -38,26 +37,10 @@ local function fcm(intent, ctx)
     data.adb_rem_txt = remind.label
     if remind.at ~= nil then data.adb_rem_ts = format("%d", remind.at) end
     if remind.after ~= nil then data.adb_rem_sec = format("%d", remind.after) end
-  end
-
-  -- Diagnostics concern the template being run: for one built on basic that declares it ignores
-  -- the buttons or the remind-later button, basic warns about them...
-  local template = ctx.template
-  local ignores = rules[template].ignores
-  if ignores.buttons and data.adb_act ~= nil then
-    warn("$.buttons", "buttons are ignored by the " .. template .. " template")
-  end
-  if remind ~= nil then
-    local buttons = intent.buttons
-    if ignores.remindLater then
-      warn("$.remindLater", "remindLater is ignored by the " .. template .. " template")
-    elseif not ignores.buttons and buttons ~= nil and #buttons > 2 then
+    if intent.buttons ~= nil and #intent.buttons > 2 then
       warn("$.buttons", "with remindLater, Android shows at most 2 buttons")
     end
   end
-  -- ...and leaves their keys out of its payload.
-  if ignores.buttons then data.adb_act = nil end
-  if ignores.remindLater then data.adb_rem_txt, data.adb_rem_ts, data.adb_rem_sec = nil, nil, nil end
   return payload
 end
 

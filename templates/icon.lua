@@ -3,24 +3,21 @@
 -- Built on basic (pushmap.builtin("basic", ...)), without its buttons, remind-later button and
 -- image. iOS has no such template: the APNS payload is basic's, the best iOS shows of it.
 
-local pushmap = pushmap
 local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
-local array, json, linktype, path = pushmap.array, pushmap.json, pushmap.linktype, pushmap.path
+local array, json = pushmap.array, pushmap.json
 
 local NONE = {} -- stands for an absent object; never written to
 
--- The icons as adb_items entries {img, type, uri}: an icon's own type, else one from its uri,
--- else OPENAPP.
+-- The icons as adb_items entries {img, type, uri}, each with its action type (pushmap.action).
 local function items(icons)
   local list = {}
   for i = 1, #icons do
     local icon = icons[i]
-    local kind, uri = icon.type, icon.uri
-    if kind == nil then kind = uri and linktype(uri) or "OPENAPP" end
-    if uri == nil and (kind == "WEBURL" or kind == "DEEPLINK") then
-      fail(path(path("$.icons.items", i - 1), "uri"), "a " .. kind .. " icon needs a uri: without it Android leaves the icon out")
+    local kind, lacksUri = pushmap.action(icon, "OPENAPP")
+    if lacksUri then
+      pushmap.error("$.icons.items[" .. (i - 1) .. "].uri", "a " .. kind .. " icon needs a uri: without it Android leaves the icon out")
     end
-    list[i] = { img = icon.image, type = kind, uri = uri }
+    list[i] = { img = icon.image, type = kind, uri = icon.uri }
   end
   return array(list)
 end

@@ -3,23 +3,21 @@
 -- (pushmap.builtin("basic", ...)), without its buttons and remind-later button. iOS has no such
 -- template: the APNS payload is basic's, the best iOS shows of it.
 
-local pushmap = pushmap
 local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
-local array, json, linktype, path = pushmap.array, pushmap.json, pushmap.linktype, pushmap.path
+local array, json = pushmap.array, pushmap.json
 
 local NONE = {} -- stands for an absent object; never written to
 
--- The stars as adb_rate_act entries {type, uri}: a star's own type, else one from its uri, else OPENAPP.
+-- The stars as adb_rate_act entries {type, uri}, each with its action type (pushmap.action).
 local function actions(stars)
   local list = {}
   for i = 1, #stars do
     local star = stars[i]
-    local kind, uri = star.type, star.uri
-    if kind == nil then kind = uri and linktype(uri) or "OPENAPP" end
-    if uri == nil and (kind == "WEBURL" or kind == "DEEPLINK") then
-      fail(path(path("$.rating.stars", i - 1), "uri"), "a " .. kind .. " star needs a uri: one star without it makes Android show no rating at all")
+    local kind, lacksUri = pushmap.action(star, "OPENAPP")
+    if lacksUri then
+      pushmap.error("$.rating.stars[" .. (i - 1) .. "].uri", "a " .. kind .. " star needs a uri: one star without it makes Android show no rating at all")
     end
-    list[i] = { type = kind, uri = uri }
+    list[i] = { type = kind, uri = star.uri }
   end
   return array(list)
 end

@@ -109,6 +109,94 @@ static int lib_json(lua_State *L) {
     return 1;
 }
 
+// MARK: strict intent access (host-only)
+
+// Guards table `t` (stack index) described by `spec` (stack index, 0 for free-form): its metatable
+// becomes guards[spec] for an object spec, `open` for a list or a free-form map, unless it has one
+// (an empty table's mark); each entry goes into `kept` as table, key, value from index n + 1.
+// Stack: 1 intent, 2 spec, 3 guards, 4 open, 5 kept. Returns the new n.
+static lua_Integer guard_table(lua_State *L, int t, int spec, lua_Integer n, int depth) {
+    if (depth > 200) return n;  // the intent's nesting was checked when it was read
+    luaL_checkstack(L, 8, "intent nested too deeply");
+    if (lua_getmetatable(L, t)) {
+        lua_pop(L, 1);
+        return n;
+    }
+    int list = 0;
+    if (spec != 0) {
+        list = lua_rawgeti(L, spec, 1) == LUA_TTABLE;
+        lua_pop(L, 1);
+    }
+    if (spec != 0 && !list) {
+        lua_pushvalue(L, spec);
+        if (lua_rawget(L, 3) != LUA_TTABLE) {
+            lua_pop(L, 1);
+            lua_pushvalue(L, 4);
+        }
+    } else {
+        lua_pushvalue(L, 4);
+    }
+    lua_setmetatable(L, t);
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+        int key = lua_gettop(L) - 1, value = key + 1;
+        lua_pushvalue(L, t);
+        lua_rawseti(L, 5, ++n);
+        lua_pushvalue(L, key);
+        lua_rawseti(L, 5, ++n);
+        lua_pushvalue(L, value);
+        lua_rawseti(L, 5, ++n);
+        if (lua_type(L, value) == LUA_TTABLE) {
+            if (spec == 0) {
+                lua_pushnil(L);
+            } else if (list) {
+                lua_rawgeti(L, spec, 1);
+            } else {
+                lua_pushvalue(L, key);
+                lua_rawget(L, spec);
+            }
+            int inner = lua_type(L, -1) == LUA_TTABLE ? lua_gettop(L) : 0;
+            n = guard_table(L, value, inner, n, depth + 1);
+            lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+    }
+    return n;
+}
+
+// guard(intent, spec, guards, open, kept, n): guards the intent and every table in it; returns
+// the count of `kept`'s items. In C: as Lua, under a team's instruction meter, the walk cost more
+// than the team's own mapping.
+static int host_guard(lua_State *L) {
+    for (int i = 1; i <= 5; i++) luaL_checktype(L, i, LUA_TTABLE);
+    lua_Integer n = luaL_checkinteger(L, 6);
+    lua_settop(L, 6);
+    lua_pushinteger(L, guard_table(L, 1, 2, n, 0));
+    return 1;
+}
+
+// changed(kept, n, from): the index in `kept` of the first table, key, value whose table holds
+// another value now (compared raw), from index `from`; nil when none.
+static int host_changed(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    lua_Integer count = luaL_checkinteger(L, 2);
+    for (lua_Integer i = luaL_checkinteger(L, 3); i + 2 <= count; i += 3) {
+        lua_rawgeti(L, 1, i);
+        if (lua_type(L, -1) != LUA_TTABLE) return luaL_error(L, "changed: kept[%I] is not a table", i);
+        lua_rawgeti(L, 1, i + 1);
+        lua_rawget(L, -2);
+        lua_rawgeti(L, 1, i + 2);
+        int same = lua_rawequal(L, -1, -2);
+        lua_pop(L, 3);
+        if (!same) {
+            lua_pushinteger(L, i);
+            return 1;
+        }
+    }
+    lua_pushnil(L);
+    return 1;
+}
+
 void pmh_open_values(lua_State *L, pmh_host *h) {
     // The string cache: one slot per PMH_CACHE_SLOTS, filled as keys and values come.
     lua_createtable(L, PMH_CACHE_SLOTS, 0);
@@ -146,6 +234,13 @@ void pmh_open_values(lua_State *L, pmh_host *h) {
     }
     lua_setfield(L, -3, "_hostdebug");
     lua_pop(L, 1);
+    // For intent.lua alone, which takes them out before any script loads: strict access's walks.
+    lua_createtable(L, 0, 2);
+    lua_pushcfunction(L, host_guard);
+    lua_setfield(L, -2, "guard");
+    lua_pushcfunction(L, host_changed);
+    lua_setfield(L, -2, "changed");
+    lua_setfield(L, -2, "_hostintent");
     lua_setglobal(L, h->library);
 }
 

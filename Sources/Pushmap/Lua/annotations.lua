@@ -21,6 +21,7 @@
 ---@field refuses string[] The fields it refuses: owned by a template it does not build on.
 ---@field owners table<string, string> Each owned field's template.
 ---@field ignores table<string, boolean> The fields it leaves out of its base's payload.
+---@field ignoresInOrder string[] The same fields, in the order the script declares them.
 
 ---The table a template script returns: its contract.
 ---@class pushmap.Template
@@ -31,7 +32,7 @@
 ---@field required? string[] Fields an intent of this template must give.
 ---@field base? string The template whose payload it starts from.
 ---@field owns? string[] Common intent fields that belong to it.
----@field ignores? string[] Fields its base reads that it leaves out.
+---@field ignores? string[] Fields its base reads that it leaves out: the host warns and hides them from its mappings.
 ---@field fcm? fun(intent: pushmap.Intent, ctx: pushmap.Context): table The FCM HTTP v1 request body.
 ---@field apns? fun(intent: pushmap.Intent, ctx: pushmap.Context): table The APNS payload.
 ---@field apnsHeaders? fun(intent: pushmap.Intent, payload: table, ctx: pushmap.Context): table<string, string> The APNS request headers, run only when a request form is asked for.
@@ -112,6 +113,28 @@ function pushmap.path(base, step) end
 ---@param uri string
 ---@return "WEBURL"|"DEEPLINK"
 function pushmap.linktype(uri) end
+
+---The action type of a link, button, icon or star: its own `type`, else WEBURL or DEEPLINK from
+---its `uri`, else `fallback`; and whether that type opens a uri the action does not give.
+---@param action table
+---@param fallback? string
+---@return string|nil type
+---@return boolean lacksUri
+function pushmap.action(action, fallback) end
+
+---Copies the intent's custom data into `into`: an error at $.data.KEY for each key
+---pushmap.reserved refuses; on FCM, values other than strings JSON-encoded.
+---@param data table|nil
+---@param into table
+---@param platform "fcm"|"apns"
+function pushmap.customdata(data, into, platform) end
+
+---The payload of an APNS push type that is not an alert (ios.pushType voip, mdm, liveactivity...),
+---with warnings for the fields it leaves out; nil for an alert push.
+---@param intent pushmap.Intent
+---@param ctx pushmap.Context
+---@return table|nil
+function pushmap.pushtype(intent, ctx) end
 
 ---Why `key` cannot be a custom key of the platform's payload, or nil when it can.
 ---@param key string

@@ -3,8 +3,9 @@
 -- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
 -- made the global table `pushmap` with the primitives null, array, object, isarray, isobject, json
 -- and date. This chunk adds the public API that template scripts use (version, color, androidColor,
--- get, path, linktype, reserved, rules, warn, error, map, builtin) and returns the host-only
--- functions (register, run), which no script can reach (trace.lua, run after it, adds trace).
+-- get, path, linktype, action, reserved, customdata, rules, warn, error, map, builtin) and returns
+-- the host table (register, run, record), which no script can reach: intent.lua and apns.lua, run
+-- after it, add to it (and apns.lua pushmap.pushtype); trace.lua adds trace.
 -- Its state (the registered templates, the diagnostics of the current run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
 
@@ -100,6 +101,18 @@ function pushmap.linktype(uri)
   return "DEEPLINK"
 end
 
+-- The action type of a link, button, icon or star (any table with `type` and `uri`): its own
+-- type, else WEBURL or DEEPLINK from its uri, else `fallback`. The second result is true when the
+-- type opens a uri the action does not give: the caller says what the phone does then.
+function pushmap.action(action, fallback)
+  local kind, uri = action.type, action.uri
+  if kind == nil then
+    if uri ~= nil then return pushmap.linktype(uri), false end
+    return fallback, false
+  end
+  return kind, uri == nil and (kind == "WEBURL" or kind == "DEEPLINK")
+end
+
 -- Custom keys ----------------------------------------------------------------------------------
 
 -- Why `key` cannot be a custom key: the SDK's namespace (adb_*) and the APNS dictionary (aps)
@@ -139,6 +152,33 @@ function pushmap.reserved(key, platform)
     verdictCounts[platform] = verdictCounts[platform] + 1
   end
   return why
+end
+
+-- Copies the intent's custom data (`data`, a map) into `into`, with an error at $.data.KEY for
+-- each key pushmap.reserved refuses. FCM data values are strings, so other JSON values go
+-- JSON-encoded. Walked with `next`: the result does not depend on the order, and the refused
+-- keys are reported sorted.
+function pushmap.customdata(data, into, platform)
+  if data == nil then return end
+  local reserved, fcm = pushmap.reserved, platform == "fcm"
+  local bad
+  for key, value in next, data do
+    if reserved(key, platform) then
+      bad = bad or {}
+      bad[#bad + 1] = key
+    elseif fcm and type(value) ~= "string" then
+      into[key] = json(value)
+    else
+      into[key] = value
+    end
+  end
+  if bad then
+    sort(bad)
+    for i = 1, #bad do
+      local key = bad[i]
+      pushmap.error(pushmap.path("$.data", key), format("data key '%s' %s", key, reserved(key, platform)))
+    end
+  end
 end
 
 -- pushmap.get ----------------------------------------------------------------------------------
@@ -326,7 +366,7 @@ end
 -- Host-only: what templates declare of each other ---------------------------------------------
 
 -- The rules of a template that declares nothing: it decides for itself.
-local NO_RULES = { refuses = {}, owners = {}, ignores = {} }
+local NO_RULES = { refuses = {}, owners = {}, ignores = {}, ignoresInOrder = {} }
 
 -- pushmap.rules: template name -> what the declarations say of it (NO_RULES for any other name).
 -- Scripts keep a reference to it, so it is refilled in place as scripts are loaded.
@@ -377,7 +417,7 @@ local function computeRules()
       local ignores = {}
       local ignored = declaration.ignores or {}
       for j = 1, #ignored do ignores[ignored[j]] = true end
-      rulesOf[name] = { refuses = refuses, owners = owners, ignores = ignores }
+      rulesOf[name] = { refuses = refuses, owners = owners, ignores = ignores, ignoresInOrder = ignored }
     end
   end
 end
@@ -539,8 +579,13 @@ end
 
 -- Host-only: run -------------------------------------------------------------------------------
 
--- The function that writes a template's APNS request headers: its own, else that of the template
--- it builds on (and so on), else the built-in plain template's.
+-- What the host's modules add before any script loads: intent.lua the intent's admission and
+-- strict access (admit, guard, written, holdWritten), apns.lua the APNS request headers a
+-- template without apnsHeaders gets (apnsHeaders). They report through `record`.
+local host = { register = register, record = record }
+
+-- The template that writes a template's APNS request headers: itself, else the template it
+-- builds on (and so on); nil when none has apnsHeaders (the host's then write them).
 local function headersOf(entry)
   local seen = {}
   while entry ~= nil and not seen[entry] do
@@ -548,20 +593,17 @@ local function headersOf(entry)
     seen[entry] = true
     entry = entry.base and winners[entry.base]
   end
-  return builtins.plain
+  return nil
 end
 
 -- The APNS request headers for the payload the apns mapping of `entry` wrote.
 local function headersFor(entry, intent, payload, ctx)
   local owner = headersOf(entry)
-  if owner == nil or owner.apnsHeaders == nil then
-    error(format("%s: no apnsHeaders function to write the APNS request headers with", entry.path), 0)
-  end
   running = owner
-  local headers = owner.apnsHeaders(intent, payload, ctx)
+  local headers = (owner and owner.apnsHeaders or host.apnsHeaders)(intent, payload, ctx)
   running = nil
   if type(headers) ~= "table" then
-    error(format("%s: apnsHeaders returned %s, expected a table of header name = string", owner.path,
+    error(format("%s: apnsHeaders returned %s, expected a table of header name = string", owner and owner.path or "pushmap",
       headers == nil and "nothing" or "a " .. type(headers)), 0)
   end
   return headers
@@ -571,22 +613,35 @@ end
 -- recorded (the flat list above, or nil), then each platform's payload in the order asked:
 -- separate results, so that a payload's nesting is counted from the payload itself. With
 -- `request`, the APNS request headers follow the payloads, as one more result (an empty table
--- when apns is not among the platforms).
-local function run(name, platforms, intent, now, request)
+-- when apns is not among the platforms). With `strict`, the intent is read-only and reading a
+-- field nothing declares is reported (intent.lua says how, and what it costs).
+local function run(name, platforms, intent, now, request, strict)
   diagnostics, diagnosticCount = nil, 0
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
+  if strict == true then host.guard(intent) end
   local entry = winners[name]
+  local asked = request
+  -- What the templates declare of each other, applied here (intent.lua's admit).
+  local admitted, notes = host.admit(intent, name, strict)
   -- A constructor sizes the table for the items it lists: room for both platforms at once.
   local payloads = { false, false }
   for i = 1, #platforms do
     local platform = platforms[i]
     runPlatform = platform
     local ctx = { platform = platform, template = name, now = now, api = VERSION }
-    payloads[i] = call(entry, name, platform, intent, ctx, "pushmap")
-    if request and platform == "apns" then request = headersFor(entry, intent, payloads[i], ctx) end
+    if notes then host.note(notes, platform) end
+    payloads[i] = call(entry, name, platform, admitted, ctx, "pushmap")
+    if request and platform == "apns" then request = headersFor(entry, admitted, payloads[i], ctx) end
   end
   runPlatform = nil
+  if strict and host.written() then
+    -- A mapping wrote a field the intent has, which no metamethod sees: run again with those
+    -- fields held apart, so that the write raises at its line.
+    host.holdWritten()
+    run(name, platforms, intent, now, asked, "again")
+    error(format("%s: %s", entry.path, host.writtenMessage()), 0)
+  end
   if request then
     payloads[#platforms + 1] = request == true and object({}) or request
     return diagnostics, unpack(payloads, 1, #platforms + 1)
@@ -594,4 +649,5 @@ local function run(name, platforms, intent, now, request)
   return diagnostics, unpack(payloads, 1, #platforms)
 end
 
-return { register = register, run = run }
+host.run = run
+return host

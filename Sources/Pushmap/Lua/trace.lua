@@ -25,7 +25,7 @@ local array, path = pushmap.array, pushmap.path
 
 -- The host's own chunks: their frames hold no payload of a script's, and their lines are no
 -- script's to blame.
-local HOST = { ["@pushmap/prelude.lua"] = true, ["@pushmap/trace.lua"] = true }
+local HOST = { ["@pushmap/prelude.lua"] = true, ["@pushmap/intent.lua"] = true, ["@pushmap/trace.lua"] = true }
 -- The hook's work: entries and locals read, and events seen.
 local TRACE_BUDGET = 2000000
 

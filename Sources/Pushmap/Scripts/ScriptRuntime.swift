@@ -8,6 +8,9 @@ final class ScriptRuntime {
     let state: LuaState
     private let run: LuaReference
     private let trace: LuaReference
+    /// Every field a template or a team's contract declares: what a script may read of the intent
+    /// (see ``IntentAccess``).
+    private(set) var declared = IntentSchema.root
     private(set) var templates: [String: TemplateInfo] = [:]
     /// The schema check and the set of pushmap's own templates, this runtime's own copies: a
     /// translation touches only what its borrowed runtime owns, since objects two threads share
@@ -30,6 +33,16 @@ final class ScriptRuntime {
                 throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
             }
             self.run = run
+            // The host's modules, with the prelude's host table: the intent's admission and
+            // strict access, and Apple's push types.
+            for (path, name) in [(BuiltinFiles.intentPath, "pushmap/intent.lua"), (BuiltinFiles.apnsPath, "pushmap/apns.lua")] {
+                let module = try state.load(BuiltinFiles.source(path), name: name)
+                _ = try state.call(module, [.reference(host)], resultCount: 0)
+                state.release(module)
+            }
+            guard let declare = try state.field("declare", of: host) else {
+                throw ScriptError(LuaError(kind: .runtime, message: "pushmap/intent.lua does not define declare"), script: nil)
+            }
             // The tracer takes the debug functions the host lent before any script can run.
             let tracer = try state.load(BuiltinFiles.tracer, name: "pushmap/trace.lua")
             trace = try state.callForReference(tracer, [.reference(run)])
@@ -61,6 +74,10 @@ final class ScriptRuntime {
                 }
             }
             intentCheck = IntentCheck(templates: templates.mapValues(\.fields))
+            // Any template's field may be read by any script (a template reads its base's).
+            declared = IntentSchema.root(adding: templates.keys.sorted().flatMap { templates[$0]?.fields ?? [] })
+            _ = try state.call(declare, [.value(IntentAccess.spec(declared))], resultCount: 0)
+            state.release(declare)
             // A fresh set, not a copy sharing the translator's storage.
             self.ownTemplates = Set(ownTemplates.map { String(decoding: Array($0.utf8), as: UTF8.self) })
             runs = intentCheck.templateNames.map { name in
@@ -202,17 +219,20 @@ final class ScriptRuntime {
         payload: (_ index: Int, _ node: JSONNode, _ text: UnsafeRawBufferPointer) -> Void
     ) throws(LuaError) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        // Strict intent access for a team's template (metered): pushmap's own are read under it by
+        // a test instead, since it costs (see pushmap/intent.lua).
         var arguments: [LuaArgument] = [
             .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
         ]
-        if request { arguments.append(.value(.bool(true))) }
+        if request || metered { arguments.append(.value(.bool(request))) }
+        if metered { arguments.append(.value(.bool(true))) }
         do {
             // The findings too are read in place: a diagnostic's strings are made, no JSONValue.
             _ = try state.callWithItems(
                 run, arguments, resultCount: 1 + platforms.count + (request ? 1 : 0), itemsFrom: 0, metered: metered
             ) { position, node, text in
                 if position == 0 {
-                    diagnostics = Self.diagnostics(node)
+                    diagnostics = diagnosticsOf(node)
                 } else {
                     payload(position - 1, node, text)
                 }
@@ -239,18 +259,20 @@ final class ScriptRuntime {
     }
 
     /// The findings the prelude's `run` returns: nil, or a flat list of severity, path, message
-    /// and platform (false for none), four items a finding.
-    private static func diagnostics(_ list: JSONNode) -> [Diagnostic] {
+    /// and platform (false for none), four items a finding. An undeclared read (severity
+    /// "undeclared") carries the script's file:line as its message.
+    private func diagnosticsOf(_ list: JSONNode) -> [Diagnostic] {
         guard let items = list.arrayValue, items.count >= 4 else { return [] }
         var diagnostics: [Diagnostic] = []
         diagnostics.reserveCapacity(items.count / 4)
         var iterator = items.makeIterator()
         while let severity = iterator.next(), let path = iterator.next(), let message = iterator.next(), let platform = iterator.next() {
+            let undeclared = severity.equals("undeclared")
             diagnostics.append(Diagnostic(
                 severity.equals("error") ? .error : .warning,
                 path: path.stringValue ?? "$",
-                rule: "script",
-                message: message.stringValue ?? "",
+                rule: undeclared ? "undeclared-field" : "script",
+                message: undeclared ? IntentAccess.undeclaredRead(at: path.stringValue ?? "$", location: message.stringValue ?? "?", declared: declared) : message.stringValue ?? "",
                 platform: platform.equals("fcm") ? .fcm : platform.equals("apns") ? .apns : platform.stringValue.map(Platform.init)
             ))
         }

@@ -72,8 +72,14 @@ extension TemplateScripts {
 enum BuiltinFiles {
     static let preludePath = "Sources/Pushmap/Lua/prelude.lua"
 
-    static var prelude: String {
-        BuiltinScripts.files.first { $0.path == preludePath }?.source ?? ""
+    static let intentPath = "Sources/Pushmap/Lua/intent.lua"
+    static let apnsPath = "Sources/Pushmap/Lua/apns.lua"
+
+    static var prelude: String { source(preludePath) }
+
+    /// The embedded file at `path`, or nothing.
+    static func source(_ path: String) -> String {
+        BuiltinScripts.files.first { $0.path == path }?.source ?? ""
     }
 
     /// The host-only tracer that finds the line that wrote a payload key.
