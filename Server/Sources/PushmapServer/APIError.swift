@@ -31,10 +31,10 @@ struct APIError: HTTPResponseError {
 
     /// The answer, its body naming the request's id.
     func response(requestID: String) -> Response {
-        var headers: HTTPFields = [.contentType: "application/json"]
-        headers.append(contentsOf: self.headers)
         let bytes = Answer.json(.object(["error": error, "requestId": .string(requestID)]))
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        var response = Response(status: status, headers: [.contentType: "application/json"], body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        response.headers.append(contentsOf: headers)
+        return response
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {

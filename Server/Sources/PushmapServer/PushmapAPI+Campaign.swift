@@ -56,5 +56,3 @@ extension PushmapAPI {
         }
     }
 }
-
-extension Operations.Campaign.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }

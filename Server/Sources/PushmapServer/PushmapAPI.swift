@@ -180,13 +180,15 @@ struct PushmapAPI: APIProtocol {
     }
 }
 
-// The request body of each operation that takes one, as bytes (the view of the document the code
-// is generated from gives each body one media type, `*/*`).
-extension Operations.Translate.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
-extension Operations.Validate.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
-extension Operations.Batch.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
-extension Operations.Preview.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
-extension Operations.Import.Input.Body { var raw: HTTPBody { switch self { case .any(let body): body } } }
+extension Components.RequestBodies.Bytes {
+    /// The body as it arrives (the view of the document the code is generated from gives every
+    /// operation that takes a body this one, of any media type).
+    var raw: HTTPBody {
+        switch self {
+        case .any(let body): body
+        }
+    }
+}
 
 extension APIError {
     static func badPlatform(allowBoth: Bool) -> APIError {

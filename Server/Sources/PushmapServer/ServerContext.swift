@@ -17,7 +17,9 @@ struct ServerContext: RequestContext {
 /// and its head. The generated handlers take no Hummingbird context, so RequestIDMiddleware
 /// binds this for the time the request runs.
 struct RequestScope: Sendable {
-    @TaskLocal static var current = RequestScope(requestID: "-", logger: Logger(label: "pushmap-server"), head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"))
+    /// Outside a request (never, for a handler): no id, a logger that says so.
+    @TaskLocal static var current = RequestScope(
+        requestID: "-", logger: Logger(label: "pushmap-server"), head: HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/"))
 
     let requestID: String
     let logger: Logger

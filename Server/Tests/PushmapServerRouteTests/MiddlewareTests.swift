@@ -79,6 +79,11 @@ struct MiddlewareTests {
             #expect(try await client.send(.post, "/v1/translate", RouteTests.intent).status == .ok)
             // The answer gave its slot back: another request gets one.
             #expect(slots.acquire())
+            slots.release()
+            // A streamed answer holds its slot until the last line is written, then gives it back.
+            let batch = try await client.send(.post, "/v1/batch", RouteTests.intent + "\n" + RouteTests.intent)
+            #expect(batch.status == .ok && batch.text.split(separator: "\n").count == 2)
+            #expect(slots.acquire())
         }
     }
 
