@@ -180,8 +180,9 @@ struct PreviewCommand: ParsableCommand {
                     } else if let recipients {
                         let campaign = try compile(intent, translator: translator, report: report)
                         let count = longest ?? 6
-                        let drawn = try RecipientPreviews(campaign: campaign, translator: translator, platforms: platforms, lenient: lenient)
-                            .longest(count, of: InputFile(recipients))
+                        var audience = RecipientPreviews(campaign: campaign, translator: translator, platforms: platforms, lenient: lenient)
+                        audience.template = (try? JSONParser.parse(intent))?["template"]?.stringValue ?? "plain"
+                        let drawn = try audience.longest(count, of: InputFile(recipients))
                         previews = drawn.previews
                         failedEntries = drawn.failed
                         recipientCount = drawn.recipients

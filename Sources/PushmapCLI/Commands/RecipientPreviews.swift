@@ -16,6 +16,8 @@ struct RecipientPreviews {
     /// The platforms of a recipient that names none.
     let platforms: [Platform]
     let lenient: Bool
+    /// The intent's template, named on the entries of recipients that failed.
+    var template = "plain"
 
     /// The rendered texts "longest" measures: the notification's own, the ones a cut to fit
     /// shortens first, so the longest are where a team looks for cut-offs.
@@ -67,7 +69,7 @@ struct RecipientPreviews {
         func fail(_ number: Int, id: String?, locale: LocaleTag? = nil, _ error: TranslationError) {
             failed += 1
             guard failures.count < Self.listedFailures else { return }
-            failures.append(.failed(Self.label(number, id: id, locale: locale), error, expected: false, template: nil, now: translator.options.clock()))
+            failures.append(.failed(Self.label(number, id: id, locale: locale), error, expected: false, template: template, now: translator.options.clock()))
         }
         while true {
             let next: LineReader.Line?
