@@ -104,6 +104,12 @@ struct CampaignPreviewTests {
         #expect(result.stdout.contains("line 2, b, 14 characters: template plain"), "\(result.stdout)")
         #expect(!result.stdout.contains("line 1"), "\(result.stdout)")
         #expect(result.stdout.contains("a recipient is a JSON object, got an array") || result.stdout.contains("a recipient is a JSON object, got array"), "\(result.stdout)")
+        // The recipients from standard input.
+        let piped = try CommandRunner.run(
+            ["preview", "intent.json", "--recipients", "-", "--longest", "1"], input: Data((Self.recipient("c", name: "Cy", note: 20) + "\n").utf8),
+            directory: files.folder)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout.hasPrefix("line 1, c, 25 characters: template plain"), "\(piped.stdout)")
     }
 
     @Test("usage errors exit 64; an unreadable or empty recipients file exits 1 with no page")
