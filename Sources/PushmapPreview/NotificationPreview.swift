@@ -35,6 +35,15 @@ public struct NotificationPreview: Sendable, Hashable {
 }
 
 extension NotificationPreview {
+    /// An entry with nothing to draw: `error`'s findings, one line each.
+    package static func failed(_ name: String, _ error: TranslationError, expected: Bool, template: String?, now: Int64) -> NotificationPreview {
+        var lines = error.diagnostics.map(\.description)
+        if let scriptError = error.scriptError { lines.append("script error: \(scriptError)") }
+        return NotificationPreview(
+            name: name, template: template ?? "?", now: now, platforms: [], diagnostics: [],
+            failure: Failure(kind: error.kind.name, lines: lines, expected: expected))
+    }
+
     /// Every image URL drawn, for embedding local files.
     package var imageURLs: Set<String> {
         var urls: Set<String> = []

@@ -73,11 +73,7 @@ package struct PreviewGallery: Sendable {
     }
 
     private func failed(_ path: String, _ error: TranslationError, expected: Bool, template: String?) -> NotificationPreview {
-        var lines = error.diagnostics.map(\.description)
-        if let scriptError = error.scriptError { lines.append("script error: \(scriptError)") }
-        var preview = failed(path, kind: error.kind.name, lines: lines, template: template)
-        preview.failure?.expected = expected
-        return preview
+        .failed(path, error, expected: expected, template: template, now: previewer.translator.options.clock())
     }
 
     private func failed(_ path: String, kind: String, lines: [String], template: String? = nil) -> NotificationPreview {

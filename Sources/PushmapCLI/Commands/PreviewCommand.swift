@@ -4,7 +4,8 @@ internal import PushmapJSON
 internal import PushmapPreview
 
 /// `pushmap preview`: what each phone shows of an intent's payloads, as text, an HTML page or a
-/// PNG; or, with `--gallery`, every intent and fixture of a folder on one page.
+/// PNG; or, with `--gallery`, every intent and fixture of a folder on one page; or, with
+/// `--recipients`, the longest renderings of a campaign's audience on one page.
 struct PreviewCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "preview",
@@ -14,8 +15,11 @@ struct PreviewCommand: ParsableCommand {
         whose intent is drawn at the fixture's "now" (not --now) for the platforms it gives payloads for. \
         With no --output, a text form for the terminal. --output FILE.html writes one self-contained page \
         (no script, nothing fetched); --output FILE.png draws that page with headless Chromium. \
-        Exit status: 0 drawn, 1 invalid input (no page written; with --gallery, an entry that should \
-        translate did not, the page is still written), 2 a mapping script failed, \
+        --recipients draws, on one gallery page, the --longest recipients of a campaign, each labelled \
+        with its line, id and locale and with its warnings (texts cut to fit, locale fallback, \
+        variables rendered empty with --lenient); recipients whose line is an error are listed with it. \
+        Exit status: 0 drawn, 1 invalid input (no page written; with --gallery or --recipients, an entry \
+        that should translate did not, the page is still written), 2 a mapping script failed, \
         3 no headless browser for a PNG or it failed, 64 a usage error.
         """
     )
@@ -38,6 +42,15 @@ struct PreviewCommand: ParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Draw what this campaign recipient sees (a file of one recipient line: id, target, platform, locale, vars): the intent's templates rendered, its locale's layer, texts cut to fit.", valueName: "file"), completion: .file(extensions: ["json"]))
     var recipient: String?
+
+    @Option(name: .long, help: ArgumentHelp("Draw, on one gallery page, the recipients of this campaign file (NDJSON, - for standard input) whose texts render longest.", valueName: "file"), completion: .file(extensions: ["ndjson", "jsonl"]))
+    var recipients: String?
+
+    @Option(name: .long, help: ArgumentHelp("With --recipients: how many to draw. Longest counts the characters of title, subtitle, body, expandedTitle and expandedBody as rendered, before any cut to fit (default 6).", valueName: "n"))
+    var longest: Int?
+
+    @Flag(name: .long, help: "With --recipient or --recipients: a variable a recipient lacks renders empty, with a warning, as campaign --lenient does.")
+    var lenient = false
 
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
@@ -62,8 +75,23 @@ struct PreviewCommand: ParsableCommand {
         if gallery != nil, file != nil {
             throw ValidationError("give an intent FILE or --gallery DIR, not both")
         }
-        if gallery != nil, recipient != nil {
-            throw ValidationError("--recipient draws one intent FILE, not a --gallery")
+        if gallery != nil, recipient != nil || recipients != nil {
+            throw ValidationError("--recipient and --recipients draw one intent FILE, not a --gallery")
+        }
+        if recipient != nil, recipients != nil {
+            throw ValidationError("give --recipient FILE or --recipients FILE, not both")
+        }
+        if longest != nil, recipients == nil {
+            throw ValidationError("--longest counts the recipients of --recipients FILE")
+        }
+        if let longest, longest < 1 || longest > Self.maxLongest {
+            throw ValidationError("--longest must be between 1 and \(Self.maxLongest)")
+        }
+        if lenient, recipient == nil, recipients == nil {
+            throw ValidationError("--lenient renders a campaign's recipients: give --recipient or --recipients")
+        }
+        if recipients == "-", file == nil || file == "-" {
+            throw ValidationError("the intent and the recipients cannot both be standard input")
         }
         if let output {
             let lower = output.lowercased()
@@ -72,6 +100,12 @@ struct PreviewCommand: ParsableCommand {
             }
         }
     }
+
+    /// The most recipients one page draws.
+    static let maxLongest = 100
+
+    /// Whether the page lists entries: a folder's, or a campaign's recipients.
+    private var drawsGallery: Bool { gallery != nil || recipients != nil }
 
     func run() throws {
         // Checked first, so no work is done for a page that cannot be written.
@@ -98,6 +132,7 @@ struct PreviewCommand: ParsableCommand {
         let previews: [NotificationPreview]
         let title: String
         var failedEntries = 0
+        var recipientCount = 0
         var baseFolder: String?
         if let gallery {
             let paths: [String]
@@ -140,12 +175,22 @@ struct PreviewCommand: ParsableCommand {
                 switch file {
                 case .intent(let intent):
                     if let recipient {
-                        previews = [try recipientPreview(intent, recipient: recipient, name: input.name, translator: translator, report: report)]
+                        let campaign = try compile(intent, translator: translator, report: report)
+                        previews = [try recipientPreview(campaign, recipient: recipient, name: input.name, translator: translator)]
+                    } else if let recipients {
+                        let campaign = try compile(intent, translator: translator, report: report)
+                        let count = longest ?? 6
+                        var audience = RecipientPreviews(campaign: campaign, translator: translator, platforms: platforms, lenient: lenient)
+                        audience.template = (try? JSONParser.parse(intent))?["template"]?.stringValue ?? "plain"
+                        let drawn = try audience.longest(count, of: InputFile(recipients))
+                        previews = drawn.previews
+                        failedEntries = drawn.failed
+                        recipientCount = drawn.recipients
                     } else {
                         previews = [try previewer.preview(intent, name: input.name, platforms: platforms)]
                     }
-                case .fixture where recipient != nil:
-                    StandardStream.note("pushmap: \(input.name): --recipient draws an intent, not a fixture")
+                case .fixture where recipient != nil || recipients != nil:
+                    StandardStream.note("pushmap: \(input.name): \(recipient != nil ? "--recipient" : "--recipients") draws an intent, not a fixture")
                     throw ExitStatus.invalid
                 case .fixture(let fixture):
                     previews = [try previewer.preview(fixture.intent, name: input.name, platforms: file.platforms(platforms), now: fixture.now)]
@@ -154,8 +199,13 @@ struct PreviewCommand: ParsableCommand {
                 report.emit(error.diagnostics, scriptError: error.scriptError)
                 throw ExitCode(error.exitCode)
             }
-            report.emit(previews[0].diagnostics)
-            title = "pushmap preview: \(input.name)"
+            if let recipients {
+                let drawn = previews.count { $0.failure == nil }
+                title = "pushmap preview: \(input.name), the \(drawn) longest of \(recipients)"
+            } else {
+                report.emit(previews[0].diagnostics)
+                title = "pushmap preview: \(input.name)"
+            }
             if let path = input.path, let slash = path.lastIndex(of: "/") { baseFolder = String(path[..<slash]) }
         }
 
@@ -169,20 +219,24 @@ struct PreviewCommand: ParsableCommand {
             do { try StandardStream.output.write(PreviewTextReport().text(previews)) } catch { throw ExitStatus.success }
         case .page(let path):
             do {
-                try FileSystem.writeFile(Array(page.html(previews, gallery: gallery != nil).utf8), to: path)
+                try FileSystem.writeFile(Array(page.html(previews, gallery: drawsGallery).utf8), to: path)
             } catch {
                 StandardStream.note("pushmap: \(error)")
                 throw ExitStatus.invalid
             }
         case .picture(let path):
             // Chromium draws the window, not the page: a height that holds it, within reason.
-            let height = min(page.estimatedHeight(previews, gallery: gallery != nil), PreviewPage.maxPictureHeight)
+            let height = min(page.estimatedHeight(previews, gallery: drawsGallery), PreviewPage.maxPictureHeight)
             do {
-                try browser?.screenshot(html: page.html(previews, gallery: gallery != nil), width: PreviewPage.width, height: height, output: path)
+                try browser?.screenshot(html: page.html(previews, gallery: drawsGallery), width: PreviewPage.width, height: height, output: path)
             } catch {
                 StandardStream.note("pushmap: preview: \(error)")
                 throw ExitStatus.noBrowser
             }
+        }
+        if failedEntries > 0, recipients != nil {
+            StandardStream.note("pushmap: preview: \(failedEntries) of \(recipientCount) recipients did not translate")
+            throw ExitStatus.invalid
         }
         if failedEntries > 0 {
             StandardStream.note("pushmap: preview: \(failedEntries) of \(previews.count) entries did not translate")
@@ -190,11 +244,9 @@ struct PreviewCommand: ParsableCommand {
         }
     }
 
-    /// What one campaign recipient sees: the intent compiled as `pushmap campaign` compiles it,
-    /// rendered and translated for the recipient in the file, texts cut to fit as a campaign cuts them.
-    private func recipientPreview(
-        _ intent: [UInt8], recipient path: String, name: String, translator: Translator, report: DiagnosticReport
-    ) throws -> NotificationPreview {
+    /// The intent compiled as `pushmap campaign` compiles it; what does not compile, or is
+    /// wrong whoever receives it, is said at its path.
+    private func compile(_ intent: [UInt8], translator: Translator, report: DiagnosticReport) throws -> Campaign {
         let campaign: Campaign
         do {
             campaign = try Campaign(intent: try JSONParser.parse(intent))
@@ -205,6 +257,16 @@ struct PreviewCommand: ParsableCommand {
             report.emit([.jsonSyntax(error)])
             throw ExitStatus.invalid
         }
+        let problems = campaign.problems(translator)
+        if !problems.isEmpty {
+            report.emit(problems)
+            throw ExitStatus.invalid
+        }
+        return campaign
+    }
+
+    /// What one campaign recipient sees: rendered, translated and cut to fit as a campaign does it.
+    private func recipientPreview(_ campaign: Campaign, recipient path: String, name: String, translator: Translator) throws -> NotificationPreview {
         let line: [UInt8]
         do {
             line = try InputFile(path).read(limit: translator.options.maxIntentBytes)
@@ -218,11 +280,7 @@ struct PreviewCommand: ParsableCommand {
             DiagnosticReport(format: format, file: path).emit(errors)
             throw ExitStatus.invalid
         }
-        let platforms = recipient.platforms ?? platform.platforms
-        let outcome = campaign.translate(recipient, lenient: false, truncate: true, now: translator.options.clock()) { intent throws(TranslationError) in
-            try translator.translate(intent, platforms: platforms)
-        }
-        let translation = try outcome.result.get()
-        return Previewer(translator: translator).preview(translation, name: name, platforms: platforms, now: translator.options.clock())
+        let recipients = RecipientPreviews(campaign: campaign, translator: translator, platforms: platform.platforms, lenient: lenient)
+        return try recipients.preview(recipient, name: name).get()
     }
 }
