@@ -23,9 +23,9 @@ struct PublicAPITests {
     static let symbols: Result<[Symbol], SymbolGraphError> = Result { () throws(SymbolGraphError) in try extract(["Pushmap", "PushmapJSON"]) }
 
     /// 0.2.0: 146 (Pushmap 95, PushmapJSON 51), protocol witnesses (`==`, `hash(into:)`,
-    /// `description`, the literal initialisers) included. Campaigns' Liquid templates added 17
-    /// (163); the campaign itself is still `@_spi(Tools)` while its library shape settles.
-    static let limit = 170
+    /// `description`, the literal initialisers) included. Campaigns added 50 (196): the compiled
+    /// campaign, its recipient, outcome, rendering, error and language tag, and the Liquid templates.
+    static let limit = 200
 
     @Test("every public declaration has a doc comment, and there are fewer than the limit")
     func documentedAndShort() throws {

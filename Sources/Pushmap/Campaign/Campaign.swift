@@ -1,4 +1,4 @@
-@_spi(Tools) public import PushmapJSON
+public import PushmapJSON
 
 /// One intent sent to many recipients: compiled once, then rendered for each recipient with
 /// their variables and in their language.
@@ -9,7 +9,7 @@
 /// gives a chain by truncation (`fr-CA`, `fr`, the base), each field from the most specific layer
 /// that has it. Each layer's merge is made once here, and written as JSON text with holes for the
 /// templates and the target, so a recipient costs the renderings and one concatenation.
-@_spi(Tools) public struct Campaign: Sendable {
+public struct Campaign: Sendable {
     /// A compiled string and where it is written in the intent file.
     struct Text: Sendable {
         let template: LiquidTemplate

@@ -1,4 +1,5 @@
 /// Why an intent does not compile as a campaign: each problem at its path.
-@_spi(Tools) public struct CampaignError: Error, Sendable {
+public struct CampaignError: Error, Sendable {
+    /// Every problem found, each at its path in the intent.
     public var diagnostics: [Diagnostic]
 }

@@ -2,7 +2,7 @@ internal import PushmapJSON
 
 /// What became of one recipient of a campaign: their translation or why there is none, and
 /// what a campaign's summary counts.
-@_spi(Tools) public struct CampaignOutcome: Sendable {
+public struct CampaignOutcome: Sendable {
     /// The payloads with every warning (the rendering's, the translation's, each cut's), or the
     /// error.
     public var result: Result<Translation, TranslationError>
@@ -19,6 +19,28 @@ internal import PushmapJSON
 }
 
 extension Campaign {
+    /// Renders the intent for `recipient` and translates it for the recipient's platforms (or
+    /// `platforms` when the recipient names none), as `pushmap campaign` does each line: texts
+    /// over a payload's limit are shortened unless `truncate` is false, and a variable the
+    /// recipient lacks is an error unless `lenient`. `now` is the campaign's time (the `date`
+    /// filter's "now"); the translator's clock by default.
+    ///
+    /// ```swift
+    /// let campaign = try Campaign(intent: intent)
+    /// let recipient = CampaignRecipient(id: "u-1", locale: LocaleTag("fr-CA"), variables: ["first_name": "Ada"])
+    /// let outcome = campaign.translate(recipient, translator: translator, platforms: [.fcm, .apns])
+    /// ```
+    public func translate(
+        _ recipient: CampaignRecipient, translator: Translator, platforms: [Platform], forms: Set<RequestForm> = [],
+        lenient: Bool = false, truncate: Bool = true, now: Int64? = nil
+    ) -> CampaignOutcome {
+        let now = now ?? translator.options.clock()
+        let asked = recipient.platforms ?? platforms
+        return translate(recipient, lenient: lenient, truncate: truncate, now: now) { intent throws(TranslationError) in
+            try translator.translate(intent, platforms: asked, forms: forms)
+        }
+    }
+
     /// Renders the intent for `recipient` and translates it with `translate` (a translator's
     /// session, in a batch), shortening the texts of a payload over its limit unless
     /// `truncate` is false. `now` is the campaign's time, as ``render(_:lenient:now:)`` reads it.

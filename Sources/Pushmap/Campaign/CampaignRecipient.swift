@@ -1,19 +1,21 @@
-@_spi(Tools) public import PushmapJSON
+public import PushmapJSON
 
 /// One recipient of a campaign, as a line of the recipients file gives it:
 /// `{"id": "u-1", "target": {"token": "..."}, "platform": "apns", "locale": "fr-CA", "vars": {...}}`,
 /// every key optional.
-@_spi(Tools) public struct CampaignRecipient: Sendable {
+public struct CampaignRecipient: Sendable {
     /// Written back on the recipient's output line.
     public var id: String?
     /// Replaces the intent's `target`.
     public var target: JSONValue?
     /// The platforms to write for; nil: the run's.
     public var platforms: [Platform]?
+    /// The recipient's language: the intent's `locales` layers it reads; nil: the base.
     public var locale: LocaleTag?
     /// The object the templates' names resolve in.
     public var variables: JSONValue
 
+    /// A recipient; with no variables, only templates that need none (or give a `default`) render.
     public init(id: String? = nil, target: JSONValue? = nil, platforms: [Platform]? = nil, locale: LocaleTag? = nil, variables: JSONValue = .object([:])) {
         self.id = id
         self.target = target

@@ -1,8 +1,10 @@
 /// One recipient's intent, rendered, and what the rendering found.
-@_spi(Tools) public struct CampaignRendering: Sendable {
+public struct CampaignRendering: Sendable {
     /// The intent as JSON text, ready to translate; meaningless when ``errors`` is not empty.
     public var intent: [UInt8] = []
+    /// What the rendering degraded: a locale fallback, and with `lenient` a missing variable or a failed filter.
     public var warnings: [Diagnostic] = []
+    /// Why the recipient gets nothing: a missing variable or a failed filter, each at its intent path.
     public var errors: [Diagnostic] = []
     /// The variables this recipient lacked, in the order met.
     public var missingVariables: [String] = []

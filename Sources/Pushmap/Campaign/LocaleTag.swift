@@ -1,6 +1,6 @@
 /// A BCP 47 language tag as campaigns match it: `fr-CA`, `zh-Hant-TW`. Case and `_` are
 /// forgiven (`fr_ca` is `fr-CA`), since recipient data writes tags every way.
-@_spi(Tools) public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
+public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     /// The subtags in their usual case: language lower, script title, region upper.
     public let subtags: [String]
 

@@ -1,0 +1,65 @@
+import Pushmap
+import PushmapJSON
+import Testing
+
+/// A campaign through the library, as a service that embeds pushmap runs one: compiled once,
+/// then translated per recipient with one translator.
+@Suite("Campaigns through the library")
+struct CampaignLibraryTests {
+    static let intent: JSONValue = [
+        "title": "Hi {{ first_name }}", "body": "{{ order.items[0].name | default: 'your order' }} is on its way",
+        "target": ["token": "BASE"],
+        "locales": ["fr": ["title": "Bonjour {{ first_name }}"], "fr-CA": ["body": "{{ order.items[0].name | default: 'ta commande' }} arrive"]],
+    ]
+
+    func translator() throws -> Translator {
+        try Translator(options: Translator.Options(clock: { 1_800_000_000 }), logger: quietLogger)
+    }
+
+    @Test("a recipient's variables, locale chain and target reach the payloads")
+    func rendered() throws {
+        let campaign = try Campaign(intent: Self.intent)
+        #expect(campaign.hasLocales)
+        let recipient = CampaignRecipient(
+            id: "u-1", target: ["token": "T-1"], locale: LocaleTag("FR_ca"),
+            variables: ["first_name": "Zoë \"Z\" <b>", "order": ["items": [["name": "{{ x }}"]]]])
+        let outcome = campaign.translate(recipient, translator: try translator(), platforms: [.fcm, .apns])
+        let translation = try outcome.result.get()
+        let data = translation.payloads[.fcm]?["message"]?["data"]
+        // fr gives the title, fr-CA the body; values stay text, even one that looks like a template.
+        #expect(data?["adb_title"] == "Bonjour Zoë \"Z\" <b>")
+        #expect(data?["adb_body"] == "{{ x }} arrive")
+        #expect(translation.payloads[.fcm]?["message"]?["token"] == "T-1")
+        #expect(translation.payloads[.apns]?["aps"]?["alert"]?["title"] == "Bonjour Zoë \"Z\" <b>")
+        #expect(outcome.fallback == nil && outcome.missingVariables.isEmpty && outcome.truncated.isEmpty)
+    }
+
+    @Test("a missing variable is the recipient's error, or with lenient a warning; a language with no layer falls back")
+    func missing() throws {
+        let campaign = try Campaign(intent: Self.intent)
+        let translator = try translator()
+        let recipient = CampaignRecipient(locale: LocaleTag("de-AT"))
+        let strict = campaign.translate(recipient, translator: translator, platforms: [.fcm])
+        guard case .failure(let error) = strict.result else { Issue.record("a missing variable translated"); return }
+        #expect(error.diagnostics.contains { $0.rule == "missing-variable" && $0.path == "$.title" && $0.severity == .error })
+        #expect(strict.missingVariables == ["first_name"])
+        let lenient = campaign.translate(recipient, translator: translator, platforms: [.fcm], lenient: true)
+        let translation = try lenient.result.get()
+        #expect(translation.payloads[.fcm]?["message"]?["data"]?["adb_title"] == "Hi ")
+        #expect(translation.payloads[.fcm]?["message"]?["data"]?["adb_body"] == "your order is on its way")
+        #expect(lenient.fallback == LocaleTag("de-AT"))
+        #expect(translation.diagnostics.contains { $0.rule == "missing-variable" && $0.severity == .warning })
+    }
+
+    @Test("a template that does not compile is one error at its path, naming the column")
+    func syntax() {
+        #expect(throws: CampaignError.self) { try Campaign(intent: ["title": "Hi {{ first_name | upcse }}"]) }
+        do {
+            _ = try Campaign(intent: ["title": "Hi {{ first_name | upcse }}"])
+        } catch {
+            #expect(error.diagnostics.count == 1)
+            #expect(error.diagnostics.first?.path == "$.title")
+            #expect(error.diagnostics.first?.message.contains("upcase") == true)
+        }
+    }
+}
