@@ -122,12 +122,13 @@ let package = Package(
         .testTarget(name: "PushmapPreviewTests", dependencies: ["PushmapPreview", "PushmapJSON"], swiftSettings: strict),
         .testTarget(
             name: "PushmapCLITests",
-            dependencies: ["PushmapJSON"],
+            dependencies: ["PushmapJSON", "PushmapTestSupport"],
             swiftSettings: strict
         ),
         // The built pushmap-server binary, end to end (PUSHMAP_SERVER_BINARY from scripts/test;
         // the server itself is built from Server/).
-        .testTarget(name: "PushmapServerTests", exclude: ["schemathesis_hooks.py"], swiftSettings: strict),
+        .testTarget(
+            name: "PushmapServerTests", dependencies: ["PushmapTestSupport"], exclude: ["schemathesis_hooks.py"], swiftSettings: strict),
         // A package that depends on the library, scripts/install and scripts/release, run as a
         // team would; scripts/test runs it alone, after the rest, since it builds.
         .testTarget(name: "PackagingTests", dependencies: ["PushmapTestSupport"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Foundation
+import PushmapTestSupport
 import Testing
 
 /// `POST /v1/campaign` on the real server binary: the cases of `pushmap campaign`'s tests
@@ -46,6 +47,8 @@ struct ServerCampaignTests {
     }
 
     static let cases: [Case] = [
+        Case(name: "every filter and tag", intent: (try? CampaignTemplateCases.intent()) ?? "", recipients: [CampaignTemplateCases.recipient],
+             options: ["--platform", "fcm"], query: "platform=fcm"),
         Case(name: "strict", intent: greeting, recipients: [
             #"{"id": "u-1", "vars": {"first_name": "Ann", "order": {"item": "lamp", "id": "A1"}}}"#,
             #"{"id": "u-2", "vars": {"order": {"item": "desk", "id": "A2"}}}"#,
