@@ -7,9 +7,6 @@ internal import PushmapJSON
 /// is sized from the overflow the size check measured, counting each character as the payload
 /// writes it (escapes included), so one cut and one translation to confirm it usually suffice.
 enum PayloadFit {
-    /// The size checks whose failure a cut can mend.
-    static let sizeRules: Set<String> = ["fcm-size", "apns-size"]
-
     /// The texts cut, first to last: the long texts before the short, the notification's own
     /// before its expired and carousel variants.
     static let order: [[JSONPath.Component]] = [
@@ -25,21 +22,10 @@ enum PayloadFit {
         guard error.kind == .failedCheck else { return nil }
         var overflow: Int?
         for diagnostic in error.diagnostics where diagnostic.severity == .error {
-            guard sizeRules.contains(diagnostic.rule), let excess = excess(diagnostic.message) else { return nil }
-            overflow = max(overflow ?? 0, excess)
+            guard let over = diagnostic.bytesOver else { return nil }
+            overflow = max(overflow ?? 0, over)
         }
         return overflow
-    }
-
-    /// "... is N bytes ... over M bytes ...", as both size rules say it: N - M.
-    static func excess(_ message: String) -> Int? {
-        let words = message.split(separator: " ")
-        func number(after marker: String) -> Int? {
-            guard let index = words.firstIndex(where: { $0 == marker }), index + 1 < words.count else { return nil }
-            return Int(words[index + 1])
-        }
-        guard let size = number(after: "is"), let limit = number(after: "over") else { return nil }
-        return size - limit
     }
 
     /// The texts of `intent` in cutting order: the fixed fields, then the carousel's captions

@@ -59,6 +59,12 @@ struct CheckReport {
         add(.warning, location, message.text)
     }
 
+    /// A payload over its platform's limit by `bytesOver` bytes: an error that says by how much.
+    mutating func oversize(_ location: CheckLocation, _ message: CheckMessage, bytesOver: Int) {
+        add(.error, location, message.text)
+        diagnostics[diagnostics.count - 1].bytesOver = bytesOver
+    }
+
     /// An error under a rule name of its own: for a walk whose findings are of several kinds
     /// (``FCMFieldWalk``).
     mutating func error(_ location: CheckLocation, _ message: CheckMessage, rule: StaticString) {

@@ -252,9 +252,9 @@ enum FCMPayloadChecks {
             // holds (`{"message":` and `}` around it), else counted.
             let size = (root.count == 1 ? payload.compactSize.map { $0 - 12 } : nil) ?? root["message"].map(JSONWriter.compactByteCount) ?? 0
             guard size > maxBytes else { return }
-            report.error(
+            report.oversize(
                 CheckLocation(payload: "$.message", intent: "$"),
-                "the message is \(size) bytes written compactly; FCM refuses messages over \(maxBytes) bytes")
+                "the message is \(size) bytes written compactly; FCM refuses messages over \(maxBytes) bytes", bytesOver: size - maxBytes)
         }
     }
 

@@ -32,6 +32,9 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// The line of a team's script that wrote the value, `mappings/eta.lua:12`, when one did: the
     /// translation then fails as the script's (``TranslationError/Kind/scriptFailed``).
     public var script: String?
+    /// For a size finding (`fcm-size`, `apns-size`): how many bytes the payload is over its
+    /// platform's limit, which a campaign's cut must save.
+    package var bytesOver: Int?
 
     package init(
         _ severity: Severity, path: String, rule: String, message: String,

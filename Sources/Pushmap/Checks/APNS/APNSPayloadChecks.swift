@@ -157,7 +157,9 @@ enum APNSPayloadChecks {
             let voip = payload.pushType.map { ValueFormat.equals($0, "voip") } ?? false
             let limit = voip ? voipMaxBytes : maxBytes
             guard size > limit else { return }
-            report.error(CheckLocation.root, "the payload is \(size) bytes written compactly; APNs refuses payloads over \(limit) bytes (413 PayloadTooLarge)")
+            report.oversize(
+                CheckLocation.root, "the payload is \(size) bytes written compactly; APNs refuses payloads over \(limit) bytes (413 PayloadTooLarge)",
+                bytesOver: size - limit)
         }
     }
 
