@@ -24,7 +24,7 @@ extension FuzzTarget {
             if choice & 32 != 0 { intent["locales"] = ["fr": ["title": .string(second), "expandedBody": .string(long + first)]] }
             let campaign: Campaign
             do throws(CampaignError) {
-                campaign = try Campaign(intent: .object(intent))
+                campaign = try Campaign(intent: .object(intent), translator: translator)
             } catch {
                 for finding in error.diagnostics where finding.rule != "template-syntax" || !finding.path.hasPrefix("$.") {
                     return "a compile error that is not a template's, at a path: \(finding)"

@@ -143,6 +143,9 @@ struct ServerCampaignTests {
         let intents = [
             #"{"title": "t", "body": "Hi {{ first_name", "buttons": [{"label": "{% if x %}open"}]}"#,
             #"{"title": "t", "locales": {"fr": {"title": "x"}, "french!": {"title": "y"}, "de": "Hallo", "FR": {"body": "z"}}}"#,
+            // Compiles, but is wrong whoever receives it: the command line says so before any
+            // recipient, and so does the server.
+            #"{"titel": "Hi {{ first_name }}", "badge": "3", "locales": {"fr-CA": {"android": {"chanel": "x"}}}}"#,
         ]
         for intent in intents {
             let campaign = Case(name: intent, intent: intent, recipients: [#"{"id": "u-1"}"#])

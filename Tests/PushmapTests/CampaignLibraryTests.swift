@@ -18,7 +18,7 @@ struct CampaignLibraryTests {
 
     @Test("a recipient's variables, locale chain and target reach the payloads")
     func rendered() throws {
-        let campaign = try Campaign(intent: Self.intent)
+        let campaign = try Campaign(intent: Self.intent, translator: translator())
         #expect(campaign.hasLocales)
         let recipient = CampaignRecipient(
             id: "u-1", target: ["token": "T-1"], locale: LocaleTag("FR_ca"),
@@ -36,7 +36,7 @@ struct CampaignLibraryTests {
 
     @Test("a missing variable is the recipient's error, or with lenient a warning; a language with no layer falls back")
     func missing() throws {
-        let campaign = try Campaign(intent: Self.intent)
+        let campaign = try Campaign(intent: Self.intent, translator: translator())
         let translator = try translator()
         let recipient = CampaignRecipient(locale: LocaleTag("de-AT"))
         let strict = campaign.translate(recipient, translator: translator, platforms: [.fcm])
@@ -52,14 +52,27 @@ struct CampaignLibraryTests {
     }
 
     @Test("a template that does not compile is one error at its path, naming the column")
-    func syntax() {
-        #expect(throws: CampaignError.self) { try Campaign(intent: ["title": "Hi {{ first_name | upcse }}"]) }
-        do {
-            _ = try Campaign(intent: ["title": "Hi {{ first_name | upcse }}"])
+    func syntax() throws {
+        let translator = try translator()
+        do throws(CampaignError) {
+            _ = try Campaign(intent: ["title": "Hi {{ first_name | upcse }}"], translator: translator)
+            Issue.record("a misspelt filter compiled")
         } catch {
             #expect(error.diagnostics.count == 1)
             #expect(error.diagnostics.first?.path == "$.title")
             #expect(error.diagnostics.first?.message.contains("upcase") == true)
+        }
+    }
+
+    @Test("a field no recipient's values can mend is an error before any recipient, in the base and in a layer")
+    func writtenProblems() throws {
+        let translator = try translator()
+        do throws(CampaignError) {
+            _ = try Campaign(intent: ["titel": "Hi {{ first_name }}", "locales": ["fr": ["badge": "3"]]], translator: translator)
+            Issue.record("an intent with a typo compiled")
+        } catch {
+            #expect(error.diagnostics.map(\.path) == ["$.titel", "$.locales.fr.badge"])
+            #expect(error.diagnostics.map(\.rule) == ["unknown-field", "wrong-type"])
         }
     }
 }

@@ -21,8 +21,8 @@ extension PushmapAPI {
             throw APIError.badRequest("a campaign needs a body: the intent on the first line, then one recipient per line")
         }
         let body = try await CampaignBody(input.body.raw, maxLineBytes: configuration.maxBodyBytes)
-        let campaign = try Self.compile(body.intent)
         let translator = store.translator
+        let campaign = try Self.compile(body.intent, translator: translator)
         let settings = CampaignLine.Settings(
             campaign: campaign, platforms: platforms, forms: forms, lenient: lenient, truncate: !noTruncate, errorsOnly: check,
             maxLineBytes: configuration.maxBodyBytes, now: translator.options.clock())
@@ -32,8 +32,9 @@ extension PushmapAPI {
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }
 
-    /// The intent line, compiled; 400 with the diagnostics when it is not JSON or does not compile.
-    static func compile(_ intent: [UInt8]) throws(APIError) -> Campaign {
+    /// The intent line, compiled and checked; 400 with the diagnostics when it is not JSON, does
+    /// not compile, or is wrong whoever receives it.
+    static func compile(_ intent: [UInt8], translator: Translator) throws(APIError) -> Campaign {
         let value: JSONValue
         do throws(JSONParseError) {
             value = try JSONParser.parse(intent)
@@ -41,7 +42,7 @@ extension PushmapAPI {
             throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json")
         }
         do throws(CampaignError) {
-            return try Campaign(intent: value)
+            return try Campaign(intent: value, translator: translator)
         } catch {
             throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: error.diagnostics))
         }

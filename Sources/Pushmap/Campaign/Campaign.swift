@@ -45,10 +45,20 @@ public struct Campaign: Sendable {
     /// Whether the intent has `locales`.
     public var hasLocales: Bool { !localized.isEmpty }
 
-    /// Compiles `intent`.
+    /// Compiles `intent` and checks it as `translator` checks intents, before any recipient: a
+    /// typo is one error here, not one per recipient.
     /// - Throws: every template syntax error and every malformed `locales` entry, each at its
-    ///   path in the intent (a template's message names its column).
-    public init(intent: JSONValue) throws(CampaignError) {
+    ///   path in the intent (a template's message names its column); when there are none, what
+    ///   is wrong with the intent whoever receives it (an unknown field, a wrong type...), in the
+    ///   base and in each layer.
+    public init(intent: JSONValue, translator: Translator) throws(CampaignError) {
+        try self.init(compiling: intent)
+        let problems = problems(translator)
+        if !problems.isEmpty { throw CampaignError(diagnostics: problems) }
+    }
+
+    /// Compiles `intent`: its templates and its locale layers, with no check of its fields.
+    init(compiling intent: JSONValue) throws(CampaignError) {
         guard case .object(let root) = intent else {
             throw CampaignError(diagnostics: [.error("$", "wrong-type", "an intent is a JSON object, got \(intent.typeName)")])
         }
@@ -89,9 +99,8 @@ public struct Campaign: Sendable {
     static let writtenRules: Set<String> = ["unknown-field", "wrong-type", "out-of-range", "too-many-items", "unknown-template"]
 
     /// What is wrong with the intent whoever receives it: the base and each layer checked as
-    /// `translator` checks intents, each error at its path in the file. Run before any
-    /// recipient, so a typo is one error and not one per recipient.
-    public func problems(_ translator: Translator) -> [Diagnostic] {
+    /// `translator` checks intents, each error at its path in the file.
+    private func problems(_ translator: Translator) -> [Diagnostic] {
         var found = translator.intentFindings(written.base).filter { $0.severity == .error && Self.writtenRules.contains($0.rule) }
         for (key, layer) in written.layers {
             let at = JSONPath.member(JSONPath.member("$", "locales"), key)

@@ -26,7 +26,7 @@ extension Campaign {
     /// filter's "now"); the translator's clock by default.
     ///
     /// ```swift
-    /// let campaign = try Campaign(intent: intent)
+    /// let campaign = try Campaign(intent: intent, translator: translator)
     /// let recipient = CampaignRecipient(id: "u-1", locale: LocaleTag("fr-CA"), variables: ["first_name": "Ada"])
     /// let outcome = campaign.translate(recipient, translator: translator, platforms: [.fcm, .apns])
     /// ```

@@ -56,13 +56,8 @@ struct CampaignCommand: ParsableCommand {
 
     func run() throws {
         StandardStream.ignoreBrokenPipes()
-        let campaign = try compile()
         let translator = try scriptOptions.translator(format: .human, now: clock.now)
-        let problems = campaign.problems(translator)
-        if !problems.isEmpty {
-            DiagnosticReport(format: format, file: InputFile(intent).name).emit(problems)
-            throw ExitStatus.invalid
-        }
+        let campaign = try compile(translator)
         let settings = CampaignLine.Settings(
             campaign: campaign, platforms: platform.platforms, forms: requestOptions.forms, lenient: lenient, truncate: !noTruncate,
             errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes, now: translator.options.clock())
@@ -89,9 +84,9 @@ struct CampaignCommand: ParsableCommand {
         if summary.failed > 0 { throw ExitStatus.invalid }
     }
 
-    /// The intent, compiled; what does not compile is said on standard error, each problem at
-    /// its path, before any recipient is read.
-    private func compile() throws -> Campaign {
+    /// The intent, compiled and checked; what is wrong is said on standard error, each problem
+    /// at its path, before any recipient is read.
+    private func compile(_ translator: Translator) throws -> Campaign {
         let input = InputFile(intent)
         let report = DiagnosticReport(format: format, file: input.name)
         let value: JSONValue
@@ -105,7 +100,7 @@ struct CampaignCommand: ParsableCommand {
             throw ExitStatus.invalid
         }
         do {
-            return try Campaign(intent: value)
+            return try Campaign(intent: value, translator: translator)
         } catch {
             report.emit(error.diagnostics)
             throw ExitStatus.invalid

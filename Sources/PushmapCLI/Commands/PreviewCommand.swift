@@ -247,9 +247,8 @@ struct PreviewCommand: ParsableCommand {
     /// The intent compiled as `pushmap campaign` compiles it; what does not compile, or is
     /// wrong whoever receives it, is said at its path.
     private func compile(_ intent: [UInt8], translator: Translator, report: DiagnosticReport) throws -> Campaign {
-        let campaign: Campaign
         do {
-            campaign = try Campaign(intent: try JSONParser.parse(intent))
+            return try Campaign(intent: try JSONParser.parse(intent), translator: translator)
         } catch let error as CampaignError {
             report.emit(error.diagnostics)
             throw ExitStatus.invalid
@@ -257,12 +256,6 @@ struct PreviewCommand: ParsableCommand {
             report.emit([.jsonSyntax(error)])
             throw ExitStatus.invalid
         }
-        let problems = campaign.problems(translator)
-        if !problems.isEmpty {
-            report.emit(problems)
-            throw ExitStatus.invalid
-        }
-        return campaign
     }
 
     /// What one campaign recipient sees: rendered, translated and cut to fit as a campaign does it.
