@@ -22,15 +22,10 @@ struct BatchCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOption
 
-    @Option(name: .long, help: "Worker threads; the number of cores by default.")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Argument(help: ArgumentHelp("The NDJSON file; - or nothing for standard input.", valueName: "file"), completion: .file())
     var file: String?
-
-    func validate() throws {
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
-    }
 
     func run() throws {
         StandardStream.ignoreBrokenPipes()
@@ -40,7 +35,7 @@ struct BatchCommand: ParsableCommand {
         let maxIntentBytes = translator.options.maxIntentBytes
         var total = 0
         var failed = 0
-        let lines = ParallelLines(translator: translator, workers: jobs ?? Translator.cores)
+        let lines = ParallelLines(translator: translator, workers: jobs.workers)
         let finished = try lines.run(InputFile(file), maxLineBytes: maxIntentBytes) { (outputs: [TranslationLine.Output]) in
             total += outputs.count
             for output in outputs where !output.ok { failed += 1 }
