@@ -28,12 +28,11 @@ struct RecipientPreviews {
 
     /// What one recipient sees, or why nothing is drawn (the rendering's warnings included).
     func preview(_ recipient: CampaignRecipient, name: String) -> Result<NotificationPreview, TranslationError> {
-        let platforms = recipient.platforms ?? self.platforms
         let now = translator.options.clock()
-        let outcome = campaign.translate(recipient, lenient: lenient, truncate: true, now: now) { intent throws(TranslationError) in
-            try translator.translate(intent, platforms: platforms)
+        let outcome = campaign.translate(recipient, translator: translator, platforms: platforms, lenient: lenient, now: now)
+        return outcome.result.map {
+            Previewer(translator: translator).preview($0, name: name, platforms: recipient.platforms ?? platforms, now: now)
         }
-        return outcome.result.map { Previewer(translator: translator).preview($0, name: name, platforms: platforms, now: now) }
     }
 
     /// The characters (grapheme clusters) of ``measuredTexts`` as rendered for `recipient`,
