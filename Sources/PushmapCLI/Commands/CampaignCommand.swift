@@ -26,8 +26,7 @@ struct CampaignCommand: ParsableCommand {
 
     @OptionGroup var clock: ClockOption
 
-    @Option(name: .long, help: "Worker threads; the number of cores by default.")
-    var jobs: Int?
+    @OptionGroup var jobs: JobsOption
 
     @Flag(name: .long, help: "A variable a recipient lacks renders empty, with a warning, instead of failing the recipient.")
     var lenient = false
@@ -48,7 +47,6 @@ struct CampaignCommand: ParsableCommand {
     var recipients: String?
 
     func validate() throws {
-        if let jobs, jobs < 1 || jobs > 256 { throw ValidationError("--jobs must be between 1 and 256") }
         if intent == "-", recipients == nil || recipients == "-" {
             throw ValidationError("the intent and the recipients cannot both be standard input")
         }
@@ -62,7 +60,7 @@ struct CampaignCommand: ParsableCommand {
             campaign: campaign, platforms: platform.platforms, forms: requestOptions.forms, lenient: lenient, truncate: !noTruncate,
             errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes, now: translator.options.clock())
         var summary = CampaignSummary()
-        let lines = ParallelLines(translator: translator, workers: jobs ?? Translator.cores)
+        let lines = ParallelLines(translator: translator, workers: jobs.workers)
         let finished = try lines.run(InputFile(recipients), maxLineBytes: translator.options.maxIntentBytes) { (outputs: [CampaignLine.Output]) in
             for output in outputs { summary.add(output) }
         } _: { line, session in
@@ -89,16 +87,7 @@ struct CampaignCommand: ParsableCommand {
     private func compile(_ translator: Translator) throws -> Campaign {
         let input = InputFile(intent)
         let report = DiagnosticReport(format: format, file: input.name)
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(try input.read(limit: 1 << 20))
-        } catch let error as FileError {
-            StandardStream.note("pushmap: \(error)")
-            throw ExitStatus.invalid
-        } catch let error as JSONParseError {
-            report.emit([.jsonSyntax(error)])
-            throw ExitStatus.invalid
-        }
+        let value = try report.readJSON(input)
         do {
             return try Campaign(intent: value, translator: translator)
         } catch {

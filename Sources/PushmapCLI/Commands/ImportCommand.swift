@@ -30,16 +30,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let input = InputFile(file)
         let report = DiagnosticReport(format: format, file: input.name)
-        let payload: JSONValue
-        do {
-            payload = try JSONParser.parse(try input.read(limit: 1 << 20))
-        } catch let error as JSONParseError {
-            report.emit([.jsonSyntax(error)])
-            throw ExitStatus.invalid
-        } catch {
-            StandardStream.note("pushmap: \(error)")
-            throw ExitStatus.invalid
-        }
+        let payload = try report.readJSON(input)
         let translator = try scriptOptions.translator(format: format, now: clock.now)
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do {

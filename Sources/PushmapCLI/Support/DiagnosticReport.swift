@@ -35,6 +35,20 @@ struct DiagnosticReport {
         }
     }
 
+    /// The JSON value `input` holds. Text that is not JSON is reported as a `json-syntax`
+    /// finding, an input that cannot be read in one line; either is exit status 1.
+    func readJSON(_ input: InputFile, limit: Int = 1 << 20) throws -> JSONValue {
+        do {
+            return try JSONParser.parse(try input.read(limit: limit))
+        } catch let error as JSONParseError {
+            emit([.jsonSyntax(error)])
+            throw ExitStatus.invalid
+        } catch {
+            StandardStream.note("pushmap: \(error)")
+            throw ExitStatus.invalid
+        }
+    }
+
     static func json(_ diagnostic: Diagnostic) -> JSONValue { DiagnosticJSON.json(diagnostic) }
 
     static func json(_ error: ScriptError) -> JSONValue { DiagnosticJSON.json(error) }
