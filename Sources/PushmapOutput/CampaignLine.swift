@@ -84,10 +84,7 @@ public enum CampaignLine {
 extension CampaignLine.Output {
     mutating func fail(number: Int?, id: String?, _ error: TranslationError) {
         ok = false
-        bytes = []
-        TranslationLine.start(&bytes, number: number, id: id)
-        bytes.append(contentsOf: #""error":"#.utf8)
-        JSONWriter(style: .compact).write(DiagnosticJSON.json(kind: error.kind.name, diagnostics: error.diagnostics, scriptError: error.scriptError), into: &bytes)
-        bytes.append(contentsOf: "}\n".utf8)
+        bytes = TranslationLine.failure(
+            DiagnosticJSON.json(kind: error.kind.name, diagnostics: error.diagnostics, scriptError: error.scriptError), number: number, id: id)
     }
 }

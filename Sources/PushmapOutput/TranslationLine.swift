@@ -25,14 +25,8 @@ public enum TranslationLine {
         _ intent: [UInt8], number: Int?, overlongLength: Int?, maxIntentBytes: Int,
         session: borrowing Translator.Session, platforms: [Platform], forms: Set<RequestForm> = []
     ) -> Output {
-        var bytes: [UInt8] = []
         func failure(_ error: JSONValue, scriptFailed: Bool = false, id: String? = nil) -> Output {
-            bytes.reserveCapacity(512)
-            start(&bytes, number: number, id: id)
-            bytes.append(contentsOf: #""error":"#.utf8)
-            JSONWriter(style: .compact).write(error, into: &bytes)
-            bytes.append(contentsOf: "}\n".utf8)
-            return Output(bytes: bytes, ok: false, scriptFailed: scriptFailed)
+            Output(bytes: Self.failure(error, number: number, id: id), ok: false, scriptFailed: scriptFailed)
         }
         if let length = overlongLength {
             let message = "a line of \(length) bytes exceeds the limit of \(maxIntentBytes) bytes"
@@ -53,9 +47,20 @@ public enum TranslationLine {
         }
     }
 
+    /// `{"line":N,"id":...,"error":{...}}` and a newline: a line that did not translate.
+    package static func failure(_ error: JSONValue, number: Int?, id: String?) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        start(&bytes, number: number, id: id)
+        bytes.append(contentsOf: #""error":"#.utf8)
+        JSONWriter(style: .compact).write(error, into: &bytes)
+        bytes.append(contentsOf: "}\n".utf8)
+        return bytes
+    }
+
     /// `{"line":N,"id":...,` as a line starts: no `line` when `number` is nil, no `id` when the
     /// intent (or the campaign's recipient) has none.
-    package static func start(_ bytes: inout [UInt8], number: Int?, id: String?) {
+    private static func start(_ bytes: inout [UInt8], number: Int?, id: String?) {
         bytes.append(UInt8(ascii: "{"))
         if let number {
             bytes.append(contentsOf: #""line":"#.utf8)
