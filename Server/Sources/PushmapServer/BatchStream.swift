@@ -87,9 +87,7 @@ struct BatchStream: AsyncSequence, Sendable {
                 output.append(contentsOf: result.bytes)
             }
         }
-        // The histogram counts translations one by one; a chunk's lines share its mean.
-        let each = (ContinuousClock.now - started).nanoseconds / Int64(Swift.max(1, lines.count))
-        for _ in lines { metrics.translated(nanoseconds: each) }
+        metrics.translated(lines.count, since: started)
         for _ in 0..<scriptFailures { metrics.scriptFailed() }
         failed += failures
         return output

@@ -89,9 +89,7 @@ struct CampaignStream: AsyncSequence, Sendable {
                 output.append(contentsOf: result.bytes)
             }
         }
-        // The histogram counts translations one by one; a chunk's lines share its mean.
-        let each = (ContinuousClock.now - started).nanoseconds / Int64(Swift.max(1, lines.count))
-        for _ in lines { metrics.translated(nanoseconds: each) }
+        metrics.translated(lines.count, since: started)
         return output
     }
 }

@@ -22,7 +22,7 @@ struct PushmapAPI: APIProtocol {
         let forms = try Self.forms(request: input.query.request, fcmApns: input.query.fcmApns)
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
         let started = ContinuousClock.now
-        defer { metrics.translated(nanoseconds: (ContinuousClock.now - started).nanoseconds) }
+        defer { metrics.translated(1, since: started) }
         let translation: Translation
         do throws(TranslationError) {
             translation = try store.translator.translate(body, platforms: platforms, forms: forms)

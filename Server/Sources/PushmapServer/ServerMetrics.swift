@@ -49,8 +49,13 @@ final class ServerMetrics: Sendable {
         CoreMetrics.Counter(label: "pushmap_http_requests_total", dimensions: [("route", route), ("status", String(status))]).increment()
     }
 
-    /// How long one translation took (intent bytes to payload bytes).
-    func translated(nanoseconds: Int64) { translationTimer.recordNanoseconds(nanoseconds) }
+    /// How long translations took (intent bytes to payload bytes): `count` of them, made together
+    /// since `started` (a streamed chunk's lines); the histogram counts translations one by one,
+    /// so each is given their mean.
+    func translated(_ count: Int, since started: ContinuousClock.Instant) {
+        let each = (ContinuousClock.now - started).nanoseconds / Int64(Swift.max(1, count))
+        for _ in 0..<count { translationTimer.recordNanoseconds(each) }
+    }
 
     /// A mapping script failed on an intent.
     func scriptFailed() { scriptFailures.increment() }
