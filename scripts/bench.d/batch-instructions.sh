@@ -13,15 +13,7 @@ source "$here/callgrind.sh"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 stripped_copy "$binary" "$work/pushmap"
-python3 - "$here/../../examples/seeds/basic-fcm.json" "$work" <<'PY'
-import json, sys
-base = json.load(open(sys.argv[1]))
-for count in (2000, 6000):
-    with open(f"{sys.argv[2]}/{count}.ndjson", "w") as f:
-        for i in range(count):
-            base["title"] = f"game request {i}"
-            f.write(json.dumps(base) + "\n")
-PY
+for count in 2000 6000; do python3 "$here/seed_intents.py" "$work/$count.ndjson" "$count"; done
 total=0
 for time in "${frozen_times[@]}"; do
   small=$(counted_run "$work" "$time" ./pushmap batch --platform both --jobs 1 2000.ndjson)

@@ -2,15 +2,14 @@
 
 Memory is sampled from /proc every 0.2 s while the batch runs, so that "flat" is a measurement:
 the resident size after the first tenth of the run, and at the end."""
-import json, os, resource, subprocess, sys, tempfile, time
+import os, resource, subprocess, sys, tempfile, time
+
+import seed_intents
 
 binary, count = sys.argv[1], int(sys.argv[2])
-base = json.load(open("examples/seeds/basic-fcm.json"))
 with tempfile.NamedTemporaryFile("w", suffix=".ndjson", delete=False) as f:
-    for i in range(count):
-        base["title"] = f"game request {i}"
-        f.write(json.dumps(base) + "\n")
     path = f.name
+seed_intents.write(path, count)
 size = os.path.getsize(path)
 
 

@@ -4,19 +4,17 @@ goal: at most 1.0). Both outputs are compared first: the same fcm and apns paylo
     python3 node-peer.py PUSHMAP_BINARY [INTENTS] [PAIRS]"""
 import json, os, statistics, subprocess, sys, tempfile, time
 
+import seed_intents
+
 binary = sys.argv[1]
 count = int(sys.argv[2]) if len(sys.argv) > 2 else 200_000
 pairs = int(sys.argv[3]) if len(sys.argv) > 3 else 5
 here = os.path.dirname(os.path.abspath(__file__))
 peer = os.path.join(here, "node-peer.js")
 
-base = json.load(open(os.path.join(here, "../../examples/seeds/basic-fcm.json")))
 work = tempfile.mkdtemp()
 intents = os.path.join(work, "intents.ndjson")
-with open(intents, "w") as f:
-    for i in range(count):
-        base["title"] = f"game request {i}"
-        f.write(json.dumps(base) + "\n")
+seed_intents.write(intents, count)
 
 commands = {
     "pushmap": ["taskset", "-c", "0", binary, "batch", "--platform", "both", "--jobs", "1", intents],
