@@ -107,7 +107,7 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
         /// The mapping script failed.
         public static let scriptFailed = Kind(name: "script failed")
         /// A campaign's recipient line is malformed, or lacks a variable a template needs.
-        @_spi(Tools) public static let invalidRecipient = Kind(name: "invalid recipient")
+        public static let invalidRecipient = Kind(name: "invalid recipient")
     }
 
     /// What failed.
