@@ -15,11 +15,7 @@ extension PushmapAPI {
         let lenient = try Self.flag(query.lenient, "lenient")
         let noTruncate = try Self.flag(query.noTruncate, "noTruncate")
         let check = try Self.flag(query.check, "check")
-        // No body, or an empty one, is a request that forgot it (the command line would have no intent).
-        let head = RequestScope.current.head.headerFields
-        if head[.contentLength] == "0" || (head[.contentLength] == nil && head[.transferEncoding] == nil) {
-            throw APIError.badRequest("a campaign needs a body: the intent on the first line, then one recipient per line")
-        }
+        try Self.requireBody("a campaign needs a body: the intent on the first line, then one recipient per line")
         let body = try await CampaignBody(input.body.raw, maxLineBytes: configuration.maxBodyBytes)
         let translator = store.translator
         let campaign = try Self.compile(body.intent, translator: translator)
@@ -39,21 +35,12 @@ extension PushmapAPI {
         do throws(JSONParseError) {
             value = try JSONParser.parse(intent)
         } catch {
-            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json")
+            throw APIError.invalidJSON([.jsonSyntax(error)])
         }
         do throws(CampaignError) {
             return try Campaign(intent: value, translator: translator)
         } catch {
             throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: error.diagnostics))
-        }
-    }
-
-    /// A true-or-false query parameter (absent: false), as a flag of the command line.
-    static func flag(_ value: String?, _ name: String) throws(APIError) -> Bool {
-        switch value {
-        case nil, "false": return false
-        case "true": return true
-        default: throw APIError.badRequest("\(name) must be true or false")
         }
     }
 }

@@ -39,7 +39,7 @@ struct PushmapAPI: APIProtocol {
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
         let findings = store.translator.validate(body, platform: platform)
         if findings.first?.rule == "json-syntax" {
-            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: findings), kind: "invalid json")
+            throw APIError.invalidJSON(findings)
         }
         let object: JSONObject = [
             "valid": .bool(!findings.hasErrors), "platform": .string(platform.name),
@@ -51,11 +51,7 @@ struct PushmapAPI: APIProtocol {
 
     func batch(_ input: Operations.Batch.Input) async throws -> Operations.Batch.Output {
         let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
-        // No body, or an empty one, is a request that forgot it (the command line would read no lines).
-        let head = RequestScope.current.head.headerFields
-        if head[.contentLength] == "0" || (head[.contentLength] == nil && head[.transferEncoding] == nil) {
-            throw APIError.badRequest("a batch needs a body of NDJSON lines")
-        }
+        try Self.requireBody("a batch needs a body of NDJSON lines")
         let stream = BatchStream(
             body: input.body.raw, translator: store.translator, platforms: platforms, maxLineBytes: configuration.maxBodyBytes,
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds), metrics: metrics, logger: RequestScope.current.logger)
@@ -92,7 +88,7 @@ struct PushmapAPI: APIProtocol {
         do throws(JSONParseError) {
             payload = try JSONParser.parse(body)
         } catch {
-            throw APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)]), kind: "invalid json")
+            throw APIError.invalidJSON([.jsonSyntax(error)])
         }
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do throws(TranslationError) {
@@ -166,15 +162,29 @@ struct PushmapAPI: APIProtocol {
         }
     }
 
+    /// 400 saying `message` when the request has no body, or an empty one: a streamed route's
+    /// request that forgot it (the command line would have no line to read).
+    static func requireBody(_ message: String) throws(APIError) {
+        let head = RequestScope.current.head.headerFields
+        if head[.contentLength] == "0" || (head[.contentLength] == nil && head[.transferEncoding] == nil) {
+            throw APIError.badRequest(message)
+        }
+    }
+
+    /// A true-or-false query parameter (absent: false), as a flag of the command line.
+    static func flag(_ value: String?, _ name: String) throws(APIError) -> Bool {
+        switch value {
+        case nil, "false": return false
+        case "true": return true
+        default: throw APIError.badRequest("\(name) must be true or false")
+        }
+    }
+
     /// `?request=` and `?fcmApns=`, true or false (absent: false), as `--request` and `--fcm-apns`.
     static func forms(request: String?, fcmApns: String?) throws(APIError) -> Set<RequestForm> {
         var forms: Set<RequestForm> = []
-        for (value, form) in [(request, RequestForm.apnsRequest), (fcmApns, .fcmAPNS)] {
-            switch value {
-            case nil, "false": continue
-            case "true": forms.insert(form)
-            default: throw APIError.badRequest("request and fcmApns must be true or false")
-            }
+        for (value, form) in [(request, RequestForm.apnsRequest), (fcmApns, .fcmAPNS)] where try flag(value, "request and fcmApns") {
+            forms.insert(form)
         }
         return forms
     }
@@ -193,6 +203,11 @@ extension Components.RequestBodies.Bytes {
 extension APIError {
     static func badPlatform(allowBoth: Bool) -> APIError {
         .badRequest(allowBoth ? "platform must be fcm, apns or both" : "platform is needed: fcm or apns")
+    }
+
+    /// A body that is not JSON: 400, the `json-syntax` finding saying where.
+    static func invalidJSON(_ findings: [Diagnostic]) -> APIError {
+        APIError(.badRequest, translationError: TranslationError(kind: .invalidIntent, diagnostics: findings), kind: "invalid json")
     }
 }
 
