@@ -22,9 +22,10 @@ extension PushmapAPI {
         let settings = CampaignLine.Settings(
             campaign: campaign, platforms: platforms, forms: forms, lenient: lenient, truncate: !noTruncate, errorsOnly: check,
             maxLineBytes: configuration.maxBodyBytes, now: translator.options.clock())
-        let stream = CampaignStream(
-            body: body, settings: settings, translator: translator, timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds),
-            metrics: metrics, logger: RequestScope.current.logger)
+        let stream = LineStream(
+            lines: { body.take() },
+            answering: CampaignAnswer(settings: settings, translator: translator, metrics: metrics, logger: RequestScope.current.logger),
+            timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }
 

@@ -52,9 +52,13 @@ struct PushmapAPI: APIProtocol {
     func batch(_ input: Operations.Batch.Input) async throws -> Operations.Batch.Output {
         let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
         try Self.requireBody("a batch needs a body of NDJSON lines")
-        let stream = BatchStream(
-            body: input.body.raw, translator: store.translator, platforms: platforms, maxLineBytes: configuration.maxBodyBytes,
-            timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds), metrics: metrics, logger: RequestScope.current.logger)
+        let (body, maxLineBytes) = (input.body.raw, configuration.maxBodyBytes)
+        let stream = LineStream(
+            lines: { BodyLines(body, maxLineBytes: maxLineBytes) },
+            answering: BatchAnswer(
+                translator: store.translator, platforms: platforms, maxLineBytes: maxLineBytes, metrics: metrics,
+                logger: RequestScope.current.logger),
+            timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }
 

@@ -1,0 +1,47 @@
+internal import Logging
+@_spi(Tools) internal import Pushmap
+internal import PushmapJSON
+@_spi(Tools) internal import PushmapOutput
+
+/// `/v1/campaign`'s lines (through ``LineStream``): each recipient's line as `pushmap campaign`
+/// writes it, on one Lua state per chunk; with `check`, only the failed recipients' lines, then
+/// the summary as one JSON line. Recipients are numbered from 1 after the intent line, as the
+/// lines of a recipients file.
+struct CampaignAnswer: LineAnswering {
+    let settings: CampaignLine.Settings
+    let translator: Translator
+    let metrics: ServerMetrics
+    let logger: Logger
+    var summary = CampaignSummary()
+
+    mutating func answer(_ lines: [LineSplitter.Line]) -> [UInt8] {
+        var output: [UInt8] = []
+        let started = ContinuousClock.now
+        translator.withSession { session in
+            for line in lines {
+                // Body line 1 is the intent: recipient N is body line N + 1.
+                let result = CampaignLine.translate(
+                    line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
+                summary.add(result)
+                metrics.campaignRecipient(result)
+                output.append(contentsOf: result.bytes)
+            }
+        }
+        metrics.translated(lines.count, since: started)
+        return output
+    }
+
+    mutating func end() -> [UInt8] {
+        logger.info(
+            "campaign", metadata: ["recipients": "\(summary.recipients)", "translated": "\(summary.translated)", "failed": "\(summary.failed)"])
+        guard settings.errorsOnly else { return [] }
+        var output = JSONWriter(style: .compact).write(summary.json)
+        output.append(0x0A)
+        return output
+    }
+
+    mutating func timedOut() -> [UInt8] {
+        logger.warning("campaign stopped at its time limit", metadata: ["recipients": "\(summary.recipients)"])
+        return StreamTimeout.line("the campaign took longer than its limit; recipients after \(summary.recipients) were not read")
+    }
+}

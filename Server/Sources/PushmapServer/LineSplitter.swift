@@ -1,0 +1,62 @@
+/// Splits a stream of chunks into lines as `pushmap batch` reads a file: without the newline or
+/// a trailing CR, numbered from 1, a line over the limit dropped as it streams past but counted.
+struct LineSplitter {
+    struct Line {
+        var number: Int
+        var bytes: [UInt8]
+        var overlongLength: Int?
+    }
+
+    let maxLineBytes: Int
+    private var pending: [UInt8] = []
+    /// Bytes of the current line already dropped; over 0 means the line is too long.
+    private var dropped = 0
+    private var number = 0
+
+    init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
+
+    /// The lines the chunk completes.
+    mutating func append(_ chunk: ArraySlice<UInt8>) -> [Line] {
+        var lines: [Line] = []
+        chunk.withUnsafeBytes { raw in
+            var start = 0
+            while start < raw.count {
+                guard let newline = raw[start...].firstIndex(of: 0x0A) else {
+                    keep(raw[start...])
+                    return
+                }
+                keep(raw[start..<newline])
+                lines.append(endLine())
+                start = newline + 1
+            }
+        }
+        return lines
+    }
+
+    /// The last line when the body does not end with a newline.
+    mutating func finish() -> Line? {
+        guard !pending.isEmpty || dropped > 0 else { return nil }
+        return endLine()
+    }
+
+    private mutating func keep(_ bytes: Slice<UnsafeRawBufferPointer>) {
+        if dropped > 0 || pending.count + bytes.count > maxLineBytes {
+            dropped += pending.count + bytes.count
+            pending.removeAll(keepingCapacity: false)
+        } else {
+            pending.append(contentsOf: bytes)
+        }
+    }
+
+    private mutating func endLine() -> Line {
+        number += 1
+        defer {
+            pending.removeAll(keepingCapacity: true)
+            dropped = 0
+        }
+        if dropped > 0 { return Line(number: number, bytes: [], overlongLength: dropped) }
+        var bytes = pending
+        if bytes.last == 0x0D { bytes.removeLast() }
+        return Line(number: number, bytes: bytes, overlongLength: nil)
+    }
+}
