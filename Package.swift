@@ -16,8 +16,9 @@ let package = Package(
         // The library a service embeds: the one product that is public API.
         .library(name: "Pushmap", targets: ["Pushmap"]),
         // For the Server package (Server/Package.swift) only, not API: what the command line and
-        // the server both write and draw, and the tool that embeds files as Swift source.
-        .library(name: "_PushmapServerSupport", targets: ["PushmapOutput", "PushmapPreview"]),
+        // the server both write and draw, the intent's JSON Schema, and the tool that embeds
+        // files as Swift source.
+        .library(name: "_PushmapServerSupport", targets: ["PushmapOutput", "PushmapPreview", "PushmapTooling"]),
         .executable(name: "EmbedScriptsTool", targets: ["EmbedScriptsTool"]),
     ],
     // pushmap-server is a package of its own in Server/, so that a package depending on the
@@ -54,14 +55,19 @@ let package = Package(
             swiftSettings: strict,
             plugins: ["EmbedScripts"]
         ),
+        // What the tools need and a service does not: script fixtures and their runner (`pushmap
+        // scripts check`), the intent's JSON Schema (`pushmap schema`, the server's schema route)
+        // and writing files. The library keeps what a service needs, reading scripts from a folder
+        // for a reload among it.
+        .target(name: "PushmapTooling", dependencies: ["Pushmap", "PushmapJSON"], swiftSettings: strict),
         // What each phone shows of a translation, drawn as HTML or text (`pushmap preview`).
-        .target(name: "PushmapPreview", dependencies: ["Pushmap", "PushmapJSON"], swiftSettings: strict),
+        .target(name: "PushmapPreview", dependencies: ["Pushmap", "PushmapJSON", "PushmapTooling"], swiftSettings: strict),
         // The JSON the command line and the server both write: diagnostics, batch lines.
         .target(name: "PushmapOutput", dependencies: ["Pushmap", "PushmapJSON"], swiftSettings: strict),
         .executableTarget(
             name: "PushmapCLI",
             dependencies: [
-                "Pushmap", "PushmapJSON", "PushmapOutput", "PushmapPreview",
+                "Pushmap", "PushmapJSON", "PushmapOutput", "PushmapPreview", "PushmapTooling",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -119,6 +125,7 @@ let package = Package(
             dependencies: ["PushmapFuzzing", "PushmapJSON"],
             swiftSettings: strict
         ),
+        .testTarget(name: "PushmapToolingTests", dependencies: ["PushmapTooling", "Pushmap", "PushmapJSON"], swiftSettings: strict),
         .testTarget(name: "PushmapPreviewTests", dependencies: ["PushmapPreview", "PushmapJSON"], swiftSettings: strict),
         .testTarget(
             name: "PushmapCLITests",

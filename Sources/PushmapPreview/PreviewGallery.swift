@@ -1,5 +1,6 @@
 @_spi(Tools) package import Pushmap
 internal import PushmapJSON
+internal import PushmapTooling
 
 /// Every intent and fixture in a folder, previewed for one page: the folder's `*.json` files
 /// (an intent, or a fixture: an object with "intent" and "fcm", "apns" or "error") and its

@@ -1,5 +1,6 @@
 @_spi(Tools) package import Pushmap
 internal import PushmapJSON
+package import PushmapTooling
 
 /// A file given to preview: an intent, or a fixture (`NAME.test/CASE.json`: an object with
 /// "intent" and "fcm", "apns" or "error", and maybe "now"), whose intent is drawn at the fixture's time.

@@ -5,6 +5,7 @@ internal import OpenAPIRuntime
 internal import PushmapJSON
 @_spi(Tools) internal import PushmapOutput
 internal import PushmapPreview
+@_spi(Tools) internal import PushmapTooling
 
 /// The operations of openapi.yaml (the generated `APIProtocol`); each answer mirrors what the
 /// command line writes. A failure is thrown as an ``APIError``, which knows its answer.

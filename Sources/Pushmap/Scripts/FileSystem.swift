@@ -22,7 +22,8 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
 }
 
 /// The few file operations pushmap needs, over POSIX: Foundation is slow to load, and a
-/// command-line run should start in milliseconds.
+/// command-line run should start in milliseconds. Only reading is here, for loading scripts from
+/// a folder; the writing the command line does is in PushmapTooling.
 @_spi(Tools) public enum FileSystem {
 
     /// The whole content of the file at `path`, refusing folders and anything over `limit` bytes.
@@ -82,40 +83,8 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
         return names.sorted()
     }
 
-    /// Writes `bytes` to `path`, replacing it.
-    package static func writeFile(_ bytes: [UInt8], to path: String) throws(FileError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw FileError(path: path, reason: reason(errno)) }
-        defer { close(descriptor) }
-        try writeAll(bytes, to: descriptor, path: path)
-    }
-
-    /// Writes all of `bytes` to an open descriptor, going on after short writes and interrupts.
-    package static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(FileError) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, reason: reason(errno))
-            }
-            offset += written
-        }
-    }
-
-    /// Makes the folder `path` and its parents.
-    package static func makeDirectory(_ path: String) throws(FileError) {
-        var current = path.hasPrefix("/") ? "" : "."
-        for part in path.split(separator: "/") {
-            current += "/" + part
-            if mkdir(current, 0o755) != 0, errno != EEXIST { throw FileError(path: current, reason: reason(errno)) }
-        }
-        guard isDirectory(path) else { throw FileError(path: path, reason: "exists and is not a directory") }
-    }
-
-    static func reason(_ code: Int32) -> String {
+    /// `code` (an `errno`) in words for a one-line message.
+    package static func reason(_ code: Int32) -> String {
         switch code {
         case ENOENT: "no such file or directory"
         case EACCES: "permission denied"

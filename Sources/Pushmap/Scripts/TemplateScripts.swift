@@ -69,7 +69,7 @@ extension TemplateScripts {
 }
 
 /// The files embedded by the EmbedScripts plugin, sorted into their roles.
-enum BuiltinFiles {
+package enum BuiltinFiles {
     static let preludePath = "Sources/Pushmap/Lua/prelude.lua"
 
     static let intentPath = "Sources/Pushmap/Lua/intent.lua"
@@ -102,7 +102,13 @@ enum BuiltinFiles {
     }
 
     /// Fixtures that ship beside the built-in templates: `templates/NAME.test/CASE.json`.
-    static var fixtures: [(path: String, source: String)] {
+    package static var fixtures: [(path: String, source: String)] {
         BuiltinScripts.files.filter { $0.path.hasPrefix("templates/") && $0.path.hasSuffix(".json") }
+    }
+
+    /// Everything under `templates/`, the built-in scripts and their fixtures, for
+    /// `pushmap scripts export` (PushmapTooling).
+    package static var templateFiles: [(path: String, source: String)] {
+        BuiltinScripts.files.filter { $0.path.hasPrefix("templates/") }
     }
 }

@@ -2,6 +2,7 @@ internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
 internal import PushmapJSON
 internal import PushmapPreview
+@_spi(Tools) internal import PushmapTooling
 
 /// `pushmap preview`: what each phone shows of an intent's payloads, as text, an HTML page or a
 /// PNG; or, with `--gallery`, every intent and fixture of a folder on one page; or, with

@@ -1,6 +1,7 @@
 internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
 internal import PushmapJSON
+@_spi(Tools) internal import PushmapTooling
 
 /// `pushmap schema`: the intent's JSON Schema, as in schema/intent.schema.json.
 struct SchemaCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
 internal import PushmapJSON
+@_spi(Tools) internal import PushmapTooling
 
 /// `pushmap scripts`: scaffolding and checks for custom template scripts.
 struct ScriptsCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 @_spi(Tools) internal import Pushmap
+@_spi(Tools) internal import PushmapTooling
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)

@@ -1,3 +1,4 @@
+@_spi(Tools) package import Pushmap
 internal import PushmapJSON
 
 /// Runs fixtures against a translator: the engine of `pushmap scripts check`.
@@ -105,6 +106,6 @@ package struct FixtureRunner: Sendable {
 
     /// The built-in scripts and fixtures as files, for `pushmap scripts export`.
     package static var builtinFiles: [(path: String, source: String)] {
-        BuiltinScripts.files.filter { $0.path.hasPrefix("templates/") }.map { (String($0.path.dropFirst("templates/".count)), $0.source) }
+        BuiltinFiles.templateFiles.map { (String($0.path.dropFirst("templates/".count)), $0.source) }
     }
 }

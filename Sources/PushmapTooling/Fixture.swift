@@ -1,4 +1,5 @@
-internal import PushmapJSON
+package import Pushmap
+package import PushmapJSON
 
 /// A test case for a template script: an intent and the payloads (or the error) it must give.
 /// Stored as `NAME.test/CASE.json` beside the script:

@@ -1,3 +1,4 @@
+@_spi(Tools) public import Pushmap
 public import PushmapJSON
 
 /// Writes ``IntentSchema`` as a JSON Schema (draft 2020-12) that editors use for completion and

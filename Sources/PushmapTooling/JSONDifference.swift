@@ -1,4 +1,4 @@
-internal import PushmapJSON
+package import PushmapJSON
 
 /// The differences between an expected and an actual JSON value, one readable line each,
 /// naming the path: `$.message.data.adb_title: expected "A", got "B"`.
