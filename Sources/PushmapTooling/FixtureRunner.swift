@@ -97,13 +97,6 @@ package struct FixtureRunner: Sendable {
         return templates.filter { !tested.contains($0.name) }
     }
 
-    /// The fixtures that ship with the built-in scripts.
-    package static var builtinFixtures: [Fixture] {
-        get throws {
-            try BuiltinFiles.fixtures.map { file throws in try Fixture(path: file.path, bytes: Array(file.source.utf8)) }
-        }
-    }
-
     /// The built-in scripts and fixtures as files, for `pushmap scripts export`.
     package static var builtinFiles: [(path: String, source: String)] {
         BuiltinFiles.templateFiles.map { (String($0.path.dropFirst("templates/".count)), $0.source) }

@@ -101,11 +101,6 @@ package enum BuiltinFiles {
         }
     }
 
-    /// Fixtures that ship beside the built-in templates: `templates/NAME.test/CASE.json`.
-    package static var fixtures: [(path: String, source: String)] {
-        BuiltinScripts.files.filter { $0.path.hasPrefix("templates/") && $0.path.hasSuffix(".json") }
-    }
-
     /// Everything under `templates/`, the built-in scripts and their fixtures, for
     /// `pushmap scripts export` (PushmapTooling).
     package static var templateFiles: [(path: String, source: String)] {
