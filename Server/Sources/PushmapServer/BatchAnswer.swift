@@ -3,9 +3,9 @@ internal import Logging
 @_spi(Tools) internal import PushmapOutput
 
 /// `/v1/batch`'s lines (through ``LineStream``): each an intent translated as `pushmap batch`
-/// writes its line, on one Lua state per chunk.
+/// writes its line, a chunk's lines spread over the cores as the command line spreads a window.
 struct BatchAnswer: LineAnswering {
-    let translator: Translator
+    let workers: LineWorkers
     let platforms: [Platform]
     let maxLineBytes: Int
     let metrics: ServerMetrics
@@ -14,24 +14,22 @@ struct BatchAnswer: LineAnswering {
     var failed = 0
 
     mutating func answer(_ lines: [LineSplitter.Line]) -> [UInt8] {
-        var output: [UInt8] = []
-        var failures = 0
-        var scriptFailures = 0
         let started = ContinuousClock.now
-        translator.withSession { session in
-            for line in lines {
-                let result = TranslationLine.translate(
-                    line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
-                    session: session, platforms: platforms)
-                if !result.ok { failures += 1 }
-                if result.scriptFailed { scriptFailures += 1 }
-                output.append(contentsOf: result.bytes)
-            }
+        let (platforms, maxLineBytes) = (self.platforms, self.maxLineBytes)
+        let results = workers.map(lines) { line, session in
+            TranslationLine.translate(
+                line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
+                session: session, platforms: platforms)
         }
         metrics.translated(lines.count, since: started)
-        for _ in 0..<scriptFailures { metrics.scriptFailed() }
+        var output: [UInt8] = []
+        output.reserveCapacity(results.reduce(0) { $0 + $1.bytes.count })
+        for result in results {
+            if !result.ok { failed += 1 }
+            if result.scriptFailed { metrics.scriptFailed() }
+            output.append(contentsOf: result.bytes)
+        }
         total += lines.count
-        failed += failures
         return output
     }
 

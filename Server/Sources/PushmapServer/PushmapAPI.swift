@@ -54,11 +54,12 @@ struct PushmapAPI: APIProtocol {
         let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
         try Self.requireBody("a batch needs a body of NDJSON lines")
         let (body, maxLineBytes) = (input.body.raw, configuration.maxBodyBytes)
+        // As many workers as the translator keeps idle states: one a core.
+        let workers = LineWorkers(translator: store.translator, workers: store.translator.options.idleStates)
         let stream = LineStream(
             lines: { BodyLines(body, maxLineBytes: maxLineBytes) },
             answering: BatchAnswer(
-                translator: store.translator, platforms: platforms, maxLineBytes: maxLineBytes, metrics: metrics,
-                logger: RequestScope.current.logger),
+                workers: workers, platforms: platforms, maxLineBytes: maxLineBytes, metrics: metrics, logger: RequestScope.current.logger),
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }

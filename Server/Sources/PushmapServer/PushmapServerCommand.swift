@@ -67,6 +67,12 @@ struct PushmapServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
     var logLevel = "info"
 
+    /// ArgumentParser's entry point, after what must come before any thread starts.
+    static func main() async {
+        ProcessStart.boundMallocArenas()
+        await main(nil)
+    }
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be over 0") }
@@ -163,7 +169,9 @@ enum PushmapServer {
             },
             logger: logger
         )
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        try await withTaskExecutorPreference(EventLoopTaskExecutor.shared) {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        }
         logger.info("stopped")
     }
 }

@@ -5,7 +5,8 @@ internal import OpenAPIRuntime
 /// The router: the routes openapi.yaml names, registered by the generated code, behind one
 /// middleware per concern. Outermost first: the request id (so every answer carries it), the
 /// access log and the request counter (which see every answer), the answers to errors, then the
-/// token and the limits, which only a request that reached a route goes through.
+/// token and the limits, which only a request that reached a route goes through, and last the
+/// answer put in one buffer.
 enum ServerRouter {
     /// `slots` are the concurrency limit's (a test passes its own to fill them).
     static func make(
@@ -21,6 +22,7 @@ enum ServerRouter {
         if let token = configuration.token { router.add(middleware: TokenMiddleware(token: token)) }
         router.add(middleware: LimitsMiddleware(
             slots: slots ?? RequestSlots(limit: configuration.maxConcurrentRequests), timeLimitMilliseconds: configuration.requestTimeoutMilliseconds))
+        router.add(middleware: BufferedBodyMiddleware())
         // Middleware applies to the routes registered after it.
         try api.registerHandlers(on: router, middlewares: [MediaTypeMiddleware()])
         return router

@@ -1,7 +1,5 @@
-internal import Dispatch
 @_spi(Tools) internal import Pushmap
 @_spi(Tools) internal import PushmapOutput
-internal import Synchronization
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -10,14 +8,11 @@ internal import Darwin
 
 /// What a line of `batch` or `campaign` output is: its bytes and whether it translated.
 protocol LineOutput: Sendable {
-    init()
     var bytes: [UInt8] { get }
     var ok: Bool { get }
 }
 
-extension TranslationLine.Output: LineOutput {
-    init() { self.init(bytes: []) }
-}
+extension TranslationLine.Output: LineOutput {}
 extension CampaignLine.Output: LineOutput {}
 
 /// NDJSON in, NDJSON out, for `batch` and `campaign`: lines read in windows, each window
@@ -72,22 +67,7 @@ struct ParallelLines {
 
     /// Translates a window of lines on `workers` threads; the outputs keep the lines' order.
     func map<Output: LineOutput>(_ lines: [LineReader.Line], _ each: @Sendable (LineReader.Line, borrowing Translator.Session) -> Output) -> [Output] {
-        let results = OutputSlots<Output>(count: lines.count)
-        let next = Atomic<Int>(0)
-        let chunk = 16
-        DispatchQueue.concurrentPerform(iterations: min(workers, max(1, (lines.count + chunk - 1) / chunk))) { _ in
-            while true {
-                let first = next.add(chunk, ordering: .relaxed).oldValue
-                if first >= lines.count { return }
-                // One state for the chunk: no lock or shared count is touched per line.
-                translator.withSession { session in
-                    for index in first..<min(first + chunk, lines.count) {
-                        results.set(index, each(lines[index], session))
-                    }
-                }
-            }
-        }
-        return results.values
+        LineWorkers(translator: translator, workers: workers).map(lines, each)
     }
 
     /// The input's file descriptor: 0 for standard input.
@@ -108,25 +88,4 @@ struct ParallelLines {
 
 private func openForReading(_ path: String) -> Int32 {
     open(path, O_RDONLY | O_CLOEXEC)
-}
-
-/// Output slots filled by worker threads, each slot by one thread.
-private final class OutputSlots<Output: LineOutput>: @unchecked Sendable {
-    // @unchecked: each index is written by exactly one worker, and read after all have joined;
-    // raw storage, because concurrent access to an array property trips exclusivity checks.
-    private let storage: UnsafeMutableBufferPointer<Output>
-
-    init(count: Int) {
-        storage = .allocate(capacity: count)
-        storage.initialize(repeating: Output())
-    }
-
-    deinit {
-        storage.deinitialize()
-        storage.deallocate()
-    }
-
-    func set(_ index: Int, _ output: Output) { storage[index] = output }
-
-    var values: [Output] { Array(storage) }
 }
