@@ -6,9 +6,9 @@ internal import Glibc
 /// from its environment to run lean.
 enum ProcessStart {
     /// The malloc arenas glibc may make, where it would make up to eight per core, one for each
-    /// thread that allocates while another holds an arena. The scripts' allocations spread
-    /// over arenas that each keep their freed pages: after two million requests at 64
-    /// connections the server held 110-198 MiB with glibc's default (see docs/internals.md).
+    /// thread that allocates while another holds an arena; each keeps the pages freed in it.
+    /// After two million requests at 64 connections the server held 110 MiB with glibc's
+    /// default (198 MiB in issue 28), 36 MiB with two (see docs/internals.md).
     static let mallocArenas: Int32 = 2
 
     /// Caps glibc's arenas at ``mallocArenas``, unless the environment already set a cap
