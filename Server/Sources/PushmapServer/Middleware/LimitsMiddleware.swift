@@ -86,8 +86,10 @@ struct RequestTimedOut: Error {}
 
 /// Runs `body` on a task of its own, cancelling it and throwing ``RequestTimedOut`` when `limit`
 /// passes first. The deadline is a timer of the event loop the request runs on
-/// (``EventLoopTaskExecutor``): a sleeping child task instead cost every request a dispatch
-/// timer and a wake-up of dispatch's timer thread, a tenth of the server's time under load.
+/// (``EventLoopTaskExecutor``), removed when cancelled. A sleeping child task instead cost every
+/// request a dispatch timer and a wake-up of dispatch's timer thread (a tenth of the server's
+/// time under load), and a cancelled sleep stayed queued until its deadline: ten seconds of
+/// requests' tasks held at once, 106 MiB resident at 9,000 requests/s, 41 MiB with a 1 s limit.
 func withTimeLimit<Result: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> Result) async throws -> Result {
     // On the event loops as the request is (an unstructured task inherits no executor preference).
     let task = Task(executorPreference: EventLoopTaskExecutor.shared) { try await body() }
