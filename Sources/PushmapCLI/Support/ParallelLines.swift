@@ -21,8 +21,12 @@ struct ParallelLines {
     /// Lines translated between two writes; bounds memory and keeps order cheap.
     static let window = 4096
 
-    let translator: Translator
-    let workers: Int
+    /// The worker threads each window is translated on (shared with the server's batch route).
+    let workers: LineWorkers
+
+    init(translator: Translator, workers: Int) {
+        self.workers = LineWorkers(translator: translator, workers: workers)
+    }
 
     /// Runs `each` over every line of `input`, handing each window's outputs to `tally` before
     /// they are written. False when standard output closed (the reader went away).
@@ -50,7 +54,7 @@ struct ParallelLines {
                 throw ExitStatus.invalid
             }
             if lines.isEmpty { break }
-            let outputs = map(lines, each)
+            let outputs = workers.map(lines, each)
             for output in outputs where !output.ok { failed += 1 }
             total += lines.count
             tally(outputs)
@@ -63,11 +67,6 @@ struct ParallelLines {
         if writer.closed { return false }
         progress.finish()
         return true
-    }
-
-    /// Translates a window of lines on `workers` threads; the outputs keep the lines' order.
-    func map<Output: LineOutput>(_ lines: [LineReader.Line], _ each: @Sendable (LineReader.Line, borrowing Translator.Session) -> Output) -> [Output] {
-        LineWorkers(translator: translator, workers: workers).map(lines, each)
     }
 
     /// The input's file descriptor: 0 for standard input.
