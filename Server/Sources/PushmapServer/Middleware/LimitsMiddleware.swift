@@ -1,7 +1,6 @@
 internal import HTTPTypes
 internal import Hummingbird
 internal import NIOCore
-internal import NIOPosix
 internal import Synchronization
 
 /// The concurrency and time limits. Each request but the probes takes a slot, 503 when all are
@@ -94,7 +93,7 @@ func withTimeLimit<Result: Sendable>(_ limit: Duration, _ body: @escaping @Senda
     // On the event loops as the request is (an unstructured task inherits no executor preference).
     let task = Task(executorPreference: EventLoopTaskExecutor.shared) { try await body() }
     let expired = Expiry()
-    let timer = MultiThreadedEventLoopGroup.singleton.any().scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
+    let timer = EventLoopTaskExecutor.shared.group.any().scheduleTask(in: .nanoseconds(limit.nanoseconds)) {
         expired.mark()
         task.cancel()
     }
