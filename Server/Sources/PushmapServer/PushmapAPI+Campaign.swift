@@ -9,12 +9,12 @@ extension PushmapAPI {
     /// before the answer starts (what does not compile is a 400 naming each problem's path, as the
     /// command line names it before reading a recipient); the recipients after it are streamed.
     func campaign(_ input: Operations.Campaign.Input) async throws -> Operations.Campaign.Output {
-        let query = input.query
-        let platforms = try Self.platforms(query.platform, allowBoth: true) ?? [.fcm, .apns]
-        let forms = try Self.forms(request: query.request, fcmApns: query.fcmApns)
-        let lenient = try Self.flag(query.lenient, "lenient")
-        let noTruncate = try Self.flag(query.noTruncate, "noTruncate")
-        let check = try Self.flag(query.check, "check")
+        let query = RequestQuery.current
+        let platforms = try Self.platforms(query["platform"], allowBoth: true) ?? [.fcm, .apns]
+        let forms = try Self.forms(request: query["request"], fcmApns: query["fcmApns"])
+        let lenient = try Self.flag(query["lenient"], "lenient")
+        let noTruncate = try Self.flag(query["noTruncate"], "noTruncate")
+        let check = try Self.flag(query["check"], "check")
         try Self.requireBody("a campaign needs a body: the intent on the first line, then one recipient per line")
         let body = try await CampaignBody(input.body.raw, maxLineBytes: configuration.maxBodyBytes)
         let translator = store.translator

@@ -19,8 +19,9 @@ struct PushmapAPI: APIProtocol {
     static var openAPIDocument: String { ServerFiles.files.first?.source ?? "" }
 
     func translate(_ input: Operations.Translate.Input) async throws -> Operations.Translate.Output {
-        let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
-        let forms = try Self.forms(request: input.query.request, fcmApns: input.query.fcmApns)
+        let query = RequestQuery.current
+        let platforms = try Self.platforms(query["platform"], allowBoth: true) ?? [.fcm, .apns]
+        let forms = try Self.forms(request: query["request"], fcmApns: query["fcmApns"])
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
         let started = ContinuousClock.now
         defer { metrics.translated(1, since: started) }
@@ -34,7 +35,7 @@ struct PushmapAPI: APIProtocol {
     }
 
     func validate(_ input: Operations.Validate.Input) async throws -> Operations.Validate.Output {
-        guard let platform = try Self.platforms(input.query.platform, allowBoth: false)?.first else {
+        guard let platform = try Self.platforms(RequestQuery.current["platform"], allowBoth: false)?.first else {
             throw APIError.badPlatform(allowBoth: false)
         }
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
@@ -51,7 +52,7 @@ struct PushmapAPI: APIProtocol {
     }
 
     func batch(_ input: Operations.Batch.Input) async throws -> Operations.Batch.Output {
-        let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
+        let platforms = try Self.platforms(RequestQuery.current["platform"], allowBoth: true) ?? [.fcm, .apns]
         try Self.requireBody("a batch needs a body of NDJSON lines")
         let (body, maxLineBytes) = (input.body.raw, configuration.maxBodyBytes)
         // As many workers as the translator keeps idle states: one a core.
@@ -67,8 +68,9 @@ struct PushmapAPI: APIProtocol {
     /// What each phone shows of the intent, as `pushmap preview` draws it: the self-contained page
     /// (`format=html`, the default) or the text form (`format=text`).
     func preview(_ input: Operations.Preview.Input) async throws -> Operations.Preview.Output {
-        let platforms = try Self.platforms(input.query.platform, allowBoth: true) ?? [.fcm, .apns]
-        let format = input.query.format ?? "html"
+        let query = RequestQuery.current
+        let platforms = try Self.platforms(query["platform"], allowBoth: true) ?? [.fcm, .apns]
+        let format = query["format"] ?? "html"
         guard format == "html" || format == "text" else { throw APIError.badRequest("format must be html or text") }
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
         let drawn: NotificationPreview
@@ -86,7 +88,7 @@ struct PushmapAPI: APIProtocol {
     /// 400 for a body that is not JSON, 422 with the diagnostics when there is nothing to import,
     /// 500 when a mapping script fails on the intent (as for a translation).
     func _import(_ input: Operations.Import.Input) async throws -> Operations.Import.Output {
-        guard let platform = try Self.platforms(input.query.platform, allowBoth: false)?.first else {
+        guard let platform = try Self.platforms(RequestQuery.current["platform"], allowBoth: false)?.first else {
             throw APIError.badPlatform(allowBoth: false)
         }
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
