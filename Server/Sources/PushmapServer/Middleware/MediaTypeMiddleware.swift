@@ -17,7 +17,7 @@ struct MediaTypeMiddleware: ServerMiddleware {
         next: @Sendable (HTTPRequest, HTTPBody?, ServerRequestMetadata) async throws -> (HTTPResponse, HTTPBody?)
     ) async throws -> (HTTPResponse, HTTPBody?) {
         var (response, answer) = try await next(request, body, metadata)
-        if let type = response.headerFields[.contentType], let spelled = Self.spellings[type] { response.headerFields[.contentType] = spelled }
+        if let type = response.headerFields.first(.contentType), let spelled = Self.spellings[type] { response.headerFields.setFirst(.contentType, to: spelled) }
         return (response, answer)
     }
 }

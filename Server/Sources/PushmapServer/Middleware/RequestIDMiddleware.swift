@@ -10,13 +10,13 @@ struct RequestIDMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let requestID = Self.requestID(from: request.headers[.requestID])
+        let requestID = Self.requestID(from: request.headers.first(.requestID))
         var context = context
         context.requestID = requestID
         context.logger[metadataKey: "request_id"] = .string(requestID)
         let scope = RequestScope(requestID: requestID, logger: context.logger, head: request.head)
         var response = try await RequestScope.$current.withValue(scope) { try await next(request, context) }
-        response.headers[.requestID] = requestID
+        response.headers.setFirst(.requestID, to: requestID)
         return response
     }
 

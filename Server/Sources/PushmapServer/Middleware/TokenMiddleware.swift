@@ -14,7 +14,7 @@ struct TokenMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The router names the route before the middleware runs, and only when one matches.
         guard let route = context.endpointPath, !Self.exempt.contains(route) else { return try await next(request, context) }
-        guard Self.authorized(request.headers[.authorization], token: token) else { throw APIError.unauthorized }
+        guard Self.authorized(request.headers.first(.authorization), token: token) else { throw APIError.unauthorized }
         return try await next(request, context)
     }
 
