@@ -1,0 +1,36 @@
+import Foundation
+import Testing
+
+/// What the real server binary does with a request's `Accept` and `Content-Type`: an answer's
+/// media type is its route's, whatever the client accepts, and a body is read whatever type the
+/// client names (curl's default is form-encoded).
+@Suite("pushmap-server media types", .serialized)
+struct ServerNegotiationTests {
+    static let intent = Data(#"{"title":"Goal","body":"2-1"}"#.utf8)
+
+    @Test("every Accept gets the route's answer and type, application/json included (once a 500)")
+    func accept() throws {
+        let server = try ServerUnderTest()
+        let plain = try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", Self.intent)
+        #expect(plain.status == 200)
+        for accept in ["application/json", "application/json, text/plain", "text/html", "*/*", "application/*", "not a media type"] {
+            let answer = try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", Self.intent, headers: ["Accept": accept])
+            #expect(answer.status == 200, "Accept: \(accept): \(answer.text)")
+            #expect(answer.headers["content-type"] == "application/json", "Accept: \(accept)")
+            #expect(answer.text == plain.text, "Accept: \(accept)")
+        }
+        let metrics = try Curl.get("\(server.baseURL)/metrics", headers: ["Accept": "application/openmetrics-text; version=1.0.0"])
+        #expect(metrics.status == 200)
+        #expect(metrics.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8")
+    }
+
+    @Test("a body is read whatever its Content-Type says")
+    func contentType() throws {
+        let server = try ServerUnderTest()
+        for type in ["application/json", "text/plain", "application/x-www-form-urlencoded", "garbage;;"] {
+            let answer = try Curl.post("\(server.baseURL)/v1/translate?platform=apns", Self.intent, headers: ["Content-Type": type])
+            #expect(answer.status == 200, "Content-Type: \(type): \(answer.text)")
+            #expect(answer.object["apns"] != nil, "Content-Type: \(type)")
+        }
+    }
+}
