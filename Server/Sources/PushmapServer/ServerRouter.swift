@@ -14,7 +14,8 @@ enum ServerRouter {
         slots: RequestSlots? = nil
     ) throws -> Router<ServerContext> {
         let routes = try RouteTable { try api.registerHandlers(on: $0) }
-        let router = Router(context: ServerContext.self)
+        // HEAD on every GET route, answered as GET without the body (HTTP asks it of every server).
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: AccessLogMiddleware())
         router.add(middleware: RequestMetricsMiddleware(metrics: metrics, routes: routes))

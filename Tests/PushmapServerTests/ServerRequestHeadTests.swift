@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
-/// What the real server binary does with a request's `Accept` and `Content-Type`: an answer's
-/// media type is its route's, whatever the client accepts, and a body is read whatever type the
-/// client names (curl's default is form-encoded).
-@Suite("pushmap-server media types", .serialized)
-struct ServerNegotiationTests {
+/// What the real server binary does with a request's head: an answer's media type is its
+/// route's, whatever the client accepts; a body is read whatever type the client names (curl's
+/// default is form-encoded); HEAD is answered on every GET route.
+@Suite("pushmap-server request heads", .serialized)
+struct ServerRequestHeadTests {
     static let intent = Data(#"{"title":"Goal","body":"2-1"}"#.utf8)
 
     @Test("every Accept gets the route's answer and type, application/json included (once a 500)")
@@ -32,5 +32,22 @@ struct ServerNegotiationTests {
             #expect(answer.status == 200, "Content-Type: \(type): \(answer.text)")
             #expect(answer.object["apns"] != nil, "Content-Type: \(type)")
         }
+    }
+
+    @Test("HEAD on a GET route answers as GET does, without the body; HEAD on a POST route is 405")
+    func head() throws {
+        let server = try ServerUnderTest()
+        for path in ["/healthz", "/v1/templates", "/openapi.yaml"] {
+            let get = try Curl.get("\(server.baseURL)\(path)")
+            let head = try Curl.request("HEAD", "\(server.baseURL)\(path)", extra: ["-I"])
+            #expect(head.status == 200, "HEAD \(path)")
+            // With -I curl writes the head where the body would go: nothing may follow it.
+            #expect(String(decoding: head.body, as: UTF8.self).hasSuffix("\r\n\r\n"), "HEAD \(path)")
+            #expect(head.headers["content-type"] == get.headers["content-type"], "HEAD \(path)")
+            #expect(head.headers["content-length"] == String(get.body.count), "HEAD \(path)")
+        }
+        let post = try Curl.request("HEAD", "\(server.baseURL)/v1/translate", extra: ["-I"])
+        #expect(post.status == 405)
+        #expect(post.headers["allow"] == "POST")
     }
 }
