@@ -157,7 +157,7 @@ struct BatchCommandTests {
     func missingFile() throws {
         let result = try CommandRunner.run(["batch", "no-such.ndjson"])
         #expect(result.status == 1)
-        #expect(result.stderr == "pushmap: no-such.ndjson: No such file or directory\n")
+        #expect(result.stderr == "pushmap: no-such.ndjson: no such file or directory\n")
     }
 
     @Test("answers truncated, binary and NUL-laden lines each with one error line, in order")

@@ -132,7 +132,7 @@ struct CampaignPreviewTests {
         let page = files.folder.appendingPathComponent("page.html")
         let missing = try CommandRunner.run(["preview", "intent.json", "--recipients", "absent.ndjson", "--output", page.path], directory: files.folder)
         #expect(missing.status == 1)
-        #expect(missing.stderr == "pushmap: absent.ndjson: No such file or directory\n", "\(missing.stderr)")
+        #expect(missing.stderr == "pushmap: absent.ndjson: no such file or directory\n", "\(missing.stderr)")
         try Data().write(to: files.folder.appendingPathComponent("empty.ndjson"))
         let empty = try CommandRunner.run(["preview", "intent.json", "--recipients", "empty.ndjson", "--output", page.path], directory: files.folder)
         #expect(empty.status == 1)

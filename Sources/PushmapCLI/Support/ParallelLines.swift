@@ -78,7 +78,7 @@ struct ParallelLines {
         }
         let descriptor = openForReading(path)
         if descriptor < 0 {
-            StandardStream.note("pushmap: \(path): \(String(cString: strerror(errno)))")
+            StandardStream.note("pushmap: \(path): \(FileSystem.reason(errno))")
             throw ExitStatus.invalid
         }
         return descriptor
