@@ -14,20 +14,27 @@ struct CampaignAnswer: LineAnswering {
     let logger: Logger
     var summary = CampaignSummary()
 
-    mutating func answer(_ lines: [LineSplitter.Line]) -> [UInt8] {
-        var output: [UInt8] = []
+    func translate(_ lines: [LineSplitter.Line]) -> [CampaignLine.Output] {
         let started = ContinuousClock.now
-        translator.withSession { session in
-            for line in lines {
+        let settings = self.settings
+        let results = translator.withSession { session in
+            lines.map { line in
                 // Body line 1 is the intent: recipient N is body line N + 1.
-                let result = CampaignLine.translate(
+                CampaignLine.translate(
                     line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
-                summary.add(result)
-                metrics.campaignRecipient(result)
-                output.append(contentsOf: result.bytes)
             }
         }
         metrics.translated(lines.count, since: started)
+        return results
+    }
+
+    mutating func output(_ translated: [CampaignLine.Output]) -> [UInt8] {
+        var output: [UInt8] = []
+        for result in translated {
+            summary.add(result)
+            metrics.campaignRecipient(result)
+            output.append(contentsOf: result.bytes)
+        }
         return output
     }
 
