@@ -4,12 +4,12 @@ internal import PushmapJSON
 @_spi(Tools) internal import PushmapOutput
 
 /// `/v1/campaign`'s lines (through ``LineStream``): each recipient's line as `pushmap campaign`
-/// writes it, on one Lua state per chunk; with `check`, only the failed recipients' lines, then
-/// the summary as one JSON line. Recipients are numbered from 1 after the intent line, as the
-/// lines of a recipients file.
+/// writes it, a run's recipients spread over the cores as the command line spreads a window;
+/// with `check`, only the failed recipients' lines, then the summary as one JSON line.
+/// Recipients are numbered from 1 after the intent line, as the lines of a recipients file.
 struct CampaignAnswer: LineAnswering {
     let settings: CampaignLine.Settings
-    let translator: Translator
+    let workers: LineWorkers
     let metrics: ServerMetrics
     let logger: Logger
     var summary = CampaignSummary()
@@ -17,12 +17,10 @@ struct CampaignAnswer: LineAnswering {
     func translate(_ lines: [LineSplitter.Line]) -> [CampaignLine.Output] {
         let started = ContinuousClock.now
         let settings = self.settings
-        let results = translator.withSession { session in
-            lines.map { line in
-                // Body line 1 is the intent: recipient N is body line N + 1.
-                CampaignLine.translate(
-                    line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
-            }
+        let results = workers.map(lines) { line, session in
+            // Body line 1 is the intent: recipient N is body line N + 1.
+            CampaignLine.translate(
+                line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
         }
         metrics.translated(lines.count, since: started)
         return results
