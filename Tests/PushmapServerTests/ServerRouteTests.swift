@@ -188,6 +188,22 @@ struct ServerRouteTests {
         #expect(lines[5_999].hasPrefix(#"{"line":6000,"#) && lines[5_999].contains("game request 6000"))
     }
 
+    @Test("a batch answers each line as it comes: a client that sends a line and waits for its answer gets it before it sends the next")
+    func batchLineByLine() throws {
+        let server = try ServerUnderTest(Self.now)
+        let request = try StreamingRequest(port: server.port, path: "/v1/batch?platform=fcm", contentType: "application/x-ndjson")
+        for number in 1...3 {
+            try request.send(#"{"title":"line \#(number)","body":"b"}"# + "\n")
+            #expect(request.read(until: #"{"line":\#(number),"fcm":"#, seconds: 10), "line \(number)'s answer before line \(number + 1) is sent")
+        }
+        try request.send("not json\n")
+        #expect(request.read(until: #"{"line":4,"error":"#, seconds: 10))
+        try request.finish()
+        // The chunked answer's last chunk.
+        #expect(request.read(until: "\r\n0\r\n\r\n", seconds: 10))
+        #expect(String(decoding: request.received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
     func preview() throws {
         let server = try ServerUnderTest(Self.now)
