@@ -53,14 +53,16 @@ struct BodyLines {
 struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
 
-    /// Chunks whose lines may wait while a run translates: the next run's lines. Runs of a
-    /// chunk (57 or so seed intents) left the workers waiting at every run's start and end, and
-    /// more chunks a run did better up to 16 (a run of 900 or so lines); 64 gained nothing more
-    /// (scripts/bench.d/server.sh, see docs/service.md).
-    static var chunksAhead: Int { 16 }
-    /// Lines that may wait, whatever the chunks: a body of short lines (recipients, or lines
-    /// each answered with an error) would otherwise make runs of tens of thousands of outputs.
+    /// Lines that may wait while a run translates: the next run. Runs of one chunk (60 to 80
+    /// seed intents) left the workers idle at each run's start and end; runs of about a thousand
+    /// lines were a little faster than runs of 300 (50,000 intents, best of eight: 0.74 s, 0.76
+    /// s) and runs of 5,000 no faster (scripts/bench.d/server.sh). It also keeps a body of short
+    /// lines (recipients, or lines each answered with an error) from making runs of tens of
+    /// thousands of outputs.
     static var linesAhead: Int { 1024 }
+    /// Chunks that may wait, whatever their lines: a thousand lines at the limit would be a
+    /// gigabyte, 16 chunks of NIO's reads a megabyte at most.
+    static var chunksAhead: Int { 16 }
 
     /// The lines, to the one iteration that answers them (the body is iterated once, `.single`).
     let lines: @Sendable () -> BodyLines?
