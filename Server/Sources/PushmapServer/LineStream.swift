@@ -53,16 +53,18 @@ struct BodyLines {
 struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
     typealias Element = ArraySlice<UInt8>
 
-    /// Lines that may wait while a run translates: the next run. Runs of one chunk (60 to 80
-    /// seed intents) left the workers idle at each run's start and end; runs of about a thousand
-    /// lines were a little faster than runs of 300 (50,000 intents, best of eight: 0.74 s, 0.76
-    /// s) and runs of 5,000 no faster (scripts/bench.d/server.sh). It also keeps a body of short
+    /// Lines that may wait while a run translates: the next run. Between one run and the next
+    /// the workers wait about a quarter of a millisecond (12 ms over the 50 runs of a
+    /// 50,000-line batch), a fifth of the time with runs of one chunk (60 to 80 seed intents)
+    /// and a few percent with runs of 500 or so. Longer runs hold more memory for little more
+    /// speed: after 50,000-line batches the server held 43 MiB with runs of 512, 47 MiB with
+    /// 1,024 and 59 MiB with 2,048 (33 MiB a chunk at a time). It also keeps a body of short
     /// lines (recipients, or lines each answered with an error) from making runs of tens of
-    /// thousands of outputs.
-    static var linesAhead: Int { 1024 }
-    /// Chunks that may wait, whatever their lines: a thousand lines at the limit would be a
-    /// gigabyte, 16 chunks of NIO's reads a megabyte at most.
-    static var chunksAhead: Int { 16 }
+    /// thousands.
+    static var linesAhead: Int { 512 }
+    /// Chunks that may wait, whatever their lines: 512 lines at the limit would be half a
+    /// gigabyte, 8 chunks of NIO's reads half a megabyte at most.
+    static var chunksAhead: Int { 8 }
 
     /// The lines, to the one iteration that answers them (the body is iterated once, `.single`).
     let lines: @Sendable () -> BodyLines?
