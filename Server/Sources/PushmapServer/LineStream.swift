@@ -84,7 +84,7 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
         var answering: Answering
         let timeLimit: Duration
         var deadline: ContinuousClock.Instant?
-        /// Nil once the answer is over, or for an iteration after the first, which answers nothing.
+        /// Nil for an iteration after the first, which answers nothing.
         let chunks: BodyChunks?
         var splitter: LineSplitter
         /// Lines read, waiting for the run translating to end.
@@ -123,7 +123,7 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
                     let end = answering.end()
                     return end.isEmpty ? nil : end[...]
                 }
-                // Never nil: the continuation is held here.
+                // Nil only when the answer's task is cancelled (the continuation is held here).
                 guard let event = await events.next() else { return nil }
                 var output: [UInt8] = []
                 switch event {
