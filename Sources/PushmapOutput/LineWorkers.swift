@@ -3,9 +3,9 @@ internal import Dispatch
 internal import Synchronization
 
 /// Lines translated on worker threads, the outputs in the lines' order: `pushmap batch` and
-/// `campaign` a window at a time, the server's `/v1/batch` a chunk of the body at a time. Each
-/// worker takes runs of lines and one Lua state for each run, so no lock or shared count is
-/// touched per line.
+/// `campaign` a window at a time, the server's `/v1/batch` and `/v1/campaign` the lines of a few
+/// chunks of the body at a time. Each worker takes runs of lines and one Lua state for each run,
+/// so no lock or shared count is touched per line.
 @_spi(Tools) public struct LineWorkers: Sendable {
     /// Lines a worker takes at once: enough to spread the state's lookup, few enough that the
     /// workers finish a window together.

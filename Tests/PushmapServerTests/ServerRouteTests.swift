@@ -162,6 +162,48 @@ struct ServerRouteTests {
         #expect(servedLines[3].contains(#""rule":"too-large""#))
     }
 
+    @Test("a large batch streams: 6,000 lines in one body, the bytes pushmap batch writes, each bad line's error in its place")
+    func largeBatch() throws {
+        let server = try ServerUnderTest(Self.now)
+        let seedLine = String(decoding: Self.seed, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        // About 5 MB, so many chunks of the body, translated in many runs on the workers: each
+        // line's answer must still come out where its line went in.
+        let input = (1...6_000).map { index in
+            switch index % 101 {
+            case 0: "not json \(index)"
+            case 50: #"{"tittle":"line \#(index)"}"#
+            default: seedLine.replacingOccurrences(of: "game request", with: "game request \(index)")
+            }
+        }.joined(separator: "\n") + "\n"
+        let answer = try Curl.request(
+            "POST", "\(server.baseURL)/v1/batch?platform=both", body: Data(input.utf8), headers: ["Content-Type": "application/x-ndjson"],
+            maxSeconds: 120)
+        #expect(answer.status == 200)
+        let cli = try runCommand(ServerPaths.cli.path, ["batch", "--platform", "both", "-"] + Self.now, input: Data(input.utf8))
+        #expect(answer.body == cli.stdout)
+        let lines = answer.text.split(separator: "\n")
+        #expect(lines.count == 6_000)
+        #expect(lines[4_998].hasPrefix(#"{"line":4999,"error":"#) && lines[4_998].contains(#""rule":"unknown-field""#))
+        #expect(lines[5_958].hasPrefix(#"{"line":5959,"error":"#) && lines[5_958].contains(#""rule":"json-syntax""#))
+        #expect(lines[5_999].hasPrefix(#"{"line":6000,"#) && lines[5_999].contains("game request 6000"))
+    }
+
+    @Test("a batch answers each line as it comes: a client that sends a line and waits for its answer gets it before it sends the next")
+    func batchLineByLine() throws {
+        let server = try ServerUnderTest(Self.now)
+        let request = try StreamingRequest(port: server.port, path: "/v1/batch?platform=fcm", contentType: "application/x-ndjson")
+        for number in 1...3 {
+            try request.send(#"{"title":"line \#(number)","body":"b"}"# + "\n")
+            #expect(request.read(until: #"{"line":\#(number),"fcm":"#, seconds: 10), "line \(number)'s answer before line \(number + 1) is sent")
+        }
+        try request.send("not json\n")
+        #expect(request.read(until: #"{"line":4,"error":"#, seconds: 10))
+        try request.finish()
+        // The chunked answer's last chunk.
+        #expect(request.read(until: "\r\n0\r\n\r\n", seconds: 10))
+        #expect(String(decoding: request.received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
+    }
+
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
     func preview() throws {
         let server = try ServerUnderTest(Self.now)

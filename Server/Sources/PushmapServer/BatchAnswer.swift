@@ -3,7 +3,7 @@ internal import Logging
 @_spi(Tools) internal import PushmapOutput
 
 /// `/v1/batch`'s lines (through ``LineStream``): each an intent translated as `pushmap batch`
-/// writes its line, a chunk's lines spread over the cores as the command line spreads a window.
+/// writes its line, a run's lines spread over the cores as the command line spreads a window.
 struct BatchAnswer: LineAnswering {
     let workers: LineWorkers
     let platforms: [Platform]
@@ -13,7 +13,14 @@ struct BatchAnswer: LineAnswering {
     var total = 0
     var failed = 0
 
-    mutating func answer(_ lines: [LineSplitter.Line]) -> [UInt8] {
+    /// A run's lines, joined on the worker's thread rather than the request's.
+    struct Translated: Sendable {
+        var bytes: [UInt8]
+        var lines: Int
+        var failed: Int
+    }
+
+    func translate(_ lines: [LineSplitter.Line]) -> Translated {
         let started = ContinuousClock.now
         let (platforms, maxLineBytes) = (self.platforms, self.maxLineBytes)
         let results = workers.map(lines) { line, session in
@@ -22,15 +29,20 @@ struct BatchAnswer: LineAnswering {
                 session: session, platforms: platforms)
         }
         metrics.translated(lines.count, since: started)
-        var output: [UInt8] = []
-        output.reserveCapacity(results.reduce(0) { $0 + $1.bytes.count })
+        var translated = Translated(bytes: [], lines: lines.count, failed: 0)
+        translated.bytes.reserveCapacity(results.reduce(0) { $0 + $1.bytes.count })
         for result in results {
-            if !result.ok { failed += 1 }
+            if !result.ok { translated.failed += 1 }
             if result.scriptFailed { metrics.scriptFailed() }
-            output.append(contentsOf: result.bytes)
+            translated.bytes.append(contentsOf: result.bytes)
         }
-        total += lines.count
-        return output
+        return translated
+    }
+
+    mutating func output(_ translated: Translated) -> [UInt8] {
+        total += translated.lines
+        failed += translated.failed
+        return translated.bytes
     }
 
     mutating func end() -> [UInt8] {

@@ -4,30 +4,35 @@ internal import PushmapJSON
 @_spi(Tools) internal import PushmapOutput
 
 /// `/v1/campaign`'s lines (through ``LineStream``): each recipient's line as `pushmap campaign`
-/// writes it, on one Lua state per chunk; with `check`, only the failed recipients' lines, then
-/// the summary as one JSON line. Recipients are numbered from 1 after the intent line, as the
-/// lines of a recipients file.
+/// writes it, a run's recipients spread over the cores as the command line spreads a window;
+/// with `check`, only the failed recipients' lines, then the summary as one JSON line.
+/// Recipients are numbered from 1 after the intent line, as the lines of a recipients file.
 struct CampaignAnswer: LineAnswering {
     let settings: CampaignLine.Settings
-    let translator: Translator
+    let workers: LineWorkers
     let metrics: ServerMetrics
     let logger: Logger
     var summary = CampaignSummary()
 
-    mutating func answer(_ lines: [LineSplitter.Line]) -> [UInt8] {
-        var output: [UInt8] = []
+    func translate(_ lines: [LineSplitter.Line]) -> [CampaignLine.Output] {
         let started = ContinuousClock.now
-        translator.withSession { session in
-            for line in lines {
-                // Body line 1 is the intent: recipient N is body line N + 1.
-                let result = CampaignLine.translate(
-                    line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
-                summary.add(result)
-                metrics.campaignRecipient(result)
-                output.append(contentsOf: result.bytes)
-            }
+        let settings = self.settings
+        let results = workers.map(lines) { line, session in
+            // Body line 1 is the intent: recipient N is body line N + 1.
+            CampaignLine.translate(
+                line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
         }
         metrics.translated(lines.count, since: started)
+        return results
+    }
+
+    mutating func output(_ translated: [CampaignLine.Output]) -> [UInt8] {
+        var output: [UInt8] = []
+        for result in translated {
+            summary.add(result)
+            metrics.campaignRecipient(result)
+            output.append(contentsOf: result.bytes)
+        }
         return output
     }
 

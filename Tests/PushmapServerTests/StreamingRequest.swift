@@ -1,0 +1,65 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A POST whose body is sent a piece at a time (chunked transfer encoding) on a plain loopback
+/// socket while its answer is read, as a client streaming lines does; curl sends a body whole.
+final class StreamingRequest {
+    private let socketDescriptor: Int32
+    /// Everything the server has sent so far: the head, then the body in its chunked framing.
+    private(set) var received: [UInt8] = []
+
+    init(port: Int, path: String, contentType: String) throws {
+        socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketDescriptor >= 0 else { throw HarnessError(description: "socket failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        let connected = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard connected else {
+            close(socketDescriptor)
+            throw HarnessError(description: "connect to port \(port) failed")
+        }
+        try write(Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+    }
+
+    /// Sends `bytes` as one chunk of the body.
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        try write(Array(String(bytes.count, radix: 16).utf8) + [0x0D, 0x0A] + bytes + [0x0D, 0x0A])
+    }
+
+    /// Ends the body.
+    func finish() throws { try write(Array("0\r\n\r\n".utf8)) }
+
+    /// Reads what arrives until the text received contains `expected` or `seconds` pass; whether it does.
+    func read(until expected: String, seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while !String(decoding: received, as: UTF8.self).contains(expected) {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { return false }
+            var ready = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, left) > 0 else { return false }
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            guard count > 0 else { return false }
+            received += buffer[..<count]
+        }
+        return true
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { throw HarnessError(description: "send failed") }
+            sent += count
+        }
+    }
+
+    deinit { close(socketDescriptor) }
+}
