@@ -7,9 +7,10 @@ internal import Glibc
 enum ProcessStart {
     /// The malloc arenas glibc may make, where it would make up to eight per core: one for each
     /// thread that allocates while another holds an arena, each keeping the pages freed in it.
-    /// A guard more than a saving today: the server's tasks run on two event loops, and after
-    /// 190,000 requests at 64 connections and a 50,000-line batch it held 34.2 MiB with the cap
-    /// and 34.9 MiB with MALLOC_ARENA_MAX=16. (The 110 MiB after two million requests that issue
+    /// A guard more than a saving today: the server's tasks run on two event loops and a batch's
+    /// runs on Dispatch's threads, and after four 50,000-line batches and 150,000 requests at 64
+    /// connections it held 39.9 MiB with the cap and 39.8 MiB with MALLOC_ARENA_MAX=16 (six
+    /// threads in all). (The 110 MiB after two million requests that issue
     /// 28 put on the arenas were the request time limit's cancelled sleeps, each kept until its
     /// deadline; see ``withTimeLimit(_:_:)`` and docs/internals.md.)
     static let mallocArenas: Int32 = 2
