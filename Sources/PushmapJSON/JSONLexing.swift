@@ -133,14 +133,7 @@ enum JSONLexing {
         guard at + 4 <= bytes.count else { return nil }
         var value: UInt32 = 0
         for i in at..<(at + 4) {
-            let byte = bytes[i]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
+            guard let digit = bytes[i].hexDigitValue else { return nil }
             value = value << 4 | UInt32(digit)
         }
         return value

@@ -1,3 +1,5 @@
+@_spi(Engine) internal import PushmapJSON
+
 /// A colour as a phone reads it from a payload, ready for CSS.
 package struct PreviewColor: Sendable, Hashable {
     package var red: UInt8
@@ -53,20 +55,11 @@ package struct PreviewColor: Sendable, Hashable {
         var bytes: [UInt8] = []
         var index = 0
         while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            guard let high = digits[index].hexDigitValue, let low = digits[index + 1].hexDigitValue else { return nil }
             bytes.append(high << 4 | low)
             index += 2
         }
         return bytes
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private func hex(_ byte: UInt8) -> String {

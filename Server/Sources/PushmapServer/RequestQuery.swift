@@ -1,4 +1,5 @@
 internal import HTTPTypes
+@_spi(Engine) internal import PushmapJSON
 
 /// The request's query parameters, read here rather than by the generated routes.
 ///
@@ -55,8 +56,8 @@ struct RequestQuery: Sendable {
             index = bytes.index(after: index)
             if byte == UInt8(ascii: "+") {
                 out.append(UInt8(ascii: " "))
-            } else if byte == UInt8(ascii: "%"), index != bytes.endIndex, let high = hexValue(bytes[index]),
-                bytes.index(after: index) != bytes.endIndex, let low = hexValue(bytes[bytes.index(after: index)])
+            } else if byte == UInt8(ascii: "%"), index != bytes.endIndex, let high = bytes[index].hexDigitValue,
+                bytes.index(after: index) != bytes.endIndex, let low = bytes[bytes.index(after: index)].hexDigitValue
             {
                 out.append(high << 4 | low)
                 index = bytes.index(index, offsetBy: 2)
@@ -65,14 +66,5 @@ struct RequestQuery: Sendable {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// Small text tests the checks share, written by hand to keep Foundation out of the library.
 enum ValueFormat {
@@ -94,10 +94,7 @@ enum ValueFormat {
     // MARK: characters and numbers
 
     static func isHexDigit(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"): true
-        default: false
-        }
+        byte.hexDigitValue != nil
     }
 
     static func isDigit(_ byte: UInt8) -> Bool {
