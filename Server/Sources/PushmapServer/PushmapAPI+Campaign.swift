@@ -22,11 +22,9 @@ extension PushmapAPI {
         let settings = CampaignLine.Settings(
             campaign: campaign, platforms: platforms, forms: forms, lenient: lenient, truncate: !noTruncate, errorsOnly: check,
             maxLineBytes: configuration.maxBodyBytes, now: translator.options.clock())
-        // As many workers as the translator keeps idle states: one a core.
-        let workers = LineWorkers(translator: translator, workers: translator.options.idleStates)
         let stream = LineStream(
             lines: { body.take() },
-            answering: CampaignAnswer(settings: settings, workers: workers, metrics: metrics, logger: RequestScope.current.logger),
+            answering: CampaignAnswer(settings: settings, workers: Self.workers(translator), metrics: metrics, logger: RequestScope.current.logger),
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }

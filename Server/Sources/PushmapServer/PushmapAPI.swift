@@ -55,12 +55,10 @@ struct PushmapAPI: APIProtocol {
         let platforms = try Self.platforms(RequestQuery.current["platform"], allowBoth: true) ?? [.fcm, .apns]
         try Self.requireBody("a batch needs a body of NDJSON lines")
         let (body, maxLineBytes) = (input.body.raw, configuration.maxBodyBytes)
-        // As many workers as the translator keeps idle states: one a core.
-        let workers = LineWorkers(translator: store.translator, workers: store.translator.options.idleStates)
         let stream = LineStream(
             lines: { BodyLines(body, maxLineBytes: maxLineBytes) },
             answering: BatchAnswer(
-                workers: workers, platforms: platforms, maxLineBytes: maxLineBytes, metrics: metrics, logger: RequestScope.current.logger),
+                workers: Self.workers(store.translator), platforms: platforms, maxLineBytes: maxLineBytes, metrics: metrics, logger: RequestScope.current.logger),
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }
@@ -168,6 +166,12 @@ struct PushmapAPI: APIProtocol {
         case "both" where allowBoth: return [.fcm, .apns]
         default: throw APIError.badPlatform(allowBoth: allowBoth)
         }
+    }
+
+    /// The worker threads a streamed route translates its runs on: as many as the translator keeps
+    /// idle Lua states, one a core.
+    static func workers(_ translator: Translator) -> LineWorkers {
+        LineWorkers(translator: translator, workers: translator.options.idleStates)
     }
 
     /// 400 saying `message` when the request has no body, or an empty one: a streamed route's
