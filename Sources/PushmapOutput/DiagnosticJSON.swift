@@ -23,28 +23,29 @@ public enum DiagnosticJSON {
         // One buffer for the whole list: a buffer per string cost a heap block each.
         var buffer = OutputBuffer(capacity: 2 + 320 * diagnostics.count)
         buffer.append(ascii: "[")
-        for (index, diagnostic) in diagnostics.enumerated() {
+        // By index, each field read in place: binding each diagnostic copied all its strings.
+        for index in diagnostics.indices {
             if index > 0 { buffer.append(ascii: ",") }
             buffer.append(ascii: #"{"message":"#)
-            JSONWriter.escape(diagnostic.message, into: &buffer)
+            JSONWriter.escape(diagnostics[index].message, into: &buffer)
             buffer.append(ascii: #","path":"#)
-            JSONWriter.escape(diagnostic.path, into: &buffer)
-            if let payloadPath = diagnostic.payloadPath {
+            JSONWriter.escape(diagnostics[index].path, into: &buffer)
+            if let payloadPath = diagnostics[index].payloadPath {
                 buffer.append(ascii: #","payloadPath":"#)
                 JSONWriter.escape(payloadPath, into: &buffer)
             }
-            if let platform = diagnostic.platform {
+            if let platform = diagnostics[index].platform {
                 buffer.append(ascii: #","platform":"#)
                 JSONWriter.escape(platform.name, into: &buffer)
             }
             buffer.append(ascii: #","rule":"#)
-            JSONWriter.escape(diagnostic.rule, into: &buffer)
-            if let script = diagnostic.script {
+            JSONWriter.escape(diagnostics[index].rule, into: &buffer)
+            if let script = diagnostics[index].script {
                 buffer.append(ascii: #","script":"#)
                 JSONWriter.escape(script, into: &buffer)
             }
             buffer.append(ascii: #","severity":"#)
-            JSONWriter.escape(diagnostic.severity.name, into: &buffer)
+            JSONWriter.escape(diagnostics[index].severity.name, into: &buffer)
             buffer.append(ascii: "}")
         }
         buffer.append(ascii: "]")
