@@ -159,31 +159,15 @@ extension CustomKeys {
 
         static let table = Table()
 
-        /// The known keys with their prints, by length, to match added keys against.
+        /// The known keys, to match added keys against.
         struct Table {
-            private let printsByLength: [[(print: KeyPrint, key: Known)]]
-            private let maxLength: Int
-            /// Each known key's bytes by raw value, compared when its print holds only part of
-            /// them (adb_template_type). Not a member: every ``CustomKeys`` holds a copy of the
-            /// table, and a copy of one more array is one more count to keep.
-            private static let bytes: [[UInt8]] = Known.allCases.map { Array($0.name.utf8) }
-
-            init() {
-                let maxLength = Known.allCases.map(\.name.utf8.count).max() ?? 0
-                var table = [[(print: KeyPrint, key: Known)]](repeating: [], count: maxLength + 1)
-                for key in Known.allCases { table[key.name.utf8.count].append((KeyPrint(key.name), key)) }
-                printsByLength = table
-                self.maxLength = maxLength
-            }
+            private let words = WordTable(Known.allCases.map(\.name))
 
             /// The known key whose bytes `key` has.
             func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Known? {
                 // Every known key starts with adb_: most other keys are settled by that alone.
-                guard print.length <= maxLength, print.hasPrefix(AdobeKeyPrefix.adobe, length: 4) else { return nil }
-                for candidate in printsByLength[print.length] where candidate.print == print {
-                    return print.isWhole || Self.bytes[candidate.key.rawValue].withUnsafeBytes({ JSONItems.same(key, $0) }) ? candidate.key : nil
-                }
-                return nil
+                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4) else { return nil }
+                return words.index(of: key, print: print).flatMap(Known.init(rawValue:))
             }
         }
     }

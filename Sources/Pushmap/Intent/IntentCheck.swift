@@ -14,7 +14,7 @@ package struct IntentCheck: Sendable {
     /// One schema per template, by index (the common fields and the template's own), then the
     /// common fields alone, for an intent whose template is unknown.
     private let roots: [Shape]
-    private let templates: Words
+    private let templates: WordTable
     private let plainIndex: Int?
 
     /// Only the cases that hold a shape are boxed: a string or an integer field is matched
@@ -23,7 +23,7 @@ package struct IntentCheck: Sendable {
         case anything, string, boolean, template
         case integer(Int64?, Int64?)
         case number(Double?, Double?)
-        case choice(Words)
+        case choice(WordTable)
         case object(Object)
         indirect case array(Shape, maxItems: Int?)
         indirect case map(Shape?)
@@ -35,7 +35,7 @@ package struct IntentCheck: Sendable {
 
     /// A class, so that matching a shape takes one reference rather than copying its arrays.
     final class Object: Sendable {
-        let names: Words
+        let names: WordTable
         let shapes: [Shape]
         /// The required fields, and each group's fields.
         let required: FieldSet
@@ -45,7 +45,7 @@ package struct IntentCheck: Sendable {
         let suggestible: [String]
 
         init(_ object: IntentObject, shapes: [Shape]) {
-            names = Words(object.fields.map(\.name))
+            names = WordTable(object.fields.map(\.name))
             self.shapes = shapes
             required = FieldSet(object.fields.indices.filter { object.fields[$0].required })
             exclusive = object.exclusive.map { FieldSet($0.compactMap(object.fieldIndex(named:))) }
@@ -54,62 +54,11 @@ package struct IntentCheck: Sendable {
         }
     }
 
-    /// Words matched by their print (length and first and last eight bytes), which settles
-    /// every word of up to 16 bytes without touching its bytes. Byte for byte, as the scripts
-    /// and the phones compare: "DEEPLIN\u{212A}" (a Kelvin sign) is not "DEEPLINK".
-    ///
-    /// The prints sit in a small open-addressed table: the root object has dozens of fields, and
-    /// a scan compared each key of every intent with half of them.
-    final class Words: Sendable {
-        let names: [String]
-        private let prints: [KeyPrint]
-        private let bytes: [[UInt8]]
-        /// Word indices by the print's hash, -1 where empty; at least half empty, so a probe ends.
-        private let slots: [Int32]
-        private let mask: Int
-
-        init(_ words: [String]) {
-            names = words
-            bytes = words.map { Array($0.utf8) }
-            prints = words.map(KeyPrint.init)
-            var size = 4
-            while size < 2 * words.count { size *= 2 }
-            var slots = [Int32](repeating: -1, count: size)
-            // In order, each in the first empty slot from its hash: of two equal words, a probe
-            // meets the first, as a scan would.
-            for (index, print) in prints.enumerated() {
-                var slot = Self.hash(print) & (size - 1)
-                while slots[slot] >= 0 { slot = (slot + 1) & (size - 1) }
-                slots[slot] = Int32(index)
-            }
-            self.slots = slots
-            mask = size - 1
-        }
-
-        private static func hash(_ print: KeyPrint) -> Int {
-            // The high bits of a multiplicative hash mix every byte of the print.
-            let mixed = (print.head ^ print.tail &* 0x2545_F491_4F6C_DD1D ^ UInt64(truncatingIfNeeded: print.length)) &* 0x9E37_79B9_7F4A_7C15
-            return Int(truncatingIfNeeded: mixed >> 40)
-        }
-
-        /// The index of the word whose bytes are `key`'s, or nil.
-        func index(of key: UnsafeRawBufferPointer) -> Int? {
-            let print = KeyPrint(bytes: key)
-            var slot = Self.hash(print) & mask
-            while true {
-                let index = Int(slots[slot])
-                guard index >= 0 else { return nil }
-                if prints[index] == print, print.isWhole || bytes[index].withUnsafeBytes({ JSONItems.same($0, key) }) { return index }
-                slot = (slot + 1) & mask
-            }
-        }
-    }
-
     /// - Parameter templates: each template's name and its own fields.
     package init(templates: [String: [IntentField]]) {
         let names = templates.keys.sorted()
         templateNames = names
-        self.templates = Words(names)
+        self.templates = WordTable(names)
         roots = (names.map { templates[$0] ?? [] } + [[]]).map { Self.compile(.object(IntentSchema.root(adding: $0))) }
         plainIndex = names.firstIndex(of: "plain")
     }
@@ -122,7 +71,7 @@ package struct IntentCheck: Sendable {
         case .template: .template
         case .integer(let minimum, let maximum): .integer(minimum, maximum)
         case .number(let minimum, let maximum): .number(minimum, maximum)
-        case .choice(let choices): .choice(Words(choices))
+        case .choice(let choices): .choice(WordTable(choices))
         case .array(let item, let maxItems): .array(compile(item), maxItems: maxItems)
         case .map(let item): .map(item.map(compile))
         case .object(let object):
