@@ -235,6 +235,17 @@ package final class LuaState {
         return try keepTop()
     }
 
+    /// Keeps `value` in the state, for an argument passed again and again: pushed by reference,
+    /// it is not made anew (a table, a string) at each call.
+    package func keep(_ value: JSONValue) throws(LuaError) -> LuaReference {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        tape.removeAll()
+        try tape.append(value)
+        try flushTape()
+        return try keepTop()
+    }
+
     /// The field `key` of the table `table` refers to, kept in the state (nil when absent).
     package func field(_ key: String, of table: LuaReference) throws(LuaError) -> LuaReference? {
         let top = lua_gettop(state)

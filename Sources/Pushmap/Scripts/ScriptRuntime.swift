@@ -20,6 +20,9 @@ final class ScriptRuntime {
     /// What a run needs of each template, in the order of the intent check's names: the
     /// platforms it maps and whether its calls are metered.
     private(set) var runs: [(name: String, platforms: [Platform], metered: Bool)] = []
+    /// ``runHead(_:_:)``'s references, by template name and platform list.
+    private var runHeads: [(template: String, platforms: [Platform], name: LuaReference, list: LuaReference)] = []
+    private static let maxRunHeads = 64
 
     /// Host API version the prelude provides.
     static let api = 1
@@ -219,11 +222,10 @@ final class ScriptRuntime {
         payload: (_ index: Int, _ node: JSONNode, _ text: UnsafeRawBufferPointer) -> Void
     ) throws(LuaError) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
+        let head = runHead(name, platforms)
+        var arguments: [LuaArgument] = [head.name, head.platforms, intent, .value(.integer(now))]
         // Strict intent access for a team's template (metered): pushmap's own are read under it by
         // a test instead, since it costs (see pushmap/intent.lua).
-        var arguments: [LuaArgument] = [
-            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-        ]
         if request || metered { arguments.append(.value(.bool(request))) }
         if metered { arguments.append(.value(.bool(true))) }
         do {
@@ -243,14 +245,34 @@ final class ScriptRuntime {
         return diagnostics
     }
 
+    /// The first two arguments of `run`: the template's name and the list of platforms, kept in
+    /// the state for the few pairs a service or a batch asks for line after line, so that a
+    /// translation makes neither the string nor the list's table (with its share of the
+    /// collector's work): 2,300 instructions fewer a batch line (245,077 to 242,817). Any pair beyond the first
+    /// `maxRunHeads` goes by value.
+    private func runHead(_ name: String, _ platforms: [Platform]) -> (name: LuaArgument, platforms: LuaArgument) {
+        for head in runHeads where head.template == name && head.platforms == platforms {
+            return (.reference(head.name), .reference(head.list))
+        }
+        let values: (name: JSONValue, list: JSONValue) = (.string(name), .array(platforms.map { .string($0.name) }))
+        guard runHeads.count < Self.maxRunHeads, let kept = try? state.keep(values.name) else {
+            return (.value(values.name), .value(values.list))
+        }
+        guard let list = try? state.keep(values.list) else {
+            state.release(kept)
+            return (.value(values.name), .value(values.list))
+        }
+        runHeads.append((name, platforms, kept, list))
+        return (.reference(kept), .reference(list))
+    }
+
     /// Runs template `name` again as ``translate(_:template:platforms:now:metered:request:payload:)``
     /// did, with the payload tables (and, with `request`, the APNS request headers) traced: which
     /// script line wrote each key. Slow (a hook on every line), so only for a run whose output
     /// failed a check.
     func blame(_ intent: LuaArgument, template name: String, platforms: [Platform], now: Int64, request: Bool) throws(LuaError) -> PayloadBlame {
-        var arguments: [LuaArgument] = [
-            .value(.string(name)), .value(.array(platforms.map { .string($0.name) })), intent, .value(.integer(now)),
-        ]
+        let head = runHead(name, platforms)
+        var arguments: [LuaArgument] = [head.name, head.platforms, intent, .value(.integer(now))]
         if request { arguments.append(.value(.bool(true))) }
         // Unmetered: the same run has just finished within the budget, and the trace's own hook
         // takes the count hook's place.
