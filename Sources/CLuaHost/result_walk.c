@@ -67,7 +67,7 @@ const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *leng
 // MARK: output
 
 // Grows the buffer for `extra` more bytes; 0 when memory runs out.
-static int grow(pmh_json_encoder *e, size_t extra) {
+__attribute__((noinline, cold)) static int grow(pmh_json_encoder *e, size_t extra) {
     if (extra > SIZE_MAX / 2 - e->length) return 0;
     size_t needed = e->length + extra;
     size_t capacity = e->capacity > 0 ? e->capacity : 256;
@@ -80,8 +80,10 @@ static int grow(pmh_json_encoder *e, size_t extra) {
 }
 
 // Makes room for `extra` more bytes; 0 when memory runs out. Inline: it runs for every byte
-// of punctuation, and almost never grows.
-static inline int reserve(pmh_json_encoder *e, size_t extra) {
+// of punctuation, and almost never grows. Forced, with put_char and the growth out of line and
+// cold: at -O2 clang kept put_char a call (about 54 a batch line); inlined, 239,066 to 236,975
+// instructions a line (four seeds).
+__attribute__((always_inline)) static inline int reserve(pmh_json_encoder *e, size_t extra) {
     if (extra <= e->capacity - e->length) return 1;
     return grow(e, extra);
 }
@@ -93,7 +95,7 @@ static inline int put(pmh_json_encoder *e, const char *text, size_t n) {
     return 1;
 }
 
-static inline int put_char(pmh_json_encoder *e, char c) {
+__attribute__((always_inline)) static inline int put_char(pmh_json_encoder *e, char c) {
     if (!reserve(e, 1)) return 0;
     e->bytes[e->length++] = c;
     return 1;
