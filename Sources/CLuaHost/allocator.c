@@ -83,8 +83,8 @@ static void *resize_block(pmh_host *h, void *ptr, size_t osize, size_t nsize) {
     return p;
 }
 
-void *pmh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-    pmh_host *h = (pmh_host *)ud;
+// What pmh_alloc does not do itself: large blocks, resizes, empty lists, full lists, refusals.
+__attribute__((noinline)) static void *alloc_rest(pmh_host *h, void *ptr, size_t osize, size_t nsize) {
     if (ptr == NULL) osize = 0;  // osize is then a type tag, not a size
     if (nsize == 0) {
         if (ptr != NULL) {
@@ -108,6 +108,43 @@ void *pmh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     h->used = h->used - osize + nsize;
     if (h->used > h->peak) h->peak = h->used;
     return p;
+}
+
+// Lua's allocator. The cases most calls are (a new table's empty array part, a new small block
+// taken from its list, a small block given back to it) are done here with no call and no
+// register saved; the rest goes to alloc_rest (236,140 to 232,938 instructions a batch line,
+// four seeds).
+void *pmh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+    pmh_host *h = (pmh_host *)ud;
+#ifndef PMH_PLAIN_MALLOC
+    if (ptr == NULL) {
+        // A new block: osize is a type tag, not a size. Nothing asked (a new table's empty array
+        // part, made at every table) is nothing given.
+        if (nsize == 0) return NULL;
+        if (nsize <= PMH_SMALL_MAX && (h->limits.memory_bytes == 0 || h->cap_lifted || h->used + nsize <= h->limits.memory_bytes)) {
+            size_t c = small_class(nsize) - 1;
+            struct pmh_free_block *b = h->free_lists[c];
+            if (b != NULL) {
+                h->free_lists[c] = b->next;
+                h->free_counts[c]--;
+                h->used += nsize;
+                if (h->used > h->peak) h->peak = h->used;
+                return b;
+            }
+        }
+    } else if (nsize == 0 && osize <= PMH_SMALL_MAX) {
+        size_t c = small_class(osize) - 1;
+        if (h->free_counts[c] < PMH_FREE_KEEP) {
+            struct pmh_free_block *b = (struct pmh_free_block *)ptr;
+            b->next = h->free_lists[c];
+            h->free_lists[c] = b;
+            h->free_counts[c]++;
+            h->used -= osize;
+            return NULL;
+        }
+    }
+#endif
+    return alloc_rest(h, ptr, osize, nsize);
 }
 
 size_t pmh_memory_in_use(pmh_host *host) { return host->used; }
