@@ -26,7 +26,4 @@ struct TranslationPlan: Sendable {
 
     /// Whether a request form is written, so the scripts' APNS headers are needed.
     var request: Bool { apnsRequest || fcmAPNS }
-
-    /// The outputs the run fills: a payload per mapping run, and the APNS headers for a request.
-    var outputCount: Int { runs.count + (request ? 1 : 0) }
 }

@@ -276,17 +276,25 @@ public final class Translator: Sendable {
         // size rules read the text's length, and the caller, who sends the payload, gets the text.
         let checker = PayloadChecker(now: now, intentPaths: true)
         let (generation, runtime, name) = (lent.generation, lent.runtime, template.name)
-        var compact = [[UInt8]?](repeating: nil, count: plan.outputCount)
+        // The payloads in the order of the runs, as the run hands them over, then the headers.
+        var texts: [(platform: Platform, text: [UInt8])] = []
+        texts.reserveCapacity(plan.runs.count)
+        var headers: [UInt8]?
         var findings: [Diagnostic] = []
         let scriptDiagnostics: [Diagnostic]
         do {
             scriptDiagnostics = try runtime.translate(
                 intent, template: name, platforms: plan.runs, now: now, metered: template.metered, request: plan.request
             ) { index, node, text in
-                guard compact.indices.contains(index) else { return }
-                compact[index] = Array(text)
-                guard index < plan.runs.count, index != plan.checkedLater else { return }
-                findings += checker.check(node, platform: plan.runs[index], compactSize: text.count)
+                if index == plan.runs.count, plan.request { headers = Array(text) }
+                // After a payload that did not come, the rest are not kept: the first missing
+                // one is the error.
+                guard index < plan.runs.count, index == texts.count else { return }
+                texts.append((plan.runs[index], Array(text)))
+                guard index != plan.checkedLater else { return }
+                let found = checker.check(node, platform: plan.runs[index], compactSize: text.count)
+                // The first platform's list is taken as it is: no copy.
+                if findings.isEmpty { findings = found } else { findings += found }
             }
         } catch {
             let scriptError = ScriptError(error, script: template.known ? generation.scripts.winners[name] : nil)
@@ -294,23 +302,26 @@ public final class Translator: Sendable {
         }
         if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
 
-        var texts: [(platform: Platform, text: [UInt8])] = []
-        texts.reserveCapacity(plan.runs.count)
-        for (index, platform) in plan.runs.enumerated() {
-            guard let text = compact[index] else {
-                let path = template.known ? generation.templates[name]?.path : nil
-                let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
-                throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics + scriptDiagnostics, scriptError: scriptError)
-            }
-            texts.append((platform, text))
+        if texts.count < plan.runs.count {
+            let platform = plan.runs[texts.count]
+            let path = template.known ? generation.templates[name]?.path : nil
+            let scriptError = ScriptError(kind: .badValue, script: path, line: nil, message: "the \(platform) mapping returned no payload")
+            throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics + scriptDiagnostics, scriptError: scriptError)
         }
         if plan.request {
-            texts = sendReady(texts, headers: compact[plan.runs.count] ?? Array("{}".utf8), plan: plan, checker: checker, findings: &findings)
+            texts = sendReady(texts, headers: headers ?? Array("{}".utf8), plan: plan, checker: checker, findings: &findings)
         }
-        // One list, made once: the validator's, the script's, then the checks' findings.
-        var all = diagnostics
-        if !scriptDiagnostics.isEmpty || !findings.isEmpty {
+        // One list: the validator's, the script's, then the checks' findings; made once, unless
+        // only one of them says anything.
+        var all: [Diagnostic]
+        if scriptDiagnostics.isEmpty && findings.isEmpty {
+            all = diagnostics
+        } else if diagnostics.isEmpty && scriptDiagnostics.isEmpty {
+            all = findings
+        } else {
+            all = []
             all.reserveCapacity(diagnostics.count + scriptDiagnostics.count + findings.count)
+            all += diagnostics
             all += scriptDiagnostics
             all += findings
         }
