@@ -8,9 +8,11 @@ internal import PushmapJSON
 /// refused value (too deep, not finite, too large) makes a second walk that tracks the path,
 /// only to name the place in the error.
 final class LuaValueTape {
-    private var buffer: OutputBuffer
+    // Unchecked: a tape belongs to one state, used by one thread at a time, and the dynamic
+    // exclusivity checks cost about 100 instructions an appended value (a few a translation).
+    @exclusivity(unchecked) private var buffer: OutputBuffer
     /// Values written.
-    private(set) var count: Int32 = 0
+    @exclusivity(unchecked) private(set) var count: Int32 = 0
     let maxDepth: Int
 
     init(maxDepth: Int, capacity: Int = 4096) {
