@@ -62,6 +62,9 @@ struct pmh_host {
     size_t random_state_size;
     unsigned char seeded_state[64];
     int seeded;
+    // Whether the error string.format's wrapper caught was raised in Lua's format itself (see
+    // pmh_format in sandbox.c).
+    int format_raised;
     // Keys and short values of the values passed in, kept between calls (see push_cached).
     int string_cache_ref;
     pmh_cached_string cached[PMH_CACHE_SLOTS];

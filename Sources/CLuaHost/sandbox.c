@@ -191,6 +191,76 @@ static int pmh_match(lua_State *L) { guard_pattern(L, "match", 0); return call_o
 static int pmh_gmatch(lua_State *L) { guard_pattern(L, "gmatch", 0); return call_original(L, LUA_MULTRET); }
 static int pmh_gsub(lua_State *L) { guard_pattern(L, "gsub", 0); return call_original(L, LUA_MULTRET); }
 
+// string.format, answering "%d" with one integer itself: Lua's own parses the format, fills a
+// buffer and calls snprintf, about 1,200 instructions a call, and the built-in templates make
+// three a translation of the basic seed (FCM's data values are strings). The same text.
+//
+// Any other call goes to Lua's own, whose errors must read as if the script had called it: Lua
+// places an error raised in a function at its caller's line, and names a function called from C
+// '?'. So an error raised in format's own frame (format_msgh says which) is raised again from
+// this one, which the script called: an argument error through luaL_argerror, for the name the
+// script used and a method call's numbering, any other with the script's place in front. Errors
+// from deeper (a __tostring of the script's) already carry their place and go on as they are.
+static int format_msgh(lua_State *L) {
+    lua_Debug ar;
+    pmh_host *h = pmh_host_of(L);
+    // Level 0 is this handler; level 1 raised the error.
+    h->format_raised = lua_getstack(L, 1, &ar) && lua_getinfo(L, "f", &ar) && lua_rawequal(L, -1, lua_upvalueindex(1));
+    lua_settop(L, 1);
+    return 1;
+}
+
+static int pmh_format(lua_State *L) {
+    if (lua_type(L, 1) == LUA_TSTRING && lua_isinteger(L, 2)) {
+        size_t lf;
+        const char *f = lua_tolstring(L, 1, &lf);
+        if (lf == 2 && f[0] == '%' && f[1] == 'd') {
+            lua_Integer value = lua_tointegerx(L, 2, NULL);
+            char digits[24];
+            int i = (int)sizeof digits;
+            // The magnitude as unsigned covers the smallest integer too.
+            unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+            do {
+                digits[--i] = (char)('0' + magnitude % 10);
+                magnitude /= 10;
+            } while (magnitude > 0);
+            if (value < 0) digits[--i] = '-';
+            lua_pushlstring(L, digits + i, sizeof digits - (size_t)i);
+            return 1;
+        }
+    }
+    pmh_host *h = pmh_host_of(L);
+    int n = lua_gettop(L);
+    luaL_checkstack(L, 3, NULL);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_pushcclosure(L, format_msgh, 1);
+    lua_insert(L, 1);
+    lua_pushvalue(L, lua_upvalueindex(1));
+    lua_insert(L, 2);
+    h->format_raised = 0;
+    int status = lua_pcall(L, n, 1, 1);
+    if (status == LUA_OK) return 1;
+    size_t length;
+    const char *message = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &length) : NULL;
+    if (status != LUA_ERRRUN || !h->format_raised || message == NULL) return lua_error(L);
+    // lauxlib words an argument error "bad argument #N to 'NAME' (WHY)".
+    static const char prefix[] = "bad argument #", unnamed[] = " to '?' (";
+    if (length > sizeof prefix && memcmp(message, prefix, sizeof prefix - 1) == 0) {
+        const char *p = message + sizeof prefix - 1, *end = message + length;
+        int arg = 0;
+        while (p < end && *p >= '0' && *p <= '9' && arg < 1000) arg = arg * 10 + (*p++ - '0');
+        if (arg > 0 && (size_t)(end - p) > sizeof unnamed && memcmp(p, unnamed, sizeof unnamed - 1) == 0 && end[-1] == ')') {
+            p += sizeof unnamed - 1;
+            lua_pushlstring(L, p, (size_t)(end - p - 1));
+            return luaL_argerror(L, arg, lua_tostring(L, -1));
+        }
+    }
+    luaL_where(L, 1);
+    lua_insert(L, -2);
+    lua_concat(L, 2);
+    return lua_error(L);
+}
+
 static int pmh_move(lua_State *L) {
     lua_Integer f = luaL_checkinteger(L, 2);
     lua_Integer e = luaL_checkinteger(L, 3);
@@ -415,6 +485,7 @@ void pmh_open_sandbox(lua_State *L, pmh_host *h) {
     replace_with_closure(L, s, "match", pmh_match);
     replace_with_closure(L, s, "gmatch", pmh_gmatch);
     replace_with_closure(L, s, "gsub", pmh_gsub);
+    replace_with_closure(L, s, "format", pmh_format);
     lua_pop(L, 1);
     // Lock the string metatable: getmetatable("") must not hand out the real library.
     lua_pushliteral(L, "");
