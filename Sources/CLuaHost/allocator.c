@@ -22,34 +22,55 @@
 
 static inline size_t small_class(size_t n) { return (n + 15) >> 4; }  // 1 ... PMH_SMALL_CLASSES
 
-static void *small_take(pmh_host *h, size_t n) {
+// A freed block of the class of `n` bytes from its list, or NULL when the list is empty (and
+// always under AddressSanitizer).
+__attribute__((always_inline)) static inline void *small_pop(pmh_host *h, size_t n) {
 #ifndef PMH_PLAIN_MALLOC
     size_t c = small_class(n) - 1;
     struct pmh_free_block *b = h->free_lists[c];
     if (b != NULL) {
         h->free_lists[c] = b->next;
         h->free_counts[c]--;
-        return b;
     }
-#endif
-    return malloc(small_class(n) << 4);
-}
-
-static void small_give(pmh_host *h, void *p, size_t n) {
-#ifndef PMH_PLAIN_MALLOC
-    size_t c = small_class(n) - 1;
-    if (h->free_counts[c] < PMH_FREE_KEEP) {
-        struct pmh_free_block *b = (struct pmh_free_block *)p;
-        b->next = h->free_lists[c];
-        h->free_lists[c] = b;
-        h->free_counts[c]++;
-        return;
-    }
+    return b;
 #else
     (void)h;
     (void)n;
+    return NULL;
 #endif
-    free(p);
+}
+
+// Keeps the block `p` of `n` bytes on its class's list; 0 when the list is full (and always
+// under AddressSanitizer), for the caller to free it.
+__attribute__((always_inline)) static inline int small_push(pmh_host *h, void *p, size_t n) {
+#ifndef PMH_PLAIN_MALLOC
+    size_t c = small_class(n) - 1;
+    if (h->free_counts[c] >= PMH_FREE_KEEP) return 0;
+    struct pmh_free_block *b = (struct pmh_free_block *)p;
+    b->next = h->free_lists[c];
+    h->free_lists[c] = b;
+    h->free_counts[c]++;
+    return 1;
+#else
+    (void)h;
+    (void)p;
+    (void)n;
+    return 0;
+#endif
+}
+
+static void *small_take(pmh_host *h, size_t n) {
+    void *b = small_pop(h, n);
+    return b != NULL ? b : malloc(small_class(n) << 4);
+}
+
+static void small_give(pmh_host *h, void *p, size_t n) {
+    if (!small_push(h, p, n)) free(p);
+}
+
+// Whether growing a block of `osize` bytes to `nsize` would pass the state's memory cap.
+__attribute__((always_inline)) static inline int over_cap(const pmh_host *h, size_t osize, size_t nsize) {
+    return nsize > osize && h->limits.memory_bytes > 0 && !h->cap_lifted && h->used - osize + nsize > h->limits.memory_bytes;
 }
 
 void pmh_free_kept_blocks(pmh_host *h) {
@@ -93,8 +114,7 @@ __attribute__((noinline)) static void *alloc_rest(pmh_host *h, void *ptr, size_t
         h->used -= osize;
         return NULL;
     }
-    if (nsize > osize && h->limits.memory_bytes > 0 && !h->cap_lifted &&
-        h->used - osize + nsize > h->limits.memory_bytes) {
+    if (over_cap(h, osize, nsize)) {
         // Never raise here: Lua collects, retries and raises LUA_ERRMEM itself.
         h->memory_refused = 1;
         return NULL;
@@ -116,34 +136,20 @@ __attribute__((noinline)) static void *alloc_rest(pmh_host *h, void *ptr, size_t
 // four seeds).
 void *pmh_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     pmh_host *h = (pmh_host *)ud;
-#ifndef PMH_PLAIN_MALLOC
     if (ptr == NULL) {
         // A new block: osize is a type tag, not a size. Nothing asked (a new table's empty array
         // part, made at every table) is nothing given.
         if (nsize == 0) return NULL;
-        if (nsize <= PMH_SMALL_MAX && (h->limits.memory_bytes == 0 || h->cap_lifted || h->used + nsize <= h->limits.memory_bytes)) {
-            size_t c = small_class(nsize) - 1;
-            struct pmh_free_block *b = h->free_lists[c];
-            if (b != NULL) {
-                h->free_lists[c] = b->next;
-                h->free_counts[c]--;
-                h->used += nsize;
-                if (h->used > h->peak) h->peak = h->used;
-                return b;
-            }
+        void *b = nsize <= PMH_SMALL_MAX && !over_cap(h, 0, nsize) ? small_pop(h, nsize) : NULL;
+        if (b != NULL) {
+            h->used += nsize;
+            if (h->used > h->peak) h->peak = h->used;
+            return b;
         }
-    } else if (nsize == 0 && osize <= PMH_SMALL_MAX) {
-        size_t c = small_class(osize) - 1;
-        if (h->free_counts[c] < PMH_FREE_KEEP) {
-            struct pmh_free_block *b = (struct pmh_free_block *)ptr;
-            b->next = h->free_lists[c];
-            h->free_lists[c] = b;
-            h->free_counts[c]++;
-            h->used -= osize;
-            return NULL;
-        }
+    } else if (nsize == 0 && osize <= PMH_SMALL_MAX && small_push(h, ptr, osize)) {
+        h->used -= osize;
+        return NULL;
     }
-#endif
     return alloc_rest(h, ptr, osize, nsize);
 }
 
