@@ -94,6 +94,25 @@ void pmh_sort_members(pmh_member *m, size_t n);
 // values.c: the string cache, the array and object marks and the scripts' value helpers.
 void pmh_open_values(lua_State *L, pmh_host *h);
 
+// MARK: integers as text
+
+// Room for any lua_Integer in decimal: 19 digits and a sign.
+#define PMH_DECIMAL_ROOM 24
+
+// Writes `value` in decimal at the end of `digits` (PMH_DECIMAL_ROOM bytes) and gives where the
+// text starts: as JSONWriter.writeInteger and Lua's "%d" write it. The magnitude as unsigned also
+// covers the smallest integer.
+static inline int pmh_decimal(int64_t value, char *digits) {
+    int i = PMH_DECIMAL_ROOM;
+    uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
+    do {
+        digits[--i] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0);
+    if (value < 0) digits[--i] = '-';
+    return i;
+}
+
 // MARK: the short-key print
 
 // A string's first and last eight bytes as words (fewer, zero-filled, for a shorter string;

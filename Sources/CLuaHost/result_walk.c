@@ -133,20 +133,13 @@ static inline void close_item(pmh_json_encoder *e, size_t at) {
 
 // MARK: scalars
 
-// As JSONWriter.writeInteger: the magnitude as unsigned also covers INT64_MIN.
 static int put_integer(pmh_json_encoder *e, lua_Integer value) {
     pmh_json_item *item = record(e, PMH_TAPE_INTEGER, 0);
     if (item == NULL) return 0;
     item->bits = (uint64_t)value;
-    char digits[24];
-    int i = (int)sizeof digits;
-    uint64_t magnitude = value < 0 ? (uint64_t)0 - (uint64_t)value : (uint64_t)value;
-    do {
-        digits[--i] = (char)('0' + magnitude % 10);
-        magnitude /= 10;
-    } while (magnitude > 0);
-    if (value < 0) digits[--i] = '-';
-    return put(e, digits + i, sizeof digits - (size_t)i);
+    char digits[PMH_DECIMAL_ROOM];
+    int i = pmh_decimal((int64_t)value, digits);
+    return put(e, digits + i, (size_t)(PMH_DECIMAL_ROOM - i));
 }
 
 // The length of the well-formed UTF-8 sequence at s[i] (2 to 4), or 0: the same table as

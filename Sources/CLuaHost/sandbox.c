@@ -215,17 +215,9 @@ static int pmh_format(lua_State *L) {
         size_t lf;
         const char *f = lua_tolstring(L, 1, &lf);
         if (lf == 2 && f[0] == '%' && f[1] == 'd') {
-            lua_Integer value = lua_tointegerx(L, 2, NULL);
-            char digits[24];
-            int i = (int)sizeof digits;
-            // The magnitude as unsigned covers the smallest integer too.
-            unsigned long long magnitude = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
-            do {
-                digits[--i] = (char)('0' + magnitude % 10);
-                magnitude /= 10;
-            } while (magnitude > 0);
-            if (value < 0) digits[--i] = '-';
-            lua_pushlstring(L, digits + i, sizeof digits - (size_t)i);
+            char digits[PMH_DECIMAL_ROOM];
+            int i = pmh_decimal((int64_t)lua_tointegerx(L, 2, NULL), digits);
+            lua_pushlstring(L, digits + i, (size_t)(PMH_DECIMAL_ROOM - i));
             return 1;
         }
     }
