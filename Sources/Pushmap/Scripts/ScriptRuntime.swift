@@ -248,8 +248,8 @@ final class ScriptRuntime {
     /// The first two arguments of `run`: the template's name and the list of platforms, kept in
     /// the state for the few pairs a service or a batch asks for line after line, so that a
     /// translation makes neither the string nor the list's table (with its share of the
-    /// collector's work): 2,300 instructions fewer a batch line (245,077 to 242,817). Any pair beyond the first
-    /// `maxRunHeads` goes by value.
+    /// collector's work): 2,300 instructions fewer a batch line (245,077 to 242,817). Any pair
+    /// beyond the first `maxRunHeads` goes by value.
     private func runHead(_ name: String, _ platforms: [Platform]) -> (name: LuaArgument, platforms: LuaArgument) {
         for head in runHeads where head.template == name && head.platforms == platforms {
             return (.reference(head.name), .reference(head.list))
