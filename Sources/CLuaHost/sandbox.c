@@ -223,9 +223,8 @@ static int pmh_format(lua_State *L) {
     }
     pmh_host *h = pmh_host_of(L);
     int n = lua_gettop(L);
-    luaL_checkstack(L, 3, NULL);
-    lua_pushvalue(L, lua_upvalueindex(1));
-    lua_pushcclosure(L, format_msgh, 1);
+    luaL_checkstack(L, 2, NULL);
+    lua_pushvalue(L, lua_upvalueindex(2));  // format_msgh, made once with the original
     lua_insert(L, 1);
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 2);
@@ -477,7 +476,12 @@ void pmh_open_sandbox(lua_State *L, pmh_host *h) {
     replace_with_closure(L, s, "match", pmh_match);
     replace_with_closure(L, s, "gmatch", pmh_gmatch);
     replace_with_closure(L, s, "gsub", pmh_gsub);
-    replace_with_closure(L, s, "format", pmh_format);
+    // format's wrapper holds Lua's format and the message handler its slow path runs under.
+    lua_getfield(L, s, "format");
+    lua_pushvalue(L, -1);
+    lua_pushcclosure(L, format_msgh, 1);
+    lua_pushcclosure(L, pmh_format, 2);
+    lua_setfield(L, s, "format");
     lua_pop(L, 1);
     // Lock the string metatable: getmetatable("") must not hand out the real library.
     lua_pushliteral(L, "");
