@@ -56,7 +56,9 @@ package struct OutputBuffer: ~Copyable {
         count &+= 1
     }
 
-    @inlinable
+    /// Always inlined: the optimiser left it a call per string of the tape parser and the
+    /// writer, about 600 instructions a batch line (callgrind, self costs of the callers).
+    @inlinable @inline(__always)
     mutating func appendUnchecked(_ bytes: UnsafePointer<UInt8>, count n: Int) {
         let target = UnsafeMutableRawPointer(base + count)
         let source = UnsafeRawPointer(bytes)
