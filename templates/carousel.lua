@@ -16,7 +16,7 @@ end
 -- nothing for an item without a uri, so such an item gets `linkUri` (with a warning).
 local function items(carousel, auto, linkUri)
   local given = carousel.items or NONE
-  local list = {}
+  local list = table.create(#given) -- room for every item: a list that grows is rebuilt each time
   for i = 1, #given do
     local item = given[i]
     local uri = item.uri

@@ -43,7 +43,7 @@ local function fcm(intent, ctx)
 
   local given = catalog.items
   if given ~= nil then
-    local items = {}
+    local items = table.create(#given) -- room for every item: a list that grows is rebuilt
     for i = 1, #given do
       local item = given[i]
       items[i] = { title = item.title, body = item.body, img = item.image, price = item.price, uri = item.uri }
@@ -60,7 +60,7 @@ local function apns(intent, ctx)
   payload.adb_media = nil
   payload.adb_car_mode = "manual"
   local given = catalogOf(intent).items or NONE
-  local items = {}
+  local items = table.create(#given)
   for i = 1, #given do
     local item = given[i]
     items[i] = { img = item.image, txt = format("%s, %s", item.title, item.price), uri = item.uri }

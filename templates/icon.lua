@@ -10,7 +10,7 @@ local NONE = {} -- stands for an absent object; never written to
 
 -- The icons as adb_items entries {img, type, uri}, each with its action type (pushmap.action).
 local function items(icons)
-  local list = {}
+  local list = table.create(#icons) -- room for every icon: a list that grows is rebuilt
   for i = 1, #icons do
     local icon = icons[i]
     local kind, lacksUri = pushmap.action(icon, "OPENAPP")

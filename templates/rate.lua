@@ -10,7 +10,7 @@ local NONE = {} -- stands for an absent object; never written to
 
 -- The stars as adb_rate_act entries {type, uri}, each with its action type (pushmap.action).
 local function actions(stars)
-  local list = {}
+  local list = table.create(#stars) -- room for every star: a list that grows is rebuilt
   for i = 1, #stars do
     local star = stars[i]
     local kind, lacksUri = pushmap.action(star, "OPENAPP")

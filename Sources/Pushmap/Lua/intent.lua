@@ -18,7 +18,7 @@ local getinfo = pushmap._hostdebug.getinfo
 -- The guard's walks, in C (values.c): lent to this chunk alone.
 local walks = pushmap._hostintent
 pushmap._hostintent = nil
-local format, byte, sub = string.format, string.byte, string.sub
+local format, byte, sub, create = string.format, string.byte, string.sub, table.create
 local type, next, rawget, rawset, rawequal, setmetatable, getmetatable = type, next, rawget, rawset, rawequal, setmetatable, getmetatable
 local mathtype = math.type
 
@@ -39,7 +39,8 @@ local guardCopy -- strict access's, below: guards an admitted copy of the intent
 
 -- Adds a warning for `platform` (false: every one) to `notes`, made when nil; returns it.
 local function note(notes, platform, at, message)
-  notes = notes or {}
+  -- The first note by a constructor, which sizes the list at once (see record in prelude.lua).
+  if notes == nil then return { platform, at, message } end
   local n = #notes
   notes[n + 1], notes[n + 2], notes[n + 3] = platform, at, message
   return notes
@@ -87,7 +88,10 @@ function host.admit(intent, name, strict)
       local verb = byte(field, -1) == 115 and " are" or " is" -- 's'
       notes = note(notes, false, "$." .. field, field .. verb .. " ignored by the " .. name .. " template")
       if admitted == intent then
-        admitted = {}
+        -- Sized first: a copy filled key by key is rebuilt each time it outgrows its room.
+        local count = 0
+        for _ in next, intent do count = count + 1 end
+        admitted = create(0, count)
         for key, value in next, intent do admitted[key] = value end
       end
       admitted[field] = nil
