@@ -49,6 +49,22 @@ package struct OutputBuffer: ~Copyable {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
+    /// Appends the bytes as they are.
+    package mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        if let start = bytes.baseAddress { append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+    }
+
+    package mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append(contentsOf: $0) }
+    }
+
+    /// Appends the string's UTF-8 bytes as they are, not escaped.
+    package mutating func append(contentsOf text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: UnsafeRawBufferPointer($0)) }) != nil { return }
+        var text = text
+        text.withUTF8 { append(contentsOf: UnsafeRawBufferPointer($0)) }
+    }
+
     /// Appends after ``reserve(_:)`` has made room.
     @inlinable
     mutating func appendUnchecked(_ byte: UInt8) {
@@ -105,7 +121,7 @@ package struct OutputBuffer: ~Copyable {
     package mutating func truncate(to count: Int) { self.count = Swift.min(self.count, Swift.max(0, count)) }
 
     /// The bytes as an array, in one copy.
-    consuming func finish() -> [UInt8] { array() }
+    package consuming func finish() -> [UInt8] { array() }
 
     /// A copy of the bytes written so far, as an array.
     func array() -> [UInt8] {
