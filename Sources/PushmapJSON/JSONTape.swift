@@ -83,9 +83,18 @@ package final class JSONTape: @unchecked Sendable {
     /// Parses `input` into a new tape, or nil where ``JSONParser`` must decide (see the type).
     package static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
         guard let start = input.baseAddress, !input.isEmpty else { return nil }
-        var parser = TapeParser(input: input, base: UnsafeRawPointer(start), limits: limits)
-        guard parser.run() else { return nil }
-        return JSONTape(adopting: parser.out)
+        // The parser's stacks start on this call's stack, and move to the heap only if a text
+        // nests or keys more than that holds: their two heap blocks cost ~900 instructions a
+        // batch line (two parses).
+        return withUnsafeTemporaryAllocation(of: TapeParser.Frame.self, capacity: 8) { frames in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { keyOffsets in
+                var parser = TapeParser(
+                    input: input, base: UnsafeRawPointer(start), limits: limits,
+                    frames: RawStack(scratch: frames), keyOffsets: RawStack(scratch: keyOffsets))
+                guard parser.run() else { return nil }
+                return JSONTape(adopting: parser.out)
+            }
+        }
     }
 }
 
@@ -234,7 +243,7 @@ package struct JSONTapeReader {
 
 /// The strict parser behind ``JSONTape/parse(_:limits:)``: the grammar and limits of
 /// ``JSONParser``, writing into the tape as it goes. Any doubt returns false.
-private struct TapeParser: ~Copyable {
+fileprivate struct TapeParser: ~Copyable {
     let input: UnsafeBufferPointer<UInt8>
     let base: UnsafeRawPointer
     let end: Int
@@ -252,14 +261,19 @@ private struct TapeParser: ~Copyable {
         var bloom: UInt64
     }
 
-    var frames = RawStack<Frame>(capacity: 8)
+    var frames: RawStack<Frame>
     /// Tape offsets of the keys of the open objects, for the duplicate check.
-    var keyOffsets = RawStack<Int>(capacity: 32)
+    var keyOffsets: RawStack<Int>
 
     /// Objects with more keys than this go to ``JSONParser``, which keeps a set for them.
     static let maxKeys = 48
 
-    init(input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits) {
+    init(
+        input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits,
+        frames: consuming RawStack<Frame>, keyOffsets: consuming RawStack<Int>
+    ) {
+        self.frames = frames
+        self.keyOffsets = keyOffsets
         self.input = input
         self.base = base
         self.end = input.count
@@ -468,13 +482,16 @@ private struct RawStack<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
+    /// Whether `base` is this stack's heap memory rather than the caller's scratch.
+    private var owned = false
 
-    init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 4)
-        base = .allocate(capacity: self.capacity)
+    /// A stack in `scratch`, which must outlive it; it moves to the heap when it outgrows it.
+    init(scratch: UnsafeMutableBufferPointer<Element>) {
+        base = scratch.baseAddress.unsafelyUnwrapped
+        capacity = scratch.count
     }
 
-    deinit { base.deallocate() }
+    deinit { if owned { base.deallocate() } }
 
     var isEmpty: Bool { count == 0 }
 
@@ -495,8 +512,9 @@ private struct RawStack<Element: BitwiseCopyable>: ~Copyable {
     private mutating func grow() {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         grown.update(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
         base = grown
+        owned = true
         capacity *= 2
     }
 

@@ -109,6 +109,15 @@ struct JSONTapeTests {
         }
     }
 
+    @Test("a text nested and keyed beyond the room the tape parser starts with reads back as the parser's value")
+    func grownStacks() throws {
+        let keys = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let text = String(repeating: #"[{"a":"#, count: 12) + "{" + keys + "}" + String(repeating: "}]", count: 12)
+        let tape = try #require(Array(text.utf8).withUnsafeBufferPointer { JSONTape.parse($0, limits: Self.limits) })
+        var reader = tape.reader
+        #expect(try reader.value() == JSONParser.parse(Array(text.utf8), limits: Self.limits))
+    }
+
     @Test("limits on bytes, depth and string length hold for the tape as for the parser")
     func limits() {
         let small = JSONParser.Limits(maxDepth: 2, maxBytes: 20, maxStringBytes: 4)
