@@ -32,7 +32,7 @@ package final class JSONTape: @unchecked Sendable {
     /// Bytes written.
     package let length: Int
 
-    private init(adopting buffer: consuming OutputBuffer) {
+    private init(adopting buffer: inout OutputBuffer) {
         length = buffer.count
         base = buffer.takeMemory()
     }
@@ -50,7 +50,7 @@ package final class JSONTape: @unchecked Sendable {
     package convenience init(_ value: JSONValue) {
         var out = OutputBuffer(capacity: 256)
         Self.write(value, into: &out)
-        self.init(adopting: out)
+        self.init(adopting: &out)
     }
 
     private static func write(_ value: JSONValue, into out: inout OutputBuffer) {
@@ -82,17 +82,45 @@ package final class JSONTape: @unchecked Sendable {
 
     /// Parses `input` into a new tape, or nil where ``JSONParser`` must decide (see the type).
     package static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
-        guard let start = input.baseAddress, !input.isEmpty else { return nil }
+        var tape: JSONTape?
+        _ = withParser(input, limits: limits, scratch: nil) { parser in tape = JSONTape(adopting: &parser.out) }
+        return tape
+    }
+
+    /// Parses `input` as ``parse(_:limits:)`` does and runs `body` on a reader of the value, which
+    /// is valid only inside `body`; false where ``JSONParser`` must decide. For a value read once
+    /// and dropped (a JSON-encoded payload string): a short text's tape is written on this call's
+    /// stack, where a tape object and its heap block cost ~600 instructions a batch line.
+    package static func withParsed(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits, _ body: (JSONTapeReader) -> Void) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: 512, alignment: 8) { scratch in
+            withParser(input, limits: limits, scratch: scratch) { parser in
+                body(JSONTapeReader(base: UnsafeRawPointer(parser.out.start), end: parser.out.count))
+            }
+        }
+    }
+
+    /// Runs the tape parser on `input`, writing into `scratch` while the tape fits there, and
+    /// `done` on it when it accepts the text; false when it gives up.
+    private static func withParser(
+        _ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits, scratch: UnsafeMutableRawBufferPointer?,
+        _ done: (inout TapeParser) -> Void
+    ) -> Bool {
+        guard let start = input.baseAddress, !input.isEmpty else { return false }
         // The parser's stacks start on this call's stack, and move to the heap only if a text
         // nests or keys more than that holds: their two heap blocks cost ~900 instructions a
         // batch line (two parses).
         return withUnsafeTemporaryAllocation(of: TapeParser.Frame.self, capacity: 8) { frames in
             withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { keyOffsets in
+                // A tape outgrows its text by a few bytes a string: room for twice it, which an
+                // intent rarely needs to grow.
+                let capacity = 2 * input.count + 64
+                let out = if let scratch { OutputBuffer(scratch: scratch, capacity: capacity) } else { OutputBuffer(capacity: capacity) }
                 var parser = TapeParser(
-                    input: input, base: UnsafeRawPointer(start), limits: limits,
+                    input: input, base: UnsafeRawPointer(start), limits: limits, out: out,
                     frames: RawStack(scratch: frames), keyOffsets: RawStack(scratch: keyOffsets))
-                guard parser.run() else { return nil }
-                return JSONTape(adopting: parser.out)
+                guard parser.run() else { return false }
+                done(&parser)
+                return true
             }
         }
     }
@@ -269,7 +297,7 @@ fileprivate struct TapeParser: ~Copyable {
     static let maxKeys = 48
 
     init(
-        input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits,
+        input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits, out: consuming OutputBuffer,
         frames: consuming RawStack<Frame>, keyOffsets: consuming RawStack<Int>
     ) {
         self.frames = frames
@@ -277,11 +305,10 @@ fileprivate struct TapeParser: ~Copyable {
         self.input = input
         self.base = base
         self.end = input.count
-        // A tape outgrows its text by a few bytes a string: room for twice it, which an intent
-        // rarely needs to grow.
-        self.out = OutputBuffer(capacity: 2 * input.count + 64)
+        self.out = out
         self.limits = limits
     }
+
 
     mutating func run() -> Bool {
         guard end <= limits.maxBytes else { return false }

@@ -118,6 +118,26 @@ struct JSONTapeTests {
         #expect(try reader.value() == JSONParser.parse(Array(text.utf8), limits: Self.limits))
     }
 
+    @Test("a tape read in place reads back as the parser's value, short, grown past its first room, or long")
+    func parsedInPlace() throws {
+        let numbers = "[" + (0..<100).map { _ in "1" }.joined(separator: ",") + "]"
+        let long = "[" + (0..<40).map { #"{"label":"button \#($0)","type":"DEEPLINK"}"# }.joined(separator: ",") + "]"
+        for text in [#"[{"label":"accept","uri":"https://x.test/1"}]"#, numbers, long] {
+            let bytes = Array(text.utf8)
+            var read: JSONValue?
+            let parsed = bytes.withUnsafeBufferPointer { input in
+                JSONTape.withParsed(input, limits: Self.limits) { reader in
+                    var reader = reader
+                    read = reader.value()
+                }
+            }
+            #expect(parsed)
+            #expect(try read == JSONParser.parse(bytes, limits: Self.limits), "\(text)")
+        }
+        let refused = Array(#"{"a":1,"a":2}"#.utf8).withUnsafeBufferPointer { JSONTape.withParsed($0, limits: Self.limits) { _ in Issue.record("read a refused text") } }
+        #expect(!refused)
+    }
+
     @Test("limits on bytes, depth and string length hold for the tape as for the parser")
     func limits() {
         let small = JSONParser.Limits(maxDepth: 2, maxBytes: 20, maxStringBytes: 4)
