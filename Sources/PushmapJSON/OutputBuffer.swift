@@ -29,6 +29,9 @@ package struct OutputBuffer: ~Copyable {
 
     deinit { if owned { base.deallocate() } }
 
+    /// Whether the bytes are still in the scratch the buffer was made with.
+    package var isInScratch: Bool { !owned }
+
     /// Makes room for `extra` more bytes.
     @inlinable
     package mutating func reserve(_ extra: Int) {
