@@ -159,12 +159,17 @@ extension OutputBuffer {
 /// Reads a ``JSONTape`` value by value. Every read assumes a well-formed tape, which is all
 /// ``JSONTape`` makes; positions never pass `end`. A copy is a second reader at the same place,
 /// which is how a caller looks at a value without moving past it. Inlinable, so that the checks'
-/// reads of JSON-encoded values compile to plain loads.
-package struct JSONTapeReader {
+/// reads of JSON-encoded values compile to plain loads: public only to the engine's own modules
+/// (the `Engine` SPI), because this toolchain inlines across modules only public declarations
+/// (as `package`, the reads of the intent check and the checks were calls, ~1,500 instructions
+/// a batch line). The ops it tests are ``JSONTape/Op``'s letters, written in place for the same
+/// reason.
+@_spi(Engine)
+public struct JSONTapeReader {
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline let end: Int
     /// The offset of the next op.
-    package var position = 0
+    public var position = 0
 
     init(base: UnsafeRawPointer, end: Int) {
         self.base = base
@@ -173,11 +178,11 @@ package struct JSONTapeReader {
 
     /// The next value's op, without moving.
     @inlinable
-    package var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
+    public var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
 
     /// Reads a count that follows an op (string, array, object).
     @inlinable
-    package mutating func count() -> Int {
+    public mutating func count() -> Int {
         let value = base.loadUnaligned(fromByteOffset: position + 1, as: UInt32.self)
         position += 5
         return Int(value)
@@ -185,7 +190,7 @@ package struct JSONTapeReader {
 
     /// Reads a string's bytes (the op must be ``JSONTape/Op/string``).
     @inlinable
-    package mutating func string() -> UnsafeRawBufferPointer {
+    public mutating func string() -> UnsafeRawBufferPointer {
         let count = count()
         defer { position += count }
         return UnsafeRawBufferPointer(start: base + position, count: count)
@@ -193,14 +198,14 @@ package struct JSONTapeReader {
 
     /// Reads an integer (the op must be ``JSONTape/Op/integer``).
     @inlinable
-    package mutating func integer() -> Int64 {
+    public mutating func integer() -> Int64 {
         defer { position += 9 }
         return base.loadUnaligned(fromByteOffset: position + 1, as: Int64.self)
     }
 
     /// Reads a double (the op must be ``JSONTape/Op/double``).
     @inlinable
-    package mutating func double() -> Double {
+    public mutating func double() -> Double {
         defer { position += 9 }
         return Double(bitPattern: base.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
     }
@@ -250,15 +255,15 @@ package struct JSONTapeReader {
 
     /// Steps over the next value, whatever it is.
     @inlinable
-    package mutating func skip() {
+    public mutating func skip() {
         switch op {
-        case JSONTape.Op.integer, JSONTape.Op.double:
+        case UInt8(ascii: "i"), UInt8(ascii: "d"):
             position += 9
-        case JSONTape.Op.string:
+        case UInt8(ascii: "s"):
             _ = string()
-        case JSONTape.Op.array:
+        case UInt8(ascii: "a"):
             for _ in 0..<count() { skip() }
-        case JSONTape.Op.object:
+        case UInt8(ascii: "o"):
             for _ in 0..<count() {
                 _ = string()
                 skip()

@@ -1,4 +1,4 @@
-import PushmapJSON
+@_spi(Engine) import PushmapJSON
 import PushmapTestSupport
 import Testing
 

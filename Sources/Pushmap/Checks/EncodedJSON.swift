@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// A JSON-encoded string value (`adb_act`, `adb_items`), parsed once into a tape and read in
 /// place: one parse and one reader for every such value.

@@ -1,6 +1,6 @@
 public import Logging
 internal import LuaHost
-public import PushmapJSON
+@_spi(Engine) public import PushmapJSON
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
