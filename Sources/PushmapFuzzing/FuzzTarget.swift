@@ -1,7 +1,7 @@
 public import Logging
 internal import LuaHost
 @_spi(Tools) internal import Pushmap
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// One fuzz target: bytes in, and either nothing (the input was handled as promised: a result or
 /// a clear error) or a finding that says which promise broke.

@@ -32,7 +32,7 @@ package final class JSONTape: @unchecked Sendable {
     /// Bytes written.
     package let length: Int
 
-    private init(adopting buffer: consuming OutputBuffer) {
+    private init(adopting buffer: inout OutputBuffer) {
         length = buffer.count
         base = buffer.takeMemory()
     }
@@ -50,7 +50,7 @@ package final class JSONTape: @unchecked Sendable {
     package convenience init(_ value: JSONValue) {
         var out = OutputBuffer(capacity: 256)
         Self.write(value, into: &out)
-        self.init(adopting: out)
+        self.init(adopting: &out)
     }
 
     private static func write(_ value: JSONValue, into out: inout OutputBuffer) {
@@ -82,10 +82,47 @@ package final class JSONTape: @unchecked Sendable {
 
     /// Parses `input` into a new tape, or nil where ``JSONParser`` must decide (see the type).
     package static func parse(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits) -> JSONTape? {
-        guard let start = input.baseAddress, !input.isEmpty else { return nil }
-        var parser = TapeParser(input: input, base: UnsafeRawPointer(start), limits: limits)
-        guard parser.run() else { return nil }
-        return JSONTape(adopting: parser.out)
+        var tape: JSONTape?
+        _ = withParser(input, limits: limits, scratch: nil) { parser in tape = JSONTape(adopting: &parser.out) }
+        return tape
+    }
+
+    /// Parses `input` as ``parse(_:limits:)`` does and runs `body` on a reader of the value, which
+    /// is valid only inside `body`; false where ``JSONParser`` must decide. For a value read once
+    /// and dropped (a JSON-encoded payload string): a short text's tape is written on this call's
+    /// stack, where a tape object and its heap block cost ~600 instructions a batch line.
+    package static func withParsed(_ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits, _ body: (JSONTapeReader) -> Void) -> Bool {
+        withUnsafeTemporaryAllocation(byteCount: 512, alignment: 8) { scratch in
+            withParser(input, limits: limits, scratch: scratch) { parser in
+                body(JSONTapeReader(base: UnsafeRawPointer(parser.out.start), end: parser.out.count))
+            }
+        }
+    }
+
+    /// Runs the tape parser on `input`, writing into `scratch` while the tape fits there, and
+    /// `done` on it when it accepts the text; false when it gives up.
+    private static func withParser(
+        _ input: UnsafeBufferPointer<UInt8>, limits: JSONParser.Limits, scratch: UnsafeMutableRawBufferPointer?,
+        _ done: (inout TapeParser) -> Void
+    ) -> Bool {
+        guard let start = input.baseAddress, !input.isEmpty else { return false }
+        // The parser's stacks start on this call's stack, and move to the heap only if a text
+        // nests or keys more than that holds: their two heap blocks cost ~900 instructions a
+        // batch line (two parses).
+        return withUnsafeTemporaryAllocation(of: TapeParser.Frame.self, capacity: 8) { frames in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: 32) { keyOffsets in
+                // A tape outgrows its text by a few bytes a string: room for twice it, which an
+                // intent rarely needs to grow.
+                let capacity = 2 * input.count + 64
+                let out = if let scratch { OutputBuffer(scratch: scratch, capacity: capacity) } else { OutputBuffer(capacity: capacity) }
+                var parser = TapeParser(
+                    input: input, base: UnsafeRawPointer(start), limits: limits, out: out,
+                    frames: RawStack(scratch: frames), keyOffsets: RawStack(scratch: keyOffsets))
+                guard parser.run() else { return false }
+                done(&parser)
+                return true
+            }
+        }
     }
 }
 
@@ -122,12 +159,17 @@ extension OutputBuffer {
 /// Reads a ``JSONTape`` value by value. Every read assumes a well-formed tape, which is all
 /// ``JSONTape`` makes; positions never pass `end`. A copy is a second reader at the same place,
 /// which is how a caller looks at a value without moving past it. Inlinable, so that the checks'
-/// reads of JSON-encoded values compile to plain loads.
-package struct JSONTapeReader {
+/// reads of JSON-encoded values compile to plain loads: public only to the engine's own modules
+/// (the `Engine` SPI), because this toolchain inlines across modules only public declarations
+/// (as `package`, the reads of the intent check and the checks were calls, ~1,500 instructions
+/// a batch line). The ops it tests are ``JSONTape/Op``'s letters, written in place for the same
+/// reason.
+@_spi(Engine)
+public struct JSONTapeReader {
     @usableFromInline let base: UnsafeRawPointer
     @usableFromInline let end: Int
     /// The offset of the next op.
-    package var position = 0
+    public var position = 0
 
     init(base: UnsafeRawPointer, end: Int) {
         self.base = base
@@ -136,11 +178,11 @@ package struct JSONTapeReader {
 
     /// The next value's op, without moving.
     @inlinable
-    package var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
+    public var op: UInt8 { position < end ? base.load(fromByteOffset: position, as: UInt8.self) : 0 }
 
     /// Reads a count that follows an op (string, array, object).
     @inlinable
-    package mutating func count() -> Int {
+    public mutating func count() -> Int {
         let value = base.loadUnaligned(fromByteOffset: position + 1, as: UInt32.self)
         position += 5
         return Int(value)
@@ -148,7 +190,7 @@ package struct JSONTapeReader {
 
     /// Reads a string's bytes (the op must be ``JSONTape/Op/string``).
     @inlinable
-    package mutating func string() -> UnsafeRawBufferPointer {
+    public mutating func string() -> UnsafeRawBufferPointer {
         let count = count()
         defer { position += count }
         return UnsafeRawBufferPointer(start: base + position, count: count)
@@ -156,14 +198,14 @@ package struct JSONTapeReader {
 
     /// Reads an integer (the op must be ``JSONTape/Op/integer``).
     @inlinable
-    package mutating func integer() -> Int64 {
+    public mutating func integer() -> Int64 {
         defer { position += 9 }
         return base.loadUnaligned(fromByteOffset: position + 1, as: Int64.self)
     }
 
     /// Reads a double (the op must be ``JSONTape/Op/double``).
     @inlinable
-    package mutating func double() -> Double {
+    public mutating func double() -> Double {
         defer { position += 9 }
         return Double(bitPattern: base.loadUnaligned(fromByteOffset: position + 1, as: UInt64.self))
     }
@@ -213,15 +255,15 @@ package struct JSONTapeReader {
 
     /// Steps over the next value, whatever it is.
     @inlinable
-    package mutating func skip() {
+    public mutating func skip() {
         switch op {
-        case JSONTape.Op.integer, JSONTape.Op.double:
+        case UInt8(ascii: "i"), UInt8(ascii: "d"):
             position += 9
-        case JSONTape.Op.string:
+        case UInt8(ascii: "s"):
             _ = string()
-        case JSONTape.Op.array:
+        case UInt8(ascii: "a"):
             for _ in 0..<count() { skip() }
-        case JSONTape.Op.object:
+        case UInt8(ascii: "o"):
             for _ in 0..<count() {
                 _ = string()
                 skip()
@@ -234,7 +276,7 @@ package struct JSONTapeReader {
 
 /// The strict parser behind ``JSONTape/parse(_:limits:)``: the grammar and limits of
 /// ``JSONParser``, writing into the tape as it goes. Any doubt returns false.
-private struct TapeParser: ~Copyable {
+fileprivate struct TapeParser: ~Copyable {
     let input: UnsafeBufferPointer<UInt8>
     let base: UnsafeRawPointer
     let end: Int
@@ -252,22 +294,26 @@ private struct TapeParser: ~Copyable {
         var bloom: UInt64
     }
 
-    var frames = RawStack<Frame>(capacity: 8)
+    var frames: RawStack<Frame>
     /// Tape offsets of the keys of the open objects, for the duplicate check.
-    var keyOffsets = RawStack<Int>(capacity: 32)
+    var keyOffsets: RawStack<Int>
 
     /// Objects with more keys than this go to ``JSONParser``, which keeps a set for them.
     static let maxKeys = 48
 
-    init(input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits) {
+    init(
+        input: UnsafeBufferPointer<UInt8>, base: UnsafeRawPointer, limits: JSONParser.Limits, out: consuming OutputBuffer,
+        frames: consuming RawStack<Frame>, keyOffsets: consuming RawStack<Int>
+    ) {
+        self.frames = frames
+        self.keyOffsets = keyOffsets
         self.input = input
         self.base = base
         self.end = input.count
-        // A tape outgrows its text by a few bytes a string: room for twice it, which an intent
-        // rarely needs to grow.
-        self.out = OutputBuffer(capacity: 2 * input.count + 64)
+        self.out = out
         self.limits = limits
     }
+
 
     mutating func run() -> Bool {
         guard end <= limits.maxBytes else { return false }
@@ -468,13 +514,16 @@ private struct RawStack<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
     private var capacity: Int
     private(set) var count = 0
+    /// Whether `base` is this stack's heap memory rather than the caller's scratch.
+    private var owned = false
 
-    init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 4)
-        base = .allocate(capacity: self.capacity)
+    /// A stack in `scratch`, which must outlive it; it moves to the heap when it outgrows it.
+    init(scratch: UnsafeMutableBufferPointer<Element>) {
+        base = scratch.baseAddress.unsafelyUnwrapped
+        capacity = scratch.count
     }
 
-    deinit { base.deallocate() }
+    deinit { if owned { base.deallocate() } }
 
     var isEmpty: Bool { count == 0 }
 
@@ -495,8 +544,9 @@ private struct RawStack<Element: BitwiseCopyable>: ~Copyable {
     private mutating func grow() {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
         grown.update(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
         base = grown
+        owned = true
         capacity *= 2
     }
 

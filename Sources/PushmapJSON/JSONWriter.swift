@@ -40,6 +40,11 @@ public struct JSONWriter: Sendable {
         buffer.append(to: &out)
     }
 
+    /// Appends the value's JSON text to `out`.
+    package func write(_ value: JSONValue, into out: inout OutputBuffer) {
+        emit(value, indent: 0, into: &out)
+    }
+
     /// The value as JSON text in a `String`.
     package func string(_ value: JSONValue) -> String {
         String(decoding: write(value), as: UTF8.self)
@@ -315,19 +320,22 @@ public struct JSONWriter: Sendable {
     /// that need no escaping in bulk, escaping the bytes in between.
     static func escape(_ bytes: UnsafeBufferPointer<UInt8>, into out: inout OutputBuffer) {
         let n = bytes.count
-        // Room for the worst case (every byte as \u00XX) once, so the loop never checks.
-        out.reserve(n &* 6 &+ 2)
-        out.appendUnchecked(UInt8(ascii: "\""))
         guard let base = bytes.baseAddress else {
-            out.appendUnchecked(UInt8(ascii: "\""))
+            out.append(ascii: "\"\"")
             return
         }
-        // Most strings (keys, words, URLs) need no escape at all: test them whole, then copy once.
+        // Most strings (keys, words, URLs) need no escape at all: test them whole, then copy
+        // once, with room for just them (the worst case's room grew a batch line's buffer).
         if isPlain(UnsafeRawPointer(base), count: n) {
+            out.reserve(n &+ 2)
+            out.appendUnchecked(UInt8(ascii: "\""))
             out.appendUnchecked(base, count: n)
             out.appendUnchecked(UInt8(ascii: "\""))
             return
         }
+        // Room for the worst case (every byte as \u00XX) once, so the loop never checks.
+        out.reserve(n &* 6 &+ 2)
+        out.appendUnchecked(UInt8(ascii: "\""))
         var runStart = 0
         var i = 0
         let raw = UnsafeRawPointer(base)

@@ -6,13 +6,31 @@ package struct OutputBuffer: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     @usableFromInline package internal(set) var count = 0
+    /// Whether `base` is this buffer's heap memory rather than the caller's scratch.
+    @usableFromInline var owned = true
 
     package init(capacity: Int) {
         self.capacity = Swift.max(capacity, 16)
         base = .allocate(capacity: self.capacity)
     }
 
-    deinit { base.deallocate() }
+    /// A buffer in `scratch` (which must outlive it) when `capacity` fits there, else on the
+    /// heap; it moves to the heap when it outgrows the scratch.
+    package init(scratch: UnsafeMutableRawBufferPointer, capacity: Int) {
+        if let memory = scratch.baseAddress, scratch.count >= Swift.max(capacity, 16) {
+            base = memory.bindMemory(to: UInt8.self, capacity: scratch.count)
+            self.capacity = scratch.count
+            owned = false
+        } else {
+            self.capacity = Swift.max(capacity, 16)
+            base = .allocate(capacity: self.capacity)
+        }
+    }
+
+    deinit { if owned { base.deallocate() } }
+
+    /// Whether the bytes are still in the scratch the buffer was made with.
+    package var isInScratch: Bool { !owned }
 
     /// Makes room for `extra` more bytes.
     @inlinable
@@ -26,7 +44,8 @@ package struct OutputBuffer: ~Copyable {
         while newCapacity < needed { newCapacity &*= 2 }
         let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         newBase.update(from: base, count: count)
-        base.deallocate()
+        if owned { base.deallocate() }
+        owned = true
         base = newBase
         capacity = newCapacity
     }
@@ -47,6 +66,22 @@ package struct OutputBuffer: ~Copyable {
     @inline(__always)
     package mutating func append(ascii text: StaticString) {
         append(text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    /// Appends the bytes as they are.
+    package mutating func append(contentsOf bytes: UnsafeRawBufferPointer) {
+        if let start = bytes.baseAddress { append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
+    }
+
+    package mutating func append(contentsOf bytes: [UInt8]) {
+        bytes.withUnsafeBytes { append(contentsOf: $0) }
+    }
+
+    /// Appends the string's UTF-8 bytes as they are, not escaped.
+    package mutating func append(contentsOf text: String) {
+        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: UnsafeRawBufferPointer($0)) }) != nil { return }
+        var text = text
+        text.withUTF8 { append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends after ``reserve(_:)`` has made room.
@@ -96,18 +131,21 @@ package struct OutputBuffer: ~Copyable {
     /// The bytes written so far, valid until the next append.
     package var start: UnsafePointer<UInt8> { UnsafePointer(base) }
 
-    /// Hands the memory to the caller, who deallocates it.
-    consuming func takeMemory() -> UnsafeMutablePointer<UInt8> {
-        let memory = base
-        discard self
-        return memory
+    /// Hands the memory to the caller, who deallocates it (the bytes are moved to the heap first
+    /// when they are in scratch); the buffer is left without memory, not to be written again.
+    mutating func takeMemory() -> UnsafeMutablePointer<UInt8> {
+        if !owned { grow(capacity) }
+        owned = false
+        count = 0
+        capacity = 0
+        return base
     }
 
     /// Forgets what was written after the first `count` bytes, keeping the memory.
     package mutating func truncate(to count: Int) { self.count = Swift.min(self.count, Swift.max(0, count)) }
 
     /// The bytes as an array, in one copy.
-    consuming func finish() -> [UInt8] { array() }
+    package consuming func finish() -> [UInt8] { array() }
 
     /// A copy of the bytes written so far, as an array.
     func array() -> [UInt8] {

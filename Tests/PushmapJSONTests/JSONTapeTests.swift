@@ -1,4 +1,4 @@
-import PushmapJSON
+@_spi(Engine) import PushmapJSON
 import PushmapTestSupport
 import Testing
 
@@ -107,6 +107,35 @@ struct JSONTapeTests {
         for bytes: [UInt8] in [[0x22, 0xC3, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0x5C, 0x6E, 0xFF, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22]] {
             agree(bytes)
         }
+    }
+
+    @Test("a text nested and keyed beyond the room the tape parser starts with reads back as the parser's value")
+    func grownStacks() throws {
+        let keys = (0..<40).map { #""k\#($0)":\#($0)"# }.joined(separator: ",")
+        let text = String(repeating: #"[{"a":"#, count: 12) + "{" + keys + "}" + String(repeating: "}]", count: 12)
+        let tape = try #require(Array(text.utf8).withUnsafeBufferPointer { JSONTape.parse($0, limits: Self.limits) })
+        var reader = tape.reader
+        #expect(try reader.value() == JSONParser.parse(Array(text.utf8), limits: Self.limits))
+    }
+
+    @Test("a tape read in place reads back as the parser's value, short, grown past its first room, or long")
+    func parsedInPlace() throws {
+        let numbers = "[" + (0..<100).map { _ in "1" }.joined(separator: ",") + "]"
+        let long = "[" + (0..<40).map { #"{"label":"button \#($0)","type":"DEEPLINK"}"# }.joined(separator: ",") + "]"
+        for text in [#"[{"label":"accept","uri":"https://x.test/1"}]"#, numbers, long] {
+            let bytes = Array(text.utf8)
+            var read: JSONValue?
+            let parsed = bytes.withUnsafeBufferPointer { input in
+                JSONTape.withParsed(input, limits: Self.limits) { reader in
+                    var reader = reader
+                    read = reader.value()
+                }
+            }
+            #expect(parsed)
+            #expect(try read == JSONParser.parse(bytes, limits: Self.limits), "\(text)")
+        }
+        let refused = Array(#"{"a":1,"a":2}"#.utf8).withUnsafeBufferPointer { JSONTape.withParsed($0, limits: Self.limits) { _ in Issue.record("read a refused text") } }
+        #expect(!refused)
     }
 
     @Test("limits on bytes, depth and string length hold for the tape as for the parser")

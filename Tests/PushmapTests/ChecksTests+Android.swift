@@ -1,6 +1,6 @@
 import Testing
 @_spi(Tools) @testable import Pushmap
-import PushmapJSON
+@_spi(Engine) import PushmapJSON
 import PushmapTestSupport
 
 /// What Android's code does with the FCM data map.

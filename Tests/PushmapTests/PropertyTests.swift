@@ -514,6 +514,19 @@ struct PropertyTests {
         }
     }
 
+    @Test("a finding's message reads as Swift's own interpolation writes it, shorter or longer than the bytes it keeps in place")
+    func messageText() {
+        var random = SeededGenerator(seed: 28)
+        let pieces = ["a", "é", "日本語", "👍🏽", "\"", " ", "adb_rem_ts"]
+        for length in [0, 1, 20, 90, 150, 191, 192, 193, 250, 400] {
+            var value = ""
+            while value.utf8.count < length { value += pieces[Int.random(in: 0..<pieces.count, using: &random)] }
+            let number = Int64.random(in: Int64.min...Int64.max, using: &random)
+            let message: CheckMessage = "adb_x \(value) is at \(number) or before \(Int(length)): \(value)"
+            #expect(message.text == "adb_x \(value) is at \(number) or before \(length): \(value)")
+        }
+    }
+
     @Test("findings come in the same order from every Lua state, though each state hashes keys with its own seed")
     func findingsOrder() throws {
         // Four colours the phones cannot read (warnings): findings of one rule, several keys.

@@ -1,4 +1,4 @@
-public import PushmapJSON
+@_spi(Engine) public import PushmapJSON
 
 /// One recipient of a campaign, as a line of the recipients file gives it:
 /// `{"id": "u-1", "target": {"token": "..."}, "platform": "apns", "locale": "fr-CA", "vars": {...}}`,

@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// A JSON-encoded string value (`adb_act`, `adb_items`), parsed once into a tape and read in
 /// place: one parse and one reader for every such value.
@@ -24,8 +24,12 @@ enum EncodedJSON {
     /// written to a tape as well.
     static func withValue<Result>(_ text: UnsafeRawBufferPointer?, _ body: (Value) -> Result) -> Result {
         guard let text else { return body(.absent) }
-        let parsed = text.withMemoryRebound(to: UInt8.self) { JSONTape.parse($0, limits: JSONParser.Limits()) }
-        guard let tape = parsed ?? (try? JSONParser.parse(text)).map(JSONTape.init) else { return body(.malformed) }
+        var result: Result?
+        let parsed = text.withMemoryRebound(to: UInt8.self) { text in
+            JSONTape.withParsed(text, limits: JSONParser.Limits()) { reader in result = body(.parsed(EncodedNode(at: reader))) }
+        }
+        if parsed, let result { return result }
+        guard let tape = (try? JSONParser.parse(text)).map(JSONTape.init) else { return body(.malformed) }
         return withExtendedLifetime(tape) { body(.parsed(EncodedNode(at: tape.reader))) }
     }
 }

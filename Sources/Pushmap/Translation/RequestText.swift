@@ -1,4 +1,4 @@
-internal import PushmapJSON
+@_spi(Engine) internal import PushmapJSON
 
 /// An APNS request as a translation writes it: the apns mapping's payload and the headers its
 /// script wrote, each as compact text.
