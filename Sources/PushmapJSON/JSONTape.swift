@@ -519,8 +519,15 @@ private struct RawStack<Element: BitwiseCopyable>: ~Copyable {
 
     /// A stack in `scratch`, which must outlive it; it moves to the heap when it outgrows it.
     init(scratch: UnsafeMutableBufferPointer<Element>) {
-        base = scratch.baseAddress.unsafelyUnwrapped
-        capacity = scratch.count
+        if let start = scratch.baseAddress, !scratch.isEmpty {
+            base = start
+            capacity = scratch.count
+        } else {
+            // No scratch to start in: a heap block of its own, as a grown stack has.
+            capacity = 4
+            base = .allocate(capacity: capacity)
+            owned = true
+        }
     }
 
     deinit { if owned { base.deallocate() } }

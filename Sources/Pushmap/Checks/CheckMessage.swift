@@ -32,11 +32,11 @@ struct CheckMessage: ExpressibleByStringInterpolation {
         }
 
         private mutating func append(_ bytes: UnsafeRawBufferPointer) {
-            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            guard !bytes.isEmpty else { return }
             if spilled.isEmpty && count + bytes.count <= head.count {
-                let at = count
-                withUnsafeMutableBytes(of: &head) { ($0.baseAddress.unsafelyUnwrapped + at).copyMemory(from: source, byteCount: bytes.count) }
-                count += bytes.count
+                let range = count..<count + bytes.count
+                withUnsafeMutableBytes(of: &head) { UnsafeMutableRawBufferPointer(rebasing: $0[range]).copyMemory(from: bytes) }
+                count = range.upperBound
                 return
             }
             if spilled.isEmpty {
