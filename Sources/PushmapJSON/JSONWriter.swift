@@ -306,14 +306,10 @@ public struct JSONWriter: Sendable {
         i &+ 2 < n && base[i] == 0xE2 && base[i &+ 1] == 0x80 && (base[i &+ 2] == 0xA8 || base[i &+ 2] == 0xA9)
     }
 
-    /// Appends `s` quoted and escaped. Its bytes are read in place: a copy made for the
-    /// mutating `withUTF8` cost a retain and a release per string (~400 instructions a batch
-    /// line, the warnings' 11 strings); only a string not stored as UTF-8 takes that path.
+    /// Appends `s` quoted and escaped, its bytes read in place where they can be.
     @inline(__always)
     package static func escape(_ s: String, into out: inout OutputBuffer) {
-        if s.utf8.withContiguousStorageIfAvailable({ escape($0, into: &out) }) != nil { return }
-        var s = s
-        s.withUTF8 { escape($0, into: &out) }
+        UTF8Bytes.withBytes(of: s) { escape($0, into: &out) }
     }
 
     /// Appends `bytes` (UTF-8) quoted and escaped, as a string of them is written: copies runs

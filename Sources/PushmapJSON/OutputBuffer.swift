@@ -79,9 +79,7 @@ package struct OutputBuffer: ~Copyable {
 
     /// Appends the string's UTF-8 bytes as they are, not escaped.
     package mutating func append(contentsOf text: String) {
-        if text.utf8.withContiguousStorageIfAvailable({ append(contentsOf: UnsafeRawBufferPointer($0)) }) != nil { return }
-        var text = text
-        text.withUTF8 { append(contentsOf: UnsafeRawBufferPointer($0)) }
+        UTF8Bytes.withBytes(of: text) { append(contentsOf: UnsafeRawBufferPointer($0)) }
     }
 
     /// Appends after ``reserve(_:)`` has made room.

@@ -55,6 +55,17 @@ package enum UTF8Bytes {
         }
     }
 
+    /// Runs `body` on the string's UTF-8 bytes: in place when the string keeps them contiguous,
+    /// else (a small or bridged string) through the copy the mutating `withUTF8` needs. Read in
+    /// place, a string costs no retain and release (~400 instructions a batch line over the
+    /// warnings' strings).
+    @inline(__always)
+    package static func withBytes(of s: String, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        if s.utf8.withContiguousStorageIfAvailable(body) != nil { return }
+        var s = s
+        s.withUTF8(body)
+    }
+
     /// Feeds the string's UTF-8 bytes to `hasher`, matching ``equal(_:_:)``.
     package static func hash(_ s: String, into hasher: inout Hasher) {
         var s = s

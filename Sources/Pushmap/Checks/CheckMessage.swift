@@ -52,9 +52,7 @@ struct CheckMessage: ExpressibleByStringInterpolation {
         }
 
         mutating func appendInterpolation(_ text: String) {
-            if text.utf8.withContiguousStorageIfAvailable({ append(UnsafeRawBufferPointer($0)) }) != nil { return }
-            var text = text
-            text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+            UTF8Bytes.withBytes(of: text) { append(UnsafeRawBufferPointer($0)) }
         }
 
         mutating func appendInterpolation(_ literal: StaticString) {
