@@ -76,8 +76,10 @@ public enum TranslationLine {
     /// `{"line":N,"id":...,"fcm":...,"apns":...,"warnings":[...]}` and a newline; no `line` when
     /// `number` is nil, no `id` when the intent has none.
     public static func success(_ translation: Translation, number: Int?, platforms: [Platform]) -> [UInt8] {
-        var room = 64 + 320 * translation.diagnostics.count
-        for platform in platforms { room += translation.bytes(for: platform, style: .compact).count + 16 }
+        // Each payload's text once: a translation made from values, not by the translator, writes
+        // it at each call.
+        let payloads = platforms.map { translation.bytes(for: $0, style: .compact) }
+        let room = payloads.reduce(64 + 320 * translation.diagnostics.count) { $0 + $1.count + 16 }
         // Written straight into the array handed over, made with room for the payloads and a few
         // warnings; only a longer line is written on the heap and copied. Appending to the array
         // piece by piece, or a buffer of the line's own and a copy, cost ~1,000 to 2,000
@@ -85,20 +87,22 @@ public enum TranslationLine {
         var longer: [UInt8]?
         let bytes = [UInt8](unsafeUninitializedCapacity: room) { memory, initialized in
             var line = OutputBuffer(scratch: UnsafeMutableRawBufferPointer(memory), capacity: room)
-            write(translation, number: number, platforms: platforms, into: &line)
+            write(translation, number: number, platforms: platforms, payloads: payloads, into: &line)
             if line.isInScratch { initialized = line.count } else { longer = line.finish() }
         }
         return longer ?? bytes
     }
 
-    private static func write(_ translation: Translation, number: Int?, platforms: [Platform], into line: inout OutputBuffer) {
+    private static func write(
+        _ translation: Translation, number: Int?, platforms: [Platform], payloads: [[UInt8]], into line: inout OutputBuffer
+    ) {
         start(&line, number: number, id: translation.messageID)
         for (position, platform) in platforms.enumerated() {
             if position > 0 { line.append(UInt8(ascii: ",")) }
             line.append(UInt8(ascii: "\""))
             line.append(contentsOf: platform.name)
             line.append(ascii: #"":"#)
-            line.append(contentsOf: translation.bytes(for: platform, style: .compact))
+            line.append(contentsOf: payloads[position])
         }
         if !translation.diagnostics.isEmpty {
             line.append(ascii: #","warnings":"#)
