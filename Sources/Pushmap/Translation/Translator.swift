@@ -292,9 +292,7 @@ public final class Translator: Sendable {
                 guard index < plan.runs.count, index == texts.count else { return }
                 texts.append((plan.runs[index], Array(text)))
                 guard index != plan.checkedLater else { return }
-                let found = checker.check(node, platform: plan.runs[index], compactSize: text.count)
-                // The first platform's list is taken as it is: no copy.
-                if findings.isEmpty { findings = found } else { findings += found }
+                findings.join(checker.check(node, platform: plan.runs[index], compactSize: text.count))
             }
         } catch {
             let scriptError = ScriptError(error, script: template.known ? generation.scripts.winners[name] : nil)
@@ -311,26 +309,10 @@ public final class Translator: Sendable {
         if plan.request {
             texts = sendReady(texts, headers: headers ?? Array("{}".utf8), plan: plan, checker: checker, findings: &findings)
         }
-        // One list: the validator's, the script's, then the checks' findings; made once, unless
-        // only one of them says anything.
-        var all: [Diagnostic]
-        if scriptDiagnostics.isEmpty && findings.isEmpty {
-            all = diagnostics
-        } else if diagnostics.isEmpty && scriptDiagnostics.isEmpty {
-            all = findings
-        } else if diagnostics.isEmpty {
-            // The script's list, which nothing else holds, takes the checks' findings: a list
-            // made anew copied the script's findings and then freed them (~800 instructions a
-            // batch line, where the basic seed has one of each).
-            all = consume scriptDiagnostics
-            all += findings
-        } else {
-            all = []
-            all.reserveCapacity(diagnostics.count + scriptDiagnostics.count + findings.count)
-            all += diagnostics
-            all += scriptDiagnostics
-            all += findings
-        }
+        // One list: the validator's, the script's, then the checks' findings.
+        var all = diagnostics
+        all.join(consume scriptDiagnostics)
+        all.join(findings)
         // An error on a value a team's script wrote names the line that wrote it, and so do the
         // warnings beside it. Warnings alone are traced only when asked: a trace costs hundreds
         // of translations.
