@@ -314,7 +314,6 @@ fileprivate struct TapeParser: ~Copyable {
         self.limits = limits
     }
 
-
     mutating func run() -> Bool {
         guard end <= limits.maxBytes else { return false }
         if end >= 3 && input[0] == 0xEF { return false } // a byte order mark, or not JSON at all
@@ -466,7 +465,6 @@ fileprivate struct TapeParser: ~Copyable {
     private mutating func append(from: Int, to: Int) {
         if to > from { out.append(base.assumingMemoryBound(to: UInt8.self) + from, count: to - from) }
     }
-
 
     /// One escape at `pos` (a backslash), unescaped into the tape; false for anything
     /// ``JSONParser`` refuses.
