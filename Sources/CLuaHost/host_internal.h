@@ -40,6 +40,19 @@ typedef struct pmh_member_list {
     size_t capacity;
 } pmh_member_list;
 
+// An object's key order as sorted once, kept for the next object with the same keys met in the
+// same order (members.c). Keys of up to PMH_KEPT_KEY_MAX bytes, told apart by three words.
+#define PMH_KEPT_ORDER_SLOTS 8
+#define PMH_KEPT_ORDER_MIN 8
+#define PMH_KEPT_ORDER_MAX 48
+#define PMH_KEPT_KEY_MAX 24
+typedef struct pmh_kept_order {
+    size_t count;  // 0: nothing kept
+    uint64_t words[PMH_KEPT_ORDER_MAX][3];
+    uint8_t lengths[PMH_KEPT_ORDER_MAX];
+    uint8_t order[PMH_KEPT_ORDER_MAX];  // the sorted members, as positions in the order met
+} pmh_kept_order;
+
 struct pmh_host {
     lua_State *L;
     pmh_limits limits;
@@ -74,6 +87,8 @@ struct pmh_host {
     unsigned free_counts[PMH_SMALL_CLASSES];
     // Members of the objects being read (pmh_collect_members).
     pmh_member_list members;
+    // Key orders kept from earlier sorts (members.c).
+    pmh_kept_order kept_orders[PMH_KEPT_ORDER_SLOTS];
 };
 
 static inline pmh_host *pmh_host_of(lua_State *L) { return *(pmh_host **)lua_getextraspace(L); }
@@ -89,7 +104,7 @@ void pmh_open_sandbox(lua_State *L, pmh_host *h);
 
 // members.c: growing a member list (0 when memory runs out), sorting a segment in the member order.
 int pmh_member_list_grow(pmh_member_list *list);
-void pmh_sort_members(pmh_member *m, size_t n);
+void pmh_sort_members(pmh_host *host, pmh_member *m, size_t n);
 
 // values.c: the string cache, the array and object marks and the scripts' value helpers.
 void pmh_open_values(lua_State *L, pmh_host *h);

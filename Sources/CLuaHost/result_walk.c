@@ -429,7 +429,7 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
     } else if (mark == 1) {
         ok = 0;  // marked as an array but has string keys
     } else {
-        pmh_sort_members(e->members.members + first, count);
+        pmh_sort_members(e->host, e->members.members + first, count);
         ok = record(e, PMH_TAPE_OBJECT, count) != NULL && put_char(e, '{');
         size_t at = last_item(e);
         // By index: nested objects may move the members array as they add their own.

@@ -353,6 +353,50 @@ struct CompactJSONTests {
         #expect(try evaluate(roomy, "return json.json((function() \(deep) end)())") == .string(deepText))
     }
 
+    /// Objects of 8 to 48 keys take an order kept from an earlier object with the same keys met
+    /// in the same order (members.c). Keys alike but for one byte past the first eight, in the
+    /// middle of a longer key, or at the end, and keys too long to keep, in turns: each object
+    /// must still come out in its own order.
+    @Test("objects with keys alike but for one byte, built again and again, keep their own key order")
+    func keptKeyOrdersNeverMixUpKeys() throws {
+        let state = try makeState(LuaLimits(instructions: 10_000_000, memoryBytes: 64 << 20))
+        let maker = try state.load(#"""
+            local round = ...
+            local count = 8 + (round // 5) % 19
+            local variant = round % 5
+            local t = {}
+            for i = 1, count do
+              -- All keys start alike: the eight bytes the sort compares first.
+              local a, z = string.char(96 + i), string.char(123 - i)
+              local key
+              if variant == 0 then key = "adb_key_" .. a                                  -- 9 bytes: the last differs
+              elseif variant == 1 then key = "adb_key_" .. z
+              elseif variant == 2 then key = "adb_key_" .. a .. "_same_ending_pa"         -- 24 bytes: the ninth differs
+              elseif variant == 3 then key = "adb_key_" .. z .. "_same_ending_pa"
+              else key = "adb_key_" .. a .. "_longer_than_twenty_four" end              -- not kept
+              t[key] = i
+            end
+            return t
+            """#, name: "alike.lua")
+        // Five shapes of each size in turn, each encoded twice in a row (the second time takes
+        // the kept order).
+        for round in 0..<(19 * 5 * 2) {
+            let argument = LuaArgument.value(.integer(Int64(round)))
+            // The expected text from the keys sorted here, by their bytes: the reader sorts
+            // through the same C code.
+            guard case .object(let object) = try state.call(maker, [argument])[0] else {
+                Issue.record("round \(round): not an object")
+                continue
+            }
+            let members = object.members.sorted { Array($0.key.utf8).lexicographicallyPrecedes(Array($1.key.utf8)) }
+            let expected = "{" + members.map { "\"\($0.key)\":\(String(decoding: written($0.value), as: UTF8.self))" }.joined(separator: ",") + "}"
+            for time in 1...2 {
+                let text = try state.compactJSONFromC(maker, [argument]).map { String(decoding: $0, as: UTF8.self) }
+                #expect(text == expected, "round \(round), time \(time)")
+            }
+        }
+    }
+
     @Test("encoding leaves the stack as it found it, through many calls")
     func stackStaysBalanced() throws {
         let state = try makeState()
