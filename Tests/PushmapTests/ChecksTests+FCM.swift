@@ -274,6 +274,48 @@ extension ChecksTests {
         }
     }
 
+    /// protocolbuffers/protobuf conformance/binary_json_conformance_suite.cc, REQUIRED tests
+    /// Int32FieldFloatTrailingZero and Int32FieldExponentialFormat: a JSON reader takes 100000.000
+    /// and 1e5 for an int32, and FCM reads its body with protobuf's JSON.
+    @Test("an int32 written with a zero fraction or an exponent is read as the whole number it is")
+    func fcmInt32AsWholeDouble() throws {
+        for count in ["1.0", "1e2", "100000.000", "-0.0"] {
+            F.expectClean(try Self.message(#"{"android": {"notification": {"notification_count": "# + count + "}}}").checked)
+        }
+        let fraction = try Self.message(#"{"android": {"notification": {"notification_count": 1.5}}}"#).checked
+        F.expectOne(fraction, "fcm-field-type", .error, at: "$.message.android.notification.notification_count")
+        let large = try Self.message(#"{"android": {"notification": {"notification_count": 3e9}}}"#).checked
+        F.expectOne(large, "fcm-int32", .error, at: "$.message.android.notification.notification_count")
+    }
+
+    /// protocolbuffers/protobuf conformance/binary_json_conformance_suite.cc, REQUIRED test
+    /// AllFieldAcceptNull: null is taken for every field and read as the field left out. So no
+    /// rule may refuse it (a null target is no second target, a null ttl no bad duration), and
+    /// the sender hears once that the value is not sent. A null list element or map value is no
+    /// field: still refused (the suite's RepeatedFieldPrimitiveElementIsNull, MapFieldValueIsNull).
+    @Test("a field set to null is read as left out: one warning where it is, and no other finding")
+    func fcmNullField() throws {
+        let fields = [
+            (#"{"notification": {"title": "t", "body": null}}"#, "$.message.notification.body"),
+            (#"{"topic": null}"#, "$.message.topic"),
+            (#"{"android": {"ttl": null, "notification": {"title": "t"}}}"#, "$.message.android.ttl"),
+            (#"{"android": {"priority": null}}"#, "$.message.android.priority"),
+            (#"{"android": null}"#, "$.message.android"),
+            (#"{"data": null}"#, "$.message.data"),
+            (#"{"android": {"data": null}}"#, "$.message.android.data"),
+            (#"{"apns": {"headers": null}}"#, "$.message.apns.headers"),
+        ]
+        for (json, path) in fields {
+            let diagnostics = try Self.message(json).checked
+            #expect(diagnostics.map(\.rule) == ["fcm-null-field"], "\(json): \(diagnostics.map(\.message))")
+            F.expectOne(diagnostics, "fcm-null-field", .warning, at: path)
+        }
+        F.expectOne(try Self.message(#"{"data": {"k": null}}"#).checked, "fcm-data-string", .error, at: "$.message.data.k")
+        F.expectOne(
+            try Self.message(#"{"android": {"notification": {"title_loc_args": [null], "title_loc_key": "k"}}}"#).checked, "fcm-field-type", .error,
+            at: "$.message.android.notification.title_loc_args[0]")
+    }
+
     @Test("loc args without their loc key are dropped by Android: a warning at the args")
     func fcmLocArgs() throws {
         let diagnostics = try Self.message(#"{"android": {"notification": {"title_loc_args": ["a"], "bodyLocArgs": ["b"], "title": "t"}}}"#).checked

@@ -260,6 +260,9 @@ struct FCMPeerCasesTests {
             source: "\(go) invalidMessages InvalidAndroidImage", message: #"{"topic": "topic", "android": {"notification": {"image": "image.jpg"}}}"#,
             outcome: .warned(rule: "fcm-image-url", at: "$.message.android.notification.image"), note: "the phone cannot fetch it and shows no image"),
         Case(
+            source: "\(go) invalidMessages InvalidAPNSImage", message: #"{"topic": "topic", "apns": {"fcm_options": {"image": "image.jpg"}}}"#,
+            outcome: .warned(rule: "fcm-image-url", at: "$.message.apns.fcm_options.image"), note: "iOS's service extension cannot fetch it and shows no image"),
+        Case(
             source: "\(go) invalidMessages InvalidAndroidTitleLocArgs", message: #"{"topic": "topic", "android": {"notification": {"title_loc_args": ["a1"]}}}"#,
             outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.title_loc_args"), note: "Android drops arguments with no key"),
         Case(

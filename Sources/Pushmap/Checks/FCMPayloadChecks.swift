@@ -10,6 +10,13 @@ enum FCMPayloadChecks {
     static let targets: [StaticString] = ["token", "topic", "condition", "fid"]
     static let deliveryPriorities: [StaticString] = ["NORMAL", "HIGH"]
 
+    /// A member as FCM reads it: nil when absent or null, since protobuf's JSON reads a field set
+    /// to null as one left out (fcm-null-field warns of it).
+    static func given(_ member: JSONNode?) -> JSONNode? {
+        guard let member, !member.isNull else { return nil }
+        return member
+    }
+
     /// What the rules read: the payload, its `message` when it is an object, the payload's
     /// compact length when the caller has written it, and the data maps as read in one pass.
     struct Payload {
@@ -116,7 +123,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-data-map" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            checkDataMap(payload.message?["data"], payload, inAndroid: false, &report)
+            checkDataMap(given(payload.message?["data"]), payload, inAndroid: false, &report)
         }
     }
 
@@ -127,9 +134,9 @@ enum FCMPayloadChecks {
             guard let message = payload.message else { return }
             // Counted first: the list is built only for a finding.
             var count = 0
-            for target in targets where message[target] != nil { count += 1 }
+            for target in targets where given(message[target]) != nil { count += 1 }
             guard count > 1 else { return }
-            let present = targets.filter { message[$0] != nil }.map(ValueFormat.text)
+            let present = targets.filter { given(message[$0]) != nil }.map(ValueFormat.text)
             report.error(
                 CheckLocation(payload: "$.message", intent: "$.target"),
                 "a message has at most one of token, topic, condition and fid; this one has \(present.joined(separator: " and ")): FCM refuses it")
@@ -194,7 +201,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-delivery-priority" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let priority = payload.android?["priority"] else { return }
+            guard let priority = given(payload.android?["priority"]) else { return }
             if let number = priority.integerValue ?? priority.utf8.flatMap(ValueFormat.integer), number >= 0, number < Int64(deliveryPriorities.count) {
                 return
             }
@@ -209,7 +216,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-ttl" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let ttl = payload.android?["ttl"] else { return }
+            guard let ttl = given(payload.android?["ttl"]) else { return }
             guard let duration = ttl.utf8.flatMap(ValueFormat.duration) else {
                 report.error(
                     androidLocation("ttl"),
@@ -227,7 +234,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-android-object" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let android = payload.message?["android"], android.objectValue == nil else { return }
+            guard let android = given(payload.message?["android"]), android.objectValue == nil else { return }
             report.error(
                 CheckLocation(payload: "$.message.android"),
                 "message.android must be an object, not \(ValueFormat.withArticle(android.typeName)): FCM refuses the message")
@@ -239,7 +246,7 @@ enum FCMPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             // android.data is the same map as data; FCM reads both.
-            checkDataMap(payload.android?["data"], payload, inAndroid: true, &report)
+            checkDataMap(given(payload.android?["data"]), payload, inAndroid: true, &report)
         }
     }
 

@@ -7,7 +7,8 @@
 ///
 /// Each finding is an error, since FCM refuses the whole request, under one of these rule names:
 /// `fcm-unknown-field`, `fcm-field-twice`, `fcm-field-type`, `fcm-enum-value`, `fcm-duration`,
-/// `fcm-timestamp`, `fcm-int32`. Paths are built only for a finding.
+/// `fcm-timestamp`, `fcm-int32`; but for `fcm-null-field`, a warning: protobuf's JSON reads a
+/// field set to null as a field left out. Paths are built only for a finding.
 enum FCMFieldWalk {
     static func run(_ root: JSONNode, _ report: inout CheckReport) {
         guard let object = root.objectValue else { return }  // fcm-message-object says so
@@ -37,6 +38,10 @@ enum FCMFieldWalk {
                     rule: "fcm-field-twice")
             }
             seen |= bit
+            if value.isNull {
+                nullField(path: memberPath, at: { location(of: key, in: path(), schema: schema, model) }, &report)
+                continue
+            }
             if field.ownRule {
                 if field.kind == .object, field.schema >= 0, let inner = value.objectValue {
                     walk(inner, schema: field.schema, model, path: memberPath, &report)
@@ -148,15 +153,33 @@ enum FCMFieldWalk {
             rule: "fcm-enum-value")
     }
 
-    /// protobuf's JSON reads an int32 from a number or from a string of one.
+    /// protobuf's JSON reads an int32 from a number or from a string of one, and from a number
+    /// written with a zero fraction or an exponent (1.0, 1e2) as the whole number it is: the
+    /// protobuf conformance suite requires it of every reader (Int32FieldFloatTrailingZero,
+    /// Int32FieldExponentialFormat).
     private static func checkInt32(_ value: JSONNode, path: () -> String, at location: () -> CheckLocation, _ report: inout CheckReport) {
-        guard let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) else {
+        let shown: String
+        if let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) {
+            guard number < Int64(Int32.min) || number > Int64(Int32.max) else { return }
+            shown = "\(number)"
+        } else if let double = value.doubleValue, double.rounded(.towardZero) == double {
+            guard double < Double(Int32.min) || double > Double(Int32.max) else { return }
+            shown = "\(double)"
+        } else {
             return wrongType(value, expected: "an integer", path: path, at: location, &report)
         }
-        guard number < Int64(Int32.min) || number > Int64(Int32.max) else { return }
         report.error(
-            location(), "\(shortPath(path())) \(number) is outside a 32-bit integer's range (-2147483648 to 2147483647): FCM refuses the message",
+            location(), "\(shortPath(path())) \(shown) is outside a 32-bit integer's range (-2147483648 to 2147483647): FCM refuses the message",
             rule: "fcm-int32")
+    }
+
+    /// protobuf's JSON takes null for any field and reads it as the field left out (the
+    /// conformance suite's AllFieldAcceptNull): the message goes, without what the sender meant
+    /// to set. (A null inside a list or a map is no field, and is refused as the wrong type.)
+    private static func nullField(path: () -> String, at location: () -> CheckLocation, _ report: inout CheckReport) {
+        report.add(
+            .warning, rule: "fcm-null-field", location(),
+            "\(shortPath(path())) is null, which FCM reads as the field left out: give it a value, or leave it out")
     }
 
     private static func wrongType(

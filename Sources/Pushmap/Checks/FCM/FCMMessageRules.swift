@@ -21,6 +21,7 @@ extension FCMPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard !report.intentPaths, let message = payload.message else { return }
+            // A null target is fcm-null-field's to report (the one fault), though FCM reads none.
             for target in targets where message[target] != nil { return }
             report.warning(
                 CheckLocation(payload: "$.message", intent: "$.target"),
@@ -48,7 +49,7 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-android-v2" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let v2 = payload.members.androidV2, payload.message?["android"] != nil else { return }
+            guard let v2 = payload.members.androidV2, given(payload.message?["android"]) != nil else { return }
             report.error(
                 CheckLocation(payload: JSONPath.member("$.message", ValueFormat.text(v2.name))),
                 "the message has both android and \(v2.name): FCM refuses a request with both (android_v2 is the newer form of android); keep one")
@@ -181,6 +182,13 @@ extension FCMPayloadChecks {
                 checkImage(in: notification, at: "$.message.notification", &report)
             }
             forEachAndroidNotification(payload) { notification, path in checkImage(in: notification, at: path, &report) }
+            // The image iOS shows: apns.fcm_options.image, which FCM hands to the app's
+            // notification service extension to download (the Go and Node SDKs refuse a
+            // value that is not a URL).
+            if let apns = payload.members.apns?.objectValue, let options = member(apns, "fcmOptions", "fcm_options"),
+               let object = options.value.objectValue {
+                checkImage(in: object, at: JSONPath.member("$.message.apns", ValueFormat.text(options.name)), &report)
+            }
         }
 
         private static func checkImage(in notification: JSONObjectNode, at path: String, _ report: inout CheckReport) {
