@@ -198,7 +198,7 @@ struct RequestCommandTests {
       if bad == "push-type" then headers["apns-push-type"] = "beep" end
       if bad == "expiration" then headers["apns-expiration"] = "soon" end
       if bad == "collapse-id" then headers["apns-collapse-id"] = rep("x", 65) end
-      if bad == "returned" then return { ["apns-push-type"] = "alert", ["apns-priority"] = 10 } end
+      if bad == "returned" then return { ["apns-push-type"] = "alert", ["apns-priority"] = true } end
       return headers
     end
 

@@ -28,7 +28,16 @@ extension ChecksTests {
     @Test("a request's headers: strings of Apple's forms; an unknown header is ignored by APNs (a warning)")
     func apnsHeaderValues() {
         let aps = F.plainAps
-        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": 10]), aps), .apns), "apns-header-string", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": true]), aps), .apns), "apns-header-string", .error, at: #"$.headers["apns-priority"]"#)
+        // A whole number goes as its digits (node-apn's Notification writes apns-priority 5 and
+        // apns-expiration 1000 so, test/notification/index.js "headers"): a warning when the
+        // digits fit the header, else the header's own error alone.
+        let number = F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": 10, "apns-expiration": 1000]), aps), .apns)
+        #expect(number.map(\.rule) == ["apns-header-string", "apns-header-string"])
+        #expect(number.allSatisfy { $0.severity == .warning })
+        let badNumber = F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": 7]), aps), .apns)
+        F.expectOne(badNumber, "apns-priority", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectNone(badNumber, "apns-header-string")
         F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": "7"]), aps), .apns), "apns-priority", .error, at: #"$.headers["apns-priority"]"#)
         F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-push-type": "silent"]), aps), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
         F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-expiration": "tomorrow"]), aps), .apns), "apns-expiration", .error, at: #"$.headers["apns-expiration"]"#)

@@ -19,6 +19,10 @@ enum APNSWalker {
             guard let bytes = keyNode.utf8 else { continue }
             if table.stringValues, !value.isString {
                 if context.insideFCM { continue }
+                if let number = value.integerValue {
+                    numericHeader(number, value, bytes, table, &report)
+                    continue
+                }
                 report.add(
                     .error, rule: "apns-header-string", location(bytes, table),
                     "\(table.prefix)\(String(decoding: bytes, as: UTF8.self)) is \(ValueFormat.shown(value, literals: true)): request header values are strings")
@@ -37,6 +41,25 @@ enum APNSWalker {
             }
             check(value, key, bytes, table, context: context, &report)
         }
+    }
+
+    /// A header given as a whole number: node-apn's Notification writes apns-priority and
+    /// apns-expiration so, and HTTP/2 clients send a number's digits, so the request goes as if
+    /// the digits were written. The digits are held to the header's shape (an error when they do
+    /// not fit, the one fault), else a warning that the value is no string.
+    private static func numericHeader(
+        _ number: Int64, _ value: JSONNode, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table, _ report: inout CheckReport
+    ) {
+        if let index = table.index(bytes) {
+            let key = table.keys[index]
+            let digits = Array("\(number)".utf8)
+            guard digits.withUnsafeBytes({ acceptsText(key.shape, $0) }) ?? true else {
+                return wrong(value, key, description(key.shape, context: Context()), bytes, table, &report)
+            }
+        }
+        report.add(
+            .warning, rule: "apns-header-string", location(bytes, table),
+            "\(table.prefix)\(String(decoding: bytes, as: UTF8.self)) is the number \(number), not a string: HTTP/2 clients send its digits, so APNs reads \"\(number)\"; write it as a string")
     }
 
     /// Holds one value to its key's shape, walking a dictionary value with its own table.
@@ -123,11 +146,20 @@ enum APNSWalker {
         case .unitNumber: return isUnitNumber(value)
         case .score: return context.liveActivity ? value.integerValue != nil || value.doubleValue != nil : isUnitNumber(value)
         case .object: return value.objectValue != nil
-        case .choice(let choices): return value.utf8.map { ValueFormat.isOne(of: choices.words, $0) } ?? false
         case .stringOrDictionary: return value.isString || value.objectValue != nil
-        case .digits: return value.utf8.map { !$0.isEmpty && $0.count <= 19 && $0.allSatisfy(ValueFormat.isDigit) } ?? false
-        case .text(let maxBytes): return value.utf8.map { !$0.isEmpty && $0.count <= maxBytes } ?? false
-        case .uuid: return value.utf8.map(isUUID) ?? false
+        case .choice, .digits, .text, .uuid: return value.utf8.flatMap { acceptsText(shape, $0) } ?? false
+        }
+    }
+
+    /// Whether a string shape takes `text`; nil for the shapes that are no strings' (a header
+    /// value's shape is always one of these).
+    static func acceptsText(_ shape: APNSModel.Shape, _ text: UnsafeRawBufferPointer) -> Bool? {
+        switch shape {
+        case .choice(let choices): ValueFormat.isOne(of: choices.words, text)
+        case .digits: !text.isEmpty && text.count <= 19 && text.allSatisfy(ValueFormat.isDigit)
+        case .text(let maxBytes): !text.isEmpty && text.count <= maxBytes
+        case .uuid: isUUID(text)
+        default: nil
         }
     }
 
