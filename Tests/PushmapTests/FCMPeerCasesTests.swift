@@ -285,6 +285,13 @@ struct FCMPeerCasesTests {
         refused("\(python) TestMessageEncoder test_invalid_topic ''", #"{"topic": ""}"#, "fcm-topic", at: "$.message.topic"),
         refused("\(python) TestMessageEncoder test_invalid_condition ''", #"{"condition": ""}"#, "fcm-condition", at: "$.message.condition"),
         refused("\(python) TestMessageEncoder test_invalid_token 1", #"{"token": 1}"#, "fcm-field-type", at: "$.message.token"),
+        Case(
+            source: "\(python) TestApsEncoder test_invalid_sound ''", message: #"{"topic": "topic", "apns": {"payload": {"aps": {"sound": ""}}}}"#,
+            outcome: .warned(rule: "apns-sound", at: "$.message.apns.payload.aps.sound"), note: "names no sound file; what iOS plays then, Apple does not say"),
+        Case(
+            source: "\(node) Payload validation: should throw given invalid APNS critical sound name: ''",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"sound": {"critical": 1, "name": ""}}}}}"#,
+            outcome: .warned(rule: "apns-sound", at: "$.message.apns.payload.aps.sound.name"), note: "names no sound file"),
     ] + ["/topics/", "/foo/bar", "foo bar"].map { topic in
         refused("\(python) TestMessageEncoder test_malformed_topic_name \(topic)", #"{"topic": ""# + topic + #""}"#, "fcm-topic", at: "$.message.topic")
     } + ["!", "THIS_IS_LONGER_THAN_50_CHARACTERS_WHICH_IS_NOT_ALLOWED"].map { label in

@@ -78,6 +78,14 @@ enum APNSWalker {
             }
             return
         }
+        if let text = value.utf8, text.isEmpty, ValueFormat.equals(key.rule, "apns-sound"), ValueFormat.equals(key.name, "sound") || ValueFormat.equals(key.name, "name") {
+            // An empty name names no sound file (the Python and Node Firebase Admin SDKs refuse
+            // it); what iOS plays then, Apple does not say.
+            report.add(
+                .warning, rule: "apns-sound", location(bytes, table),
+                "\(table.prefix)\(key.name) is \"\", which names no sound file: iOS may play the default sound or none; give a sound name (\"default\" for the system sound) or leave it out")
+            return
+        }
         guard !accepts(key.shape, value, context: context) else { return }
         wrong(value, key, description(key.shape, context: context), bytes, table, &report)
     }
