@@ -316,6 +316,22 @@ extension ChecksTests {
             at: "$.message.android.notification.title_loc_args[0]")
     }
 
+    /// WHATWG Notifications API, showNotification: the options it refuses with a TypeError.
+    @Test("web notification options the browser refuses are a warning each, at the option; valid ones and mere conversions none")
+    func fcmWebpushNotification() throws {
+        let refused = try Self.message(
+            #"{"webpush": {"notification": {"title": "t", "dir": "up", "actions": [{"action": "a", "title": "A"}, {"action": "b"}], "renotify": true, "silent": true, "vibrate": [100]}}}"#
+        ).checked
+        #expect(refused.filter { $0.rule == "fcm-webpush-notification" }.map(\.path) == [
+            "$.message.webpush.notification.dir", "$.message.webpush.notification.actions[1]",
+            "$.message.webpush.notification.renotify", "$.message.webpush.notification.vibrate",
+        ])
+        #expect(refused.allSatisfy { $0.severity == .warning })
+        F.expectClean(try Self.message(
+            #"{"webpush": {"notification": {"title": 1, "dir": "rtl", "actions": [{"action": "a", "title": "A"}], "renotify": true, "tag": "t", "silent": false, "vibrate": [100], "timestamp": "soon"}}}"#
+        ).checked)
+    }
+
     @Test("loc args without their loc key are dropped by Android: a warning at the args")
     func fcmLocArgs() throws {
         let diagnostics = try Self.message(#"{"android": {"notification": {"title_loc_args": ["a"], "bodyLocArgs": ["b"], "title": "t"}}}"#).checked

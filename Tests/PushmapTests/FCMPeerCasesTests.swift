@@ -263,6 +263,11 @@ struct FCMPeerCasesTests {
             source: "\(go) invalidMessages InvalidAPNSImage", message: #"{"topic": "topic", "apns": {"fcm_options": {"image": "image.jpg"}}}"#,
             outcome: .warned(rule: "fcm-image-url", at: "$.message.apns.fcm_options.image"), note: "iOS's service extension cannot fetch it and shows no image"),
         Case(
+            source: "\(go) invalidMessages InvalidWebpushNotificationDirection",
+            message: #"{"topic": "topic", "webpush": {"notification": {"dir": "invalid"}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.dir"),
+            note: "FCM passes it through; the browser's showNotification throws for it"),
+        Case(
             source: "\(go) invalidMessages InvalidAndroidTitleLocArgs", message: #"{"topic": "topic", "android": {"notification": {"title_loc_args": ["a1"]}}}"#,
             outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.title_loc_args"), note: "Android drops arguments with no key"),
         Case(
@@ -285,6 +290,21 @@ struct FCMPeerCasesTests {
         refused("\(python) TestMessageEncoder test_invalid_topic ''", #"{"topic": ""}"#, "fcm-topic", at: "$.message.topic"),
         refused("\(python) TestMessageEncoder test_invalid_condition ''", #"{"condition": ""}"#, "fcm-condition", at: "$.message.condition"),
         refused("\(python) TestMessageEncoder test_invalid_token 1", #"{"token": 1}"#, "fcm-field-type", at: "$.message.token"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_direction foo",
+            message: #"{"topic": "topic", "webpush": {"notification": {"dir": "foo"}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.dir"),
+            note: "FCM passes it through; the browser's showNotification throws for it"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_actions [1, 2]",
+            message: #"{"topic": "topic", "webpush": {"notification": {"actions": [1, 2]}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.actions[0]"),
+            note: "FCM passes it through; the browser's showNotification throws for it"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_actions ''",
+            message: #"{"topic": "topic", "webpush": {"notification": {"actions": ""}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.actions"),
+            note: "FCM passes it through; the browser's showNotification throws for it"),
         Case(
             source: "\(python) TestApsEncoder test_invalid_sound ''", message: #"{"topic": "topic", "apns": {"payload": {"aps": {"sound": ""}}}}"#,
             outcome: .warned(rule: "apns-sound", at: "$.message.apns.payload.aps.sound"), note: "names no sound file; what iOS plays then, Apple does not say"),

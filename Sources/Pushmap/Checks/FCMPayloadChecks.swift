@@ -92,6 +92,7 @@ enum FCMPayloadChecks {
         LightSettingsFields.self
         LightColor.self
         WebpushLink.self
+        WebpushNotification.self
         AnalyticsLabel.self
         ImageURL.self
         LocArgs.self

@@ -139,6 +139,59 @@ extension FCMPayloadChecks {
         }
     }
 
+    /// `webpush.notification` is handed to the browser's `showNotification` as its options (as
+    /// Firebase's service worker does), which throws a TypeError, showing nothing, for options
+    /// the Notifications API standard refuses: a `dir` other than auto, ltr or rtl, `actions`
+    /// that are not a list of objects each with `action` and `title`, `renotify` without a `tag`,
+    /// `silent` with `vibrate`. FCM itself passes the object through unread, and a site's own
+    /// service worker may read it otherwise: a warning. (The Go and Python SDKs refuse a bad
+    /// direction and bad actions.) Other mistyped values are converted by the browser, not refused.
+    struct WebpushNotification: CheckRule {
+        static var name: StaticString { "fcm-webpush-notification" }
+        static let directions: [StaticString] = ["auto", "ltr", "rtl"]
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let notification = given(payload.members.webpush?.objectValue?["notification"])?.objectValue else { return }
+            func warn(_ key: String, index: Int? = nil, _ problem: String) {
+                let member = JSONPath.member("$.message.webpush.notification", key)
+                let at = index.map { JSONPath.element(member, $0) } ?? member
+                report.warning(
+                    CheckLocation(payload: at),
+                    "\(shortPath(at)) \(problem): the browser's showNotification refuses the options (a TypeError), so a web page showing them as given shows nothing")
+            }
+            if let dir = notification["dir"], !(dir.utf8.map { ValueFormat.isOne(of: directions, $0) } ?? false) {
+                warn("dir", "is \(ValueFormat.shown(dir, literals: true)), not auto, ltr or rtl")
+            }
+            if let actions = notification["actions"] {
+                if let list = actions.arrayValue {
+                    for (index, action) in list.enumerated() {
+                        guard let object = action.objectValue, object["action"] != nil, object["title"] != nil else {
+                            warn("actions", index: index, "is not an object with an action and a title")
+                            break
+                        }
+                    }
+                } else {
+                    warn("actions", "is \(ValueFormat.shown(actions, literals: true)), not a list of actions")
+                }
+            }
+            if let renotify = notification["renotify"], isTruthy(renotify), (notification["tag"]?.utf8?.isEmpty ?? true) {
+                warn("renotify", "is set without a tag (renotify replaces the notification with the same tag)")
+            }
+            if let silent = notification["silent"], isTruthy(silent), notification["vibrate"] != nil {
+                warn("vibrate", "is given with silent, which the standard forbids together")
+            }
+        }
+
+        /// JavaScript's truthiness of a JSON value, as the browser converts a boolean option.
+        private static func isTruthy(_ value: JSONNode) -> Bool {
+            if let flag = value.boolValue { return flag }
+            if let text = value.utf8 { return !text.isEmpty }
+            if let number = value.integerValue { return number != 0 }
+            if let number = value.doubleValue { return number != 0 && !number.isNaN }
+            return !value.isNull
+        }
+    }
+
     /// An analytics label, in each of the four `fcm_options` (the message's, android's, apns's,
     /// webpush's) and android_v2's: 1 to 50 of `a-z A-Z 0-9 - _ . ~ %`, as Firebase documents
     /// it and the Python and Java Admin SDKs check.
