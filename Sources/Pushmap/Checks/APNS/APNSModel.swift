@@ -12,6 +12,8 @@ enum APNSModel {
     /// The values a key takes.
     enum Shape: Sendable {
         case string
+        /// A sound file's name, a string (the critical sound's name); "" names none.
+        case soundName
         case stringArray
         /// The number 1 (content-available, mutable-content, input-push-token).
         case flag
@@ -186,7 +188,7 @@ enum APNSModel {
         name: "aps.sound", prefix: "aps.sound.", path: "$.aps.sound", origins: IntentOrigin.soundKeys,
         keys: [
             Key(name: "critical", shape: .zeroOrOne, rule: "apns-sound", severity: .warning, effect: "iOS plays it as a regular sound"),
-            Key(name: "name", shape: .string, rule: "apns-sound", severity: .warning, effect: "iOS plays no sound"),
+            Key(name: "name", shape: .soundName, rule: "apns-sound", severity: .warning, effect: "iOS plays no sound"),
             Key(name: "volume", shape: .unitNumber, rule: "apns-sound", severity: .warning, effect: "iOS plays it at full volume"),
         ],
         unknownRule: "apns-sound-key", unknownSeverity: .warning, unknownEffect: "iOS ignores it",

@@ -78,7 +78,7 @@ enum APNSWalker {
             }
             return
         }
-        if let text = value.utf8, text.isEmpty, ValueFormat.equals(key.rule, "apns-sound"), ValueFormat.equals(key.name, "sound") || ValueFormat.equals(key.name, "name") {
+        if namesSound(key.shape), let text = value.utf8, text.isEmpty {
             // An empty name names no sound file (the Python and Node Firebase Admin SDKs refuse
             // it); what iOS plays then, Apple does not say.
             report.add(
@@ -141,10 +141,18 @@ enum APNSWalker {
         IntentOrigin.location(base: ValueFormat.text(table.path), key: String(decoding: bytes, as: UTF8.self), table: table.origins)
     }
 
+    /// Whether a key's string value names a sound file: aps.sound, and the critical sound's name.
+    private static func namesSound(_ shape: APNSModel.Shape) -> Bool {
+        switch shape {
+        case .soundName, .stringOrDictionary(.sound): true
+        default: false
+        }
+    }
+
     /// Whether `value` has the shape.
     static func accepts(_ shape: APNSModel.Shape, _ value: JSONNode, context: Context) -> Bool {
         switch shape {
-        case .string: return value.isString
+        case .string, .soundName: return value.isString
         case .stringArray: return value.arrayValue?.allSatisfy(\.isString) ?? false
         case .flag: return ValueFormat.isInteger(value, 1)
         case .trueValue: return value.boolValue == true
@@ -174,7 +182,7 @@ enum APNSWalker {
     /// How a message names the values a shape takes.
     static func description(_ shape: APNSModel.Shape, context: Context) -> String {
         switch shape {
-        case .string: "a string"
+        case .string, .soundName: "a string"
         case .stringArray: "an array of strings"
         case .flag: "the number 1"
         case .trueValue: "true"
