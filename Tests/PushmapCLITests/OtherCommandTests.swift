@@ -39,6 +39,18 @@ struct OtherCommandTests {
         #expect(result.status == 64)
     }
 
+    @Test("--now takes a negative time as written, and names what it cannot read")
+    func nowOption() throws {
+        let payload = Data(#"{"message": {"token": "t", "notification": {"title": "Hi"}}}"#.utf8)
+        for arguments in [["--now", "-5"], ["--now=-5"]] {
+            let result = try CommandRunner.run(["validate", "--platform", "fcm"] + arguments + ["-"], input: payload)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        let missing = try CommandRunner.run(["validate", "--platform", "fcm", "--now", "--format", "json", "-"], input: payload)
+        #expect(missing.status == 64)
+        #expect(missing.stderr.contains("Error: The value '--format' is invalid for '--now <epoch>'"), "\(missing.stderr)")
+    }
+
     @Test("templates lists the built-ins and where an override comes from")
     func templates() throws {
         let plain = try CommandRunner.run(["templates"])

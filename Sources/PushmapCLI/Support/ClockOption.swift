@@ -4,7 +4,9 @@ internal import ArgumentParser
 /// see as `ctx.now` and the checks measure "already past" against, so a run can be repeated
 /// byte for byte.
 struct ClockOption: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp(
+    // Unconditional: `--now -5` is the time, as `--now=-5` is, not a missing value followed by
+    // an option named -5.
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "The time to run at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past; the output is then the same on every run.",
         valueName: "epoch"))
     var now: Int64?
