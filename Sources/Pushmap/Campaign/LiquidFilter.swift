@@ -19,10 +19,8 @@ struct LiquidFilter: Sendable {
     /// The filters there are, for `did you mean`.
     static let names = ["capitalize", "date", "default", "downcase", "truncate", "upcase"]
 
-    /// Why a filter could not use its value or an argument, in one sentence.
-    struct Failure: Error {
-        let message: String
-    }
+    /// Why a filter could not use its value or an argument.
+    typealias Failure = LiquidFailure
 
     var isDefault: Bool {
         if case .default = kind { true } else { false }
@@ -76,11 +74,11 @@ struct LiquidFilter: Sendable {
             }
             return keep ? value : fallback.evaluate(context) ?? .null
         case .upcase:
-            return .string(LiquidText.text(of: value).uppercased())
+            return .string(try LiquidText.text(of: value).uppercased())
         case .downcase:
-            return .string(LiquidText.text(of: value).lowercased())
+            return .string(try LiquidText.text(of: value).lowercased())
         case .capitalize:
-            let text = LiquidText.text(of: value)
+            let text = try LiquidText.text(of: value)
             guard let first = text.first else { return .string("") }
             return .string(first.uppercased() + text.dropFirst().lowercased())
         case .truncate(let length, let ellipsis):
@@ -95,8 +93,8 @@ struct LiquidFilter: Sendable {
             throw Failure(message: "The length of 'truncate' must be a whole number.")
         }
         if value == .null { return value }
-        let ending = ellipsis.map { LiquidText.text(of: $0.evaluate(context) ?? .null) } ?? "..."
-        let text = LiquidText.text(of: value)
+        let ending = try ellipsis.map { (ellipsis) throws(Failure) in try LiquidText.text(of: ellipsis.evaluate(context) ?? .null) } ?? "..."
+        let text = try LiquidText.text(of: value)
         // Characters, not bytes or scalars: a flag, a family emoji or an accented letter is one
         // character, kept or cut whole. As Liquid, a text no longer than the length stays whole,
         // and a longer one keeps length minus the ellipsis's length, then the ellipsis.
@@ -111,6 +109,7 @@ struct LiquidFilter: Sendable {
     private func date(_ value: JSONValue, _ format: LiquidExpression, _ context: LiquidContext) throws(Failure) -> JSONValue {
         // As Liquid: nothing and an empty string stay as they are.
         if value == .null || value == .string("") { return value }
+        if let number = LiquidWholeNumber(value) { throw Failure(message: number.refusal("'date'")) }
         guard case .string(let pattern)? = format.evaluate(context) else {
             throw Failure(message: "The format of 'date' must be a string such as \"%Y-%m-%d\".")
         }
