@@ -109,10 +109,15 @@ struct LiquidFilter: Sendable {
     private func date(_ value: JSONValue, _ format: LiquidExpression, _ context: LiquidContext) throws(Failure) -> JSONValue {
         // As Liquid: nothing and an empty string stay as they are.
         if value == .null || value == .string("") { return value }
-        if let number = LiquidWholeNumber(value) { throw Failure(message: number.refusal("'date'")) }
-        guard case .string(let pattern)? = format.evaluate(context) else {
+        // As Liquid: no format (nil or "") gives the value back unchanged.
+        let pattern: String
+        switch format.evaluate(context) {
+        case nil, .null?, .string("")?: return value
+        case .string(let text)?: pattern = text
+        default:
             throw Failure(message: "The format of 'date' must be a string such as \"%Y-%m-%d\".")
         }
+        if let number = LiquidWholeNumber(value) { throw Failure(message: number.refusal("'date'")) }
         let seconds = try LiquidTime.seconds(of: value, now: context.now)
         return .string(Strftime.format(seconds, pattern))
     }
