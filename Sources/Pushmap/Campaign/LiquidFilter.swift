@@ -118,8 +118,8 @@ struct LiquidFilter: Sendable {
             throw Failure(message: "The format of 'date' must be a string such as \"%Y-%m-%d\".")
         }
         if let number = LiquidWholeNumber(value) { throw Failure(message: number.refusal("'date'")) }
-        let seconds = try LiquidTime.seconds(of: value, now: context.now)
-        return .string(Strftime.format(seconds, pattern))
+        let instant = try LiquidTime.instant(of: value, now: context.now)
+        return .string(Strftime.format(instant.seconds, nanoseconds: instant.nanoseconds, pattern))
     }
 
     /// A whole number from an integer, a whole double or a string of digits.
