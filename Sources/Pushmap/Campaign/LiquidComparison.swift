@@ -1,8 +1,8 @@
 internal import PushmapJSON
 
 /// One test of a condition: a value alone (true unless nil or false), or two values and an
-/// operator. Values of kinds that do not compare (a number and a string) are simply unequal and
-/// unordered: the test is false, never an error.
+/// operator. Values of different kinds are unequal; ordering a number against a string is an
+/// error, as in Liquid (Ruby refuses the comparison); other kinds are unordered (false).
 struct LiquidComparison: Sendable {
     enum Operator: String, Sendable, Equatable {
         case equal = "==", notEqual = "!=", less = "<", greater = ">", lessOrEqual = "<=", greaterOrEqual = ">="
@@ -22,7 +22,7 @@ struct LiquidComparison: Sendable {
         case .notEqual: return try !Self.equal(left, right, context)
         case .contains: return try Self.contains(left.evaluate(context), right.evaluate(context))
         case .less, .greater, .lessOrEqual, .greaterOrEqual:
-            guard let order = try Self.order(left.evaluate(context), right.evaluate(context)) else { return false }
+            guard let order = try Self.order(left.evaluate(context), right.evaluate(context), operation) else { return false }
             switch operation {
             case .less: return order < 0
             case .greater: return order > 0
@@ -103,8 +103,12 @@ struct LiquidComparison: Sendable {
         }
     }
 
-    /// The order of two numbers, or of two strings by their bytes; nil for anything else.
-    private static func order(_ left: JSONValue?, _ right: JSONValue?) throws(LiquidFailure) -> Int? {
+    /// The order of two numbers, or of two strings by their bytes; an error for a number and a
+    /// string (Liquid's "comparison of String with 0 failed"); nil for anything else.
+    private static func order(_ left: JSONValue?, _ right: JSONValue?, _ operation: Operator) throws(LiquidFailure) -> Int? {
+        if let mixed = mixedKinds(left, right) {
+            throw LiquidFailure(message: "'\(operation.rawValue)' orders \(mixed): Liquid refuses to compare a string with a number.")
+        }
         if let left, let number = LiquidWholeNumber(left) { return try right.flatMap { (right) throws(LiquidFailure) in try number.order(against: right) } }
         if let right, let number = LiquidWholeNumber(right) { return try left.flatMap { (left) throws(LiquidFailure) in try number.order(against: left) }.map { -$0 } }
         if case .integer(let a)? = left, case .integer(let b)? = right { return a < b ? -1 : a > b ? 1 : 0 }
@@ -113,5 +117,24 @@ struct LiquidComparison: Sendable {
             return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a.utf8.elementsEqual(b.utf8) ? 0 : 1
         }
         return nil
+    }
+
+    /// The two values as a message shows them, when one is a number and the other a string.
+    private static func mixedKinds(_ left: JSONValue?, _ right: JSONValue?) -> String? {
+        func isNumber(_ value: JSONValue?) -> Bool {
+            switch value {
+            case .integer?, .double?: true
+            case let value?: LiquidWholeNumber(value) != nil
+            case nil: false
+            }
+        }
+        func shown(_ value: JSONValue) -> String {
+            if let number = LiquidWholeNumber(value) { return number.digits }
+            return LiquidText.plain(value)
+        }
+        guard let left, let right else { return nil }
+        let isString = { (value: JSONValue) in if case .string = value { true } else { false } }
+        guard (isNumber(left) && isString(right)) || (isString(left) && isNumber(right)) else { return nil }
+        return "\(shown(left)) and \(shown(right))"
     }
 }
