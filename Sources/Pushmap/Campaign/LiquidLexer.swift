@@ -46,8 +46,9 @@ struct LiquidLexer {
                     : "This '{%' is never closed with '%}'.")
             }
             var markup = (open + (trimsLeft ? 3 : 2))..<close
-            trimNext = markup.count > 0 && bytes[close - 1] == UInt8(ascii: "-")
-            if trimNext { markup = markup.lowerBound..<(close - 1) }
+            // `{{-}}` trims both sides: one dash serves as both, as in Liquid.
+            trimNext = close > open + 2 && bytes[close - 1] == UInt8(ascii: "-")
+            if trimNext { markup = markup.lowerBound..<max(markup.lowerBound, close - 1) }
             i = close + 2
             if isOutput {
                 found.append(.output(markup: markup, start: open))
