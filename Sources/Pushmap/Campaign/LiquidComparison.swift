@@ -43,7 +43,8 @@ struct LiquidComparison: Sendable {
     /// Equality, with `blank` and `empty` on either side meaning their tests.
     private static func equal(_ left: LiquidExpression, _ right: LiquidExpression, _ context: LiquidContext) throws(LiquidFailure) -> Bool {
         switch (left, right) {
-        case (.empty, .empty), (.blank, .blank), (.empty, .blank), (.blank, .empty): return true
+        // As Liquid 5.4, which compares the two special values themselves, not what they test.
+        case (.empty, .empty), (.blank, .blank), (.empty, .blank), (.blank, .empty): return false
         case (.empty, let other), (let other, .empty): return isEmpty(other.evaluate(context))
         case (.blank, let other), (let other, .blank): return isBlank(other.evaluate(context))
         default: return try equal(left.evaluate(context), right.evaluate(context))
@@ -92,7 +93,8 @@ struct LiquidComparison: Sendable {
             let needle = try LiquidText.text(of: item)
             return LiquidSubstring.contains(needle, in: string)
         case .array(let array)?:
-            if LiquidWholeNumber(.array(array)) != nil { return false }
+            // As Liquid: nil is in no array, not even one holding null.
+            guard let item, item != .null, LiquidWholeNumber(.array(array)) == nil else { return false }
             for element in array where try equal(element, item) { return true }
             return false
         case .object(let object)?:
