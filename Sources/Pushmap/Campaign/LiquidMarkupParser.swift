@@ -114,6 +114,10 @@ struct LiquidMarkupParser {
             return .literal(.double(double))
         case .word(let word):
             advance()
+            // As Liquid, a literal's name followed by a lookup is a variable of that name (`blank.x`).
+            if current.kind == .dot || current.kind == .openBracket {
+                return .variable(try path(root: word, start: token.offset))
+            }
             switch word {
             case "true": return .literal(true)
             case "false": return .literal(false)
