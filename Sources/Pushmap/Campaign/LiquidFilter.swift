@@ -78,9 +78,10 @@ struct LiquidFilter: Sendable {
         case .downcase:
             return .string(try LiquidText.text(of: value).lowercased())
         case .capitalize:
+            // As Ruby's String#capitalize: the first letter in title case ('ß' is 'Ss', 'ǆ' is 'ǅ'), the rest in lower case.
             let text = try LiquidText.text(of: value)
-            guard let first = text.first else { return .string("") }
-            return .string(first.uppercased() + text.dropFirst().lowercased())
+            guard let first = text.unicodeScalars.first else { return .string("") }
+            return .string(first.properties.titlecaseMapping + String(text.unicodeScalars.dropFirst()).lowercased())
         case .truncate(let length, let ellipsis):
             return try truncate(value, length, ellipsis, context)
         case .date(let format):
