@@ -98,6 +98,12 @@ extension LiquidTemplateTests {
         ("1795687200", "%U|%W|%V|%G|%g|%v|%:z|%::z|%010Y|%-5d|%_5d|%^10B|%Ey|%#p", "47|47|48|2026|26|26-NOV-2026|+00:00|+00:00:00|0000002026|26|   26|  NOVEMBER|26|am"),
         (#""2026-11-26T10:00:00.123456Z""#, "%L|%N|%3N", "123|123456000|123"),
         ("1795687200.5", "%L|%N", "500|500000000"),
+        // The audit's L13 and L20: ISO 8601 basic and ordinal dates, an offset after a space (Ruby's Time.parse).
+        (#""20261126T100509Z""#, "%F %T", "2026-11-26 10:05:09"),
+        (#""20261126T100509.25+0200""#, "%F %T %L", "2026-11-26 08:05:09 250"),
+        (#""2026-330""#, "%F", "2026-11-26"),
+        (#""2026-11-26 10:05:09 +0000""#, "%F %T", "2026-11-26 10:05:09"),
+        (#""2026-11-26 10:05:09 -05:30""#, "%F %T", "2026-11-26 15:35:09"),
     ]
 
     @Test("date reads epoch seconds and ISO 8601 and writes strftime formats in UTC", arguments: dates)
@@ -109,9 +115,10 @@ extension LiquidTemplateTests {
 
     @Test("a value a filter cannot use is a filterFailed problem and renders empty")
     func filterFailures() throws {
-        let vars = #"{"fruit": "banana", "list": [1], "bad_month": "2026-13-01", "feb": "2025-02-29", "far": 1e300, "trailing": "2026-11-26T10:00:00Zjunk", "n": 5}"#
+        let vars = #"{"fruit": "banana", "list": [1], "bad_month": "2026-13-01", "feb": "2025-02-29", "far": 1e300, "trailing": "2026-11-26T10:00:00Zjunk", "n": 5, "mixed": "2026-11-26T1005", "day366": "2026-366", "late": "2026-11-26T24:00:01"}"#
         let failing = [
             #"{{ fruit | date: "%Y" }}"#, "{{ list | date: '%Y' }}", "{{ bad_month | date: '%Y' }}", "{{ feb | date: '%Y' }}",
+            "{{ mixed | date: '%Y' }}", "{{ day366 | date: '%Y' }}", "{{ late | date: '%Y' }}",
             "{{ far | date: '%Y' }}", "{{ trailing | date: '%Y' }}", "{{ 99999999999999 | date: '%Y' }}",
             "{{ 'now' | date: n }}", "{{ 'abc' | truncate: 'many' }}", "{{ 'abc' | truncate: 1.5 }}",
         ]

@@ -1,8 +1,8 @@
 internal import PushmapJSON
 
 /// What the `date` filter reads as a time, in epoch seconds: a number of seconds, a string of
-/// digits, an ISO 8601 date or date and time (`2026-11-26`, `2026-11-26T10:00:00Z`,
-/// `2026-11-26T10:00:00+02:00`; no offset means UTC), or `now`/`today`, which are the
+/// digits, an ISO 8601 date or date and time (`2026-11-26`, `2026-330`, `2026-11-26T10:00:00Z`,
+/// `20261126T100000Z`, `2026-11-26 10:00:00 +0200`; no offset means UTC), or `now`/`today`, which are the
 /// rendering's `now` (in Liquid both are the current time, not midnight).
 enum LiquidTime {
     /// Years 1 to 9999, so every date has four digits and no arithmetic overflows.
@@ -41,8 +41,12 @@ enum LiquidTime {
         return iso8601(bytes)
     }
 
-    /// `YYYY-MM-DD`, optionally followed by `T` (or a space) and `HH:MM`, `:SS`, a fraction
-    /// (nanoseconds: its first nine digits), and `Z` or an offset `+HH:MM`, `+HHMM` or `+HH`.
+    /// An ISO 8601 date: `YYYY-MM-DD`, the ordinal `YYYY-DDD`, or the basic `YYYYMMDD` when a time
+    /// follows; then optionally `T` (or a space) and a time, `HH:MM[:SS]` (`HHMM[SS]` after the
+/// basic date), with a
+    /// fraction (nanoseconds: its first nine digits), `24:00` and a leap second `:60` rolling
+    /// over as Ruby's Time.parse does; then `Z` or an offset `+HH:MM`, `+HHMM` or `+HH`, a space
+    /// before it allowed (`2026-11-26 10:05:09 +0000`).
     static func iso8601(_ bytes: [UInt8]) -> Instant? {
         var i = 0
         func digits(_ count: Int) -> Int64? {
@@ -60,16 +64,36 @@ enum LiquidTime {
             i += 1
             return true
         }
-        guard let year = digits(4), skip("-"), let month = digits(2), skip("-"), let day = digits(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var seconds = CivilDate.days(year: year, month: month, day: day) * 86_400
+        func runOfDigits() -> Int {
+            var end = i
+            while end < bytes.count, LiquidMarkupLexer.isDigit(bytes[end]) { end += 1 }
+            return end - i
+        }
+        guard let year = digits(4) else { return nil }
+        var days: Int64
+        let basic = !skip("-")
+        if basic {
+            guard let month = digits(2), let day = digits(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+                  i < bytes.count else { return nil }
+            days = CivilDate.days(year: year, month: month, day: day)
+        } else if runOfDigits() == 3 {
+            guard let ordinal = digits(3), ordinal >= 1, ordinal <= (CivilDate.isLeap(year) ? 366 : 365) else { return nil }
+            days = CivilDate.days(year: year, month: 1, day: 1) + ordinal - 1
+        } else {
+            guard let month = digits(2), skip("-"), let day = digits(2),
+                  (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            days = CivilDate.days(year: year, month: month, day: day)
+        }
+        if i == bytes.count { return (days * 86_400, 0) }
+        guard skip("T") || skip("t") || (!basic && skip(" ")), let hour = digits(2) else { return nil }
+        // The time in the date's form: `10:05` after `2026-11-26`, `1005` after `20261126`.
+        let extended = !basic
+        guard !extended || skip(":"), let minute = digits(2), hour <= 24, minute < 60 else { return nil }
+        var second: Int64 = 0
         var nanoseconds: Int64 = 0
-        if i == bytes.count { return (seconds, 0) }
-        guard skip("T") || skip("t") || skip(" "), let hour = digits(2), hour < 24, skip(":"), let minute = digits(2), minute < 60 else { return nil }
-        seconds += hour * 3600 + minute * 60
-        if skip(":") {
-            guard let second = digits(2), second < 60 else { return nil }
-            seconds += second
+        if extended ? skip(":") : runOfDigits() >= 2 {
+            guard let given = digits(2), given <= 60 else { return nil }
+            second = given
             if skip(".") || skip(",") {
                 let start = i
                 while i < bytes.count, LiquidMarkupLexer.isDigit(bytes[i]) {
@@ -80,7 +104,12 @@ enum LiquidTime {
                 for _ in min(i - start, 9)..<9 { nanoseconds *= 10 }
             }
         }
-        if i == bytes.count || skip("Z") || skip("z") { return i == bytes.count ? (seconds, nanoseconds) : nil }
+        // 24:00 is the next midnight, nothing later; a leap second counts into the next minute.
+        if hour == 24, minute != 0 || second != 0 || nanoseconds != 0 { return nil }
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        if i == bytes.count { return (seconds, nanoseconds) }
+        if i + 1 < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        if skip("Z") || skip("z") { return i == bytes.count ? (seconds, nanoseconds) : nil }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return nil }
         let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
         i += 1
