@@ -123,8 +123,10 @@ struct LiquidFilter: Sendable {
         return .string(Strftime.format(instant.seconds, nanoseconds: instant.nanoseconds, pattern))
     }
 
-    /// A whole number from an integer, a whole double or a string of digits.
+    /// A whole number from an integer, a whole double or a string of digits; one beyond 64 bits
+    /// is the nearest Int (a length that long cuts nothing, or everything).
     static func integer(_ value: JSONValue?) -> Int? {
+        if let value, let number = LiquidWholeNumber(value) { return number.digits.hasPrefix("-") ? Int.min : Int.max }
         switch value {
         case .integer(let integer)?: return Int(exactly: integer)
         case .double(let double)?: return double.rounded(.towardZero) == double ? Int(exactly: double) : nil

@@ -9,6 +9,8 @@ struct LiquidMarkupLexer {
         case string(String)
         case integer(Int64)
         case double(Double)
+        /// A whole number beyond Int64, as written (Liquid's integers have no limit).
+        case wholeNumber(String)
         case comparison(LiquidComparison.Operator)
         case dot, openBracket, closeBracket, pipe, colon, comma
         case end
@@ -110,7 +112,7 @@ struct LiquidMarkupLexer {
         }
         let written = text.text(start..<position)
         if isDecimal, let double = Double(written), double.isFinite { return Token(kind: .double(double), offset: start) }
-        if !isDecimal, let integer = Int64(written) { return Token(kind: .integer(integer), offset: start) }
+        if !isDecimal { return Token(kind: Int64(written).map { .integer($0) } ?? .wholeNumber(written), offset: start) }
         throw text.error(at: start, "The number \(written) is too large.")
     }
 

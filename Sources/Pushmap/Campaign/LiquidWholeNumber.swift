@@ -1,6 +1,7 @@
 internal import PushmapJSON
 
-/// A whole number of a recipient's `vars` beyond 64 bits, such as a 20-digit order number.
+/// A whole number beyond 64 bits, such as a 20-digit order number in a recipient's `vars`, or a
+/// literal of a template (`truncate: 9223372036854775808`).
 ///
 /// JSONValue holds such a number as a Double, which prints another number
 /// (`12345678901234567890` as `1.2345678901234567e+19`); Liquid prints it exactly. So its digits
@@ -10,7 +11,8 @@ internal import PushmapJSON
 struct LiquidWholeNumber: Sendable, Equatable {
     /// The digits as written, with a leading `-` when negative.
     let digits: String
-    /// The variable's path in `vars`, as a template writes it (`order.ids[0]`), for messages.
+    /// The variable's path in `vars`, as a template writes it (`order.ids[0]`), for messages; the
+    /// digits themselves for a literal of the template.
     let path: String
 
     /// Where one such number is in `vars`: its place among the numbers of `vars` in the order
@@ -39,7 +41,8 @@ struct LiquidWholeNumber: Sendable, Equatable {
 
     /// The sentence for a use that cannot be exact.
     func refusal(_ use: String) -> String {
-        "\(path) is \(digits), a whole number beyond 64 bits: \(use) cannot use it exactly."
+        let named = path == digits ? digits : "\(path) is \(digits),"
+        return "\(named) a whole number beyond 64 bits: \(use) cannot use it exactly."
     }
 
     /// The order of this number and `other`, exact: nil when `other` is no whole number (a
