@@ -112,7 +112,12 @@ struct LiquidMarkupLexer {
         }
         let written = text.text(start..<position)
         if isDecimal, let double = Double(written), double.isFinite { return Token(kind: .double(double), offset: start) }
-        if !isDecimal { return Token(kind: Int64(written).map { .integer($0) } ?? .wholeNumber(written), offset: start) }
+        if !isDecimal {
+            if let integer = Int64(written) { return Token(kind: .integer(integer), offset: start) }
+            // Without leading zeros, so its digits compare and print as the number's.
+            let sign = written.hasPrefix("-") ? "-" : ""
+            return Token(kind: .wholeNumber(sign + written.drop { $0 == "-" || $0 == "0" }), offset: start)
+        }
         throw text.error(at: start, "The number \(written) is too large.")
     }
 
