@@ -90,7 +90,7 @@ struct LiquidComparison: Sendable {
         switch container {
         case .string(let string)?:
             guard let item, item != .null else { return false }
-            let needle = try LiquidText.text(of: item)
+            let needle = LiquidText.text(of: item)
             return LiquidSubstring.contains(needle, in: string)
         case .array(let array)?:
             // As Liquid: nil is in no array, not even one holding null.

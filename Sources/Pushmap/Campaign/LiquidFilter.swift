@@ -74,12 +74,12 @@ struct LiquidFilter: Sendable {
             }
             return keep ? value : fallback.evaluate(context) ?? .null
         case .upcase:
-            return .string(try LiquidText.text(of: value).uppercased())
+            return .string(LiquidText.text(of: value).uppercased())
         case .downcase:
-            return .string(try LiquidText.text(of: value).lowercased())
+            return .string(LiquidText.text(of: value).lowercased())
         case .capitalize:
             // As Ruby's String#capitalize: the first letter in title case ('ß' is 'Ss', 'ǆ' is 'ǅ'), the rest in lower case.
-            let text = try LiquidText.text(of: value)
+            let text = LiquidText.text(of: value)
             guard let first = text.unicodeScalars.first else { return .string("") }
             return .string(first.properties.titlecaseMapping + String(text.unicodeScalars.dropFirst()).lowercased())
         case .truncate(let length, let ellipsis):
@@ -94,8 +94,8 @@ struct LiquidFilter: Sendable {
             throw Failure(message: "The length of 'truncate' must be a whole number.")
         }
         if value == .null { return value }
-        let ending = try ellipsis.map { (ellipsis) throws(Failure) in try LiquidText.text(of: ellipsis.evaluate(context) ?? .null) } ?? "..."
-        let text = try LiquidText.text(of: value)
+        let ending = ellipsis.map { LiquidText.text(of: $0.evaluate(context) ?? .null) } ?? "..."
+        let text = LiquidText.text(of: value)
         // Characters, not bytes or scalars: a flag, a family emoji or an accented letter is one
         // character, kept or cut whole. As Liquid, a text no longer than the length stays whole,
         // and a longer one keeps length minus the ellipsis's length, then the ellipsis.

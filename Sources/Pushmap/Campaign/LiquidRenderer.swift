@@ -60,12 +60,7 @@ struct LiquidRenderer {
         case .null: break
         default:
             var text = ""
-            do throws(LiquidFailure) {
-                try LiquidText.append(value, to: &text)
-            } catch {
-                problems.append(.renderFailed(message: error.message))
-                return
-            }
+            LiquidText.append(value, to: &text)
             append(text)
         }
     }

@@ -23,7 +23,7 @@ enum LiquidTime {
             throw LiquidFilter.Failure(message: "'date' needs a time, not \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName).")
         }
         guard let instant else {
-            let shown = try LiquidText.text(of: value)
+            let shown = LiquidText.text(of: value)
             let quoted = shown.count > 40 ? String(shown.prefix(40)) + "..." : shown
             throw LiquidFilter.Failure(message: "'date' cannot read \"\(quoted)\" as a time; give epoch seconds or an ISO 8601 date such as 2026-11-26T10:00:00Z.")
         }

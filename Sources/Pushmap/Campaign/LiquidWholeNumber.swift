@@ -72,16 +72,12 @@ struct LiquidWholeNumber: Sendable, Equatable {
         return order
     }
 
-    /// The first mark inside an object or array, which compact JSON cannot print exactly.
-    static func firstInside(_ value: JSONValue) -> Self? {
+    /// Whether a mark is in `value` (or is it), which JSONWriter would print as another number.
+    static func isInside(_ value: JSONValue) -> Bool {
         switch value {
-        case .array(let items):
-            if let number = Self(value) { return number }
-            return items.lazy.compactMap(firstInside).first
-        case .object(let object):
-            return object.lazy.compactMap { firstInside($0.value) }.first
-        default:
-            return nil
+        case .array(let items): Self(value) != nil || items.contains(where: isInside)
+        case .object(let object): object.contains { isInside($0.value) }
+        default: false
         }
     }
 
