@@ -44,7 +44,7 @@ extension LiquidTemplateTests {
         ("{{ x[1 }}", 8, "Expected ']' to close the '[' at column 5, found the end of the tag."),
         ("{{ x[true] }}", 6, "An index must be a whole number, a string or a variable."),
         ("{{ x.2 }}", 6, "Expected a name after '.', found the number 2."),
-        ("{{ 99999999999999999999 }}", 4, "The number 99999999999999999999 is too large."),
+        ("{{ 1\(String(repeating: "0", count: 400)).5 }}", 4, "The number 1\(String(repeating: "0", count: 400)).5 is too large."),
         ("é\u{301}日本 {{ x | nope }}", 12, "Unknown filter 'nope'; the filters are capitalize, date, default, downcase, truncate, upcase."),
     ]
 

@@ -77,6 +77,33 @@ extension LiquidTemplateTests {
         (#""0001-01-01""#, "%Y %a", "0001 Mon"),
         (#""2026-11-26""#, "%Q %", "%Q %"),
         (#""2026-11-26""#, "no directive", "no directive"),
+        // ruby/ruby test/ruby/test_time.rb, in UTC: test_strftime_subsec, test_strftime_flags,
+        // test_strftime_weekflags, test_strftime_ctrlchar, test_strfimte_zoneoffset (no `-`: pushmap's
+        // times are not Ruby's UTC mode), test_strftime_padding (offset 0), test_strftime (%U %W),
+        // test_strftime_invalid_flags, test_strftime_invalid_modifier, test_strftime_wide_precision,
+        // test_strftime_sec.
+        (#""2000-01-01T00:00:00.123456789Z""#, "%3N|%6N|%9N|%10N|%0N|%L", "123|123456|123456789|1234567890|123456789|123"),
+        (#""2001-10-01T14:00:00Z""#, "%p %#p %P %#P %_I %0k %^a %^b", "PM pm pm PM  2 14 MON OCT"),
+        ("946684800", "%^Z %#Z %^c|%#a %#A %#b %#B %#h", "UTC utc SAT JAN  1 00:00:00 2000|SAT SATURDAY JAN JANUARY JAN"),
+        ("946684800", "%3t|%03t|%3n|%03n", "  \t|00\t|  \n|00\n"),
+        ("946684800", "%z %:z %::z %:::z %U %W", "+0000 +00:00 +00:00:00 +00 00 00"),
+        ("946684800", "%_10z|%10z|%_10:z|%10:z|%_10::z|%10::z", "      +000|+000000000|     +0:00|+000000:00|  +0:00:00|+000:00:00"),
+        ("946684800", "%4^p|%:y|%:0z|%:10z|%Ob|%Eb|%O0y", "%4^p|%:y|%:0z|%:10z|%Ob|%Eb|%O0y"),
+        ("946684800", "[%28c]|%3S", "[    Sat Jan  1 00:00:00 2000]|000"),
+        // ISO 8601 weeks near New Year (Ruby's Time#strftime, checked with ruby -e).
+        (#""2024-12-31""#, "%U %W %V %G %g %v", "52 53 01 2025 25 31-DEC-2024"),
+        (#""2021-01-01""#, "%U %W %V %G %g", "00 00 53 2020 20"),
+        (#""2026-01-05T07:08:09Z""#, "%v|%4v|%-V|%OV", " 5-JAN-2026| 5-JAN-2026|2|02"),
+        // The audit's L02 and L03 (Liquid hands the format to Ruby's Time#strftime).
+        ("1795687200", "%U|%W|%V|%G|%g|%v|%:z|%::z|%010Y|%-5d|%_5d|%^10B|%Ey|%#p", "47|47|48|2026|26|26-NOV-2026|+00:00|+00:00:00|0000002026|26|   26|  NOVEMBER|26|am"),
+        (#""2026-11-26T10:00:00.123456Z""#, "%L|%N|%3N", "123|123456000|123"),
+        ("1795687200.5", "%L|%N", "500|500000000"),
+        // The audit's L13 and L20: ISO 8601 basic and ordinal dates, an offset after a space (Ruby's Time.parse).
+        (#""20261126T100509Z""#, "%F %T", "2026-11-26 10:05:09"),
+        (#""20261126T100509.25+0200""#, "%F %T %L", "2026-11-26 08:05:09 250"),
+        (#""2026-330""#, "%F", "2026-11-26"),
+        (#""2026-11-26 10:05:09 +0000""#, "%F %T", "2026-11-26 10:05:09"),
+        (#""2026-11-26 10:05:09 -05:30""#, "%F %T", "2026-11-26 15:35:09"),
     ]
 
     @Test("date reads epoch seconds and ISO 8601 and writes strftime formats in UTC", arguments: dates)
@@ -88,9 +115,10 @@ extension LiquidTemplateTests {
 
     @Test("a value a filter cannot use is a filterFailed problem and renders empty")
     func filterFailures() throws {
-        let vars = #"{"fruit": "banana", "list": [1], "bad_month": "2026-13-01", "feb": "2025-02-29", "far": 1e300, "trailing": "2026-11-26T10:00:00Zjunk", "n": 5}"#
+        let vars = #"{"fruit": "banana", "list": [1], "bad_month": "2026-13-01", "feb": "2025-02-29", "far": 1e300, "trailing": "2026-11-26T10:00:00Zjunk", "n": 5, "mixed": "2026-11-26T1005", "day366": "2026-366", "late": "2026-11-26T24:00:01"}"#
         let failing = [
             #"{{ fruit | date: "%Y" }}"#, "{{ list | date: '%Y' }}", "{{ bad_month | date: '%Y' }}", "{{ feb | date: '%Y' }}",
+            "{{ mixed | date: '%Y' }}", "{{ day366 | date: '%Y' }}", "{{ late | date: '%Y' }}",
             "{{ far | date: '%Y' }}", "{{ trailing | date: '%Y' }}", "{{ 99999999999999 | date: '%Y' }}",
             "{{ 'now' | date: n }}", "{{ 'abc' | truncate: 'many' }}", "{{ 'abc' | truncate: 1.5 }}",
         ]

@@ -111,8 +111,8 @@ struct LiquidTemplateTests {
         Case("{% if a != b %}1{% endif %}{% if a <> b %}2{% endif %}{% if a == 1.0 %}3{% endif %}", #"{"a": 1, "b": 2}"#, "123"),
         Case("{% if a < b %}1{% endif %}{% if a > b %}2{% endif %}{% if a <= 1 %}3{% endif %}{% if b >= 2.5 %}4{% endif %}", #"{"a": 1, "b": 2}"#, "13"),
         Case(#"{% if "apple" < "banana" %}1{% endif %}{% if "b" >= "b" %}2{% endif %}"#, "{}", "12"),
-        // A number and a string neither equal nor order each other: false, no error.
-        Case(#"{% if n == "1" %}a{% endif %}{% if n < "2" %}b{% endif %}{% if n > "0" %}c{% endif %}{% if nil < 1 %}d{% endif %}x"#, #"{"n": 1}"#, "x"),
+        // A number and a string are unequal (ordering them is an error: see comparisonErrors); nil orders nothing.
+        Case(#"{% if n == "1" %}a{% endif %}{% if n != "1" %}b{% endif %}{% if nil < 1 %}d{% endif %}{% if list < 1 %}e{% endif %}x"#, #"{"n": 1, "list": [1]}"#, "bx"),
         Case("{% if s == empty %}1{% endif %}{% if l == empty %}2{% endif %}{% if w == blank %}3{% endif %}{% if missing == blank %}4{% endif %}{% if f == blank %}5{% endif %}{% if t == blank %}6{% endif %}",
              #"{"s": "", "l": [], "w": " \n", "f": false, "t": "x"}"#, "12345"),
         Case("{% if missing == nil %}nil{% endif %}{% unless missing %}absent{% endunless %}", "{}", "nilabsent"),
@@ -124,6 +124,23 @@ struct LiquidTemplateTests {
         let rendering = try Self.render(example.template, example.vars)
         #expect(rendering.text == example.expected)
         #expect(rendering.problems == [])
+    }
+
+    /// Shopify/liquid test/unit/condition_unit_test.rb test_comparation_of_int_and_str: ordering a
+    /// number against a string raises "comparison of String with 0 failed"; pushmap must fail where
+    /// Liquid fails. The block renders nothing and the rest goes on.
+    @Test("ordering a number against a string is a renderFailed problem, as Liquid raises", arguments: [
+        "{% if s > 0 %}y{% else %}n{% endif %}", "{% if n < s %}y{% endif %}", "{% if 1.5 >= s %}y{% endif %}", "{% if '1' <= 2 %}y{% endif %}",
+        "{% if x %}{% elsif s > 0 %}y{% endif %}",
+    ])
+    func comparisonErrors(_ template: String) throws {
+        let rendering = try Self.render("[" + template + "]", #"{"s": "1", "n": 1}"#)
+        #expect(rendering.text == "[]")
+        guard case .renderFailed(let message)? = rendering.problems.first, rendering.problems.count == 1 else {
+            Issue.record("\(template): \(rendering.problems)")
+            return
+        }
+        #expect(message.contains("refuses to compare a string with a number"), "\(message)")
     }
 
     @Test("a plain text is marked so callers skip rendering, and renders as itself")

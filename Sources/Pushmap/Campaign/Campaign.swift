@@ -172,13 +172,14 @@ public struct Campaign: Sendable {
         }
         // One buffer for the whole intent: each string escaped into it, not into a buffer of its own.
         var buffer = OutputBuffer(capacity: sizeHint + 64)
-        append(pieces, for: recipient, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
+        let variables = LiquidWholeNumber.mark(recipient.variables, recipient.wholeNumbers)
+        append(pieces, for: recipient, variables: variables, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
         buffer.append(to: &rendering.intent)
         return rendering
     }
 
     private func append(
-        _ pieces: [Piece], for recipient: CampaignRecipient, lenient: Bool, now: Int64, into buffer: inout OutputBuffer,
+        _ pieces: [Piece], for recipient: CampaignRecipient, variables: JSONValue, lenient: Bool, now: Int64, into buffer: inout OutputBuffer,
         rendering: inout CampaignRendering
     ) {
         for piece in pieces {
@@ -187,7 +188,7 @@ public struct Campaign: Sendable {
                 constant.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
             case .text(let index):
                 let text = texts[index]
-                let rendered = text.template.render(recipient.variables, lenient: lenient, now: now)
+                let rendered = text.template.render(variables, lenient: lenient, now: now)
                 for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient) }
                 JSONWriter.escape(rendered.text, into: &buffer)
             case .target(let intentTarget, let comma):
@@ -199,7 +200,7 @@ public struct Campaign: Sendable {
                     let target = JSONWriter(style: .compact, sortKeys: false).write(given)
                     target.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
                 } else if let intentTarget {
-                    append(intentTarget, for: recipient, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
+                    append(intentTarget, for: recipient, variables: variables, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
                 }
             }
         }

@@ -14,6 +14,8 @@ public struct CampaignRecipient: Sendable {
     public var locale: LocaleTag?
     /// The object the templates' names resolve in.
     public var variables: JSONValue
+    /// The whole numbers of `vars` beyond 64 bits, with their digits as the line wrote them.
+    var wholeNumbers: [LiquidWholeNumber.Written] = []
 
     /// A recipient; with no variables, only templates that need none (or give a `default`) render.
     public init(id: String? = nil, target: JSONValue? = nil, platforms: [Platform]? = nil, locale: LocaleTag? = nil, variables: JSONValue = .object([:])) {
@@ -58,7 +60,12 @@ public struct CampaignRecipient: Sendable {
             case "target":
                 if case .object = value { recipient.target = value } else { errors.append(wrongType(path, "an object", value)) }
             case "vars":
-                if case .object = value { recipient.variables = value } else { errors.append(wrongType(path, "an object", value)) }
+                if case .object = value {
+                    recipient.variables = value
+                    recipient.wholeNumbers = LiquidWholeNumber.written(in: line, parsed: .object(object))
+                } else {
+                    errors.append(wrongType(path, "an object", value))
+                }
             case "platform":
                 switch value.stringValue {
                 case "fcm": recipient.platforms = [.fcm]

@@ -26,6 +26,12 @@ public struct CampaignRendering: Sendable {
             } else {
                 errors.append(.error(path, "filter-failed", "\(filter): \(message)"))
             }
+        case .renderFailed(let message):
+            if lenient {
+                warnings.append(.warning(path, "render-failed", message))
+            } else {
+                errors.append(.error(path, "render-failed", message))
+            }
         case .outputTooLong(let limit):
             warnings.append(.warning(path, "render-too-long", "the rendering passed \(limit) bytes and was cut there"))
         }

@@ -1,8 +1,8 @@
 internal import PushmapJSON
 
 /// One test of a condition: a value alone (true unless nil or false), or two values and an
-/// operator. Values of kinds that do not compare (a number and a string) are simply unequal and
-/// unordered: the test is false, never an error.
+/// operator. Values of different kinds are unequal; ordering a number against a string is an
+/// error, as in Liquid (Ruby refuses the comparison); other kinds are unordered (false).
 struct LiquidComparison: Sendable {
     enum Operator: String, Sendable, Equatable {
         case equal = "==", notEqual = "!=", less = "<", greater = ">", lessOrEqual = "<=", greaterOrEqual = ">="
@@ -13,16 +13,16 @@ struct LiquidComparison: Sendable {
     let test: (operator: Operator, right: LiquidExpression)?
 
     /// Whether the test holds; a missing variable is nil here, not a problem.
-    func holds(_ context: LiquidContext) -> Bool {
+    func holds(_ context: LiquidContext) throws(LiquidFailure) -> Bool {
         guard let (operation, right) = test else {
             return Self.isTruthy(left.evaluate(context))
         }
         switch operation {
-        case .equal: return Self.equal(left, right, context)
-        case .notEqual: return !Self.equal(left, right, context)
-        case .contains: return Self.contains(left.evaluate(context), right.evaluate(context))
+        case .equal: return try Self.equal(left, right, context)
+        case .notEqual: return try !Self.equal(left, right, context)
+        case .contains: return try Self.contains(left.evaluate(context), right.evaluate(context))
         case .less, .greater, .lessOrEqual, .greaterOrEqual:
-            guard let order = Self.order(left.evaluate(context), right.evaluate(context)) else { return false }
+            guard let order = try Self.order(left.evaluate(context), right.evaluate(context), operation) else { return false }
             switch operation {
             case .less: return order < 0
             case .greater: return order > 0
@@ -41,19 +41,23 @@ struct LiquidComparison: Sendable {
     }
 
     /// Equality, with `blank` and `empty` on either side meaning their tests.
-    private static func equal(_ left: LiquidExpression, _ right: LiquidExpression, _ context: LiquidContext) -> Bool {
+    private static func equal(_ left: LiquidExpression, _ right: LiquidExpression, _ context: LiquidContext) throws(LiquidFailure) -> Bool {
         switch (left, right) {
-        case (.empty, .empty), (.blank, .blank), (.empty, .blank), (.blank, .empty): return true
+        // As Liquid 5.4, which compares the two special values themselves, not what they test.
+        case (.empty, .empty), (.blank, .blank), (.empty, .blank), (.blank, .empty): return false
         case (.empty, let other), (let other, .empty): return isEmpty(other.evaluate(context))
         case (.blank, let other), (let other, .blank): return isBlank(other.evaluate(context))
-        default: return equal(left.evaluate(context), right.evaluate(context))
+        default: return try equal(left.evaluate(context), right.evaluate(context))
         }
     }
 
     /// Equal values: numbers by value (1 == 1.0), strings byte for byte, nil (a missing
     /// variable too) equal to nil, arrays and objects member by member; different kinds unequal.
-    static func equal(_ left: JSONValue?, _ right: JSONValue?) -> Bool {
+    /// A whole number beyond 64 bits equals the same digits; against a fraction it is refused.
+    static func equal(_ left: JSONValue?, _ right: JSONValue?) throws(LiquidFailure) -> Bool {
         let left = left ?? .null, right = right ?? .null
+        if let number = LiquidWholeNumber(left) { return try number.order(against: right) == 0 }
+        if let number = LiquidWholeNumber(right) { return try number.order(against: left) == 0 }
         if let a = left.doubleValue, let b = right.doubleValue {
             if case .integer(let x) = left, case .integer(let y) = right { return x == y }
             return a == b
@@ -82,14 +86,17 @@ struct LiquidComparison: Sendable {
 
     /// A substring of a string (a number looked for as its text), an element of an array, or a
     /// key of an object; false for anything else.
-    private static func contains(_ container: JSONValue?, _ item: JSONValue?) -> Bool {
+    private static func contains(_ container: JSONValue?, _ item: JSONValue?) throws(LiquidFailure) -> Bool {
         switch container {
         case .string(let string)?:
             guard let item, item != .null else { return false }
             let needle = LiquidText.text(of: item)
             return LiquidSubstring.contains(needle, in: string)
         case .array(let array)?:
-            return array.contains { equal($0, item) }
+            // As Liquid: nil is in no array, not even one holding null.
+            guard let item, item != .null, LiquidWholeNumber(.array(array)) == nil else { return false }
+            for element in array where try equal(element, item) { return true }
+            return false
         case .object(let object)?:
             guard case .string(let key)? = item else { return false }
             return object[key] != nil
@@ -98,13 +105,38 @@ struct LiquidComparison: Sendable {
         }
     }
 
-    /// The order of two numbers, or of two strings by their bytes; nil for anything else.
-    private static func order(_ left: JSONValue?, _ right: JSONValue?) -> Int? {
+    /// The order of two numbers, or of two strings by their bytes; an error for a number and a
+    /// string (Liquid's "comparison of String with 0 failed"); nil for anything else.
+    private static func order(_ left: JSONValue?, _ right: JSONValue?, _ operation: Operator) throws(LiquidFailure) -> Int? {
+        if let mixed = mixedKinds(left, right) {
+            throw LiquidFailure(message: "'\(operation.rawValue)' orders \(mixed): Liquid refuses to compare a string with a number.")
+        }
+        if let left, let number = LiquidWholeNumber(left) { return try right.flatMap { (right) throws(LiquidFailure) in try number.order(against: right) } }
+        if let right, let number = LiquidWholeNumber(right) { return try left.flatMap { (left) throws(LiquidFailure) in try number.order(against: left) }.map { -$0 } }
         if case .integer(let a)? = left, case .integer(let b)? = right { return a < b ? -1 : a > b ? 1 : 0 }
         if let a = left?.doubleValue, let b = right?.doubleValue { return a < b ? -1 : a > b ? 1 : 0 }
         if case .string(let a)? = left, case .string(let b)? = right {
             return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a.utf8.elementsEqual(b.utf8) ? 0 : 1
         }
         return nil
+    }
+
+    /// The two values as a message shows them, when one is a number and the other a string.
+    private static func mixedKinds(_ left: JSONValue?, _ right: JSONValue?) -> String? {
+        func isNumber(_ value: JSONValue?) -> Bool {
+            switch value {
+            case .integer?, .double?: true
+            case let value?: LiquidWholeNumber(value) != nil
+            case nil: false
+            }
+        }
+        func shown(_ value: JSONValue) -> String {
+            if let number = LiquidWholeNumber(value) { return number.digits }
+            return LiquidText.plain(value)
+        }
+        guard let left, let right else { return nil }
+        let isString = { (value: JSONValue) in if case .string = value { true } else { false } }
+        guard (isNumber(left) && isString(right)) || (isString(left) && isNumber(right)) else { return nil }
+        return "\(shown(left)) and \(shown(right))"
     }
 }

@@ -9,14 +9,14 @@ struct LiquidCondition: Sendable {
     let tests: [LiquidComparison]
     let joins: [Join]
 
-    func holds(_ context: LiquidContext) -> Bool {
+    func holds(_ context: LiquidContext) throws(LiquidFailure) -> Bool {
         var index = tests.count - 1
-        var result = tests[index].holds(context)
+        var result = try tests[index].holds(context)
         while index > 0 {
             index -= 1
             switch joins[index] {
-            case .and: result = result && tests[index].holds(context)
-            case .or: result = result || tests[index].holds(context)
+            case .and: if result { result = try tests[index].holds(context) }
+            case .or: if !result { result = try tests[index].holds(context) }
             }
         }
         return result

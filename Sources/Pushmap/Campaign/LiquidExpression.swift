@@ -56,6 +56,8 @@ struct LiquidPath: Sendable {
     /// An object's member, else the properties Liquid gives arrays (`size`, `first`, `last`) and
     /// strings and objects (`size`; a string's size counts characters, as `truncate` does).
     static func member(_ key: String, of value: JSONValue) -> JSONValue? {
+        // A whole number beyond 64 bits is a number, whatever its mark is made of.
+        if LiquidWholeNumber(value) != nil { return nil }
         switch value {
         case .object(let object):
             if let member = object[key] { return member }
@@ -78,7 +80,7 @@ struct LiquidPath: Sendable {
 
     /// An array's element; a negative index counts from the end (`[-1]` is the last).
     static func element(_ index: Int, of value: JSONValue) -> JSONValue? {
-        guard case .array(let array) = value else { return nil }
+        guard case .array(let array) = value, LiquidWholeNumber(value) == nil else { return nil }
         let position = index < 0 ? array.count + index : index
         // Not a ternary: with JSONValue's nil literal, `: nil` would be `.null`, a value found.
         guard array.indices.contains(position) else { return nil }

@@ -19,10 +19,8 @@ struct LiquidFilter: Sendable {
     /// The filters there are, for `did you mean`.
     static let names = ["capitalize", "date", "default", "downcase", "truncate", "upcase"]
 
-    /// Why a filter could not use its value or an argument, in one sentence.
-    struct Failure: Error {
-        let message: String
-    }
+    /// Why a filter could not use its value or an argument.
+    typealias Failure = LiquidFailure
 
     var isDefault: Bool {
         if case .default = kind { true } else { false }
@@ -80,9 +78,10 @@ struct LiquidFilter: Sendable {
         case .downcase:
             return .string(LiquidText.text(of: value).lowercased())
         case .capitalize:
+            // As Ruby's String#capitalize: the first letter in title case ('ß' is 'Ss', 'ǆ' is 'ǅ'), the rest in lower case.
             let text = LiquidText.text(of: value)
-            guard let first = text.first else { return .string("") }
-            return .string(first.uppercased() + text.dropFirst().lowercased())
+            guard let first = text.unicodeScalars.first else { return .string("") }
+            return .string(first.properties.titlecaseMapping + String(text.unicodeScalars.dropFirst()).lowercased())
         case .truncate(let length, let ellipsis):
             return try truncate(value, length, ellipsis, context)
         case .date(let format):
@@ -111,15 +110,23 @@ struct LiquidFilter: Sendable {
     private func date(_ value: JSONValue, _ format: LiquidExpression, _ context: LiquidContext) throws(Failure) -> JSONValue {
         // As Liquid: nothing and an empty string stay as they are.
         if value == .null || value == .string("") { return value }
-        guard case .string(let pattern)? = format.evaluate(context) else {
+        // As Liquid: no format (nil or "") gives the value back unchanged.
+        let pattern: String
+        switch format.evaluate(context) {
+        case nil, .null?, .string("")?: return value
+        case .string(let text)?: pattern = text
+        default:
             throw Failure(message: "The format of 'date' must be a string such as \"%Y-%m-%d\".")
         }
-        let seconds = try LiquidTime.seconds(of: value, now: context.now)
-        return .string(Strftime.format(seconds, pattern))
+        if let number = LiquidWholeNumber(value) { throw Failure(message: number.refusal("'date'")) }
+        let instant = try LiquidTime.instant(of: value, now: context.now)
+        return .string(Strftime.format(instant.seconds, nanoseconds: instant.nanoseconds, pattern))
     }
 
-    /// A whole number from an integer, a whole double or a string of digits.
+    /// A whole number from an integer, a whole double or a string of digits; one beyond 64 bits
+    /// is the nearest Int (a length that long cuts nothing, or everything).
     static func integer(_ value: JSONValue?) -> Int? {
+        if let value, let number = LiquidWholeNumber(value) { return number.digits.hasPrefix("-") ? Int.min : Int.max }
         switch value {
         case .integer(let integer)?: return Int(exactly: integer)
         case .double(let double)?: return double.rounded(.towardZero) == double ? Int(exactly: double) : nil

@@ -46,8 +46,9 @@ struct LiquidLexer {
                     : "This '{%' is never closed with '%}'.")
             }
             var markup = (open + (trimsLeft ? 3 : 2))..<close
-            trimNext = markup.count > 0 && bytes[close - 1] == UInt8(ascii: "-")
-            if trimNext { markup = markup.lowerBound..<(close - 1) }
+            // `{{-}}` trims both sides: one dash serves as both, as in Liquid.
+            trimNext = close > open + 2 && bytes[close - 1] == UInt8(ascii: "-")
+            if trimNext { markup = markup.lowerBound..<max(markup.lowerBound, close - 1) }
             i = close + 2
             if isOutput {
                 found.append(.output(markup: markup, start: open))
@@ -91,12 +92,19 @@ struct LiquidLexer {
     }
 
     /// Where the `{% name %}` that closes a `raw` or `comment` body is, skipping whole nested
-    /// `{% nested %}...{% name %}` pairs.
+    /// `{% nested %}...{% name %}` pairs, and in a comment whole `raw` bodies (their text is no tag).
+    ///
+    /// As Liquid, a tag runs from a `{%` to the first `%}`; in a raw body it is the last `{%` of
+    /// that run that may close it, what comes before staying in the body (`{% {% endraw %}` keeps `{% `).
     private func findEndTag(_ name: String, nestedIn nested: String?, from start: Int) -> (start: Int, after: Int, trimsLeft: Bool, trimsRight: Bool)? {
         let bytes = text.bytes
         var depth = 0
         var i = start
-        while let open = find("{%", from: i), let close = find("%}", from: open + 2) {
+        while let first = find("{%", from: i), let close = find("%}", from: first + 2) {
+            var open = first
+            if nested == nil {
+                while let later = find("{%", from: open + 1), later < close { open = later }
+            }
             var wordStart = open + 2
             let trimsLeft = wordStart < close && bytes[wordStart] == UInt8(ascii: "-")
             while wordStart < close, LiquidSourceText.isSpace(bytes[wordStart]) || bytes[wordStart] == UInt8(ascii: "-") { wordStart += 1 }
@@ -110,6 +118,10 @@ struct LiquidLexer {
                 depth -= 1
             } else if let nested, word == nested {
                 depth += 1
+            } else if nested != nil, word == "raw" {
+                guard let end = findEndTag("endraw", nestedIn: nil, from: close + 2) else { return nil }
+                i = end.after
+                continue
             }
             i = close + 2
         }

@@ -9,6 +9,8 @@ struct LiquidMarkupLexer {
         case string(String)
         case integer(Int64)
         case double(Double)
+        /// A whole number beyond Int64, as written (Liquid's integers have no limit).
+        case wholeNumber(String)
         case comparison(LiquidComparison.Operator)
         case dot, openBracket, closeBracket, pipe, colon, comma
         case end
@@ -110,7 +112,12 @@ struct LiquidMarkupLexer {
         }
         let written = text.text(start..<position)
         if isDecimal, let double = Double(written), double.isFinite { return Token(kind: .double(double), offset: start) }
-        if !isDecimal, let integer = Int64(written) { return Token(kind: .integer(integer), offset: start) }
+        if !isDecimal {
+            if let integer = Int64(written) { return Token(kind: .integer(integer), offset: start) }
+            // Without leading zeros, so its digits compare and print as the number's.
+            let sign = written.hasPrefix("-") ? "-" : ""
+            return Token(kind: .wholeNumber(sign + written.drop { $0 == "-" || $0 == "0" }), offset: start)
+        }
         throw text.error(at: start, "The number \(written) is too large.")
     }
 

@@ -112,8 +112,15 @@ struct LiquidMarkupParser {
         case .double(let double):
             advance()
             return .literal(.double(double))
+        case .wholeNumber(let digits):
+            advance()
+            return .literal(LiquidWholeNumber(digits: digits, path: digits).mark)
         case .word(let word):
             advance()
+            // As Liquid, a literal's name followed by a lookup is a variable of that name (`blank.x`).
+            if current.kind == .dot || current.kind == .openBracket {
+                return .variable(try path(root: word, start: token.offset))
+            }
             switch word {
             case "true": return .literal(true)
             case "false": return .literal(false)
@@ -178,6 +185,7 @@ struct LiquidMarkupParser {
         case .string(let string): "the string \"\(string.count > 20 ? String(string.prefix(20)) + "..." : string)\""
         case .integer(let integer): "the number \(integer)"
         case .double(let double): "the number \(double)"
+        case .wholeNumber(let digits): "the number \(digits)"
         case .comparison(let operation): "'\(operation.rawValue)'"
         case .dot: "'.'"
         case .openBracket: "'['"

@@ -22,10 +22,16 @@ struct LiquidRenderer {
             case .output(let tag):
                 render(tag)
             case .conditional(let branches, let otherwise):
-                if let branch = branches.first(where: { $0.condition.holds(context) != $0.negated }) {
-                    render(branch.body)
-                } else {
-                    render(otherwise)
+                do throws(LiquidFailure) {
+                    var chosen = otherwise
+                    for branch in branches where try branch.condition.holds(context) != branch.negated {
+                        chosen = branch.body
+                        break
+                    }
+                    render(chosen)
+                } catch {
+                    // As Liquid, the block renders nothing and the rest goes on.
+                    problems.append(.renderFailed(message: error.message))
                 }
             }
         }

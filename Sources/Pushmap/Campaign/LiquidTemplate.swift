@@ -21,8 +21,10 @@ public import PushmapJSON
 /// present with the value `null` is not missing; it renders empty.
 ///
 /// Values are text: a variable's value is inserted as it is and never read as a template again.
-/// Strings as they are, numbers as JSON writes them, `true`/`false`, `null` as nothing, an array
-/// as its elements one after the other, an object as compact JSON.
+/// Strings as they are, numbers as JSON writes them (in a campaign, a whole number of a
+/// recipient's `vars` beyond 64 bits as its digits), `true`/`false`, `null` as nothing, an
+/// array as its elements one after the other, an object as compact JSON. What Liquid refuses
+/// (ordering a number against a string) is ``LiquidProblem/renderFailed(message:)``.
 ///
 /// Compile once, render many: the compiled form is a small tree, and rendering it walks the tree
 /// appending to one string. Limits keep hostile templates small and quick: a source of at most

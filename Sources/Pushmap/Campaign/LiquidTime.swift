@@ -1,44 +1,53 @@
 internal import PushmapJSON
 
 /// What the `date` filter reads as a time, in epoch seconds: a number of seconds, a string of
-/// digits, an ISO 8601 date or date and time (`2026-11-26`, `2026-11-26T10:00:00Z`,
-/// `2026-11-26T10:00:00+02:00`; no offset means UTC), or `now`/`today`, which are the
+/// digits, an ISO 8601 date or date and time (`2026-11-26`, `2026-330`, `2026-11-26T10:00:00Z`,
+/// `20261126T100000Z`, `2026-11-26 10:00:00 +0200`; no offset means UTC), or `now`/`today`, which are the
 /// rendering's `now` (in Liquid both are the current time, not midnight).
 enum LiquidTime {
     /// Years 1 to 9999, so every date has four digits and no arithmetic overflows.
     static let range: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
-    static func seconds(of value: JSONValue, now: Int64) throws(LiquidFilter.Failure) -> Int64 {
-        let seconds: Int64?
+    /// A time: whole epoch seconds and the nanoseconds after them (for `%L` and `%N`).
+    typealias Instant = (seconds: Int64, nanoseconds: Int64)
+
+    static func instant(of value: JSONValue, now: Int64) throws(LiquidFilter.Failure) -> Instant {
+        let instant: Instant?
         switch value {
-        case .integer(let integer): seconds = integer
-        case .double(let double): seconds = double.isFinite && abs(double) < 1e15 ? Int64(double.rounded(.down)) : nil
-        case .string(let text): seconds = parse(String(text.trimmingBlanks()), now: now)
+        case .integer(let integer): instant = (integer, 0)
+        case .double(let double):
+            let whole = double.rounded(.down)
+            instant = double.isFinite && abs(double) < 1e15 ? (Int64(whole), Int64(((double - whole) * 1e9).rounded(.down))) : nil
+        case .string(let text): instant = parse(String(text.trimmingBlanks()), now: now)
         default:
             throw LiquidFilter.Failure(message: "'date' needs a time, not \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName).")
         }
-        guard let seconds else {
+        guard let instant else {
             let shown = LiquidText.text(of: value)
             let quoted = shown.count > 40 ? String(shown.prefix(40)) + "..." : shown
             throw LiquidFilter.Failure(message: "'date' cannot read \"\(quoted)\" as a time; give epoch seconds or an ISO 8601 date such as 2026-11-26T10:00:00Z.")
         }
-        guard range.contains(seconds) else {
-            throw LiquidFilter.Failure(message: "'date' takes times from year 1 to 9999; \(seconds) seconds is outside.")
+        guard range.contains(instant.seconds) else {
+            throw LiquidFilter.Failure(message: "'date' takes times from year 1 to 9999; \(instant.seconds) seconds is outside.")
         }
-        return seconds
+        return instant
     }
 
-    private static func parse(_ text: String, now: Int64) -> Int64? {
+    private static func parse(_ text: String, now: Int64) -> Instant? {
         let lowered = text.lowercased()
-        if lowered == "now" || lowered == "today" { return now }
+        if lowered == "now" || lowered == "today" { return (now, 0) }
         let bytes = Array(text.utf8)
-        if let digits = Int64(text), !bytes.isEmpty { return digits }
+        if let digits = Int64(text), !bytes.isEmpty { return (digits, 0) }
         return iso8601(bytes)
     }
 
-    /// `YYYY-MM-DD`, optionally followed by `T` (or a space) and `HH:MM`, `:SS`, a fraction
-    /// (dropped), and `Z` or an offset `+HH:MM`, `+HHMM` or `+HH`.
-    static func iso8601(_ bytes: [UInt8]) -> Int64? {
+    /// An ISO 8601 date: `YYYY-MM-DD`, the ordinal `YYYY-DDD`, or the basic `YYYYMMDD` when a time
+    /// follows; then optionally `T` (or a space) and a time, `HH:MM[:SS]` (`HHMM[SS]` after the
+/// basic date), with a
+    /// fraction (nanoseconds: its first nine digits), `24:00` and a leap second `:60` rolling
+    /// over as Ruby's Time.parse does; then `Z` or an offset `+HH:MM`, `+HHMM` or `+HH`, a space
+    /// before it allowed (`2026-11-26 10:05:09 +0000`).
+    static func iso8601(_ bytes: [UInt8]) -> Instant? {
         var i = 0
         func digits(_ count: Int) -> Int64? {
             guard i + count <= bytes.count else { return nil }
@@ -55,22 +64,52 @@ enum LiquidTime {
             i += 1
             return true
         }
-        guard let year = digits(4), skip("-"), let month = digits(2), skip("-"), let day = digits(2),
-              (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        var seconds = CivilDate.days(year: year, month: month, day: day) * 86_400
-        if i == bytes.count { return seconds }
-        guard skip("T") || skip("t") || skip(" "), let hour = digits(2), hour < 24, skip(":"), let minute = digits(2), minute < 60 else { return nil }
-        seconds += hour * 3600 + minute * 60
-        if skip(":") {
-            guard let second = digits(2), second < 60 else { return nil }
-            seconds += second
+        func runOfDigits() -> Int {
+            var end = i
+            while end < bytes.count, LiquidMarkupLexer.isDigit(bytes[end]) { end += 1 }
+            return end - i
+        }
+        guard let year = digits(4) else { return nil }
+        var days: Int64
+        let basic = !skip("-")
+        if basic {
+            guard let month = digits(2), let day = digits(2), (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+                  i < bytes.count else { return nil }
+            days = CivilDate.days(year: year, month: month, day: day)
+        } else if runOfDigits() == 3 {
+            guard let ordinal = digits(3), ordinal >= 1, ordinal <= (CivilDate.isLeap(year) ? 366 : 365) else { return nil }
+            days = CivilDate.days(year: year, month: 1, day: 1) + ordinal - 1
+        } else {
+            guard let month = digits(2), skip("-"), let day = digits(2),
+                  (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+            days = CivilDate.days(year: year, month: month, day: day)
+        }
+        if i == bytes.count { return (days * 86_400, 0) }
+        guard skip("T") || skip("t") || (!basic && skip(" ")), let hour = digits(2) else { return nil }
+        // The time in the date's form: `10:05` after `2026-11-26`, `1005` after `20261126`.
+        let extended = !basic
+        guard !extended || skip(":"), let minute = digits(2), hour <= 24, minute < 60 else { return nil }
+        var second: Int64 = 0
+        var nanoseconds: Int64 = 0
+        if extended ? skip(":") : runOfDigits() >= 2 {
+            guard let given = digits(2), given <= 60 else { return nil }
+            second = given
             if skip(".") || skip(",") {
                 let start = i
-                while i < bytes.count, LiquidMarkupLexer.isDigit(bytes[i]) { i += 1 }
+                while i < bytes.count, LiquidMarkupLexer.isDigit(bytes[i]) {
+                    if i - start < 9 { nanoseconds = nanoseconds * 10 + Int64(bytes[i] - UInt8(ascii: "0")) }
+                    i += 1
+                }
                 if i == start { return nil }
+                for _ in min(i - start, 9)..<9 { nanoseconds *= 10 }
             }
         }
-        if i == bytes.count || skip("Z") || skip("z") { return i == bytes.count ? seconds : nil }
+        // 24:00 is the next midnight, nothing later; a leap second counts into the next minute.
+        if hour == 24, minute != 0 || second != 0 || nanoseconds != 0 { return nil }
+        let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
+        if i == bytes.count { return (seconds, nanoseconds) }
+        if i + 1 < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
+        if skip("Z") || skip("z") { return i == bytes.count ? (seconds, nanoseconds) : nil }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return nil }
         let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
         i += 1
@@ -83,7 +122,7 @@ enum LiquidTime {
         }
         guard i == bytes.count else { return nil }
         // 10:00+02:00 is 08:00 UTC.
-        return seconds - sign * (offsetHours * 3600 + offsetMinutes * 60)
+        return (seconds - sign * (offsetHours * 3600 + offsetMinutes * 60), nanoseconds)
     }
 
     static func daysIn(month: Int64, year: Int64) -> Int64 {

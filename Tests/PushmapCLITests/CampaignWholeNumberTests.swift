@@ -1,0 +1,49 @@
+import Foundation
+import PushmapTestSupport
+import Testing
+
+/// Whole numbers of a recipient's `vars` beyond 64 bits (a 20-digit order number) through
+/// `pushmap campaign`. Source: Shopify/liquid, docs (gh-pages) `_basics/types.md`, "Number":
+/// Ruby keeps such an integer exactly, so Liquid prints `12345678901234567890`, not a rounded
+/// Double; the answers below are Debian's ruby-liquid 5.4's for the same template and vars.
+@Suite("pushmap campaign: whole numbers beyond 64 bits")
+struct CampaignWholeNumberTests {
+    static let vars = #"{"n": 12345678901234567890, "same": 12345678901234567890, "m": -92233720368547758090, "list": [1, 12345678901234567890], "f": 1.5e19, "o": {"id": 99999999999999999999}}"#
+
+    static func data(_ result: CommandRunner.Result) -> [String: Any]? {
+        let line = CampaignCommandTests.lines(result.stdout).first
+        return ((line?["fcm"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: Any]
+    }
+
+    @Test("printed, filtered and compared exactly, as Liquid does")
+    func exact() throws {
+        let intent = #"""
+            {"title": "T", "body": "b", "data": {
+              "print": "{{ n }}|{{ n | truncate: 5 }}|{{ list }}|{{ m }}|{{ o.id }}|{{ o }}",
+              "compare": "{% if n > 5 %}gt{% endif %}{% if n == same %}eq{% endif %}{% if m < 0 %}neg{% endif %}{% if n > m %}nm{% endif %}{% if list contains n %}in{% endif %}{% if n == 5 %}no{% endif %}"}}
+            """#
+        let result = try CampaignCommandTests.campaign(intent, [#"{"id": "u-1", "vars": \#(Self.vars)}"#], ["--platform", "fcm"])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        let data = try #require(Self.data(result), "\(result.stdout)")
+        #expect(data["print"] as? String == "12345678901234567890|12...|112345678901234567890|-92233720368547758090|99999999999999999999|{\"id\":99999999999999999999}")
+        #expect(data["compare"] as? String == "gteqnegnmin")
+    }
+
+    @Test("where it cannot stay exact, the recipient fails with one line naming the variable")
+    func refused() throws {
+        let cases = [
+            ("{% if n > f %}x{% endif %}", "n is 12345678901234567890", "render-failed"),
+            ("{{ n | date: '%Y' }}", "n is 12345678901234567890", "filter-failed"),
+        ]
+        for (template, named, rule) in cases {
+            let intent = #"{"title": "T", "body": "b", "data": {"x": "\#(template)"}}"#
+            let result = try CampaignCommandTests.campaign(intent, [#"{"id": "u-1", "vars": \#(Self.vars)}"#], ["--platform", "fcm"])
+            #expect(result.status == 1, "\(template): \(result.stdout)")
+            let line = try #require(CampaignCommandTests.lines(result.stdout).first, "\(template)")
+            let diagnostics = CampaignCommandTests.diagnostics(line)
+            #expect(diagnostics.count == 1, "\(template): \(diagnostics)")
+            #expect(diagnostics.first?["rule"] as? String == rule, "\(template): \(diagnostics)")
+            #expect((diagnostics.first?["message"] as? String)?.contains(named) == true, "\(template): \(diagnostics)")
+        }
+    }
+}
