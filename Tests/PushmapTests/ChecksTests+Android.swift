@@ -322,6 +322,9 @@ extension ChecksTests {
         }
         let end = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "tomorrow"], removing: ["adb_tmr_dur"]))
         F.expectOne(F.check(end, .fcm, intentPaths: true), "android-timer-value", .error, at: "$.timer.endsAt")
+        // Android's toLongOrNull refuses the fraction iOS reads (adobe-templates.md, timer).
+        let fraction = F.fcm(F.merged(F.timerData, ["adb_tmr_end": .string("\(F.now + 15).25")], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(fraction, .fcm), "android-timer-value", .error, at: "$.message.data.adb_tmr_end")
         F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-value")
     }
 

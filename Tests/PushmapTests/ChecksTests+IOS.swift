@@ -141,12 +141,18 @@ extension ChecksTests {
         F.expectClean(F.check(end, .apns))
     }
 
-    @Test("iOS timer values are whole seconds")
+    @Test("iOS timer values are numbers of seconds: a duration whole, an end time with a fraction too")
     func iosTimerValue() {
         F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_dur": "10s"])), .apns), "ios-timer-value", .error, at: "$.adb_tmr_dur")
         let end = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": "soon"], removing: ["adb_tmr_dur"]))
         F.expectOne(F.check(end, .apns, intentPaths: true), "ios-timer-value", .error, at: "$.timer.endsAt")
         F.expectNone(F.check(F.apns(F.templateAps, F.timerKeys), .apns), "ios-timer-value")
+        // adobe/aepsdk-ui-ios TimerTemplateTest.test_withEndTimeStamp sends
+        // Date().timeIntervalSince1970 + 15, a fraction, which iOS reads with TimeInterval(String).
+        let fraction = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": .string("\(F.now + 15).25")], removing: ["adb_tmr_dur"]))
+        F.expectClean(F.check(fraction, .apns))
+        let pastFraction = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": .string("\(F.now - 15).25")], removing: ["adb_tmr_dur"]))
+        F.expectOne(F.check(pastFraction, .apns), "ios-timer-expired", .warning, at: "$.adb_tmr_end")
     }
 
     @Test("an iOS timer already past warns that the alternate content shows")

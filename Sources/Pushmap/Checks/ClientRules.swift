@@ -20,6 +20,9 @@ enum ClientPlatform {
     var colourFormats: StaticString { self == .android ? "RRGGBB or AARRGGBB, no #" : "RRGGBB or RRGGBBAA, # allowed" }
     var colourEffect: StaticString { self == .android ? "the phone ignores the colour" : "iOS ignores the colour and uses the system one" }
 
+    /// How adb_tmr_end is written for this platform's reader, for messages.
+    var endForm: StaticString { self == .android ? "whole seconds" : "seconds" }
+
     /// Whether a timer key counts only when it is a string (iOS reads adb_ values as strings
     /// only; on Android a value of another type is already an FCM error).
     var timerKeysAreStrings: Bool { self == .iOS }
@@ -94,22 +97,32 @@ enum ClientRules {
                 keys.location(.timerDuration),
                 "adb_tmr_dur \(ValueFormat.quoted(text)) is not a positive whole number of seconds: \(platform.name) cannot count down from it")
         }
-        if let text = keys.text(.timerEnd), ValueFormat.integer(text) == nil {
+        if let text = keys.text(.timerEnd), end(text, platform) == nil {
             report.error(
                 keys.location(.timerEnd),
-                "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in whole seconds: \(platform.name) cannot count down to it")
+                "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm): \(platform.name) cannot count down to it")
         }
     }
 
     /// adb_tmr_dur wins; only an end time alone can already be past.
     static func timerExpired(_ keys: CustomKeys, now: Int64, _ platform: ClientPlatform, _ report: inout CheckReport) {
-        guard duration(keys) == nil, let end = keys.text(.timerEnd).flatMap(ValueFormat.integer), end <= now else { return }
+        guard duration(keys) == nil, let end = keys.text(.timerEnd).flatMap({ end($0, platform) }), end <= now else { return }
         let message: CheckMessage = "adb_tmr_end \(end) is at or before now (\(now)): \(platform.timerExpiredEffect)"
         if platform.timerExpiredIsError {
             report.error(keys.location(.timerEnd), message)
         } else {
             report.warning(keys.location(.timerEnd), message)
         }
+    }
+
+    /// adb_tmr_end as the platform reads it, in whole seconds: Android's toLongOrNull takes whole
+    /// seconds only; iOS's TimeInterval(String) takes a fraction too ("1712417524.5", which
+    /// Adobe's own iOS test sends), counted here from the second it falls in.
+    private static func end(_ text: UnsafeRawBufferPointer, _ platform: ClientPlatform) -> Int64? {
+        if let whole = ValueFormat.integer(text) { return whole }
+        guard platform == .iOS, let seconds = Double(String(decoding: text, as: UTF8.self)), seconds.isFinite,
+              seconds > -9.2e18, seconds < 9.2e18 else { return nil }
+        return Int64(seconds.rounded(.down))
     }
 
     /// A valid adb_tmr_dur: a positive whole number of seconds.
