@@ -203,13 +203,20 @@ enum FCMPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let priority = given(payload.android?["priority"]) else { return }
-            if let number = priority.integerValue ?? priority.utf8.flatMap(ValueFormat.integer), number >= 0, number < Int64(deliveryPriorities.count) {
-                return
+            if let number = priority.integerValue ?? priority.utf8.flatMap(ValueFormat.integer) {
+                if number >= 0, number < Int64(deliveryPriorities.count) { return }
+                // proto3's enums are open: a number past the words is read (as fcm-enum-value says
+                // of the other enums), but means nothing FCM documents.
+                if number >= Int64(Int32.min), number <= Int64(Int32.max) {
+                    return report.add(
+                        .warning, rule: name, androidLocation("priority"),
+                        "android.priority \(number) is neither NORMAL (0) nor HIGH (1): FCM reads it but it means nothing FCM documents; give NORMAL or HIGH (the display priority is adb_n_priority)")
+                }
             }
             if let word = priority.utf8, deliveryPriorities.contains(where: { ValueFormat.equalsIgnoringCase(word, $0) }) { return }
             report.error(
                 androidLocation("priority"),
-                "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(ValueFormat.shown(priority, literals: false)): FCM refuses the message (the display priority is adb_n_priority)")
+                "android.priority is FCM's delivery priority, NORMAL or HIGH, not \(ValueFormat.shown(priority, literals: true)): FCM refuses the message (the display priority is adb_n_priority)")
         }
     }
 
