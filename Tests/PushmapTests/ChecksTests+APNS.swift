@@ -86,6 +86,19 @@ extension ChecksTests {
         F.expectNone(F.check(full, .apns), "apns-alert")
     }
 
+    @Test("an alert with nothing to show (empty, or empty strings) is an error alone, a warning beside a sound or badge, which still play and show")
+    func apnsEmptyAlert() throws {
+        for alert in [#"{}"#, #"{"title": "", "body": ""}"#, #""""#] {
+            F.expectOne(F.check(try F.parse(#"{"aps": {"alert": "# + alert + "}}"), .apns), "apns-alert", .error, at: "$.aps.alert")
+            for other in [#""badge": 1"#, #""sound": "default""#] {
+                let diagnostics = F.check(try F.parse(#"{"aps": {"alert": "# + alert + ", " + other + "}}"), .apns)
+                F.expectOne(diagnostics, "apns-alert", .warning, at: "$.aps.alert")
+                #expect(!diagnostics.contains { $0.severity == .error }, "\(alert) \(other)")
+            }
+        }
+        F.expectNone(F.check(try F.parse(#"{"aps": {"alert": {"title": "", "body": "b"}}}"#), .apns), "apns-alert")
+    }
+
     @Test("aps.badge is an integer of 0 or more", arguments: [JSONValue.double(1.0), "1", -1, true])
     func apnsBadge(badge: JSONValue) {
         let payload = F.apns(F.merged(F.plainAps, ["badge": badge]))

@@ -119,7 +119,8 @@ enum APNSPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let aps = payload.aps else { return }
-            APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: payload.event != nil), &report)
+            let context = APNSWalker.Context(liveActivity: payload.event != nil, soundOrBadge: aps["sound"] != nil || aps["badge"] != nil)
+            APNSWalker.walk(aps, APNSModel.aps, context: context, &report)
         }
     }
 

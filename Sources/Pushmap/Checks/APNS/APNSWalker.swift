@@ -11,6 +11,8 @@ enum APNSWalker {
         var liveActivity = false
         /// The request is an FCM message's `apns`, whose header types the FCM model reports.
         var insideFCM = false
+        /// aps has a sound or a badge, which an alert with nothing to show leaves doing their part.
+        var soundOrBadge = false
     }
 
     /// Walks `object` against `table`.
@@ -71,11 +73,18 @@ enum APNSWalker {
             // The tables passed as they are stored, not copied out through a property.
             if nested == .alert {
                 walk(dictionary, APNSModel.alert, context: context, &report)
-                required(dictionary, APNSModel.alert, &report)
+                required(dictionary, APNSModel.alert, lessened: context.soundOrBadge, &report)
             } else {
                 walk(dictionary, APNSModel.sound, context: context, &report)
                 required(dictionary, APNSModel.sound, &report)
             }
+            return
+        }
+        if case .stringOrDictionary(.alert) = key.shape, let text = value.utf8, text.isEmpty, let requirement = APNSModel.alert.requirement {
+            // An empty alert string shows nothing, as an alert dictionary with nothing in it.
+            report.add(
+                context.soundOrBadge ? .warning : requirement.severity, rule: requirement.rule, location(bytes, table),
+                "aps.alert is \"\": iOS shows no alert")
             return
         }
         if namesSound(key.shape), let text = value.utf8, text.isEmpty {
@@ -92,12 +101,19 @@ enum APNSWalker {
 
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
     /// something to show).
-    private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, _ report: inout CheckReport) {
+    /// - Parameter lessened: the payload still does something without the key (an alert with
+    ///   nothing to show beside a sound or a badge, which still play and show): a warning.
+    private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, lessened: Bool = false, _ report: inout CheckReport) {
         guard let requirement = table.requirement else { return }
-        // A key there with a wrong value is the walk's finding already: one finding per fault.
-        for key in requirement.anyOf where dictionary[key] != nil { return }
+        // A key there with a wrong value is the walk's finding already: one finding per fault. An
+        // empty string names nothing to show.
+        for key in requirement.anyOf {
+            guard let value = dictionary[key] else { continue }
+            if let text = value.utf8, text.isEmpty { continue }
+            return
+        }
         report.add(
-            requirement.severity, rule: requirement.rule,
+            lessened ? .warning : requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
             "\(requirement.message)")
     }
