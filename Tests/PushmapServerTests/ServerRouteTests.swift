@@ -287,6 +287,10 @@ struct ServerRouteTests {
         #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-tokeX"]).status == 401)
         #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret"]).status == 401)
         #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
+        // The scheme in any case (RFC 9110 11.1); the token as written.
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "bearer s3cret-token"]).status == 200)
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "BEARER s3cret-token"]).status == 200)
+        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "bearer S3CRET-TOKEN"]).status == 401)
         #expect(try Curl.get("\(server.baseURL)/metrics").status == 401)
         #expect(try Curl.get("\(server.baseURL)/healthz").status == 200)
         #expect(try Curl.get("\(server.baseURL)/readyz").status == 200)

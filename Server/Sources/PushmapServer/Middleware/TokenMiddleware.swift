@@ -18,13 +18,14 @@ struct TokenMiddleware: RouterMiddleware {
         return try await next(request, context)
     }
 
-    /// Whether the header is `Bearer TOKEN`, compared in constant time: every byte of the longer
-    /// of the two is looked at, whatever matches, so the time says nothing.
+    /// Whether the header is `Bearer TOKEN`, the scheme in any case (RFC 9110 11.1: schemes are
+    /// case-insensitive), the token compared in constant time: every byte of the longer of the
+    /// two is looked at, whatever matches, so the time says nothing.
     static func authorized(_ header: String?, token: [UInt8]) -> Bool {
         guard let header else { return false }
-        let prefix = "Bearer "
-        guard header.utf8.count > prefix.utf8.count, header.utf8.starts(with: prefix.utf8) else { return false }
-        return constantTimeEqual(Array(header.utf8.dropFirst(prefix.utf8.count)), token)
+        let scheme = Array("bearer ".utf8), bytes = Array(header.utf8)
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ byte, expected in expected == 0x20 ? byte == 0x20 : byte | 0x20 == expected }) else { return false }
+        return constantTimeEqual(Array(bytes.dropFirst(scheme.count)), token)
     }
 
     static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
