@@ -204,6 +204,18 @@ struct ServerRouteTests {
         #expect(String(decoding: request.received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
     }
 
+    @Test("a batch whose client stops sending ends at --batch-timeout-ms with the time-out line, and frees its slot")
+    func stalledBatchTimesOut() throws {
+        let server = try ServerUnderTest(Self.now + ["--batch-timeout-ms", "1500", "--max-concurrent-requests", "1"])
+        let request = try StreamingRequest(port: server.port, path: "/v1/batch?platform=fcm", contentType: "application/x-ndjson")
+        try request.send(#"{"title":"one","body":"b"}"# + "\n")
+        #expect(request.read(until: #"{"line":1,"fcm":"#, seconds: 10))
+        // Nothing more is sent, and the body is never finished: the answer ends all the same.
+        #expect(request.read(until: "\r\n0\r\n\r\n", seconds: 10), "\(String(decoding: request.received, as: UTF8.self))")
+        #expect(String(decoding: request.received, as: UTF8.self).contains(#"{"error":{"kind":"timeout","#))
+        #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
+    }
+
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
     func preview() throws {
         let server = try ServerUnderTest(Self.now)

@@ -78,6 +78,8 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
         case chunk(ArraySlice<UInt8>?)
         case readFailed(any Error)
         case translated(Answering.Translated)
+        /// The time limit has come: a client that sends nothing more must not hold the answer open.
+        case deadline
     }
 
     struct Iterator: AsyncIteratorProtocol {
@@ -94,6 +96,8 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
         /// The chunk being read, in a task of its own, so that a finished run is handed on without
         /// waiting for a client that has not sent more.
         var reading: Task<Void, Never>?
+        /// Wakes the iteration at the deadline, whether or not anything else happens by then.
+        var timer: Task<Void, Never>?
         var translating = false
         var bodyEnded = false
         var over = false
@@ -116,10 +120,18 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
             guard !over, let chunks else { return nil }
             let deadline = self.deadline ?? ContinuousClock.now + timeLimit
             self.deadline = deadline
+            if timer == nil {
+                let done = self.done
+                timer = Task {
+                    guard (try? await Task.sleep(until: deadline, clock: .continuous)) != nil else { return }
+                    done.yield(.deadline)
+                }
+            }
             while true {
                 start(chunks)
                 if !translating && reading == nil {
                     over = true
+                    timer?.cancel()
                     let end = answering.end()
                     return end.isEmpty ? nil : end[...]
                 }
@@ -138,12 +150,15 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
                 case .readFailed(let error):
                     reading = nil
                     over = true
+                    timer?.cancel()
                     throw error
                 case .translated(let translated):
                     translating = false
                     output = answering.output(translated)
+                case .deadline:
+                    break
                 }
-                if ContinuousClock.now > deadline {
+                if ContinuousClock.now >= deadline {
                     output.append(contentsOf: await stop())
                     return output[...]
                 }
@@ -185,6 +200,7 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
         /// once the answer is over), then the time-out line.
         private mutating func stop() async -> [UInt8] {
             over = true
+            timer?.cancel()
             if let reading {
                 reading.cancel()
                 await reading.value
