@@ -314,6 +314,18 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-missing")
     }
 
+    /// adobe-templates.md, section 2: the released AJO messaging SDK takes a message as Adobe's
+    /// push only with _xdm or adb_title (isAJONotification); Adobe's index.json, basic-02-invalid.
+    @Test("an untyped payload with a body but no adb_title is not taken as Adobe's push: an error; a data message with neither, or someone else's keys, is none")
+    func androidAdobePush() {
+        func data(_ members: JSONObject) -> JSONValue { .object(["message": ["token": "t", "data": .object(members)]]) }
+        F.expectOne(F.check(data(["adb_body": "only body"]), .fcm), "android-adobe-push", .error, at: "$.message.data.adb_title")
+        F.expectNone(F.check(data(["adb_body": "B", "_xdm": "{}"]), .fcm), "android-adobe-push")
+        F.expectNone(F.check(data(["adb_title": "T", "adb_body": "B"]), .fcm), "android-adobe-push")
+        F.expectClean(F.check(data(["adb_image": "https://e.com/i.png"]), .fcm))
+        F.expectClean(F.check(data(["k1": "v1"]), .fcm))
+    }
+
     @Test("adb_tmr_dur is a positive integer string and adb_tmr_end an integer string")
     func androidTimerValue() {
         for duration: JSONValue in ["0", "ten", "1.5", "-5"] {

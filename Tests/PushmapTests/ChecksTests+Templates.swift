@@ -98,6 +98,11 @@ extension ChecksTests {
         // With _msg, or for icon, an empty body is fine; without the ids, the library alone reads it.
         F.expectNone(F.check(F.fcm(F.merged(F.basicData, F.merged(ids, ["adb_body": "", "_msg": "hello"]))), .fcm), "android-campaign-classic")
         F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_body": ""])), .fcm), "android-campaign-classic")
+        // Without adb_template_type the extension draws a basic notification (adobe-templates.md:
+        // the UNKNOWN type goes to LegacyNotificationBuilder, adb_version, adb_title, adb_body required).
+        let untyped = F.check(.object(["message": ["token": "t", "data": ["adb_title": "T", "adb_body": "", "_mId": "m1", "_dId": "d1"]]]), .fcm)
+        #expect(untyped.filter { $0.rule == "android-campaign-classic" }.map(\.path) == ["$.message.data.adb_version", "$.message.data.adb_body"])
+        F.expectNone(F.check(.object(["message": ["token": "t", "data": ["adb_version": "1", "adb_title": "T", "adb_body": "B", "_mId": "m1", "_dId": "d1"]]]), .fcm), "android-campaign-classic")
         #expect(CampaignClassicRule.messageIDPrint == KeyPrint("_mId"))
         #expect(CampaignClassicRule.deliveryIDPrint == KeyPrint("_dId"))
     }

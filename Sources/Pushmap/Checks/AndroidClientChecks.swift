@@ -77,6 +77,7 @@ enum AndroidClientChecks {
     @RuleListBuilder static var rules: some RuleList<Payload> {
         // MARK: every payload
         RequiredKey.self
+        AdobePush.self
         LinkType.self
         LinkWithoutType.self
         OpenAppURI.self
@@ -123,6 +124,23 @@ enum AndroidClientChecks {
             for key in required where !payload.keys.contains(key) {
                 report.error(payload.keys.location(key), "\(key.name) is required by Android's \(named): without it the notification is not shown")
             }
+        }
+    }
+
+    /// A payload without adb_template_type, outside Campaign Classic (whose rule holds it to
+    /// basic's keys), with a body to show: Adobe's messaging SDK takes a message as its push only
+    /// with adb_title (or _xdm), so the body never shows. (Without a body either it is a data
+    /// message, a silent push's Android side, which shows nothing by design.)
+    struct AdobePush: CheckRule {
+        static var name: StaticString { "android-adobe-push" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let keys = payload.keys
+            guard payload.template == nil, keys.contains(.body), !keys.contains(.title), !CampaignClassicRule.hasTrackingKey(keys),
+                  !keys.entries.contains(where: { ValueFormat.equals($0.key, "_xdm") }) else { return }
+            report.error(
+                keys.location(.title),
+                "adb_title is missing: Adobe's messaging SDK takes a message as its push only with adb_title (or _xdm), so the notification is not shown")
         }
     }
 

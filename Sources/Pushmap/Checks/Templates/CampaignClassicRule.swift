@@ -14,17 +14,26 @@ struct CampaignClassicRule: CheckRule {
                 key.location(in: keys),
                 "Campaign Classic needs both _mId and _dId, non-empty strings: without \(key.name) its extension shows nothing")
         }
+        // A payload without adb_template_type is drawn as a basic one, which needs what basic
+        // does (android-required-key speaks for typed payloads only).
+        if payload.template == nil {
+            for key in AndroidClientChecks.requiredKeys where !keys.contains(key) {
+                report.error(
+                    keys.location(key),
+                    "\(key.name) is required: Campaign Classic's extension draws a payload without adb_template_type as a basic one, and without it the notification is not shown (a push template, such as basic, writes it)")
+            }
+        }
         // It reads an empty adb_body as absent and uses _msg instead; the library then needs a body
         // for every template but icon.
-        guard let template = payload.template, !ValueFormat.equals(template, "icon"),
-              let body = keys.text(.body), body.isEmpty, TemplateKey.message.text(in: keys)?.isEmpty ?? true else { return }
+        if let template = payload.template, ValueFormat.equals(template, "icon") { return }
+        guard let body = keys.text(.body), body.isEmpty, TemplateKey.message.text(in: keys)?.isEmpty ?? true else { return }
         report.error(
             keys.location(.body),
             "adb_body is empty: Campaign Classic reads an empty body as absent (it uses _msg instead, which is not set), so the notification is not shown")
     }
 
     /// `_mId` or `_dId` among the keys, found by their prints: the scan runs for every payload.
-    private static func hasTrackingKey(_ keys: CustomKeys) -> Bool {
+    static func hasTrackingKey(_ keys: CustomKeys) -> Bool {
         keys.prints.contains { $0 == messageIDPrint || $0 == deliveryIDPrint }
     }
 
