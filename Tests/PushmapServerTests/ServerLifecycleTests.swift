@@ -111,6 +111,20 @@ struct ServerLifecycleTests {
         #expect(String(decoding: help.stdout, as: UTF8.self).contains("PUSHMAP_SCRIPTS"))
     }
 
+    @Test("a port in use or a host that does not resolve: one line naming the address, exit 1")
+    func cannotListen() throws {
+        let server = try ServerUnderTest()
+        for (arguments, reason) in [
+            (["--port", "\(server.port)"], "127.0.0.1:\(server.port): Address already in use"),
+            (["--host", "999.1.1.1", "--port", "0"], "999.1.1.1:0: 999.1.1.1 is not an address or a host name this machine resolves"),
+        ] {
+            let second = try RunningProcess(ServerPaths.server, arguments, scratch: server.scratch, label: "second")
+            defer { second.stop() }
+            #expect(second.wait(seconds: 20) == 1)
+            #expect(second.stderr == "pushmap-server: cannot listen on \(reason)\n", "\(second.stderr)")
+        }
+    }
+
     @Test("SIGTERM: the request in flight finishes, new ones are refused, the exit status is 0")
     func gracefulStop() throws {
         let server = try ServerUnderTest()

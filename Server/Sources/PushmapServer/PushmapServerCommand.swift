@@ -169,8 +169,16 @@ enum PushmapServer {
             },
             logger: logger
         )
-        try await withTaskExecutorPreference(EventLoopTaskExecutor.shared) {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        let place = "\(configuration.host):\(configuration.port)"
+        do {
+            try await withTaskExecutorPreference(EventLoopTaskExecutor.shared) {
+                try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            }
+        } catch let error as IOError {
+            // NIO's own text names the system call ("bind(descriptor:ptr:bytes:): ..."): say it plainly.
+            PushmapServerCommand.fail("pushmap-server: cannot listen on \(place): \(String(cString: strerror(error.errnoCode)))")
+        } catch is SocketAddressError.UnknownHost {
+            PushmapServerCommand.fail("pushmap-server: cannot listen on \(place): \(configuration.host) is not an address or a host name this machine resolves")
         }
         logger.info("stopped")
     }
