@@ -119,9 +119,10 @@ enum AndroidClientChecks {
             guard let template = payload.template else { return }
             // The icon template has no title or body of its own; every other type throws without them.
             let required = ValueFormat.equals(template, "icon") ? iconRequiredKeys : requiredKeys
-            // An empty type is named as such, not as a blank between two words.
-            let named = template.isEmpty ? "template code (adb_template_type is empty)" : "\(String(decoding: template, as: UTF8.self)) template code"
             for key in required where !payload.keys.contains(key) {
+                // An empty type is named as such, not as a blank between two words; the name is
+                // made only for a finding.
+                let named = template.isEmpty ? "template code (adb_template_type is empty)" : "\(String(decoding: template, as: UTF8.self)) template code"
                 report.error(payload.keys.location(key), "\(key.name) is required by Android's \(named): without it the notification is not shown")
             }
         }
