@@ -43,10 +43,9 @@ enum LiquidTime {
 
     /// An ISO 8601 date: `YYYY-MM-DD`, the ordinal `YYYY-DDD`, or the basic `YYYYMMDD` when a time
     /// follows; then optionally `T` (or a space) and a time, `HH:MM[:SS]` (`HHMM[SS]` after the
-/// basic date), with a
-    /// fraction (nanoseconds: its first nine digits), `24:00` and a leap second `:60` rolling
-    /// over as Ruby's Time.parse does; then `Z` or an offset `+HH:MM`, `+HHMM` or `+HH`, a space
-    /// before it allowed (`2026-11-26 10:05:09 +0000`).
+    /// basic date), with a fraction (nanoseconds: its first nine digits), `24:00` and a leap
+    /// second `:60` rolling over as Ruby's Time.parse does; then `Z` or an offset `+HH:MM`,
+    /// `+HHMM` or `+HH`, a space before it allowed (`2026-11-26 10:05:09 +0000`).
     static func iso8601(_ bytes: [UInt8]) -> Instant? {
         var i = 0
         func digits(_ count: Int) -> Int64? {
