@@ -119,8 +119,7 @@ enum APNSPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let aps = payload.aps else { return }
-            let context = APNSWalker.Context(liveActivity: payload.event != nil, soundOrBadge: aps["sound"] != nil || aps["badge"] != nil)
-            APNSWalker.walk(aps, APNSModel.aps, context: context, &report)
+            APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: payload.event != nil, aps: aps), &report)
         }
     }
 

@@ -11,8 +11,15 @@ enum APNSWalker {
         var liveActivity = false
         /// The request is an FCM message's `apns`, whose header types the FCM model reports.
         var insideFCM = false
-        /// aps has a sound or a badge, which an alert with nothing to show leaves doing their part.
-        var soundOrBadge = false
+        /// `aps` itself, looked into only for a finding that asks what else it holds.
+        var aps: JSONObjectNode?
+
+        /// The severity of an alert with nothing to show: the requirement's, but a warning beside
+        /// a sound or a badge, which still play and show.
+        func nothingToShow(_ requirement: APNSModel.Requirement) -> Diagnostic.Severity {
+            guard let aps, aps["sound"] != nil || aps["badge"] != nil else { return requirement.severity }
+            return .warning
+        }
     }
 
     /// Walks `object` against `table`.
@@ -73,7 +80,7 @@ enum APNSWalker {
             // The tables passed as they are stored, not copied out through a property.
             if nested == .alert {
                 walk(dictionary, APNSModel.alert, context: context, &report)
-                required(dictionary, APNSModel.alert, lessened: context.soundOrBadge, &report)
+                required(dictionary, APNSModel.alert, alertIn: context, &report)
             } else {
                 walk(dictionary, APNSModel.sound, context: context, &report)
                 required(dictionary, APNSModel.sound, &report)
@@ -83,7 +90,7 @@ enum APNSWalker {
         if case .stringOrDictionary(.alert) = key.shape, let text = value.utf8, text.isEmpty, let requirement = APNSModel.alert.requirement {
             // An empty alert string shows nothing, as an alert dictionary with nothing in it.
             report.add(
-                context.soundOrBadge ? .warning : requirement.severity, rule: requirement.rule, location(bytes, table),
+                context.nothingToShow(requirement), rule: requirement.rule, location(bytes, table),
                 "aps.alert is \"\": iOS shows no alert")
             return
         }
@@ -100,10 +107,8 @@ enum APNSWalker {
     }
 
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
-    /// something to show).
-    /// - Parameter lessened: the payload still does something without the key (an alert with
-    ///   nothing to show beside a sound or a badge, which still play and show): a warning.
-    private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, lessened: Bool = false, _ report: inout CheckReport) {
+    /// something to show, with `alertIn` the walk's context: see ``Context/nothingToShow(_:)``).
+    private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, alertIn context: Context? = nil, _ report: inout CheckReport) {
         guard let requirement = table.requirement else { return }
         // A key there with a wrong value is the walk's finding already: one finding per fault. An
         // empty string names nothing to show.
@@ -113,7 +118,7 @@ enum APNSWalker {
             return
         }
         report.add(
-            lessened ? .warning : requirement.severity, rule: requirement.rule,
+            context?.nothingToShow(requirement) ?? requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
             "\(requirement.message)")
     }
