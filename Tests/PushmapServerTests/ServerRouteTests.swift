@@ -55,6 +55,27 @@ struct ServerRouteTests {
         #expect(bad.status == 400)
     }
 
+    @Test("batch?request=true&fcmApns=true answers each line as pushmap batch --request --fcm-apns, byte for byte; another value is 400")
+    func batchRequest() throws {
+        let server = try ServerUnderTest(Self.now)
+        let lines = #"""
+            {"title":"Goal","body":"2-1","collapseKey":"match","ios":{"topic":"com.example.app"},"target":{"token":"t"}}
+            {"tittle":"x"}
+            {"title":"Half time","ttl":600,"ios":{"topic":"com.example.app"},"target":{"token":"u"}}
+
+            """#
+        let answer = try Curl.request(
+            "POST", "\(server.baseURL)/v1/batch?request=true&fcmApns=true", body: Data(lines.utf8),
+            headers: ["Content-Type": "application/x-ndjson"])
+        #expect(answer.status == 200, "\(answer.text)")
+        let cli = try runCommand(ServerPaths.cli.path, ["batch", "--request", "--fcm-apns", "-"] + Self.now, input: Data(lines.utf8))
+        #expect(answer.text == String(decoding: cli.stdout, as: UTF8.self))
+        #expect(answer.text.contains(#""apns-collapse-id":"match""#) && answer.text.contains(#""apns":{"headers":"#), "\(answer.text)")
+        let bad = try Curl.request(
+            "POST", "\(server.baseURL)/v1/batch?fcmApns=maybe", body: Data(lines.utf8), headers: ["Content-Type": "application/x-ndjson"])
+        #expect(bad.status == 400, "\(bad.text)")
+    }
+
     @Test("translate with no platform gives both, and warnings beside the payloads")
     func translateWarnings() throws {
         let server = try ServerUnderTest()

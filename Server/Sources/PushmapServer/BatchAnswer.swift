@@ -7,6 +7,8 @@ internal import Logging
 struct BatchAnswer: LineAnswering {
     let workers: LineWorkers
     let platforms: [Platform]
+    /// What each line writes beyond its payloads (`?request=`, `?fcmApns=`).
+    let forms: Set<RequestForm>
     let maxLineBytes: Int
     let metrics: ServerMetrics
     let logger: Logger
@@ -22,11 +24,11 @@ struct BatchAnswer: LineAnswering {
 
     func translate(_ lines: [LineSplitter.Line]) -> Translated {
         let started = ContinuousClock.now
-        let (platforms, maxLineBytes) = (self.platforms, self.maxLineBytes)
+        let (platforms, forms, maxLineBytes) = (self.platforms, self.forms, self.maxLineBytes)
         let results = workers.map(lines) { line, session in
             TranslationLine.translate(
                 line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
-                session: session, platforms: platforms)
+                session: session, platforms: platforms, forms: forms)
         }
         metrics.translated(lines.count, since: started)
         var translated = Translated(bytes: [], lines: lines.count, failed: 0)

@@ -52,13 +52,16 @@ struct PushmapAPI: APIProtocol {
     }
 
     func batch(_ input: Operations.Batch.Input) async throws -> Operations.Batch.Output {
-        let platforms = try Self.platforms(RequestQuery.current["platform"], allowBoth: true) ?? [.fcm, .apns]
+        let query = RequestQuery.current
+        let platforms = try Self.platforms(query["platform"], allowBoth: true) ?? [.fcm, .apns]
+        let forms = try Self.forms(request: query["request"], fcmApns: query["fcmApns"])
         try Self.requireBody("a batch needs a body of NDJSON lines")
         let (body, maxLineBytes) = (input.body.raw, configuration.maxBodyBytes)
         let stream = LineStream(
             lines: { BodyLines(body, maxLineBytes: maxLineBytes) },
             answering: BatchAnswer(
-                workers: Self.workers(store.translator), platforms: platforms, maxLineBytes: maxLineBytes, metrics: metrics, logger: RequestScope.current.logger),
+                workers: Self.workers(store.translator), platforms: platforms, forms: forms, maxLineBytes: maxLineBytes, metrics: metrics,
+                logger: RequestScope.current.logger),
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))
     }
