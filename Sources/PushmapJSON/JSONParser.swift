@@ -51,18 +51,50 @@ public enum JSONParser: Sendable {
         return try parse(Array(bytes), limits: limits)
     }
 
+    /// Parses one JSON text, and lists the numbers whose text holds more digits than the value
+    /// they read as (``InexactNumber``), for a caller that warns about them.
+    package static func parse(_ bytes: [UInt8], limits: Limits = .init(), inexact: inout [InexactNumber]) throws(JSONParseError) -> JSONValue {
+        var noted: [InexactNumber] = []
+        let result = bytes.withUnsafeBufferPointer { parseResult($0, limits, inexact: &noted) }
+        inexact = noted
+        return try result.get()
+    }
+
+    /// A number whose digits do not all survive the parse: a whole number beyond 64 bits, or
+    /// more significant digits than a double keeps (`12345678901234567890` reads as
+    /// `1.2345678901234567e+19`). JSON sets no limit, so the text is valid; what reads it back
+    /// gets another number.
+    package struct InexactNumber: Sendable, Hashable {
+        /// Where the number sits.
+        package let path: JSONPath
+        /// The number as written, cut to 40 characters.
+        package let text: String
+        /// What it reads as.
+        package let value: Double
+    }
+
     /// The closures of `withUnsafeBufferPointer` and friends are not typed-throws everywhere,
     /// so the error travels out as a `Result`.
-    private static func parseResult(_ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits) -> Result<JSONValue, JSONParseError> {
+    private static func parseResult(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits, inexact: UnsafeMutablePointer<[InexactNumber]>? = nil
+    ) -> Result<JSONValue, JSONParseError> {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return .failure(JSONParseError(offset: 0, line: 1, column: 1, path: .root, reason: "empty input"))
         }
         var engine = Engine(bytes: bytes, base: UnsafeRawPointer(base), limits: limits)
+        if inexact != nil { engine.inexact = [] }
+        defer { if let inexact, let noted = engine.inexact { inexact.pointee = noted } }
         do {
             return .success(try engine.run())
         } catch {
             return .failure(error)
         }
+    }
+
+    private static func parseResult(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits, inexact: inout [InexactNumber]
+    ) -> Result<JSONValue, JSONParseError> {
+        withUnsafeMutablePointer(to: &inexact) { parseResult(bytes, limits, inexact: $0) }
     }
 }
 
@@ -92,6 +124,8 @@ extension JSONParser {
         var frames: [Frame] = []
         /// Reused buffer for strings with escapes.
         var scratch: [UInt8] = []
+        /// The numbers that lose digits, when the caller asked for them.
+        var inexact: [InexactNumber]?
 
         /// Objects with more keys than this check duplicates with a set; below it a 64-bit
         /// filter settles most keys at once and a linear search the rest.
@@ -383,8 +417,25 @@ extension JSONParser {
                 if let value = number.exactValue { return value }
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<pos]), as: UTF8.self)
                 guard let double = Double(text), double.isFinite else { throw fail("number out of range", at: start) }
+                if inexact != nil, Self.significantDigits(text) != Self.significantDigits(double.description) {
+                    let shown = text.utf8.count > 40 ? String(text.prefix(40)) + "..." : text
+                    let number = InexactNumber(path: path(afterValue: false), text: shown, value: double)
+                    inexact?.append(number)
+                }
                 return .double(double)
             }
+        }
+
+        /// The digits of a number's text without sign, point, exponent, or zeros at either end:
+        /// `-0.0120e5` and `12` give the same. A double's shortest text (its `description`) has
+        /// the same digits as a text that reads as it exactly.
+        private static func significantDigits(_ text: String) -> Substring {
+            let mantissa = text.utf8.prefix { $0 != UInt8(ascii: "e") && $0 != UInt8(ascii: "E") }
+            let digits = String(decoding: mantissa.filter { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }, as: UTF8.self)
+            let trimmed = digits.drop { $0 == "0" }
+            var end = trimmed.endIndex
+            while end > trimmed.startIndex, trimmed[trimmed.index(before: end)] == "0" { end = trimmed.index(before: end) }
+            return trimmed[..<end]
         }
 
         private func startsWith(_ word: String, at offset: Int) -> Bool {
@@ -399,6 +450,12 @@ extension JSONParser {
         /// `afterValue`, the innermost container's last child is named, not the next one.
         @inline(never)
         private func fail(_ reason: String, at offset: Int, afterValue: Bool = false) -> JSONParseError {
+            JSONParseError(offset: offset, in: bytes, path: path(afterValue: afterValue), reason: reason)
+        }
+
+        /// The path of the value being read, from the open containers; with `afterValue`, of the
+        /// innermost container's last child.
+        private func path(afterValue: Bool) -> JSONPath {
             var components: [JSONPath.Component] = []
             for (index, frame) in frames.enumerated() {
                 let isTop = index == frames.count - 1
@@ -415,7 +472,7 @@ extension JSONParser {
                     components.append(.index(isTop && afterValue ? valueCount - 1 : valueCount))
                 }
             }
-            return JSONParseError(offset: offset, in: bytes, path: JSONPath(components), reason: reason)
+            return JSONPath(components)
         }
 
         /// An error for the byte at `pos` where a value should start.

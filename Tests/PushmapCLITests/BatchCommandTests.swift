@@ -55,6 +55,18 @@ struct BatchCommandTests {
         #expect(written == expected)
     }
 
+    @Test("a line with a number that loses digits carries the warning; the lines around it do not")
+    func inexactNumber() throws {
+        let lines = [#"{"title": "a"}"#, #"{"title": "b", "data": {"n": -92233720368547758090}}"#, #"{"title": "c", "data": {"n": 1e20}}"#]
+        let result = try CommandRunner.run(["batch", "--platform", "fcm"], input: Data((lines.joined(separator: "\n") + "\n").utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = result.stdout.split(separator: "\n").map(String.init)
+        #expect(out.count == 3)
+        #expect(out.filter { $0.contains("warnings") }.count == 1, "\(result.stdout)")
+        #expect(out[1].contains(#""path":"$.data.n","rule":"inexact-number","severity":"warning""#), "\(out[1])")
+        #expect(out[1].contains(#""n":"-9.223372036854776e+19""#), "\(out[1])")
+    }
+
     @Test("a team script's warnings stay at the payload path, untraced: no intent field is guessed")
     func teamWarningsAtPayloadPath() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-warnings-\(UUID().uuidString)")

@@ -97,6 +97,16 @@ struct ImportCommandTests {
         #expect((intent["timer"] as? [String: Any])?["endsAt"] as? Int == 1_703_462_400, "\(result.stdout)")
     }
 
+    @Test("warns at its payload path about a number that loses digits on the way into the intent")
+    func inexactNumber() throws {
+        let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}}, "order": 12345678901234567890}"#
+        let result = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("<stdin>: warning: $.order: 12345678901234567890 has more digits than a number keeps"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("[inexact-number, apns]\n"), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     @Test("reads a payload's template and fields: a carousel comes back as a carousel intent")
     func carousel() throws {
         let payload = #"{"message": {"token": "t1", "data": {"adb_template_type": "car", "adb_version": "1", "adb_title": "Pick", "adb_body": "One", "adb_car_layout": "default", "adb_car_mode": "manual", "adb_clr_bg": "80FF0000", "adb_items": "[{\"img\":\"https://e.com/1.png\",\"txt\":\"One\"},{\"img\":\"https://e.com/2.png\"},{\"img\":\"https://e.com/3.png\"}]", "campaign": "fall"}}}"#

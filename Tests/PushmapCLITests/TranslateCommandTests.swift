@@ -128,6 +128,23 @@ struct TranslateCommandTests {
         #expect(result.stderr.contains("[fcm-topic, fcm at $.message.topic]"))
     }
 
+    /// Source: RFC 8259 section 6: a number past a double's precision is valid JSON that a reader
+    /// may round. An order number of 20 digits in `data` cannot reach the phone as written.
+    @Test("warns at its path about a number that loses digits, and still translates, exit 0")
+    func inexactNumber() throws {
+        let intent = #"{"title": "t", "body": "b", "data": {"order": 12345678901234567890, "price": 1.5}}"#
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: $.data.order: 12345678901234567890 has more digits than a number keeps"), "\(result.stderr)")
+        #expect(result.stderr.contains("it is read as 1.2345678901234567e+19; write it as a string to keep every digit [inexact-number]"), "\(result.stderr)")
+        // The same number out of an integer field's range is one error, not a warning besides.
+        let badge = try CommandRunner.run(["translate", "--platform", "apns", "-"], input: Data(#"{"title": "t", "badge": 123456789012345678901}"#.utf8))
+        #expect(badge.status == 1)
+        #expect(badge.stderr == "<stdin>: error: $.badge: expected an integer, got 1.2345678901234568e+20: beyond what a 64-bit integer holds [wrong-type]\n", "\(badge.stderr)")
+    }
+
     @Test("reports a failing script with its file and line, exit 2")
     func scriptFailure() throws {
         let folder = try temporaryFolder()

@@ -48,6 +48,22 @@ struct JSONParserTests {
         #expect(try parse("1e-400") == .double(0))
     }
 
+    /// Source: RFC 8259 section 6 (numbers past IEEE 754 double precision are valid JSON, and
+    /// readers may round them); Python's json keeps such integers exactly, JavaScript rounds.
+    @Test("notes each number whose digits do not survive, at its path, and no other")
+    func inexactNumbers() throws {
+        let text = #"{"a": 12345678901234567890, "b": [1, -92233720368547758090, 0.12345678901234567890123], "c": {"d": 9999999999999999999999}, "ok": [1e20, 100000000000000000000, 9223372036854775807, 1.2345678901234567e+19, 0.30000000000000004, 9007199254740993, 1.5e-7, 12345678901234567000]}"#
+        var inexact: [JSONParser.InexactNumber] = []
+        let value = try JSONParser.parse(Array(text.utf8), inexact: &inexact)
+        #expect(value["a"] == .double(12345678901234567168))
+        #expect(inexact.map(\.path.description) == ["$.a", "$.b[1]", "$.b[2]", "$.c.d"])
+        #expect(inexact.map(\.text) == ["12345678901234567890", "-92233720368547758090", "0.12345678901234567890123", "9999999999999999999999"])
+        #expect(inexact.first?.value == 12345678901234567168)
+        // A long literal is cut in the note.
+        _ = try JSONParser.parse(Array("[\(String(repeating: "7", count: 60))]".utf8), inexact: &inexact)
+        #expect(inexact.map(\.text) == [String(repeating: "7", count: 40) + "..."])
+    }
+
     @Test("doubles are correctly rounded, on the fast path and off it")
     func doubleRounding() throws {
         let texts = [

@@ -24,6 +24,8 @@ struct ServerImportTests {
             {"aps":{"alert":{"title":"t","body":"b"},"mutable-content":1,"sound-name":"ping"},"adb_template_type":"basic","adb_version":"1",
             "adb_act":[{"label":"Go","type":"WEBURL","uri":"https://e.com"}]}
             """#.utf8)))
+        // An order id of 20 digits, which no JSON number here keeps exactly (RFC 8259 section 6).
+        found.append(("apns with a 20-digit number", "apns", Data(#"{"aps":{"alert":{"title":"t","body":"b"}},"order":12345678901234567890}"#.utf8)))
         return found
     }
 

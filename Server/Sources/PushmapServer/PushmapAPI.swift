@@ -93,15 +93,15 @@ struct PushmapAPI: APIProtocol {
             throw APIError.badPlatform(allowBoth: false)
         }
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
-        let payload: JSONValue
+        let (payload, read): (JSONValue, [Diagnostic])
         do throws(JSONParseError) {
-            payload = try JSONParser.parse(body)
+            (payload, read) = try Translator.readPayload(body)
         } catch {
             throw APIError.invalidJSON([.jsonSyntax(error)])
         }
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do throws(TranslationError) {
-            imported = try store.translator.importIntent(payload, platform: platform)
+            imported = try store.translator.importIntent(payload, platform: platform, read: read)
         } catch {
             throw failure(error)
         }

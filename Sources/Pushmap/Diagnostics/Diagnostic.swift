@@ -56,6 +56,15 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
         Diagnostic(.warning, path: path, rule: rule, message: message, platform: platform, payloadPath: payloadPath)
     }
 
+    /// A number whose digits do not all survive reading it: a warning, since the text is valid
+    /// JSON and the platforms take it, but what is sent is the number it reads as.
+    package static func inexactNumber(_ number: JSONParser.InexactNumber) -> Diagnostic {
+        .warning(number.path.description, "inexact-number", """
+            \(number.text) has more digits than a number keeps (a 64-bit integer, or a double's 15 to 17): \
+            it is read as \(number.value); write it as a string to keep every digit
+            """)
+    }
+
     /// Text that is not JSON: where (`line:column` and the JSON path) and why.
     @_spi(Tools) public static func jsonSyntax(_ error: JSONParseError) -> Diagnostic {
         .error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")

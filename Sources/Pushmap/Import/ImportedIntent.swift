@@ -13,4 +13,27 @@ extension Translator {
     public func importIntent(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         try PayloadImport(translator: self).run(payload, platform: platform)
     }
+
+    /// The payload `text` holds, and a warning for each of its numbers that loses digits as it
+    /// is read (``importIntent(_:platform:read:)`` puts them first).
+    @_spi(Tools) public static func readPayload(_ text: [UInt8]) throws(JSONParseError) -> (payload: JSONValue, read: [Diagnostic]) {
+        var inexact: [JSONParser.InexactNumber] = []
+        let payload = try JSONParser.parse(text, inexact: &inexact)
+        return (payload, inexact.map(Diagnostic.inexactNumber))
+    }
+
+    /// As ``importIntent(_:platform:)``, with what reading the payload found first: the intent
+    /// carries a number as it was read, and the comparison cannot see what was lost before.
+    @_spi(Tools) public func importIntent(
+        _ payload: JSONValue, platform: Platform, read: [Diagnostic]
+    ) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+        let imported = try importIntent(payload, platform: platform)
+        // Said of the payload, as the import's own findings are.
+        let read = read.map { diagnostic in
+            var diagnostic = diagnostic
+            diagnostic.platform = platform
+            return diagnostic
+        }
+        return (imported.intent, read + imported.diagnostics)
+    }
 }

@@ -166,7 +166,9 @@ package struct IntentCheck: Sendable {
                 if op == JSONTape.Op.double {
                     let number = reader.double()
                     if number.rounded() == number {
-                        reporter.add(.error(reporter.path, "wrong-type", "expected an integer, got \(number): write it without a fraction"))
+                        // Past Int64 only a double holds it, however it was written.
+                        let advice = abs(number) >= 0x1p63 ? "beyond what a 64-bit integer holds" : "write it without a fraction"
+                        reporter.add(.error(reporter.path, "wrong-type", "expected an integer, got \(number): \(advice)"))
                         return true
                     }
                     reporter.add(.error(reporter.path, "wrong-type", "expected an integer, got number"))

@@ -158,12 +158,14 @@ public final class Translator: Sendable {
             return try translateTape(tape, platforms: platforms, forms: forms, now: nil, lent: lent)
         }
         let value: JSONValue
+        var inexact: [JSONParser.InexactNumber] = []
         do {
-            value = try JSONParser.parse(intent, limits: limits)
+            value = try JSONParser.parse(intent, limits: limits, inexact: &inexact)
         } catch {
             throw TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)])
         }
-        return try translateTape(JSONTape(value), platforms: platforms, forms: forms, now: nil, lent: lent)
+        return try translateTape(
+            JSONTape(value), platforms: platforms, forms: forms, now: nil, lent: lent, read: inexact.map(Diagnostic.inexactNumber))
     }
 
     /// Translates an intent given as a JSON value.
@@ -177,12 +179,14 @@ public final class Translator: Sendable {
     }
 
     /// The translation or its error, with the intent's top-level `id` (batch lines carry it).
+    /// `read`: what reading the intent's text found (numbers that lose digits).
     private func translateTape(
-        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?
+        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?, read: [Diagnostic] = []
     ) throws(TranslationError) -> Translation {
         var messageID: String?
         do {
-            var translation = try translateTape(tape, platforms: platforms, forms: forms, now: now, lent: lent, messageID: &messageID)
+            var translation = try translateTape(
+                tape, platforms: platforms, forms: forms, now: now, lent: lent, read: read, messageID: &messageID)
             translation.messageID = messageID
             return translation
         } catch {
@@ -197,12 +201,14 @@ public final class Translator: Sendable {
     /// no message built on the way; anything else is walked again by a check that says what is
     /// wrong, and runs only when that finds no error.
     private func translateTape(
-        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?, messageID: inout String?
+        _ tape: JSONTape, platforms: [Platform], forms: Set<RequestForm>, now: Int64?, lent: Lent?, read: [Diagnostic],
+        messageID: inout String?
     ) throws(TranslationError) -> Translation {
         let generation = lent?.generation ?? self.generation
         let now = now ?? options.clock()
         let plan = TranslationPlan(platforms: platforms, forms: forms)
-        if options.maxIntentDepth <= options.limits.maxValueDepth {
+        // The fast path admits an intent with nothing to say; findings from reading it go the long way.
+        if read.isEmpty, options.maxIntentDepth <= options.limits.maxValueDepth {
             let translated = try borrowing(generation, lent: lent) { lent throws(TranslationError) -> Translation? in
                 guard let index = lent.runtime.intentCheck.accepts(tape, messageID: &messageID), lent.runtime.runs.indices.contains(index) else {
                     return nil
@@ -220,7 +226,9 @@ public final class Translator: Sendable {
         messageID = intent["id"]?.stringValue
         let name = intent["template"]?.stringValue ?? "plain"
         let template = generation.templates[name]
-        var diagnostics = generation.check.findings(tape)
+        let checked = generation.check.findings(tape)
+        // A number the check refuses needs no word on its digits as well.
+        var diagnostics = read.filter { number in !checked.contains { $0.path == number.path } } + checked
         if let template {
             // The FCM message's apns block comes from the apns mapping.
             let needed = forms.contains(.fcmAPNS) && !platforms.contains(.apns) ? platforms + [.apns] : platforms

@@ -30,11 +30,11 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let input = InputFile(file)
         let report = DiagnosticReport(format: format, file: input.name)
-        let payload = try report.readJSON(input)
+        let (payload, read) = try report.readPayload(input)
         let translator = try scriptOptions.translator(format: format, now: clock.now)
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do {
-            imported = try translator.importIntent(payload, platform: platform.platform)
+            imported = try translator.importIntent(payload, platform: platform.platform, read: read)
         } catch {
             report.emit(error.diagnostics, scriptError: error.scriptError)
             throw ExitCode(error.exitCode)

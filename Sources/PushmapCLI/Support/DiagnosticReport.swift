@@ -38,8 +38,17 @@ struct DiagnosticReport {
     /// The JSON value `input` holds. Text that is not JSON is reported as a `json-syntax`
     /// finding, an input that cannot be read in one line; either is exit status 1.
     func readJSON(_ input: InputFile, limit: Int = 1 << 20) throws -> JSONValue {
+        try read(input, limit: limit) { bytes throws(JSONParseError) in try JSONParser.parse(bytes) }
+    }
+
+    /// A payload as `readJSON(_:limit:)` reads it, and a warning for each number that loses digits.
+    func readPayload(_ input: InputFile, limit: Int = 1 << 20) throws -> (payload: JSONValue, read: [Diagnostic]) {
+        try read(input, limit: limit) { bytes throws(JSONParseError) in try Translator.readPayload(bytes) }
+    }
+
+    private func read<Value>(_ input: InputFile, limit: Int, _ parse: ([UInt8]) throws(JSONParseError) -> Value) throws -> Value {
         do {
-            return try JSONParser.parse(try input.read(limit: limit))
+            return try parse(try input.read(limit: limit))
         } catch let error as JSONParseError {
             emit([.jsonSyntax(error)])
             throw ExitStatus.invalid
