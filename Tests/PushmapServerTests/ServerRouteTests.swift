@@ -116,6 +116,24 @@ struct ServerRouteTests {
         #expect(unknown.headers["x-request-id"] != nil)
     }
 
+    @Test("a path the router reads as a route's (a trailing or doubled slash) is that route: its 405 and its metrics label")
+    func slashes() throws {
+        let server = try ServerUnderTest()
+        let intent = Data(#"{"title":"a"}"#.utf8)
+        for path in ["/v1/translate/", "//v1//translate"] {
+            #expect(try Curl.post("\(server.baseURL)\(path)", intent).status == 200, "\(path)")
+            let get = try Curl.get("\(server.baseURL)\(path)")
+            #expect(get.status == 405, "\(path): \(get.text)")
+            #expect(get.headers["allow"] == "POST", "\(path)")
+            #expect((get.object["error"] as? [String: Any])?["message"] as? String == "/v1/translate takes POST", "\(path): \(get.text)")
+        }
+        #expect(try Curl.get("\(server.baseURL)/v1/nothing/").status == 404)
+        let metrics = try Curl.get("\(server.baseURL)/metrics").text
+        #expect(metrics.contains(#"pushmap_http_requests_total{route="/v1/translate",status="200"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"pushmap_http_requests_total{route="/v1/translate",status="405"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"pushmap_http_requests_total{route="unmatched",status="404"} 1"#), "\(metrics)")
+    }
+
     @Test("a body over the limit is 413, with or without a length given up front")
     func tooLarge() throws {
         let server = try ServerUnderTest(["--max-body-bytes", "1000"])

@@ -14,7 +14,14 @@ struct RouteTable: Sendable {
         methods = recorder.methods
     }
 
-    func contains(_ path: String) -> Bool { methods[path] != nil }
+    /// The route that answers `path`, as the router finds it: the router splits a path at its
+    /// slashes and skips empty parts, so `/v1/translate/` and `//v1//translate` are
+    /// `/v1/translate`. Nil for a path no route has.
+    func route(_ path: String) -> String? {
+        if methods[path] != nil { return path }
+        let route = "/" + path.split(separator: "/").joined(separator: "/")
+        return methods[route] != nil ? route : nil
+    }
 
     /// Takes each registration's path and method and keeps no handler.
     private final class Recorder: ServerTransport {

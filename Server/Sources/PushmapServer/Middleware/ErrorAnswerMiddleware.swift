@@ -31,7 +31,7 @@ struct ErrorAnswerMiddleware: RouterMiddleware {
         case is NIOTooManyBytesError:
             return .bodyTooLarge
         case let error as HTTPError where error.status == .notFound:
-            if let method = routes.methods[path] { return .methodNotAllowed(path, allowed: method) }
+            if let route = routes.route(path), let method = routes.methods[route] { return .methodNotAllowed(route, allowed: method) }
             return .notFound
         case let error as HTTPError where error.status == .contentTooLarge:
             return .bodyTooLarge

@@ -11,8 +11,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let response = try await next(request, context)
-        let path = request.uri.path
-        metrics.requestAnswered(route: routes.contains(path) ? path : "unmatched", status: response.status.code)
+        metrics.requestAnswered(route: routes.route(request.uri.path) ?? "unmatched", status: response.status.code)
         return response
     }
 }
