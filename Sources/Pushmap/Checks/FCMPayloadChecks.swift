@@ -37,10 +37,10 @@ enum FCMPayloadChecks {
         init(_ root: JSONNode, compactSize: Int?) {
             self.root = root
             message = root.objectValue?["message"]?.objectValue
-            android = message?["android"]?.objectValue
-            members = MessageMembers(message: message, android: android)
+            members = MessageMembers(message: message)
+            android = members.android?.objectValue
             self.compactSize = compactSize
-            read(message?["data"], base: "$.message.data")
+            read(members.data, base: "$.message.data")
             read(android?["data"], base: "$.message.android.data")
         }
 
@@ -124,7 +124,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-data-map" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            checkDataMap(given(payload.message?["data"]), payload, inAndroid: false, &report)
+            checkDataMap(given(payload.members.data), payload, inAndroid: false, &report)
         }
     }
 
@@ -132,12 +132,12 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-one-target" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let message = payload.message else { return }
-            // Counted first: the list is built only for a finding.
-            var count = 0
-            for target in targets where given(message[target]) != nil { count += 1 }
-            guard count > 1 else { return }
-            let present = targets.filter { given(message[$0]) != nil }.map(ValueFormat.text)
+            let members = payload.members
+            // In the order of `targets`; counted without a list, which is made only for a finding.
+            let token = given(members.token) != nil, topic = given(members.topic) != nil
+            let condition = given(members.condition) != nil, fid = given(members.fid) != nil
+            guard (token ? 1 : 0) + (topic ? 1 : 0) + (condition ? 1 : 0) + (fid ? 1 : 0) > 1 else { return }
+            let present = zip(targets, [token, topic, condition, fid]).filter(\.1).map { ValueFormat.text($0.0) }
             report.error(
                 CheckLocation(payload: "$.message", intent: "$.target"),
                 "a message has at most one of token, topic, condition and fid; this one has \(present.joined(separator: " and ")): FCM refuses it")
@@ -150,7 +150,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-token" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let token = payload.message?["token"]?.utf8, token.isEmpty else { return }
+            guard let token = payload.members.token?.utf8, token.isEmpty else { return }
             report.error(messageLocation("token"), "message.token is empty: FCM refuses the message (leave token out to add it later)")
         }
     }
@@ -174,7 +174,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-topic" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let topic = payload.message?["topic"]?.utf8 else { return }
+            guard let topic = payload.members.topic?.utf8 else { return }
             var name = topic
             if topic.count >= topicsPrefix.utf8CodeUnitCount, JSONItems.same(UnsafeRawBufferPointer(rebasing: topic.prefix(topicsPrefix.utf8CodeUnitCount)), topicsPrefix) {
                 name = UnsafeRawBufferPointer(rebasing: topic.dropFirst(topicsPrefix.utf8CodeUnitCount))
@@ -242,7 +242,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-android-object" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let android = given(payload.message?["android"]), android.objectValue == nil else { return }
+            guard let android = given(payload.members.android), android.objectValue == nil else { return }
             report.error(
                 CheckLocation(payload: "$.message.android"),
                 "message.android must be an object, not \(ValueFormat.withArticle(android.typeName)): FCM refuses the message")

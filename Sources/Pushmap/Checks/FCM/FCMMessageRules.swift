@@ -20,9 +20,10 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-no-target" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard !report.intentPaths, let message = payload.message else { return }
+            let members = payload.members
+            guard !report.intentPaths, payload.message != nil else { return }
             // A null target is fcm-null-field's to report (the one fault), though FCM reads none.
-            for target in targets where message[target] != nil { return }
+            guard members.token == nil, members.topic == nil, members.condition == nil, members.fid == nil else { return }
             report.warning(
                 CheckLocation(payload: "$.message", intent: "$.target"),
                 "the message has no target (token, topic, condition or fid): FCM cannot send it as it is; add one before sending")
@@ -49,7 +50,7 @@ extension FCMPayloadChecks {
         static var name: StaticString { "fcm-android-v2" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let v2 = payload.members.androidV2, given(payload.message?["android"]) != nil else { return }
+            guard let v2 = payload.members.androidV2, given(payload.members.android) != nil else { return }
             report.error(
                 CheckLocation(payload: JSONPath.member("$.message", ValueFormat.text(v2.name))),
                 "the message has both android and \(v2.name): FCM refuses a request with both (android_v2 is the newer form of android); keep one")
@@ -339,6 +340,10 @@ extension FCMPayloadChecks {
 /// options) costs the rules a look at each key rather than a search for each name.
 struct MessageMembers {
     typealias Named = FCMPayloadChecks.Named
+    private(set) var data: JSONNode?
+    private(set) var android: JSONNode?
+    private(set) var token: JSONNode?
+    private(set) var topic: JSONNode?
     private(set) var fid: JSONNode?
     private(set) var condition: JSONNode?
     private(set) var notification: JSONNode?
@@ -350,27 +355,32 @@ struct MessageMembers {
     private(set) var androidNotification: JSONNode?
     private(set) var androidFcmOptions: Named?
 
-    init(message: JSONObjectNode?, android: JSONObjectNode?) {
+    init(message: JSONObjectNode?) {
         if let message {
             for (key, value) in message {
                 guard let name = key.utf8, let first = name.first else { continue }
                 // The first byte rules out most names; the first spelling met wins, as FCM's
                 // own reading would (fcm-field-twice names a second one).
                 switch first {
+                case UInt8(ascii: "t"):
+                    if token == nil, ValueFormat.equals(name, "token") { token = value }
+                    if topic == nil, ValueFormat.equals(name, "topic") { topic = value }
                 case UInt8(ascii: "c") where condition == nil && ValueFormat.equals(name, "condition"): condition = value
+                case UInt8(ascii: "d") where data == nil && ValueFormat.equals(name, "data"): data = value
                 case UInt8(ascii: "n") where notification == nil && ValueFormat.equals(name, "notification"): notification = value
                 case UInt8(ascii: "f"):
                     if fid == nil, ValueFormat.equals(name, "fid") { fid = value }
                     if fcmOptions == nil { fcmOptions = Self.named(name, value, "fcm_options", "fcmOptions") }
                 case UInt8(ascii: "a"):
                     if apns == nil, ValueFormat.equals(name, "apns") { apns = value }
+                    if android == nil, ValueFormat.equals(name, "android") { android = value }
                     if androidV2 == nil { androidV2 = Self.named(name, value, "android_v2", "androidV2") }
                 case UInt8(ascii: "w") where webpush == nil && ValueFormat.equals(name, "webpush"): webpush = value
                 default: break
                 }
             }
         }
-        guard let android else { return }
+        guard let android = android?.objectValue else { return }
         for (key, value) in android {
             guard let name = key.utf8, let first = name.first else { continue }
             switch first {
