@@ -63,6 +63,13 @@ struct pmh_host {
     int64_t budget_left;
     int hook_interval;
     int instructions_exceeded;
+    // The running call is a metered one: the instruction budget and the time apply.
+    int metered;
+    // Its deadline on the monotonic clock, in nanoseconds (0: none), how many hook calls since
+    // the clock was last read, and whether the deadline passed.
+    int64_t deadline;
+    int ticks;
+    int time_exceeded;
     pmh_log_fn log;
     void *log_context;
     pmh_encode_fn encode;
@@ -101,6 +108,15 @@ void pmh_free_kept_blocks(pmh_host *h);
 
 // sandbox.c: opens the allowed libraries and puts the sandbox's replacements in place.
 void pmh_open_sandbox(lua_State *L, pmh_host *h);
+
+// host.c: charges a metered call `cost` instructions for work a C function does that the count
+// hook cannot see (a pattern's backtracking, a long string built or compared), and looks at the
+// clock; raises the limit's error when either is spent. Nothing for an unmetered call.
+void pmh_charge(lua_State *L, double cost);
+
+// sandbox.c: a read-only view of the table argument, sealed as the globals' library tables are
+// (reads go through, writes and rawset raise, pairs and # see the table). For the prelude alone.
+int pmh_lib_readonly(lua_State *L);
 
 // members.c: growing a member list (0 when memory runs out), sorting a segment in the member order.
 int pmh_member_list_grow(pmh_member_list *list);

@@ -42,6 +42,11 @@ struct pmh_json_encoder {
     lua_State *L;
     pmh_host *host;
     int max_depth;
+    // The most bytes the text, and the items, may each take: the state's memory limit. A
+    // table met many times (t = {t, t}, twenty levels deep) is written each time, so a value of
+    // a few kilobytes in Lua can have gigabytes of text; this bounds the walk's memory and time.
+    size_t max_bytes;
+    int too_large;
 };
 
 pmh_json_encoder *pmh_json_encoder_new(pmh_json_double_fn format) {
@@ -70,6 +75,10 @@ const char *pmh_json_encoder_bytes(const pmh_json_encoder *encoder, size_t *leng
 __attribute__((noinline, cold)) static int grow(pmh_json_encoder *e, size_t extra) {
     if (extra > SIZE_MAX / 2 - e->length) return 0;
     size_t needed = e->length + extra;
+    if (needed > e->max_bytes) {
+        e->too_large = 1;
+        return 0;
+    }
     size_t capacity = e->capacity > 0 ? e->capacity : 256;
     while (capacity < needed) capacity *= 2;
     char *bytes = (char *)realloc(e->bytes, capacity);
@@ -109,6 +118,10 @@ static pmh_json_item *record(pmh_json_encoder *e, int kind, size_t length) {
         if (e->item_count == e->item_capacity) {
             size_t capacity = e->item_capacity > 0 ? e->item_capacity * 2 : 128;
             if (capacity > SIZE_MAX / sizeof(pmh_json_item)) return NULL;
+            if (capacity * sizeof(pmh_json_item) > e->max_bytes) {
+                e->too_large = 1;
+                return NULL;
+            }
             pmh_json_item *items = (pmh_json_item *)realloc(e->items, capacity * sizeof(pmh_json_item));
             if (items == NULL) return NULL;
             e->items = items;
@@ -476,6 +489,8 @@ static int encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_
     encoder->max_depth = max_depth;
     encoder->length = 0;
     encoder->members.count = 0;
+    encoder->max_bytes = host->limits.memory_bytes;
+    encoder->too_large = 0;
     int top = lua_gettop(L);
     int ok = put_value(encoder, lua_absindex(L, index), 0);
     lua_settop(L, top);
@@ -484,7 +499,7 @@ static int encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_
     if (!ok) {
         encoder->length = 0;
         encoder->item_count = 0;
-        return PMH_JSON_FALLBACK;
+        return encoder->too_large ? PMH_JSON_TOO_LARGE : PMH_JSON_FALLBACK;
     }
     return PMH_JSON_OK;
 }

@@ -87,11 +87,14 @@ static int lib_json(lua_State *L) {
     // C first, with no trip through Swift: most values need neither the reader nor the writer.
     // Anything it is not sure of (and every error, whose message the reader words) goes on to
     // the Swift encoder.
-    if (h->json_encoder != NULL &&
-        pmh_json_encode(h->json_encoder, h, 1, h->limits.max_depth) == PMH_JSON_OK &&
-        (out = pmh_json_encoder_bytes(h->json_encoder, &length)) != NULL) {
+    int encoded = h->json_encoder != NULL ? pmh_json_encode(h->json_encoder, h, 1, h->limits.max_depth) : PMH_JSON_FALLBACK;
+    if (encoded == PMH_JSON_OK && (out = pmh_json_encoder_bytes(h->json_encoder, &length)) != NULL) {
         lua_pushlstring(L, out, length);
         return 1;
+    }
+    if (encoded == PMH_JSON_TOO_LARGE) {
+        return luaL_error(L, "json: the value is more than %I bytes as JSON, the memory limit (a table used in many places is written in each)",
+                          (LUA_INTEGER)h->limits.memory_bytes);
     }
     if (h->encode == NULL) return luaL_error(L, "json: no encoder installed");
     out = NULL;
@@ -241,6 +244,9 @@ void pmh_open_values(lua_State *L, pmh_host *h) {
     lua_pushcfunction(L, host_changed);
     lua_setfield(L, -2, "changed");
     lua_setfield(L, -2, "_hostintent");
+    // For the prelude alone, which takes it out: read-only views of what scripts may read only.
+    lua_pushcfunction(L, pmh_lib_readonly);
+    lua_setfield(L, -2, "_hostreadonly");
     lua_setglobal(L, h->library);
 }
 

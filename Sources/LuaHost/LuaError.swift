@@ -15,6 +15,8 @@ package struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
         package static let runtime = Kind(name: "runtime")
         /// The script ran past its instruction budget.
         package static let instructionLimit = Kind(name: "instruction limit")
+        /// The script ran past its wall-clock time.
+        package static let timeLimit = Kind(name: "time limit")
         /// The script wanted more memory than the state may hold.
         package static let memoryLimit = Kind(name: "memory limit")
         /// A value could not be converted between Swift and Lua.
@@ -37,6 +39,15 @@ package struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
         self.line = line
         self.message = message
         self.traceback = traceback
+    }
+
+    /// A value whose JSON text would take more than the state's memory limit, `limit`: a table
+    /// used in many places is written in each, so a few kilobytes in Lua can be gigabytes of text.
+    /// The C encoder's `json()` says the same in its own words (values.c).
+    static func tooLargeAsJSON(at root: String, limit: Int) -> LuaError {
+        LuaError(
+            kind: .memoryLimit,
+            message: "the value at \(root) is more than \(limit) bytes as JSON, the memory limit (a table used in many places is written in each)")
     }
 
     /// `script:line: message`, or as much of it as is known.
@@ -85,7 +96,8 @@ extension LuaError {
             line = number
             text = rest
         }
-        self.init(kind: kind, script: script, line: line, message: text, traceback: traceback)
+        // A script chose the text: one line, of bounded length, as every message is.
+        self.init(kind: kind, script: script, line: line, message: LogLine(text).description, traceback: traceback)
     }
 
     private static func location(in text: String) -> (String, Int, String)? {

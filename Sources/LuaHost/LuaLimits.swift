@@ -18,6 +18,9 @@ package struct LuaLimits: Sendable, Hashable {
     package var patternCost: Double
     /// Deepest nesting of values passed in or returned.
     package var maxValueDepth: Int
+    /// Wall-clock milliseconds per metered call (0: none): the count sees Lua's instructions, not
+    /// what a C function or an operator on long strings does in one of them.
+    package var timeMilliseconds: Int
 
     package init(
         instructions: Int = 2_000_000,
@@ -25,7 +28,8 @@ package struct LuaLimits: Sendable, Hashable {
         maxStringBytes: Int = 1 << 20,
         maxPatternSubjectBytes: Int = 1 << 20,
         patternCost: Double = 1e8,
-        maxValueDepth: Int = 64
+        maxValueDepth: Int = 64,
+        timeMilliseconds: Int = 1_000
     ) {
         self.instructions = instructions
         self.memoryBytes = memoryBytes
@@ -33,5 +37,6 @@ package struct LuaLimits: Sendable, Hashable {
         self.maxPatternSubjectBytes = maxPatternSubjectBytes
         self.patternCost = patternCost
         self.maxValueDepth = maxValueDepth
+        self.timeMilliseconds = timeMilliseconds
     }
 }

@@ -49,7 +49,8 @@ package final class LuaState {
             max_string_bytes: limits.maxStringBytes > 0 ? limits.maxStringBytes : 0,
             max_pattern_subject: limits.maxPatternSubjectBytes > 0 ? limits.maxPatternSubjectBytes : 0,
             pattern_cost: limits.patternCost,
-            max_depth: Int32(clamping: limits.maxValueDepth)
+            max_depth: Int32(clamping: limits.maxValueDepth),
+            time_ms: Int64(max(0, limits.timeMilliseconds))
         )
         var message = [CChar](repeating: 0, count: 256)
         let made = withUnsafeMutablePointer(to: &cLimits) { pointer in
@@ -148,15 +149,19 @@ package final class LuaState {
         _ position: Int, of count: Int, above top: Int32, withText: Bool
     ) throws(LuaError) -> (value: JSONValue, text: [UInt8]?) {
         let at = top + 1 + Int32(position)
-        if let encoded = encodedResult(at: at, withText: withText) { return encoded }
+        if let encoded = try encodedResult(at: at, withText: withText, position: position, of: count) { return encoded }
         let value = try readInSwift(at: at, root: Self.resultRoot(position, of: count))
         return (value, withText ? JSONWriter(style: .compact).write(value) : nil)
     }
 
     /// The reader's walk, for a value C gave up on: it words every error, and reads the rest.
     private func readInSwift(at index: Int32, root: String) throws(LuaError) -> JSONValue {
-        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth)
+        var reader = LuaValueReader(host: host, maxDepth: limits.maxValueDepth, maxBytes: limits.memoryBytes)
         return try reader.read(at: index, root: root)
+    }
+
+    private func tooLarge(_ position: Int, of count: Int) -> LuaError {
+        .tooLargeAsJSON(at: Self.resultRoot(position, of: count), limit: limits.memoryBytes)
     }
 
     /// How errors name result `position` of `count`: `$` for a single one.
@@ -184,7 +189,7 @@ package final class LuaState {
                 continue
             }
             let at = top + 1 + Int32(position)
-            if withWalkInC(at: at, { node, text in body(position, node, text) }) { continue }
+            if try withWalkInC(at: at, position: position, of: resultCount, { node, text in body(position, node, text) }) { continue }
             // The reader's walk: what C is unsure of, and every error, which the reader words.
             let value = try readInSwift(at: at, root: Self.resultRoot(position, of: resultCount))
             let text = JSONWriter(style: .compact).write(value)
@@ -199,10 +204,14 @@ package final class LuaState {
     /// the items (`JSONItem` is C's item type, the strings Lua's own bytes), and its compact text;
     /// both valid only inside `body`. False, without running `body`, when C gives up: on what it
     /// is unsure of, and on every error, which the reader words.
-    private func withWalkInC(at index: Int32, _ body: (JSONNode, UnsafeRawBufferPointer) -> Void) -> Bool {
-        guard readsResultsInC, let jsonEncoder,
-              pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth)) == PMH_JSON_OK
-        else { return false }
+    /// `position` of `count`: which result it is, to name it in an error.
+    private func withWalkInC(
+        at index: Int32, position: Int, of count: Int, _ body: (JSONNode, UnsafeRawBufferPointer) -> Void
+    ) throws(LuaError) -> Bool {
+        guard readsResultsInC, let jsonEncoder else { return false }
+        let status = pmh_json_encode_items(jsonEncoder, host, index, Int32(clamping: limits.maxValueDepth))
+        if status == PMH_JSON_TOO_LARGE { throw tooLarge(position, of: count) }
+        guard status == PMH_JSON_OK else { return false }
         var count = 0
         guard let items = pmh_json_encoder_items(jsonEncoder, &count), count > 0 else { return false }
         var length = 0
@@ -214,10 +223,12 @@ package final class LuaState {
     /// The value at `at` (and its compact text) from the C walk, or nil when it gives up. The
     /// value is built from the walk's items with no call into Lua: the walk has already read the
     /// tables, sorted each object's keys and checked every string's UTF-8.
-    private func encodedResult(at index: Int32, withText: Bool) -> (value: JSONValue, text: [UInt8]?)? {
+    private func encodedResult(
+        at index: Int32, withText: Bool, position: Int, of count: Int
+    ) throws(LuaError) -> (value: JSONValue, text: [UInt8]?)? {
         let storage = strings.storage
         var encoded: (value: JSONValue, text: [UInt8]?)?
-        _ = withWalkInC(at: index) { node, text in
+        _ = try withWalkInC(at: index, position: position, of: count) { node, text in
             let value = node.value { bytes in
                 bytes.baseAddress.flatMap { storage.string($0, bytes.count) } ?? String(decoding: bytes, as: UTF8.self)
             }
@@ -345,10 +356,14 @@ package final class LuaState {
             var error = LuaError(kind: .instructionLimit, luaMessage: text ?? "", chunks: chunkNames)
             error.message = "instruction limit of \(limits.instructions) exceeded"
             return error
+        case PMH_ERR_TIME:
+            var error = LuaError(kind: .timeLimit, luaMessage: text ?? "", chunks: chunkNames)
+            error.message = "time limit of \(limits.timeMilliseconds) ms exceeded (C functions and operators on long strings count by time)"
+            return error
         case PMH_ERR_MEMORY:
             return LuaError(kind: .memoryLimit, script: chunkName, message: "memory limit of \(limits.memoryBytes) bytes exceeded")
         case PMH_ERR_HANDLER:
-            return LuaError(kind: .runtime, message: "error while handling an error: " + (text ?? "unknown"))
+            return LuaError(kind: .runtime, message: "error while handling an error: " + LogLine(text ?? "unknown").description)
         default:
             return LuaError(kind: .runtime, luaMessage: text ?? "unknown error", chunks: chunkNames)
         }
@@ -356,12 +371,11 @@ package final class LuaState {
 
     // MARK: callbacks from C
 
-    fileprivate func log(level: Int32, text: String) {
-        if level == 0 {
-            logger.info("\(text)", metadata: ["source": "lua.print"])
-        } else {
-            logger.warning("\(text)", metadata: ["source": "lua.warn"])
-        }
+    /// What a script prints or warns goes to the log as one line (``LogLine``), at info level:
+    /// shown with `--verbose`, as the docs say of both. A script's text is not the host's
+    /// warning, and on every line of a batch it would flood standard error.
+    fileprivate func log(level: Int32, text: UnsafeRawBufferPointer) {
+        logger.info("\(LogLine(text))", metadata: ["source": level == 0 ? "lua.print" : "lua.warn"])
     }
 
     fileprivate func encode(
@@ -396,8 +410,7 @@ package final class LuaState {
 private func luaHostLog(_ context: UnsafeMutableRawPointer?, _ level: Int32, _ text: UnsafePointer<CChar>?, _ length: Int) {
     guard let context, let text else { return }
     let state = Unmanaged<LuaState>.fromOpaque(context).takeUnretainedValue()
-    let message = String(decoding: UnsafeRawBufferPointer(start: text, count: length), as: UTF8.self)
-    state.log(level: level, text: message)
+    state.log(level: level, text: UnsafeRawBufferPointer(start: text, count: length))
 }
 
 private func luaHostEncode(

@@ -19,15 +19,20 @@ package final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
     // moves between threads only through the lock.
     @usableFromInline let idle: IdleElements
     @usableFromInline let make: @Sendable () throws -> Element
+    @usableFromInline let reusable: @Sendable (Element) -> Bool
 
     /// How many idle elements are kept.
     package var capacity: Int { idle.capacity }
 
     /// - Parameters:
     ///   - capacity: idle elements kept for reuse (the cores, typically).
+    ///   - reusable: whether a returned element may be lent again; one that may not is dropped.
     ///   - make: creates a new element when none is idle.
-    package init(capacity: Int, make: @escaping @Sendable () throws -> Element) {
+    package init(
+        capacity: Int, reusable: @escaping @Sendable (Element) -> Bool = { _ in true }, make: @escaping @Sendable () throws -> Element
+    ) {
         idle = IdleElements(capacity: max(1, capacity))
+        self.reusable = reusable
         self.make = make
     }
 
@@ -42,7 +47,7 @@ package final class LuaStatePool<Element: AnyObject>: @unchecked Sendable {
         } else {
             element = try make()
         }
-        defer { idle.give(element) }
+        defer { if reusable(element) { idle.give(element) } }
         return try body(element)
     }
 

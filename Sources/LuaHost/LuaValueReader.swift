@@ -14,16 +14,22 @@ struct LuaValueReader: ~Copyable {
     let host: OpaquePointer
     let state: OpaquePointer
     let maxDepth: Int
+    /// What the value may still take, counted as its JSON text would (a string its bytes, any
+    /// other value a few): a table met many times is read each time, so this bounds the walk.
+    private var remainingBytes: Int
+    private let maxBytes: Int
     private var path: [JSONPath.Component] = []
     private var open: [UnsafeRawPointer] = []
     /// Entries of the host's member list in use by the objects being read.
     private var membersInUse = 0
     private var root = "$"
 
-    init(host: OpaquePointer, maxDepth: Int) {
+    init(host: OpaquePointer, maxDepth: Int, maxBytes: Int) {
         self.host = host
         self.state = pmh_state(host)
         self.maxDepth = maxDepth
+        self.maxBytes = maxBytes
+        self.remainingBytes = maxBytes
     }
 
     /// Converts the value at `index`; `root` names it in error messages.
@@ -32,6 +38,7 @@ struct LuaValueReader: ~Copyable {
         path.removeAll(keepingCapacity: true)
         open.removeAll(keepingCapacity: true)
         membersInUse = 0
+        remainingBytes = maxBytes
         self.root = root
         return try value(at: absolute)
     }
@@ -49,6 +56,10 @@ struct LuaValueReader: ~Copyable {
     }
 
     private mutating func value(at index: Int32) throws(LuaError) -> JSONValue {
+        var length = 0
+        if lua_type(state, index) == LUA_TSTRING { _ = pmh_tolstring(state, index, &length) }
+        remainingBytes -= 4 + length
+        guard remainingBytes >= 0 else { throw LuaError.tooLargeAsJSON(at: root, limit: maxBytes) }
         switch lua_type(state, index) {
         case LUA_TNIL:
             return .null

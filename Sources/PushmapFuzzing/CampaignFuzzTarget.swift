@@ -49,7 +49,8 @@ extension FuzzTarget {
                 }
                 return nil
             case .failure(let error):
-                if error.kind == .scriptFailed, error.scriptError?.kind != .instructionLimit, error.scriptError?.kind != .memoryLimit {
+                if error.kind == .scriptFailed, error.scriptError?.kind != .instructionLimit, error.scriptError?.kind != .memoryLimit,
+                   error.scriptError?.kind != .timeLimit {
                     return "a built-in script failed: \(error)"
                 }
                 return error.diagnostics.hasErrors ? nil : "an error with no error diagnostic: \(error)"

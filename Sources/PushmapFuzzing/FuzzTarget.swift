@@ -47,7 +47,7 @@ public struct FuzzTarget: Sendable {
             } catch {
                 if error.kind == .scriptFailed {
                     let kind = error.scriptError?.kind
-                    if kind == .instructionLimit || kind == .memoryLimit { return nil }
+                    if kind == .instructionLimit || kind == .memoryLimit || kind == .timeLimit { return nil }
                     return "a built-in script failed on an intent that passed validation: \(error)"
                 }
                 if error.diagnostics.isEmpty { return "an error with no diagnostic: \(error)" }
@@ -249,7 +249,7 @@ public struct FuzzTarget: Sendable {
     private static func unclean(_ error: TranslationError) -> String? {
         if error.kind == .scriptFailed {
             let kind = error.scriptError?.kind
-            return kind == .instructionLimit || kind == .memoryLimit ? nil : "a built-in script failed: \(error)"
+            return kind == .instructionLimit || kind == .memoryLimit || kind == .timeLimit ? nil : "a built-in script failed: \(error)"
         }
         if error.diagnostics.isEmpty { return "an error with no diagnostic: \(error)" }
         if !error.diagnostics.hasErrors { return "an error whose diagnostics are all warnings: \(error)" }

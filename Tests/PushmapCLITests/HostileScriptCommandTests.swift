@@ -26,6 +26,20 @@ struct HostileScriptCommandTests {
         ("dump", "return string.dump(function() end)", 2, "dump"),
         ("globals", "string = nil return {}", 2, "read-only"),
         ("giant-string", "return { message = { data = { x = ('x'):rep(1 << 30) } } }", 2, "string.rep"),
+        // The cases below come from an audit of the sandbox against docs/script-contract.md
+        // ("The sandbox": limits per translation and per state) and lua-host-notes.md (§Time: a
+        // long C call is not interrupted, so cap it; §Memory: count what the host allocates).
+        // A table met many times is written each time: 2^28 leaves from a few kilobytes of Lua.
+        ("shared-subtree", "local t = {'x'} for i = 1, 28 do t = {t, t} end return { message = { data = { x = t } } }", 2, "bytes as JSON, the memory limit"),
+        ("json-shared-subtree", "local t = {'x'} for i = 1, 28 do t = {t, t} end return { message = { data = { x = pushmap.json(t) } } }", 2, "bytes as JSON, the memory limit"),
+        // Each call is under the pattern cap, and takes about 0.4 s in C, out of the count's sight.
+        ("pattern-loop", "local s = ('a'):rep(9000) while true do s:find('.-b') end", 2, "time limit of 1000 ms exceeded"),
+        ("rep-loop", "while true do local s = string.rep('x', 1 << 20) end", 2, "instruction limit"),
+        ("compare-loop", "local a = ('x'):rep(1 << 20) .. 'a' local b = ('x'):rep(1 << 20) .. 'b' while a ~= b do end", 2, "time limit of 1000 ms exceeded"),
+        ("sort-long", "local s = ('x'):rep(1 << 20) local u = s .. 'y' local t = {} for i = 1, 20000 do t[i] = i % 2 == 0 and s or u end table.sort(t)", 2, "instruction limit"),
+        // A script's message is one line: no line of its own that reads as pushmap's, no escape sequence.
+        ("error-lines", "error('first\\nerror: second\\27[31m')", 2, "first\\nerror: second\\u001B[31m"),
+        ("rules", "pushmap.rules.carousel.ignores.buttons = nil", 2, "read-only"),
     ]
 
     /// A folder `evil` holding one template per case.
@@ -87,5 +101,82 @@ struct HostileScriptCommandTests {
                 #expect(output == "{\"line\":\(index + 1),\"fcm\":\(expected)}", "line \(index + 1), after \(Self.cases[index / 2].0)")
             }
         }
+    }
+
+    /// Writes one template, `probe`, whose FCM mapping runs `body`, into a new folder.
+    static func probe(_ body: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-probe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("s"), withIntermediateDirectories: true)
+        let source = "local kept = {}\nreturn { name = 'probe', api = 1, platforms = {'fcm'}, fields = { mode = 'string' }, fcm = function(intent, ctx)\n\(body)\nend }\n"
+        try Data(source.utf8).write(to: folder.appendingPathComponent("s/probe.lua"))
+        return folder
+    }
+
+    /// Source: the sandbox audit (print read the text after the collector freed it: a multi-MB
+    /// print was a segmentation fault, and a batch with one such line wrote none of its lines).
+    @Test("print of megabytes goes to the log as one line of bounded length, and the translation goes on")
+    func printBig() throws {
+        let folder = try Self.probe("local s = string.rep('c', 1 << 20) print(s, s, s, s, s, s, s, s) print('a\\nb') return { message = { data = { ok = 'yes' } } }")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let intent = Data(#"{"template": "probe"}"#.utf8)
+        let quiet = try CommandRunner.run(["translate", "--compact", "--platform", "fcm", "--scripts", "s"], input: intent, directory: folder)
+        #expect(quiet.status == 0 && quiet.stdout == #"{"message":{"data":{"ok":"yes"}}}"# + "\n", "\(quiet.stderr)")
+        #expect(quiet.stderr.isEmpty, "what scripts print shows with --verbose only: \(quiet.stderr.prefix(200))")
+        let verbose = try CommandRunner.run(["translate", "--verbose", "--compact", "--platform", "fcm", "--scripts", "s"], input: intent, directory: folder)
+        #expect(verbose.status == 0)
+        let lines = verbose.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(verbose.stderr.prefix(300))")
+        #expect(lines.first?.hasSuffix("… (8386615 bytes more)") == true, "\(lines.first?.suffix(80) ?? "")")
+        #expect(lines.last?.hasSuffix(#"a\nb"#) == true, "\(lines.last ?? "")")
+        let batch = try CommandRunner.run(
+            ["batch", "--platform", "fcm", "--scripts", "s"], input: Data(String(repeating: #"{"template": "probe"}"# + "\n", count: 3).utf8),
+            directory: folder)
+        #expect(batch.status == 0 && batch.stdout.split(separator: "\n").count == 3, "\(batch.stderr.prefix(200))")
+    }
+
+    /// Source: the sandbox audit. A script that keeps what it makes at file level fills its Lua
+    /// state; the next intents that state ran failed on the memory limit, pushmap's own templates
+    /// too, and which ones depended on --jobs.
+    @Test("a state a script has filled is not used again: later lines, built-in or not, translate, the same with any --jobs")
+    func filledStateRetired() throws {
+        let folder = try Self.probe("if intent.mode == 'fill' then for i = 1, 24000 do kept[#kept + 1] = ('k'):rep(1000) .. i end end return { message = { data = { n = tostring(#kept) } } }")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fill = #"{"template": "probe", "mode": "fill"}"#, probe = #"{"template": "probe"}"#, plain = #"{"title": "t", "body": "b"}"#
+        let lines = [probe, fill, plain, probe, fill, probe, plain] + Array(repeating: plain, count: 20)
+        var outputs: [String] = []
+        for jobs in ["1", "2"] {
+            let result = try CommandRunner.run(
+                ["batch", "--platform", "fcm", "--jobs", jobs, "--scripts", "s"], input: Data((lines.joined(separator: "\n") + "\n").utf8), directory: folder)
+            #expect(result.status == 0, "--jobs \(jobs): \(result.stdout.prefix(600))")
+            #expect(!result.stdout.contains("memory limit"), "--jobs \(jobs): \(result.stdout.prefix(600))")
+            // Each line after a fill runs on a new state: nothing kept.
+            #expect(result.stdout.split(separator: "\n")[3].contains(#""n":"0""#), "\(result.stdout.split(separator: "\n")[3])")
+            outputs.append(result.stdout)
+        }
+        #expect(outputs[0] == outputs[1])
+    }
+
+    /// Source: docs/script-contract.md, pushmap.rules: "read-only (every translation shares it)";
+    /// the sandbox audit emptied the carousel's rules from one line and changed what the built-in
+    /// carousel wrote on a later line.
+    @Test("pushmap.rules cannot be changed: reading it works as documented, and a later line's built-in translation is as before")
+    func rulesReadOnly() throws {
+        let folder = try Self.probe("""
+            local r = pushmap.rules.carousel
+            local refused = {} for _, field in ipairs(r.refuses) do refused[#refused + 1] = field end
+            local changed = pcall(function() r.ignores.buttons = nil end) or pcall(rawset, pushmap.rules, 'x', 1) or pcall(table.remove, r.refuses)
+            return { message = { data = { n = tostring(#r.refuses), refused = table.concat(refused, ','), owner = r.owners.timer, changed = tostring(changed) } } }
+            """)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let carousel = #"{"template": "carousel", "title": "t", "body": "b", "buttons": [{"label": "Go"}], "carousel": {"mode": "manual", "items": [{"image": "https://e.com/1.png"}, {"image": "https://e.com/2.png"}, {"image": "https://e.com/3.png"}]}}"#
+        let lines = [carousel, #"{"template": "probe"}"#, carousel]
+        let result = try CommandRunner.run(
+            ["batch", "--platform", "fcm", "--jobs", "1", "--scripts", "s"], input: Data((lines.joined(separator: "\n") + "\n").utf8), directory: folder)
+        let outputs = result.stdout.split(separator: "\n").map(String.init)
+        #expect(outputs.count == 3)
+        #expect(outputs[1].contains(#""changed":"false""#) && outputs[1].contains(#""owner":"timer""#), "\(outputs[1])")
+        #expect(outputs[1].contains(#""n":"7""#) && outputs[1].contains(#""refused":"catalog,icons,reply,rating,timer,expired,zeroBezel""#), "\(outputs[1])")
+        #expect(outputs[0].replacingOccurrences(of: #""line":1"#, with: "") == outputs[2].replacingOccurrences(of: #""line":3"#, with: ""))
+        #expect(outputs[0].contains("buttons are ignored"), "\(outputs[0])")
     }
 }

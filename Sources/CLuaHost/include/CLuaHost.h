@@ -31,6 +31,7 @@ typedef struct pmh_limits {
     size_t max_pattern_subject;     // cap on subjects given to find/match/gmatch/gsub
     double pattern_cost;            // cap on subject_length^(quantifiers+1)
     int max_depth;                  // nesting depth of values crossing the boundary
+    int64_t time_ms;                // wall-clock time per metered call (0: none)
 } pmh_limits;
 
 /// Receives what scripts print (level 0) and warn (level 1). Must not call into Lua.
@@ -46,6 +47,8 @@ enum {
     PMH_ERR_INSTRUCTIONS = 3,
     PMH_ERR_MEMORY = 4,
     PMH_ERR_HANDLER = 5,
+    /// A metered call ran past its time (limits.time_ms).
+    PMH_ERR_TIME = 6,
 };
 
 /// Creates a sandboxed state: base (without dofile, loadfile, load of binary chunks,
@@ -170,6 +173,9 @@ enum {
     /// The value is one the Swift reader would refuse, or one this encoder is not sure of, or
     /// memory ran out: encode it on the Swift path, which also gives the proper message.
     PMH_JSON_FALLBACK = 1,
+    /// The text, or its items, would take more than the state's memory limit: an error, with no
+    /// second try on the Swift path (a table met many times is written each time it is met).
+    PMH_JSON_TOO_LARGE = 2,
 };
 
 /// A new encoder (NULL when out of memory). Without `format`, every double falls back.
@@ -177,7 +183,8 @@ pmh_json_encoder *pmh_json_encoder_new(pmh_json_double_fn format);
 void pmh_json_encoder_free(pmh_json_encoder *encoder);
 
 /// Encodes the value at `index` of the host's stack, tables nested at most `max_depth` deep
-/// (as LuaLimits.maxValueDepth). Leaves the stack as it was. PMH_JSON_OK or PMH_JSON_FALLBACK.
+/// (as LuaLimits.maxValueDepth). Leaves the stack as it was. PMH_JSON_OK, PMH_JSON_FALLBACK or
+/// PMH_JSON_TOO_LARGE.
 int pmh_json_encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_depth);
 
 /// The C encoder `json()` tries before the Swift one (NULL: none), owned by the caller, who

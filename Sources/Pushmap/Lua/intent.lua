@@ -13,7 +13,7 @@
 
 local host = ...
 local pushmap = pushmap
-local record, rules, path = host.record, pushmap.rules, pushmap.path
+local record, rules, path = host.record, host.rules, pushmap.path
 local getinfo = pushmap._hostdebug.getinfo
 -- The guard's walks, in C (values.c): lent to this chunk alone.
 local walks = pushmap._hostintent
@@ -204,6 +204,8 @@ local guards = {}        -- object spec -> its metatable
 
 function host.declare(spec)
   declared = spec
+  -- The scripts are loaded: pushmap.rules is final (pairs sees every template from here on).
+  host.refreshRuleViews()
   local function index(object)
     guards[object] = guardOf(object)
     for _, inner in next, object do

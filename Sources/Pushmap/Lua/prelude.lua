@@ -12,6 +12,9 @@
 local pushmap = pushmap
 
 local null, array, object, json = pushmap.null, pushmap.array, pushmap.object, pushmap.json
+-- Read-only views (sandbox.c): lent to this chunk alone.
+local readonly = pushmap._hostreadonly
+pushmap._hostreadonly = nil
 local type, error, tostring, pairs, next, setmetatable = type, error, tostring, pairs, next, setmetatable
 local mathtype = math.type
 local byte, sub, upper, match, format, find = string.byte, string.sub, string.upper, string.match, string.format, string.find
@@ -368,10 +371,45 @@ end
 -- The rules of a template that declares nothing: it decides for itself.
 local NO_RULES = { refuses = {}, owners = {}, ignores = {}, ignoresInOrder = {} }
 
--- pushmap.rules: template name -> what the declarations say of it (NO_RULES for any other name).
--- Scripts keep a reference to it, so it is refilled in place as scripts are loaded.
+-- Template name -> what the declarations say of it (NO_RULES for any other name): the host's
+-- own (host.rules, for intent.lua's admit). Refilled in place as scripts are loaded.
 local rulesOf = setmetatable({}, { __index = function() return NO_RULES end, __metatable = false })
-pushmap.rules = rulesOf
+-- pushmap.rules, what scripts see: the same, as read-only views all the way down, since every
+-- translation in the state shares it (a script that changed it would change how later intents
+-- translate). Scripts keep a reference to it, so it too is refilled in place.
+-- A read-only view of a rule table, its lists and sets each a view too.
+local function ruleView(rule, ownersView)
+  return readonly({
+    refuses = readonly(rule.refuses), owners = ownersView, ignores = readonly(rule.ignores),
+    ignoresInOrder = readonly(rule.ignoresInOrder),
+  })
+end
+local NO_RULES_VIEW = ruleView(NO_RULES, readonly(NO_RULES.owners))
+-- The views are made once the rules stop changing (host.declare, after the last script loads),
+-- or at the first read before that: remade at every script loaded, they cost each state 1M
+-- instructions of start-up.
+local ruleViews, viewsStale = {}, false
+local function refreshRuleViews()
+  if not viewsStale then return end
+  viewsStale = false
+  local ownersView
+  for name, rule in next, rulesOf do
+    ownersView = ownersView or readonly(rule.owners)
+    rawset(ruleViews, name, ruleView(rule, ownersView))
+  end
+end
+setmetatable(ruleViews, {
+  __index = function(_, name)
+    if viewsStale then
+      refreshRuleViews()
+      local view = rawget(ruleViews, name)
+      if view then return view end
+    end
+    return NO_RULES_VIEW
+  end,
+  __metatable = false,
+})
+pushmap.rules = readonly(ruleViews)
 
 local names, loaded = {}, {} -- template names in the order first loaded, and as a set
 local declaredBy = {}        -- name -> the latest script's { base, owns, ignores }, when it declares any
@@ -398,6 +436,8 @@ local function computeRules()
     end
   end
   for name in next, rulesOf do rulesOf[name] = nil end
+  for name in next, ruleViews do rawset(ruleViews, name, nil) end
+  viewsStale = true
   for i = 1, #names do
     local name = names[i]
     local declaration = declarationOf(name)
@@ -582,7 +622,7 @@ end
 -- What the host's modules add before any script loads: intent.lua the intent's admission and
 -- strict access (admit, guard, written, holdWritten), apns.lua the APNS request headers a
 -- template without apnsHeaders gets (apnsHeaders). They report through `record`.
-local host = { register = register, record = record }
+local host = { register = register, record = record, rules = rulesOf, refreshRuleViews = refreshRuleViews }
 
 -- The template that writes a template's APNS request headers: itself, else the template it
 -- builds on (and so on); nil when none has apnsHeaders (the host's then write them).

@@ -15,6 +15,8 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         public static let runtime = Kind(name: "runtime")
         /// The script ran more instructions than ``ScriptLimits/instructions``.
         public static let instructionLimit = Kind(name: "instruction limit")
+        /// The script ran longer than ``ScriptLimits/timeMilliseconds``.
+        public static let timeLimit = Kind(name: "time limit")
         /// The script's state grew past ``ScriptLimits/memoryBytes``.
         public static let memoryLimit = Kind(name: "memory limit")
         /// The script returned a value that cannot be a payload (a function, a cycle, a key that is
@@ -48,6 +50,7 @@ public struct ScriptError: Error, Sendable, Hashable, CustomStringConvertible {
         case _ where contract || error.message.hasPrefix("template contract:"): .contract
         case .syntax: .syntax
         case .instructionLimit: .instructionLimit
+        case .timeLimit: .timeLimit
         case .memoryLimit: .memoryLimit
         case .badValue: .badValue
         default: .runtime

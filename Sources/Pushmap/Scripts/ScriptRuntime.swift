@@ -228,6 +228,8 @@ final class ScriptRuntime {
         // a test instead, since it costs (see pushmap/intent.lua).
         if request || metered { arguments.append(.value(.bool(request))) }
         if metered { arguments.append(.value(.bool(true))) }
+        // Whatever the run gives, see afterwards what it left in the state.
+        defer { if metered { checkLeftOver() } }
         do {
             // The findings too are read in place: a diagnostic's strings are made, no JSONValue.
             _ = try state.callWithItems(
@@ -243,6 +245,20 @@ final class ScriptRuntime {
             throw Self.payloadRelative(error, platforms: platforms)
         }
         return diagnostics
+    }
+
+    /// Whether the state holds more than half its memory limit between translations, even
+    /// after a full collection: what a team's script keeps at file level stays from one
+    /// translation to the next, and a state filled by one intent would fail every later intent
+    /// it runs, pushmap's own templates too. Such a runtime is used no more (the translator takes
+    /// another for the next intent, and the pool does not keep it).
+    private(set) var spent = false
+
+    /// Only a team's script can fill the state (pushmap's own keep nothing), so only its runs
+    /// look. The host has collected the garbage after a call that left more than half (pmh_call):
+    /// what is still there, the scripts keep.
+    private func checkLeftOver() {
+        spent = state.memoryInUse > state.limits.memoryBytes / 2
     }
 
     /// The first two arguments of `run`: the template's name and the list of platforms, kept in
@@ -304,7 +320,8 @@ final class ScriptRuntime {
     /// A payload the host cannot read is named by its place in the run's results (`$result2` is
     /// the first platform's payload); say it as the user's payload path instead.
     static func payloadRelative(_ error: LuaError, platforms: [Platform]) -> LuaError {
-        guard error.kind == .badValue else { return error }
+        // A bad value, or a payload too large to write (a memory-limit error that names its root).
+        guard error.kind == .badValue || error.kind == .memoryLimit else { return error }
         var error = error
         for (index, platform) in platforms.enumerated().reversed() {
             let prefix = "$result\(index + 2)"

@@ -11,17 +11,25 @@ public struct ScriptLimits: Sendable, Hashable {
     public var maxStringBytes: Int
     /// Deepest nesting of a payload a script returns.
     public var maxValueDepth: Int
+    /// Wall-clock milliseconds per translation, for the work the instruction count cannot see
+    /// (the library's C functions on long strings); 0 for none. Like the instruction count, it
+    /// holds for templates that run your Lua.
+    public var timeMilliseconds: Int
 
-    /// Limits with the defaults: 2,000,000 instructions, 32 MiB, 1 MiB strings, 32 levels.
-    public init(instructions: Int = 2_000_000, memoryBytes: Int = 32 << 20, maxStringBytes: Int = 1 << 20, maxValueDepth: Int = 32) {
+    /// Limits with the defaults: 2,000,000 instructions, 32 MiB, 1 MiB strings, 32 levels, one second.
+    public init(
+        instructions: Int = 2_000_000, memoryBytes: Int = 32 << 20, maxStringBytes: Int = 1 << 20, maxValueDepth: Int = 32,
+        timeMilliseconds: Int = 1_000
+    ) {
         self.instructions = instructions
         self.memoryBytes = memoryBytes
         self.maxStringBytes = maxStringBytes
         self.maxValueDepth = maxValueDepth
+        self.timeMilliseconds = timeMilliseconds
     }
 
     var lua: LuaLimits {
         LuaLimits(instructions: instructions, memoryBytes: memoryBytes, maxStringBytes: maxStringBytes,
-                  maxPatternSubjectBytes: max(maxStringBytes, 1 << 16), maxValueDepth: maxValueDepth)
+                  maxPatternSubjectBytes: max(maxStringBytes, 1 << 16), maxValueDepth: maxValueDepth, timeMilliseconds: timeMilliseconds)
     }
 }

@@ -74,7 +74,7 @@ public final class Translator: Sendable {
             self.check = IntentCheck(templates: first.templates.mapValues(\.fields))
             // The first runtime goes to the pool's first borrower.
             let seed = Locked<ScriptRuntime?>(first)
-            pool = LuaStatePool(capacity: options.idleStates) {
+            pool = LuaStatePool(capacity: options.idleStates, reusable: { !$0.spent }) {
                 if let runtime = seed.withLock({ $0.take() }) { return runtime }
                 return try ScriptRuntime(scripts: scripts, limits: limits, logger: logger, ownTemplates: own)
             }
@@ -251,7 +251,8 @@ public final class Translator: Sendable {
     private func borrowing<Result>(
         _ generation: Generation, lent: Lent? = nil, _ body: (Lent) throws(TranslationError) -> Result
     ) throws(TranslationError) -> Result {
-        if let lent { return try body(lent) }
+        // A runtime a team's script has filled is not used for another intent (ScriptRuntime.spent).
+        if let lent, !lent.runtime.spent { return try body(lent) }
         do {
             return try generation.pool.withElement { runtime in try body(Lent(generation: generation, runtime: runtime)) }
         } catch let error as TranslationError {
