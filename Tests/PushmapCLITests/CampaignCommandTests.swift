@@ -285,6 +285,19 @@ struct CampaignCommandTests {
         #expect(over.result.stderr.contains("truncated: $.body 1"), "\(over.result.stderr)")
     }
 
+    /// Source: the sandbox audit: a body whose last character is one grapheme cluster of 20,001
+    /// scalars was cut to "a …", and the warning said "from 3 to 3 characters".
+    @Test("a cut that takes one character of many bytes says so in bytes")
+    func oneHugeCluster() throws {
+        let fitted = try Self.fit(body: "a e" + String(repeating: "\u{301}", count: 20_000))
+        #expect(fitted.result.status == 0, "\(fitted.result.stdout.prefix(300))")
+        #expect(fitted.body == "a …")
+        let line = try #require(Self.lines(fitted.result.stdout).first)
+        let warning = Self.diagnostics(line).first { $0["rule"] as? String == "truncated" }
+        #expect(warning?["message"] as? String
+            == "shortened from 40003 to 5 bytes (3 characters either way: one of many bytes was taken) to fit the payload within its limit")
+    }
+
     @Test("truncation keeps grapheme clusters whole: family emoji, flags, combining marks, CJK")
     func clusters() throws {
         let clusters = ["👨‍👩‍👧‍👦", "🇫🇷", "e\u{301}\u{327}", "漢", "🏳️‍🌈"]

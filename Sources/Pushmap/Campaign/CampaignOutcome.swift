@@ -76,9 +76,7 @@ extension Campaign {
             do {
                 let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: error, translate: translate)
                 translation = fitted.translation
-                translation.diagnostics += fitted.cuts.map { cut in
-                    .warning(cut.path, "truncated", "shortened from \(cut.before) to \(cut.after) characters to fit the payload within its limit")
-                }
+                translation.diagnostics += fitted.cuts.map(\.warning)
             } catch {
                 return .failure(warned(error, rendering.warnings))
             }

@@ -38,11 +38,27 @@ enum PayloadFit {
         return fields
     }
 
-    /// The result of a fit: the translation, and for each text cut its path and its lengths in
-    /// characters before and after.
+    /// The result of a fit: the translation, and each text cut.
     struct Fitted {
         var translation: Translation
-        var cuts: [(path: String, before: Int, after: Int)]
+        var cuts: [Cut]
+    }
+
+    /// A text cut: its path, and the text before and after.
+    struct Cut {
+        let path: String
+        let before: String
+        let after: String
+
+        /// The truncation warning: the lengths in characters, and in bytes when the characters
+        /// alone would read as no cut (one character of many bytes taken, the ellipsis added).
+        var warning: Diagnostic {
+            let (from, to) = (before.count, after.count)
+            let lengths = from == to
+                ? "from \(before.utf8.count) to \(after.utf8.count) bytes (\(from) characters either way: one of many bytes was taken)"
+                : "from \(from) to \(to) characters"
+            return .warning(path, "truncated", "shortened \(lengths) to fit the payload within its limit")
+        }
     }
 
     /// Cuts `intent` (which translated to payloads `overflow` bytes too big) until it fits.
@@ -55,11 +71,10 @@ enum PayloadFit {
         var intent = intent
         var overflow = overflow
         var lastError = firstError
-        var cuts: [(path: String, before: Int, after: Int)] = []
+        var cuts: [Cut] = []
         for field in fields(intent) {
             guard case .string(let original)? = value(intent, at: field[...]), !original.isEmpty else { continue }
             var text = original
-            let before = original.count
             // A text written twice in a payload, or escaped otherwise than counted, may need a
             // second cut; a third would only be the same miscount again.
             for _ in 0..<3 {
@@ -67,7 +82,7 @@ enum PayloadFit {
                 let candidate = set(intent, at: field[...], to: .string(shorter))
                 do {
                     let translation = try translate(JSONWriter(style: .compact).write(candidate))
-                    cuts.append((JSONPath(field).description, before, shorter.count))
+                    cuts.append(Cut(path: JSONPath(field).description, before: original, after: shorter))
                     return Fitted(translation: translation, cuts: cuts)
                 } catch {
                     guard let left = Self.overflow(error) else { throw error }
@@ -79,7 +94,7 @@ enum PayloadFit {
                     lastError = error
                 }
             }
-            if text != original { cuts.append((JSONPath(field).description, before, text.count)) }
+            if text != original { cuts.append(Cut(path: JSONPath(field).description, before: original, after: text)) }
         }
         throw lastError
     }
