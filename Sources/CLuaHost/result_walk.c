@@ -489,7 +489,7 @@ static int encode(pmh_json_encoder *encoder, pmh_host *host, int index, int max_
     encoder->max_depth = max_depth;
     encoder->length = 0;
     encoder->members.count = 0;
-    encoder->max_bytes = host->limits.memory_bytes;
+    encoder->max_bytes = host->limits.memory_bytes > 0 ? host->limits.memory_bytes : SIZE_MAX;  // 0: no limit
     encoder->too_large = 0;
     int top = lua_gettop(L);
     int ok = put_value(encoder, lua_absindex(L, index), 0);

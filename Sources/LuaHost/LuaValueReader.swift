@@ -28,8 +28,8 @@ struct LuaValueReader: ~Copyable {
         self.host = host
         self.state = pmh_state(host)
         self.maxDepth = maxDepth
-        self.maxBytes = maxBytes
-        self.remainingBytes = maxBytes
+        self.maxBytes = maxBytes > 0 ? maxBytes : .max  // 0: no limit, as for the state
+        self.remainingBytes = self.maxBytes
     }
 
     /// Converts the value at `index`; `root` names it in error messages.

@@ -24,6 +24,20 @@ struct LimitTests {
         #expect(try state.call(count, metered: false) == [.integer(5_000_050_000)])
     }
 
+    @Test("the time limit stops what the count does not see, and the state goes on; 0 is no limit, for time and for a value's JSON size")
+    func timeLimit() throws {
+        let state = try makeState(LuaLimits(instructions: 2_000_000, memoryBytes: 8 << 20, timeMilliseconds: 100))
+        // Each comparison of two long strings is one instruction of a few microseconds.
+        let source = "local a = ('x'):rep(1 << 20) .. 'a'\nlocal b = ('x'):rep(1 << 20) .. 'b'\nwhile a ~= b do end"
+        let error = luaError { _ = try evaluate(state, source, name: "compare.lua") }
+        #expect(error?.kind == .timeLimit)
+        #expect(error?.message.hasPrefix("time limit of 100 ms exceeded") == true, "\(error?.message ?? "")")
+        #expect(error?.line == 3)
+        #expect(try stillWorks(state))
+        let unlimited = try makeState(LuaLimits(instructions: 0, memoryBytes: 0, timeMilliseconds: 0))
+        #expect(try evaluate(unlimited, "return { a = { 1, 2 }, b = ('x'):rep(10) }") == ["a": [1, 2], "b": "xxxxxxxxxx"])
+    }
+
     @Test("stop an infinite loop that catches the limit with pcall")
     func stopsLoopInsidePcall() throws {
         let state = try makeState()
