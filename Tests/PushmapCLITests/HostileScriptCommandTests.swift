@@ -112,6 +112,21 @@ struct HostileScriptCommandTests {
         return folder
     }
 
+    /// Source: docs/commands.md, exit codes ("2: ... a check failing on a value a script of yours
+    /// wrote, named with its file"); the sandbox audit found `return {}` an invalid intent (1).
+    @Test("a mapping that returns a payload lacking what the platform needs fails as the script's, exit 2, naming it")
+    func returnsEmpty() throws {
+        let folder = try Self.probe("return {}")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "s"], input: Data(#"{"template": "probe"}"#.utf8), directory: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("[fcm-message-object, fcm, written by s/probe.lua]"), "\(result.stderr)")
+        #expect(result.stderr.contains("script error: s/probe.lua: returned an fcm payload that fails the check fcm-message-object at $.message [bad value]"), "\(result.stderr)")
+        // A payload the built-in templates wrote stays the intent's to fix: exit 1, no script named.
+        let topic = try CommandRunner.run(["translate", "--platform", "fcm"], input: Data(#"{"title": "t", "target": {"topic": "news 2"}}"#.utf8))
+        #expect(topic.status == 1 && !topic.stderr.contains("written by"), "\(topic.stderr)")
+    }
+
     /// Source: the sandbox audit (print read the text after the collector freed it: a multi-MB
     /// print was a segmentation fault, and a batch with one such line wrote none of its lines).
     @Test("print of megabytes goes to the log as one line of bounded length, and the translation goes on")

@@ -73,12 +73,26 @@ struct PayloadBlame {
     /// paths of the scripts that are not pushmap's own), placed at the payload path unless the
     /// value is the intent's unchanged; and, when such a line wrote a value an error is about,
     /// the script failure the run ends with.
-    func attribute(_ findings: [Diagnostic], teamScripts: Set<String>) -> (findings: [Diagnostic], scriptError: ScriptError?) {
+    /// - Parameter returner: the team's template whose mappings returned the payloads: a finding
+    ///   in a payload no line wrote a key of (a mapping returned `{}`, so the key lacking is the
+    ///   root's) is that script's, with no line to name.
+    func attribute(_ findings: [Diagnostic], teamScripts: Set<String>, returner: String? = nil) -> (findings: [Diagnostic], scriptError: ScriptError?) {
         var scriptError: ScriptError?
         let attributed = findings.map { finding -> Diagnostic in
-            guard let platform = finding.platform, let payloadPath = finding.payloadPath,
-                  let (key, entry) = located(platform: platform, path: payloadPath),
-                  let writer = entry.writer, let colon = writer.lastIndex(of: ":"),
+            guard let platform = finding.platform, let payloadPath = finding.payloadPath else { return finding }
+            guard let (key, entry) = located(platform: platform, path: payloadPath) else {
+                guard let returner, finding.severity == .error, entries[platform.name]?.isEmpty ?? true else { return finding }
+                var finding = finding
+                finding.script = returner
+                finding.path = payloadPath
+                if scriptError == nil {
+                    scriptError = ScriptError(
+                        kind: .badValue, script: returner, line: nil,
+                        message: "returned an \(platform) payload that fails the check \(finding.rule) at \(payloadPath)")
+                }
+                return finding
+            }
+            guard let writer = entry.writer, let colon = writer.lastIndex(of: ":"),
                   teamScripts.contains(String(writer[..<colon])) else { return finding }
             var finding = finding
             finding.script = writer

@@ -383,7 +383,8 @@ public final class Translator: Sendable {
         }
         blame.fcmAPNSReplaced = plan.fcmAPNS
         let team = Set(lent.generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
-        return blame.attribute(diagnostics, teamScripts: team)
+        let returner = lent.generation.scripts.winners[name].map(\.path).flatMap { team.contains($0) ? $0 : nil }
+        return blame.attribute(diagnostics, teamScripts: team, returner: returner)
     }
 
     /// What the intent check finds in `intent`, each at its path, with no script run.
