@@ -93,7 +93,7 @@ static int lib_json(lua_State *L) {
         return 1;
     }
     if (encoded == PMH_JSON_TOO_LARGE) {
-        return luaL_error(L, "json: the value is more than %I bytes as JSON, the memory limit (a table used in many places is written in each)",
+        return luaL_error(L, "json: the value takes more than %I bytes as JSON, the memory limit (a table used in many places is written in each)",
                           (LUA_INTEGER)h->limits.memory_bytes);
     }
     if (h->encode == NULL) return luaL_error(L, "json: no encoder installed");

@@ -40,6 +40,8 @@ struct HostileScriptCommandTests {
         // A script's message is one line: no line of its own that reads as pushmap's, no escape sequence.
         ("error-lines", "error('first\\nerror: second\\27[31m')", 2, "first\\nerror: second\\u001B[31m"),
         ("rules", "pushmap.rules.carousel.ignores.buttons = nil", 2, "read-only"),
+        // The second data map's keys were each looked for among the first's: minutes (a second audit).
+        ("wide-payload", "local d, a = {}, {} for i = 1, 60000 do d['k' .. i] = 'v' a['k' .. i] = 'w' end return { message = { data = d, android = { data = a } } }", 1, "[fcm-size"),
     ]
 
     /// A folder `evil` holding one template per case.

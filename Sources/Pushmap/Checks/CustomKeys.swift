@@ -31,6 +31,11 @@ struct CustomKeys {
     private var slots = SIMD32<Int32>(repeating: -1)
     /// The known keys' prints, read once here rather than through a lazy global at every key.
     private let known = Known.table
+    /// Each entry's index by its bytes, made at the first search among more than
+    /// ``searchedInPlace`` entries: a scan for each key of a second map (android.data beside data)
+    /// was a square of the keys, minutes for a script's 300,000.
+    private var indexByBytes: [[UInt8]: Int]?
+    private static let searchedInPlace = 32
 
     init(base: StaticString) {
         self.base = base
@@ -61,13 +66,24 @@ struct CustomKeys {
         }
         // A payload of more keys than 32 bits count is refused long before it gets here.
         if let known { slots[known.rawValue] = Int32(truncatingIfNeeded: entries.count) }
+        if indexByBytes != nil { indexByBytes?[Array(key)] = entries.count }
         entries.append(Entry(key: key, value: value, base: base))
         prints.append(print)
         return print
     }
 
     /// The index of a key no rule reads by name, or -1.
-    private func unknownIndex(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Int {
+    private mutating func unknownIndex(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Int {
+        if entries.count > Self.searchedInPlace {
+            if indexByBytes == nil {
+                var index: [[UInt8]: Int] = [:]
+                index.reserveCapacity(entries.count)
+                // A later entry never repeats an earlier key: add keeps the first one's place.
+                for (position, entry) in entries.enumerated() { index[Array(entry.key)] = position }
+                indexByBytes = index
+            }
+            return indexByBytes?[Array(key)] ?? -1
+        }
         for index in prints.indices where prints[index] == print && (print.isWhole || JSONItems.same(entries[index].key, key)) {
             return index
         }
