@@ -255,6 +255,18 @@ struct ServerRouteTests {
         #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
     }
 
+    /// Source: the second audit (slowloris): 3,000 connections that sent part of a head were held
+    /// for good. An answer being written is not idle: a batch longer than the idle time is whole.
+    @Test("a connection that sends part of a request's head, or nothing, is closed after --idle-timeout-ms")
+    func idleConnectionsClose() throws {
+        let server = try ServerUnderTest(["--idle-timeout-ms", "1000"])
+        let partial = try StreamingRequest(port: server.port, raw: "POST /v1/translate HTTP/1.1\r\nHost: x\r\n")
+        let silent = try StreamingRequest(port: server.port, raw: "")
+        #expect(partial.closed(within: 8))
+        #expect(silent.closed(within: 8))
+        #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
+    }
+
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
     func preview() throws {
         let server = try ServerUnderTest(Self.now)

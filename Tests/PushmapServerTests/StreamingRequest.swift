@@ -10,7 +10,12 @@ final class StreamingRequest {
     /// Everything the server has sent so far: the head, then the body in its chunked framing.
     private(set) var received: [UInt8] = []
 
-    init(port: Int, path: String, contentType: String) throws {
+    convenience init(port: Int, path: String, contentType: String) throws {
+        try self.init(port: port, raw: "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\nTransfer-Encoding: chunked\r\n\r\n")
+    }
+
+    /// A connection that sends `text` as it is (part of a request's head, say) and then waits.
+    init(port: Int, raw text: String) throws {
         socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketDescriptor >= 0 else { throw HarnessError(description: "socket failed") }
         var address = sockaddr_in()
@@ -24,7 +29,15 @@ final class StreamingRequest {
             close(socketDescriptor)
             throw HarnessError(description: "connect to port \(port) failed")
         }
-        try write(Array("POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: \(contentType)\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+        try write(Array(text.utf8))
+    }
+
+    /// Whether the server closes the connection within `seconds`, sending nothing before.
+    func closed(within seconds: Double) -> Bool {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var ready = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+        guard poll(&ready, 1, Int32(seconds * 1000)) > 0 else { return false }
+        return recv(socketDescriptor, &buffer, buffer.count, 0) == 0
     }
 
     /// Sends `bytes` as one chunk of the body.

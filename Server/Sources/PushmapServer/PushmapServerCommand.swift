@@ -59,6 +59,10 @@ struct PushmapServerCommand: AsyncParsableCommand {
     @Option(name: .customLong("batch-timeout-ms"), help: "Time for one batch stream, in milliseconds.")
     var batchTimeoutMilliseconds = 600_000
 
+    @Option(name: .customLong("idle-timeout-ms"), help: ArgumentHelp(
+        "Time a connection may send nothing, in milliseconds, before it is closed: between requests, inside a request's head, or in its body. An answer being written is not idle."))
+    var idleTimeoutMilliseconds = 60_000
+
     @Option(name: .long, help: ArgumentHelp(
         "A fixed time to serve at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past, so answers repeat exactly.",
         valueName: "epoch"))
@@ -77,7 +81,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be over 0") }
         guard maxConcurrentRequests > 0 else { throw ValidationError("--max-concurrent-requests must be over 0") }
-        guard requestTimeoutMilliseconds > 0, batchTimeoutMilliseconds > 0, watchIntervalMilliseconds > 0 else {
+        guard requestTimeoutMilliseconds > 0, batchTimeoutMilliseconds > 0, idleTimeoutMilliseconds > 0, watchIntervalMilliseconds > 0 else {
             throw ValidationError("timeouts and the watch interval must be over 0")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
@@ -95,6 +99,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         configuration.maxConcurrentRequests = maxConcurrentRequests
         configuration.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         configuration.batchTimeoutMilliseconds = batchTimeoutMilliseconds
+        configuration.idleTimeoutMilliseconds = idleTimeoutMilliseconds
         configuration.now = now
         if let tokenFile {
             do {
@@ -158,6 +163,9 @@ enum PushmapServer {
             readiness: readiness, logger: logger)
         let app = Application(
             router: router,
+            // A client that opens a connection and sends part of a request's head, or nothing, held
+            // it for good (a second audit held 3,000): the idle time closes it.
+            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeoutMilliseconds)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "pushmap-server"),
             services: [reloader],
             onServerRunning: { channel in

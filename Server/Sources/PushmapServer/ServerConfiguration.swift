@@ -25,6 +25,9 @@ struct ServerConfiguration: Sendable {
     var requestTimeoutMilliseconds: Int = 10_000
     /// Time for one `/v1/batch` stream, in milliseconds; it then ends with an error line.
     var batchTimeoutMilliseconds: Int = 600_000
+    /// Time a connection may send nothing while no answer is being written, in milliseconds:
+    /// then it is closed.
+    var idleTimeoutMilliseconds: Int = 60_000
     /// A fixed time for the scripts (`ctx.now`) and the checks, in epoch seconds; nil follows the
     /// system clock. Fixed, every answer repeats byte for byte: for tests and staging.
     var now: Int64? = nil
