@@ -202,4 +202,19 @@ struct PreviewCommandTests {
         #expect(html.contains("data:image/png;base64,iVBORw0KGgo="))
         #expect(!html.contains("http://") && !html.contains("https://"))
     }
+
+    /// Source: the second audit: an intent naming /etc/shadow as its image had the file embedded
+    /// in a page made to be passed around for review.
+    @Test("--images embeds only a file that is an image, whatever the intent names; another stays a frame, said in one line")
+    func localImagesOnly() throws {
+        let folder = try temporaryFolder()
+        try Data("root:secret:19000::::::\n".utf8).write(to: folder.appendingPathComponent("shadow.png"))
+        let intent = #"{"template": "basic", "title": "t", "body": "b", "image": "\#(folder.path)/shadow.png"}"#
+        let page = folder.appendingPathComponent("page.html")
+        let result = try CommandRunner.run(["preview", "--platform", "fcm", "--images", "--output", page.path, "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("shadow.png: not a PNG, JPEG, GIF, WebP or SVG image; drawn as a frame"), "\(result.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(!html.contains("cm9vdDpzZWNyZXQ") && !html.contains("data:application"), "the file's base64 is in the page")
+    }
 }

@@ -24,7 +24,13 @@ enum LocalImages {
             }
             do {
                 let bytes = try FileSystem.readFile(path, limit: limit)
-                found[url] = "data:\(mediaType(path));base64," + base64(bytes)
+                // The intent is not trusted and the page is made to be passed around: only a file
+                // that is an image goes in (the audit got /etc/shadow embedded, named as an image).
+                guard let type = mediaType(bytes) else {
+                    StandardStream.note("pushmap: preview: \(url): not a PNG, JPEG, GIF, WebP or SVG image; drawn as a frame")
+                    continue
+                }
+                found[url] = "data:\(type);base64," + base64(bytes)
             } catch {
                 StandardStream.note("pushmap: preview: \(error); drawn as a frame")
             }
@@ -32,14 +38,22 @@ enum LocalImages {
         return found
     }
 
-    static func mediaType(_ path: String) -> String {
-        let lower = path.lowercased()
-        if lower.hasSuffix(".png") { return "image/png" }
-        if lower.hasSuffix(".jpg") || lower.hasSuffix(".jpeg") { return "image/jpeg" }
-        if lower.hasSuffix(".gif") { return "image/gif" }
-        if lower.hasSuffix(".webp") { return "image/webp" }
-        if lower.hasSuffix(".svg") { return "image/svg+xml" }
-        return "application/octet-stream"
+    /// The image type the bytes start as, by their signature; nil for anything else.
+    static func mediaType(_ bytes: [UInt8]) -> String? {
+        func starts(_ signature: [UInt8], at offset: Int = 0) -> Bool {
+            bytes.count >= offset + signature.count && Array(bytes[offset..<(offset + signature.count)]) == signature
+        }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return "image/png" }
+        if starts([0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if starts(Array("GIF87a".utf8)) || starts(Array("GIF89a".utf8)) { return "image/gif" }
+        if starts(Array("RIFF".utf8)), starts(Array("WEBP".utf8), at: 8) { return "image/webp" }
+        // SVG is text: an svg element near the start, after any XML declaration or comment.
+        let head = String(decoding: bytes.prefix(4096), as: UTF8.self)
+        let trimmed = head.drop { $0.isWhitespace || $0 == "\u{FEFF}" }
+        if (trimmed.hasPrefix("<svg") || trimmed.hasPrefix("<?xml") || trimmed.hasPrefix("<!--")), head.contains("<svg") {
+            return "image/svg+xml"
+        }
+        return nil
     }
 
     static func base64(_ bytes: [UInt8]) -> String {
