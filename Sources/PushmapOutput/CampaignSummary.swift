@@ -34,7 +34,10 @@ public struct CampaignSummary: Sendable, Equatable {
 
     /// The summary for people: a line of totals, then a line per kind of count that has any,
     /// most frequent first.
-    public var text: String {
+    public var text: String { lines.joined(separator: "\n") }
+
+    /// The summary's lines, each written as a line of its own.
+    public var lines: [String] {
         var lines = ["pushmap: campaign: \(recipients) recipient\(recipients == 1 ? "" : "s"), \(translated) translated, \(failed) failed"]
         func line(_ title: String, _ counts: [String: Int]) {
             guard !counts.isEmpty else { return }
@@ -44,6 +47,6 @@ public struct CampaignSummary: Sendable, Equatable {
         line("missing variables", missingVariables)
         line("locale fallbacks", localeFallbacks)
         line("truncated", truncated)
-        return lines.joined(separator: "\n")
+        return lines
     }
 }

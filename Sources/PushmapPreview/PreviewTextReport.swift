@@ -1,12 +1,15 @@
 @_spi(Tools) internal import Pushmap
+internal import PushmapJSON
 
 /// Writes previews as text for a terminal: each view's texts as the phone cuts them, images as
 /// their URLs, then what the phone does with each key.
 public struct PreviewTextReport: Sendable {
     public init() {}
 
+    /// The report, for a terminal: what an intent says may hold escape sequences, written
+    /// escaped (``ShownText``); its line breaks stay, as the phone shows them.
     public func text(_ previews: [NotificationPreview]) -> String {
-        previews.map(entry).joined(separator: "\n")
+        ShownText.escaped(previews.map(entry).joined(separator: "\n"), keepingNewlines: true)
     }
 
     private func entry(_ preview: NotificationPreview) -> String {

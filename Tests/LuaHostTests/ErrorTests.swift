@@ -25,16 +25,17 @@ struct ErrorTests {
         #expect(error?.snippet(in: source) == "3 | return intent.carousel.items\n  | " + String(repeating: "^", count: 28))
     }
 
-    @Test("a script's message is one line: control characters escaped, cut at 2,000 bytes on a character's first byte")
+    @Test("a script's message is one line: control characters escaped, cut at 2,000 bytes between characters")
     func oneLineMessages() throws {
         let state = try makeState()
         let error = luaError { _ = try evaluate(state, #"error("a\nb\r\tc\27[31m\127x" .. ("é"):rep(1500))"#, name: "s.lua") }
         let message = try #require(error?.message)
         #expect(message.hasPrefix(#"a\nb\r\tc\u001B[31m\u007Fxé"#), "\(message.prefix(40))")
         #expect(!message.contains("\n") && !message.contains("\u{1B}"))
-        // 13 bytes before the é's: at 2,000 bytes the cut falls inside an é and goes back to its
-        // first byte (993 of them shown), leaving 3,013 - 1,999 bytes.
-        #expect(message.hasSuffix("é… (1014 bytes more)"), "\(message.suffix(40))")
+        // 13 bytes before the é's, 26 once escaped; 2,000 bytes shown hold 987 é's and the cut
+        // never splits one: 3,013 - 13 - 1,974 bytes left out.
+        #expect(message.hasSuffix("é… (1026 bytes more)"), "\(message.suffix(40))")
+        #expect(message.utf8.count <= 2_000 + "… (1026 bytes more)".utf8.count)
         #expect(LogLine("plain").description == "plain")
     }
 

@@ -203,6 +203,21 @@ struct PreviewCommandTests {
         #expect(!html.contains("http://") && !html.contains("https://"))
     }
 
+    /// Source: the second audit (terminal-escapes): a title holding ESC ] 0 ; ... BEL set the
+    /// terminal's title and ESC [ 2 J cleared the screen of whoever previewed it.
+    @Test("the text form and the diagnostics write an intent's control characters escaped: nothing reaches the terminal")
+    func terminalEscapes() throws {
+        let intent = #"{"title": "a\u001b]0;PWNED\u0007\u001b[2J\u202e", "body": "b\nc"}"#
+        let preview = try CommandRunner.run(["preview", "--platform", "apns", "-"], input: Data(intent.utf8))
+        #expect(preview.status == 0, "\(preview.stderr)")
+        let translate = try CommandRunner.run(["translate", "-"], input: Data(#"{"tittle\u001b[31m": "x"}"#.utf8))
+        for output in [preview.stdout, preview.stderr, translate.stderr] {
+            #expect(!output.unicodeScalars.contains { $0.value == 0x1B || $0.value == 0x07 || $0.value == 0x202E }, "\(output)")
+        }
+        #expect(preview.stdout.contains(#"a\u001B]0;PWNED\u0007\u001B[2J\u202E"#), "\(preview.stdout)")
+        #expect(translate.stderr.contains(#"unknown field 'tittle\u001B[31m'"#), "\(translate.stderr)")
+    }
+
     /// Source: the second audit: an intent naming /etc/shadow as its image had the file embedded
     /// in a page made to be passed around for review.
     @Test("--images embeds only a file that is an image, whatever the intent names; another stays a frame, said in one line")

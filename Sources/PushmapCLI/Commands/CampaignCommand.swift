@@ -69,7 +69,7 @@ struct CampaignCommand: ParsableCommand {
         guard finished else { return } // the reader went away: end quietly
         switch format {
         case .human:
-            StandardStream.note(summary.text)
+            for line in summary.lines { StandardStream.note(line) }
         case .json:
             var bytes = JSONWriter(style: .compact).write(summary.json)
             bytes.append(0x0A)

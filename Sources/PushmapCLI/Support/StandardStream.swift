@@ -1,5 +1,6 @@
 @_spi(Tools) internal import Pushmap
 @_spi(Tools) internal import PushmapTooling
+internal import PushmapJSON
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -30,8 +31,10 @@ struct StandardStream {
     }
 
     /// Writes a line to standard error, ignoring a closed stream: diagnostics must never crash.
+    /// The line is one line whatever it quotes: an intent's or a script's control characters are
+    /// written escaped (``ShownText``), so none starts a line of its own or reaches the terminal.
     static func note(_ text: String) {
-        try? StandardStream.error.write(text + "\n")
+        try? StandardStream.error.write(ShownText.escaped(text) + "\n")
     }
 
     var isTerminal: Bool { isatty(descriptor) == 1 }

@@ -1,0 +1,60 @@
+/// Untrusted text as a terminal or a log line may show it: control characters (C0, DEL, C1) and
+/// the bidirectional overrides and isolates written as escapes (`\n`, `\t`, `\u001B`, `\u202E`),
+/// so that an intent's or a script's text can neither start a line that reads as pushmap's own,
+/// nor send a terminal its escape sequences, nor turn the rest of a line around. Everything else,
+/// including other non-ASCII text, is written as it is.
+package enum ShownText {
+    /// `text` made safe to show, at most `maxBytes` of it (cut after a whole character), with
+    /// how many of its bytes were left out.
+    /// - Parameter keepingNewlines: line feeds stay as they are, for text of many lines whose
+    ///   every other control character is escaped.
+    package static func escaped(
+        _ bytes: UnsafeRawBufferPointer, maxBytes: Int = .max, keepingNewlines: Bool = false
+    ) -> (text: String, leftOut: Int) {
+        var out: [UInt8] = []
+        out.reserveCapacity(min(bytes.count, maxBytes) + 8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
+            let end = min(bytes.count, index + length)
+            var piece = Array(bytes[index..<end])
+            if let scalar = unsafeScalar(piece), !(keepingNewlines && scalar == 0x0A) {
+                switch scalar {
+                case 0x0A: piece = Array(#"\n"#.utf8)
+                case 0x0D: piece = Array(#"\r"#.utf8)
+                case 0x09: piece = Array(#"\t"#.utf8)
+                default:
+                    let hex = Array("0123456789ABCDEF".utf8)
+                    piece = Array(#"\u"#.utf8) + [12, 8, 4, 0].map { hex[Int(scalar >> UInt32($0) & 0xF)] }
+                }
+            }
+            if out.count + piece.count > maxBytes { break }
+            out += piece
+            index = end
+        }
+        return (String(decoding: out, as: UTF8.self), bytes.count - index)
+    }
+
+    /// As ``escaped(_:maxBytes:keepingNewlines:)`` for a whole string.
+    package static func escaped(_ text: String, keepingNewlines: Bool = false) -> String {
+        var text = text
+        return text.withUTF8 { escaped(UnsafeRawBufferPointer($0), keepingNewlines: keepingNewlines).text }
+    }
+
+    /// The scalar of one UTF-8 sequence when it is one to escape.
+    private static func unsafeScalar(_ sequence: [UInt8]) -> UInt32? {
+        switch sequence.count {
+        case 1 where sequence[0] < 0x20 || sequence[0] == 0x7F:
+            return UInt32(sequence[0])
+        case 2 where sequence[0] == 0xC2 && (0x80...0x9F).contains(sequence[1]):
+            return UInt32(sequence[1])  // C1: U+0080 to U+009F
+        case 3 where sequence[0] == 0xE2 && sequence[1] == 0x80 && (0xAA...0xAE).contains(sequence[2]):
+            return 0x2000 | UInt32(sequence[2] & 0x3F)  // U+202A to U+202E
+        case 3 where sequence[0] == 0xE2 && sequence[1] == 0x81 && (0xA6...0xA9).contains(sequence[2]):
+            return 0x2040 | UInt32(sequence[2] & 0x3F)  // U+2066 to U+2069
+        default:
+            return nil
+        }
+    }
+}
