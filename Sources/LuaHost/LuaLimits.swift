@@ -29,7 +29,7 @@ package struct LuaLimits: Sendable, Hashable {
         maxPatternSubjectBytes: Int = 1 << 20,
         patternCost: Double = 1e8,
         maxValueDepth: Int = 64,
-        timeMilliseconds: Int = 1_000
+        timeMilliseconds: Int = 10_000
     ) {
         self.instructions = instructions
         self.memoryBytes = memoryBytes

@@ -371,11 +371,12 @@ package final class LuaState {
 
     // MARK: callbacks from C
 
-    /// What a script prints or warns goes to the log as one line (``LogLine``), at info level:
-    /// shown with `--verbose`, as the docs say of both. A script's text is not the host's
-    /// warning, and on every line of a batch it would flood standard error.
+    /// What a script prints or warns goes to the log as one line (``LogLine``), at debug level:
+    /// shown with the command line's `--verbose` and the server's `--log-level debug`. A script's
+    /// text is not the host's warning, and on every line of a batch or every request it would
+    /// flood the log (a second audit: 1,274 lines from one request at the server's info level).
     fileprivate func log(level: Int32, text: UnsafeRawBufferPointer) {
-        logger.info("\(LogLine(text))", metadata: ["source": level == 0 ? "lua.print" : "lua.warn"])
+        logger.debug("\(LogLine(text))", metadata: ["source": level == 0 ? "lua.print" : "lua.warn"])
     }
 
     fileprivate func encode(

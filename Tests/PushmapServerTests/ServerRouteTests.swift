@@ -338,6 +338,22 @@ struct ServerRouteTests {
         #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_failures_total 1"))
     }
 
+    /// Source: the second audit: at the default log level, one request to a script printing in a
+    /// loop put 1,274 lines (2.5 MB) in the log. docs/service.md: --log-level info logs a line a request.
+    @Test("what a script prints reaches the log at --log-level debug only")
+    func scriptPrintsAtDebug() throws {
+        for level in ["info", "debug"] {
+            let scratch = try ServerPaths.scratch("prints-\(level)")
+            let scripts = scratch.appendingPathComponent("scripts")
+            try FileManager.default.createDirectory(at: scripts, withIntermediateDirectories: true)
+            let source = "return { name = 'chatty', api = 1, platforms = {'fcm'}, fcm = function(intent, ctx) print('chatty says hi') return { message = { data = {} } } end }\n"
+            try source.write(to: scripts.appendingPathComponent("chatty.lua"), atomically: true, encoding: .utf8)
+            let server = try ServerUnderTest(["--scripts", scripts.path, "--log-level", level], scratch: scratch)
+            #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", Data(#"{"template":"chatty"}"#.utf8)).status == 200)
+            #expect(server.running.stderr.contains("chatty says hi") == (level == "debug"), "\(level): \(server.running.stderr.suffix(300))")
+        }
+    }
+
     @Test("with --token-file, 401 without the token or with a wrong one; probes need none")
     func token() throws {
         let scratch = try ServerPaths.scratch("token")

@@ -16,10 +16,10 @@ public struct ScriptLimits: Sendable, Hashable {
     /// holds for templates that run your Lua.
     public var timeMilliseconds: Int
 
-    /// Limits with the defaults: 2,000,000 instructions, 32 MiB, 1 MiB strings, 32 levels, one second.
+    /// Limits with the defaults: 2,000,000 instructions, 32 MiB, 1 MiB strings, 32 levels, ten seconds.
     public init(
         instructions: Int = 2_000_000, memoryBytes: Int = 32 << 20, maxStringBytes: Int = 1 << 20, maxValueDepth: Int = 32,
-        timeMilliseconds: Int = 1_000
+        timeMilliseconds: Int = 10_000
     ) {
         self.instructions = instructions
         self.memoryBytes = memoryBytes

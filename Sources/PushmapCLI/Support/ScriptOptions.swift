@@ -18,7 +18,7 @@ struct ScriptOptions: ParsableArguments {
     /// The logger scripts' print() and warn() go to: standard error.
     var logger: Logger {
         var logger = Logger(label: "pushmap", factory: { StreamLogHandler.standardError(label: $0) })
-        logger.logLevel = verbose ? .info : .warning
+        logger.logLevel = verbose ? .debug : .warning
         return logger
     }
 
