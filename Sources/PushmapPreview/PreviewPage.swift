@@ -23,6 +23,9 @@ public struct PreviewPage: Sendable {
     public func html(_ previews: [NotificationPreview], gallery: Bool = false) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         html += "<meta name=\"color-scheme\" content=\"light dark\">\n"
+        // The page runs no script and fetches nothing (images are frames, or data URIs with
+        // --images): the policy says so to the browser, a second line behind the escaping.
+        html += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">\n"
         html += "<title>\(HTMLEscape.text(title))</title>\n<style>\n\(Self.css)</style>\n</head>\n"
         html += "<body data-page=\"\(gallery ? "gallery" : "preview")\">\n"
         html += "<header class=\"page-header\"><h1>\(HTMLEscape.text(title))</h1>"

@@ -201,6 +201,8 @@ struct PreviewCommandTests {
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.contains("data:image/png;base64,iVBORw0KGgo="))
         #expect(!html.contains("http://") && !html.contains("https://"))
+        // The second audit: no policy told the browser the page runs nothing and fetches nothing.
+        #expect(html.contains(#"<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'">"#))
     }
 
     /// Source: the second audit (terminal-escapes): a title holding ESC ] 0 ; ... BEL set the
