@@ -66,7 +66,7 @@ struct CustomKeys {
         }
         // A payload of more keys than 32 bits count is refused long before it gets here.
         if let known { slots[known.rawValue] = Int32(truncatingIfNeeded: entries.count) }
-        if indexByBytes != nil { indexByBytes?[Array(key)] = entries.count }
+        if indexByBytes != nil { index(key, at: entries.count) }
         entries.append(Entry(key: key, value: value, base: base))
         prints.append(print)
         return print
@@ -74,20 +74,32 @@ struct CustomKeys {
 
     /// The index of a key no rule reads by name, or -1.
     private mutating func unknownIndex(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Int {
-        if entries.count > Self.searchedInPlace {
-            if indexByBytes == nil {
-                var index: [[UInt8]: Int] = [:]
-                index.reserveCapacity(entries.count)
-                // A later entry never repeats an earlier key: add keeps the first one's place.
-                for (position, entry) in entries.enumerated() { index[Array(entry.key)] = position }
-                indexByBytes = index
-            }
-            return indexByBytes?[Array(key)] ?? -1
-        }
+        if entries.count > Self.searchedInPlace { return indexed(key) }
         for index in prints.indices where prints[index] == print && (print.isWhole || JSONItems.same(entries[index].key, key)) {
             return index
         }
         return -1
+    }
+
+    // The index's two paths stay out of line: inlined, they made `add` too large to be inlined
+    // itself into the data maps' reads, 2,000 instructions more a batch line (one frozen seed).
+
+    /// The entry of `key` through the index, made at the first call.
+    @inline(never)
+    private mutating func indexed(_ key: UnsafeRawBufferPointer) -> Int {
+        if indexByBytes == nil {
+            var index: [[UInt8]: Int] = [:]
+            index.reserveCapacity(entries.count)
+            // A later entry never repeats an earlier key: add keeps the first one's place.
+            for (position, entry) in entries.enumerated() { index[Array(entry.key)] = position }
+            indexByBytes = index
+        }
+        return indexByBytes?[Array(key)] ?? -1
+    }
+
+    @inline(never)
+    private mutating func index(_ key: UnsafeRawBufferPointer, at position: Int) {
+        indexByBytes?[Array(key)] = position
     }
 
     func value(_ key: Known) -> JSONNode? {
