@@ -56,11 +56,12 @@ struct LuaValueReader: ~Copyable {
     }
 
     private mutating func value(at index: Int32) throws(LuaError) -> JSONValue {
+        let type = lua_type(state, index)
         var length = 0
-        if lua_type(state, index) == LUA_TSTRING { _ = pmh_tolstring(state, index, &length) }
+        if type == LUA_TSTRING { _ = pmh_tolstring(state, index, &length) }
         remainingBytes -= 4 + length
         guard remainingBytes >= 0 else { throw LuaError.tooLargeAsJSON(at: root, limit: maxBytes) }
-        switch lua_type(state, index) {
+        switch type {
         case LUA_TNIL:
             return .null
         case LUA_TBOOLEAN:

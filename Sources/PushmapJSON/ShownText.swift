@@ -11,6 +11,11 @@ package enum ShownText {
     package static func escaped(
         _ bytes: UnsafeRawBufferPointer, maxBytes: Int = .max, keepingNewlines: Bool = false
     ) -> (text: String, leftOut: Int) {
+        // Most text has nothing to escape and fits: written as it is, with no copy byte by byte
+        // (every line the command line writes to standard error comes through here).
+        if bytes.count <= maxBytes, !bytes.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 }) {
+            return (String(decoding: bytes, as: UTF8.self), 0)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(min(bytes.count, maxBytes) + 8)
         var index = 0
@@ -18,19 +23,23 @@ package enum ShownText {
             let byte = bytes[index]
             let length = byte < 0x80 ? 1 : byte < 0xE0 ? 2 : byte < 0xF0 ? 3 : 4
             let end = min(bytes.count, index + length)
-            var piece = Array(bytes[index..<end])
-            if let scalar = unsafeScalar(piece), !(keepingNewlines && scalar == 0x0A) {
+            let sequence = UnsafeRawBufferPointer(rebasing: bytes[index..<end])
+            if let scalar = unsafeScalar(sequence), !(keepingNewlines && scalar == 0x0A) {
+                let escape: [UInt8]
                 switch scalar {
-                case 0x0A: piece = Array(#"\n"#.utf8)
-                case 0x0D: piece = Array(#"\r"#.utf8)
-                case 0x09: piece = Array(#"\t"#.utf8)
+                case 0x0A: escape = Array(#"\n"#.utf8)
+                case 0x0D: escape = Array(#"\r"#.utf8)
+                case 0x09: escape = Array(#"\t"#.utf8)
                 default:
                     let hex = Array("0123456789ABCDEF".utf8)
-                    piece = Array(#"\u"#.utf8) + [12, 8, 4, 0].map { hex[Int(scalar >> UInt32($0) & 0xF)] }
+                    escape = Array(#"\u"#.utf8) + [12, 8, 4, 0].map { hex[Int(scalar >> UInt32($0) & 0xF)] }
                 }
+                if out.count + escape.count > maxBytes { break }
+                out += escape
+            } else {
+                if out.count + sequence.count > maxBytes { break }
+                out += sequence
             }
-            if out.count + piece.count > maxBytes { break }
-            out += piece
             index = end
         }
         return (String(decoding: out, as: UTF8.self), bytes.count - index)
@@ -43,7 +52,7 @@ package enum ShownText {
     }
 
     /// The scalar of one UTF-8 sequence when it is one to escape.
-    private static func unsafeScalar(_ sequence: [UInt8]) -> UInt32? {
+    private static func unsafeScalar(_ sequence: UnsafeRawBufferPointer) -> UInt32? {
         switch sequence.count {
         case 1 where sequence[0] < 0x20 || sequence[0] == 0x7F:
             return UInt32(sequence[0])
