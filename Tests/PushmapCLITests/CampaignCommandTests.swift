@@ -285,6 +285,32 @@ struct CampaignCommandTests {
         #expect(over.result.stderr.contains("truncated: $.body 1"), "\(over.result.stderr)")
     }
 
+    /// Source: FCM's 4096 bytes count the data keys and values plus an overhead Google does not
+    /// document (a sender's measurements on Stack Overflow), so a message past 4096 bytes written
+    /// compactly but not in keys and values is one FCM may take: a campaign cuts it to be sure,
+    /// and with --no-truncate it goes with the fcm-size warning.
+    @Test("an FCM message FCM may refuse is cut to 4096 bytes; with --no-truncate it goes with a warning")
+    func fcmMayRefuse() throws {
+        let intent = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "title": "T", "body": String(repeating: "a", count: 3_950), "target": ["token": String(repeating: "t", count: 163)],
+        ]), as: UTF8.self)
+        let cut = try Self.campaign(intent, ["{}"], ["--platform", "fcm"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let line = try #require(Self.lines(cut.stdout).first)
+        let message = try #require((line["fcm"] as? [String: Any])?["message"])
+        let written = try JSONSerialization.data(withJSONObject: message, options: [.withoutEscapingSlashes])
+        #expect(written.count <= 4096)
+        #expect(Self.diagnostics(line).contains { $0["rule"] as? String == "truncated" && $0["path"] as? String == "$.body" })
+        #expect(!Self.diagnostics(line).contains { $0["rule"] as? String == "fcm-size" })
+
+        let whole = try Self.campaign(intent, ["{}"], ["--platform", "fcm", "--no-truncate"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let kept = try #require(Self.lines(whole.stdout).first)
+        let size = Self.diagnostics(kept).first { $0["rule"] as? String == "fcm-size" }
+        #expect(size?["severity"] as? String == "warning")
+        #expect(!Self.diagnostics(kept).contains { $0["rule"] as? String == "truncated" })
+    }
+
     /// Source: the sandbox audit: a body whose last character is one grapheme cluster of 20,001
     /// scalars was cut to "a …", and the warning said "from 3 to 3 characters".
     @Test("a cut that takes one character of many bytes says so in bytes")

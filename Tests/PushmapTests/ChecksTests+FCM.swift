@@ -98,13 +98,41 @@ extension ChecksTests {
         F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["ttl": 3600]]), .fcm), "fcm-ttl", .error, at: "$.message.android.ttl")
     }
 
-    @Test("the FCM message is at most 4096 bytes written compactly")
-    func fcmSize() {
+    /// Source: Firebase's "maximum payload for both message types is 4096 bytes"; what counts is
+    /// from a sender's measurements on Stack Overflow ("FCM data message size limit", bianster):
+    /// the data keys and values, about 6 bytes more a key, the target and whitespace not.
+    @Test("FCM's 4096 bytes: data keys and values past them are refused, a message past them written compactly may be")
+    func fcmSize() throws {
         let big = F.fcm(F.merged(F.basicData, ["filler": .string(String(repeating: "x", count: 4096))]))
         let finding = F.expectOne(F.check(big, .fcm), "fcm-size", .error, at: "$.message")
-        #expect(finding?.message.contains("bytes") == true)
+        #expect(finding?.message.contains("keys and values are") == true)
         let fits = F.fcm(F.merged(F.basicData, ["filler": .string(String(repeating: "x", count: 3500))]))
         F.expectNone(F.check(fits, .fcm), "fcm-size")
+        // 3,900 bytes of data with a real token's length and Android options: 4,100 bytes as a
+        // message, FCM's count under 4096. A warning that says both counts, and no error.
+        let long: JSONObject = ["token": .string(String(repeating: "t", count: 163)), "android": ["priority": "HIGH", "collapse_key": "games"]]
+        let near = F.fcm(["filler": .string(String(repeating: "x", count: 3_900))], message: long)
+        let warning = F.expectOne(F.check(near, .fcm), "fcm-size", .warning, at: "$.message")
+        #expect(warning?.message.contains("FCM counts 3906 of them") == true, "\(warning?.message ?? "")")
+    }
+
+    @Test("FCM's size counts android.data over data once, and the notification's members")
+    func fcmSizeCounts() {
+        // The same 2,100 bytes in data and android.data are delivered once: no finding.
+        let filler: JSONObject = ["filler": .string(String(repeating: "x", count: 2_100))]
+        let twice = F.fcm(filler, message: ["android": ["data": .object(filler)]])
+        F.expectNone(F.check(twice, .fcm).filter { $0.severity == .error }, "fcm-size")
+        // 2,100 in data and 2,100 in the notification's body are over.
+        let both = F.fcm(filler, message: ["notification": ["body": .string(String(repeating: "b", count: 2_100))]])
+        F.expectOne(F.check(both, .fcm), "fcm-size", .error, at: "$.message")
+    }
+
+    /// Source: FCM's apns object is handed to APNs, which holds it to Apple's 4096 bytes.
+    @Test("message.apns is not counted in FCM's 4096 bytes: APNs holds it to its own")
+    func fcmSizeWithoutAPNS() {
+        let data: JSONObject = ["filler": .string(String(repeating: "x", count: 2_500))]
+        let apns: JSONObject = ["apns": ["payload": ["aps": ["alert": ["body": .string(String(repeating: "a", count: 2_500))]]]]]
+        F.expectNone(F.check(F.fcm(data, message: apns), .fcm), "fcm-size")
     }
 
     // MARK: - formats of message fields

@@ -67,14 +67,28 @@ extension Campaign {
         _ rendering: CampaignRendering, truncate: Bool, with translate: ([UInt8]) throws(TranslationError) -> Translation
     ) -> Result<Translation, TranslationError> {
         var translation: Translation
+        // With cuts allowed, a payload that may be over its limit (a size warning) is cut as one
+        // that is; when no cut fits, it goes as it was, with its warning.
+        let sized: ([UInt8]) throws(TranslationError) -> Translation = { bytes throws(TranslationError) in
+            let translation = try translate(bytes)
+            if truncate, let oversize = PayloadFit.oversize(translation) { throw oversize }
+            return translation
+        }
         do {
             translation = try translate(rendering.intent)
+            if truncate, let oversize = PayloadFit.oversize(translation), let overflow = PayloadFit.overflow(oversize),
+                let intent = try? JSONParser.parse(rendering.intent),
+                let fitted = try? PayloadFit.fit(intent, overflow: overflow, firstError: oversize, translate: sized)
+            {
+                translation = fitted.translation
+                translation.diagnostics += fitted.cuts.map(\.warning)
+            }
         } catch {
             guard truncate, let overflow = PayloadFit.overflow(error), let intent = try? JSONParser.parse(rendering.intent) else {
                 return .failure(warned(error, rendering.warnings))
             }
             do {
-                let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: error, translate: translate)
+                let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: error, translate: sized)
                 translation = fitted.translation
                 translation.diagnostics += fitted.cuts.map(\.warning)
             } catch {

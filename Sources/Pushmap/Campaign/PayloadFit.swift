@@ -28,6 +28,13 @@ enum PayloadFit {
         return overflow
     }
 
+    /// A translation's size warnings as the error a cut mends: nil when it has none.
+    static func oversize(_ translation: Translation) -> TranslationError? {
+        let sizes = translation.diagnostics.filter { $0.bytesOver != nil }
+        guard !sizes.isEmpty else { return nil }
+        return TranslationError(kind: .failedCheck, diagnostics: sizes.map { var error = $0; error.severity = .error; return error })
+    }
+
     /// The texts of `intent` in cutting order: the fixed fields, then the carousel's captions
     /// from the last. Never a data value, a link or a label: a cut id or URL is a wrong one.
     static func fields(_ intent: JSONValue) -> [[JSONPath.Component]] {

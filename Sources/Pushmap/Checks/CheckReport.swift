@@ -65,6 +65,13 @@ struct CheckReport {
         diagnostics[diagnostics.count - 1].bytesOver = bytesOver
     }
 
+    /// A payload over a limit the platform may not hold it to: a warning, with the bytes to save
+    /// to be sure, which a campaign cuts as it does for an error.
+    mutating func oversizeWarning(_ location: CheckLocation, _ message: CheckMessage, bytesOver: Int) {
+        add(.warning, location, message.text)
+        diagnostics[diagnostics.count - 1].bytesOver = bytesOver
+    }
+
     /// An error under a rule name of its own: for a walk whose findings are of several kinds
     /// (``FCMFieldWalk``).
     mutating func error(_ location: CheckLocation, _ message: CheckMessage, rule: StaticString) {

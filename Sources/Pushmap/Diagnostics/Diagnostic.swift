@@ -33,7 +33,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// translation then fails as the script's (``TranslationError/Kind/scriptFailed``).
     public var script: String?
     /// For a size finding (`fcm-size`, `apns-size`): how many bytes the payload is over its
-    /// platform's limit, which a campaign's cut must save.
+    /// platform's limit, which a campaign's cut must save; on a warning too (FCM's count,
+    /// which Google does not spell out), since a campaign cuts to be sure.
     package var bytesOver: Int?
 
     package init(
