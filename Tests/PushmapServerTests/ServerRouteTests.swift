@@ -267,6 +267,39 @@ struct ServerRouteTests {
         #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
     }
 
+    /// Source: the second audit: an unknown method or a 100 kB path got Hummingbird's bare 400 with
+    /// an empty body. RFC 9110 15.6.2 (501 for an unknown method) and RFC 6585 5 (431).
+    @Test("a request NIO's parser cannot read gets a JSON error: 501 for an unknown method, 431 for a head over the limits, 400 else")
+    func unreadableRequests() throws {
+        let server = try ServerUnderTest()
+        let long = String(repeating: "a", count: 100_000)
+        let cases: [(raw: String, status: String, kind: String)] = [
+            ("FOO /v1/translate HTTP/1.1\r\nHost: x\r\n\r\n", "501 Not Implemented", "not implemented"),
+            ("GET /\(long) HTTP/1.1\r\nHost: x\r\n\r\n", "431 Request Header Fields Too Large", "request header fields too large"),
+            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: \(long)\r\n\r\n", "431 Request Header Fields Too Large", "request header fields too large"),
+            ("GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", "400 Bad Request", "bad request"),
+            // A bad chunk in a body: the route is answering, and says the body could not be read.
+            ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400 Bad Request", "bad request"),
+        ]
+        for (raw, status, kind) in cases {
+            let connection = try StreamingRequest(port: server.port, raw: raw)
+            #expect(connection.read(until: "}\n", seconds: 10), "\(raw.prefix(40))")
+            let text = String(decoding: connection.received, as: UTF8.self)
+            #expect(text.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(raw.prefix(40)): \(text.prefix(200))")
+            #expect(text.contains(#"{"error":{"kind":"\#(kind)","message":""#), "\(text.prefix(300))")
+            #expect(text.contains(#""requestId":""#))
+        }
+        // After an answered request on the same connection, the unreadable one is answered second.
+        let pipelined = try StreamingRequest(port: server.port, raw: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nFOO / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(pipelined.read(until: "not implemented", seconds: 10))
+        let both = String(decoding: pipelined.received, as: UTF8.self)
+        let ok = try #require(both.range(of: "HTTP/1.1 200 OK"))
+        let refused = try #require(both.range(of: "HTTP/1.1 501 Not Implemented"))
+        #expect(ok.lowerBound < refused.lowerBound)
+        #expect(pipelined.closed(within: 5))
+        #expect(try Curl.get("\(server.baseURL)/healthz").status == 200)
+    }
+
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")
     func preview() throws {
         let server = try ServerUnderTest(Self.now)

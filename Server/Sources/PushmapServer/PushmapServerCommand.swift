@@ -165,7 +165,9 @@ enum PushmapServer {
             router: router,
             // A client that opens a connection and sends part of a request's head, or nothing, held
             // it for good (a second audit held 3,000): the idle time closes it.
-            server: .http1(configuration: .init(idleTimeout: .milliseconds(Int64(configuration.idleTimeoutMilliseconds)))),
+            server: .http1(configuration: .init(
+                additionalChannelHandlers: [UnreadableRequestAnswer()],
+                idleTimeout: .milliseconds(Int64(configuration.idleTimeoutMilliseconds)))),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "pushmap-server"),
             services: [reloader],
             onServerRunning: { channel in

@@ -2,12 +2,14 @@ internal import HTTPTypes
 internal import Hummingbird
 internal import Logging
 internal import NIOCore
+internal import NIOHTTP1
 internal import OpenAPIRuntime
 
 /// Answers every error thrown beneath it, so that the middleware around it (request id, log,
 /// metrics) sees an answer: an ``APIError`` as it says; the router's "no route" as 404, or 405
-/// with `Allow` when the path is known under another method; a body over the limit as 413; and
-/// anything else as a 500 that says nothing of what went wrong (the log line does, with the id).
+/// with `Allow` when the path is known under another method; a body over the limit as 413; a
+/// body NIO's parser cannot read (a bad chunk) as 400, as ``UnreadableRequestAnswer`` answers a
+/// head; and anything else as a 500 that says nothing of what went wrong (the log line does, with the id).
 struct ErrorAnswerMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -30,6 +32,8 @@ struct ErrorAnswerMiddleware: RouterMiddleware {
             return answer(for: error.underlyingError, path: path, logger: logger)
         case is NIOTooManyBytesError:
             return .bodyTooLarge
+        case let error as HTTPParserError:
+            return .badRequest("the request's body could not be read as HTTP/1.1 (\(error))")
         case let error as HTTPError where error.status == .notFound:
             if let route = routes.route(path), let method = routes.methods[route] { return .methodNotAllowed(route, allowed: method) }
             return .notFound

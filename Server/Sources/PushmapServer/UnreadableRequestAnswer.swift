@@ -1,0 +1,92 @@
+internal import HTTPTypes
+internal import NIOCore
+internal import NIOHTTP1
+internal import NIOHTTPTypes
+internal import PushmapJSON
+
+/// Answers a request NIO's HTTP/1 parser cannot read (an unknown method such as `FOO`, a head
+/// past the size limits, bytes that are not HTTP) with the service's JSON error body, and closes
+/// the connection. Hummingbird answers those itself with an empty 400 before any route or
+/// middleware sees them, so this sits in the channel, after the HTTP codec.
+///
+/// An error inside a request whose head was read (a bad chunk in its body) is left to
+/// Hummingbird, which is answering that request. One after a request still being answered (the
+/// next of a pipelined pair) waits for that answer's end, so that answers keep their order.
+final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPRequestPart
+    typealias InboundOut = HTTPRequestPart
+    typealias OutboundIn = HTTPResponsePart
+    typealias OutboundOut = HTTPResponsePart
+
+    /// A request's head was read and its end not yet.
+    private var requestOpen = false
+    /// Requests whose head was read and whose answer has not ended.
+    private var unanswered = 0
+    /// A parser error met while an answer was owed, answered after it.
+    private var held: HTTPParserError?
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head:
+            requestOpen = true
+            unanswered += 1
+        case .end: requestOpen = false
+        case .body: break
+        }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
+        context.write(data, promise: promise)
+        guard isEnd else { return }
+        unanswered = max(0, unanswered - 1)
+        if unanswered == 0, let error = held {
+            held = nil
+            answer(error, context: context)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard let parserError = error as? HTTPParserError, !requestOpen, context.channel.isActive else {
+            context.fireErrorCaught(error)
+            return
+        }
+        if unanswered > 0 {
+            held = parserError
+        } else {
+            answer(parserError, context: context)
+        }
+    }
+
+    private func answer(_ error: HTTPParserError, context: ChannelHandlerContext) {
+        let (status, message) = Self.answer(error)
+        let requestID = RequestIDMiddleware.requestID(from: nil)
+        let kind = status == .badRequest ? "bad request" : status.reasonPhrase.lowercased()
+        let body = Answer.json(.object(["error": .object(["kind": .string(kind), "message": .string(message)]), "requestId": .string(requestID)]))
+        var headers: HTTPFields = [.contentType: "application/json", .connection: "close", .contentLength: String(body.count)]
+        headers[.requestID] = requestID
+        context.write(wrapOutboundOut(.head(HTTPResponse(status: status, headerFields: headers))), promise: nil)
+        context.write(wrapOutboundOut(.body(context.channel.allocator.buffer(bytes: body))), promise: nil)
+        let channel = context.channel
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
+    }
+
+    /// The status and the one-line message for what the parser met.
+    static func answer(_ error: HTTPParserError) -> (HTTPResponse.Status, String) {
+        switch error {
+        case .invalidMethod:
+            // RFC 9110 15.6.2: a method the server does not know is 501.
+            (.notImplemented, "the request's method is not one pushmap-server knows; its routes take GET and POST")
+        case .headerOverflow:
+            (.init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
+             "the request's head is over the server's limits: 80 KiB a line or header, 80 KiB of headers in all, 1,000 headers")
+        case .invalidVersion:
+            (.badRequest, "the request is not HTTP/1.0 or HTTP/1.1")
+        case .invalidURL:
+            (.badRequest, "the request's target is not a valid path")
+        default:
+            (.badRequest, "the request could not be read as HTTP/1.1 (\(error))")
+        }
+    }
+}
