@@ -99,16 +99,21 @@ extension ChecksTests {
         F.expectNone(F.check(try F.parse(#"{"aps": {"alert": {"title": "", "body": "b"}}}"#), .apns), "apns-alert")
     }
 
-    @Test("aps.badge is an integer of 0 or more", arguments: [JSONValue.double(1.0), "1", -1, true])
+    @Test("aps.badge is an integer of 0 or more", arguments: [JSONValue.double(1.5), "1", -1, true])
     func apnsBadge(badge: JSONValue) {
         let payload = F.apns(F.merged(F.plainAps, ["badge": badge]))
         F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-badge", .error, at: "$.badge", payloadPath: "$.aps.badge")
     }
 
-    @Test("an integer badge passes")
-    func apnsBadgePasses() {
+    /// Source: the fifth audit: firebase-admin-python's encode_aps takes Aps(badge=42.0) and
+    /// sends 42.0, and FCM keeps apns.payload as a protobuf Struct, whose numbers are doubles.
+    @Test("an integer badge passes, written 12, 12.0 or 1.2e1")
+    func apnsBadgePasses() throws {
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["badge": 0])), .apns), "apns-badge")
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["badge": 12])), .apns), "apns-badge")
+        F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["badge": .double(12.0)])), .apns), "apns-badge")
+        let written = try F.parse(#"{"message": {"token": "t", "apns": {"payload": {"aps": {"alert": "a", "badge": 1.2e1, "content-available": 1.0}}}}}"#)
+        #expect(F.check(written, .fcm).filter { $0.severity == .error }.isEmpty)
     }
 
     @Test("aps.sound is a name or {critical, name, volume}; a wrong sound degrades the notification: a warning")
@@ -126,12 +131,29 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["sound": ["critical": 1, "name": "alarm", "volume": 0.5]])), .apns), "apns-sound")
     }
 
-    @Test("content-available and mutable-content are exactly the integer 1", arguments: [JSONValue.bool(true), "1", 0, .double(1.0)])
+    @Test("content-available and mutable-content are the number 1: another string or number is an error", arguments: [JSONValue.string("1"), 2, .double(0.5)])
     func apnsFlag(value: JSONValue) {
         let payload = F.apns(F.merged(F.plainAps, ["mutable-content": value]))
         F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-flag", .error, at: "$.ios.mutableContent", payloadPath: #"$.aps["mutable-content"]"#)
         let background = F.apns(["content-available": value])
         F.expectOne(F.check(background, .apns), "apns-flag", .error, at: #"$.aps["content-available"]"#)
+    }
+
+    /// Source: the fifth audit: beside an alert the notification shows whatever the flag, and the
+    /// Node Admin SDK's validateAps turns true into 1 and drops another content-available; Apple
+    /// documents only 1. So true, false and 0 are warnings, but content-available 0 as all a
+    /// push holds does nothing, an error.
+    @Test("a flag of true, false or 0 is a warning, but a push of content-available 0 alone is an error", arguments: [JSONValue.bool(true), false, 0])
+    func apnsFlagRead(value: JSONValue) {
+        let payload = F.apns(F.merged(F.plainAps, ["mutable-content": value, "content-available": value]))
+        let found = F.check(payload, .apns).filter { $0.rule == "apns-flag" }
+        #expect(found.count == 2 && found.allSatisfy { $0.severity == .warning && $0.message.contains("Apple documents the number 1") }, "\(found)")
+        let alone = F.check(F.apns(["content-available": value]), .apns)
+        if value == .bool(true) {
+            F.expectOne(alone, "apns-flag", .warning, at: #"$.aps["content-available"]"#)
+        } else {
+            F.expectOne(alone, "apns-flag", .error, at: #"$.aps["content-available"]"#)
+        }
     }
 
     @Test("the integer 1 passes as a flag")

@@ -71,8 +71,12 @@ extension ChecksTests {
         let alert = F.check(Self.request(headers, F.merged(silent, ["alert": "Hi", "badge": 1])), .apns)
         #expect(alert.count == 1)
         F.expectOne(alert, "apns-background", .error, at: "$.payload.aps.alert")
-        // A silent payload sent as alert, or with no push type.
-        F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
+        // A silent payload sent as alert: APNs takes it (sideshow/apns2 sends alert by default)
+        // and Apple calls background "recommended" on iOS, so a warning. With no push type, too.
+        F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
+        // content-available true on a background push: the flag rule's one warning.
+        let flagTrue = F.check(Self.request(headers, ["content-available": true]), .apns)
+        #expect(flagTrue.count == 1 && flagTrue.first?.rule == "apns-flag" && flagTrue.first?.severity == .warning, "\(flagTrue)")
         // With no push type APNs may delay or drop it (a warning); FCM sets one itself.
         F.expectOne(F.check(Self.request(["apns-priority": "5"], silent), .apns), "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
         F.expectNone(F.check(["message": ["token": "t", "apns": Self.request(["apns-priority": "5"], silent)]], .fcm), "apns-push-type")

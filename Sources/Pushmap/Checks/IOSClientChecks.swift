@@ -99,7 +99,7 @@ enum IOSClientChecks {
         static var scope: RuleScope { .iOSTemplate }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard !ValueFormat.isInteger(payload.aps["mutable-content"], 1) else { return }
+            guard !ValueFormat.isFlagSet(payload.aps["mutable-content"]) else { return }
             report.error(
                 APNSPayloadChecks.location("mutable-content"),
                 "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
@@ -224,7 +224,7 @@ enum IOSClientChecks {
         static var scope: RuleScope { .plain }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard payload.keys.contains(.media), !ValueFormat.isInteger(payload.aps["mutable-content"], 1) else { return }
+            guard payload.keys.contains(.media), !ValueFormat.isFlagSet(payload.aps["mutable-content"]) else { return }
             report.warning(
                 payload.keys.location(.media),
                 "adb_media needs aps.mutable-content 1: without it the service extension does not run and the image is not attached")
@@ -237,7 +237,7 @@ enum IOSClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             let aps = payload.aps
-            guard ValueFormat.isInteger(aps["content-available"], 1), aps["alert"] == nil else { return }
+            guard ValueFormat.isFlagSet(aps["content-available"]), aps["alert"] == nil else { return }
             for key in silentPushAlerts where aps[key] != nil {
                 report.warning(
                     APNSPayloadChecks.location(ValueFormat.text(key)),

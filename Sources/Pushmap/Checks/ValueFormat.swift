@@ -86,9 +86,25 @@ enum ValueFormat {
         return withArticle(value.typeName)
     }
 
-    /// Whether the value is the JSON integer `number` (a double such as 1.0 is not).
+    /// Whether the value is the whole number `number`, however written (1.0 is 1).
     static func isInteger(_ value: JSONNode?, _ number: Int64) -> Bool {
-        value?.integerValue == number
+        wholeNumber(value) == number
+    }
+
+    /// The whole number a JSON number is, written `1`, `1.0` or `1e0` alike: JSON has one kind
+    /// of number, iOS reads each as the NSNumber it is, and FCM keeps apns.payload's numbers as
+    /// doubles. nil for a fraction, a number past 64 bits, or no number.
+    static func wholeNumber(_ value: JSONNode?) -> Int64? {
+        guard let value else { return nil }
+        if let integer = value.integerValue { return integer }
+        guard let double = value.doubleValue, double.rounded() == double, abs(double) < 9.2e18 else { return nil }
+        return Int64(double)
+    }
+
+    /// Whether an APNS flag is set as iOS reads it: the number 1, or `true`, which iOS reads as 1
+    /// (the flag rule warns of `true`, as Apple documents 1).
+    static func isFlagSet(_ value: JSONNode?) -> Bool {
+        wholeNumber(value) == 1 || value?.boolValue == true
     }
 
     // MARK: characters and numbers

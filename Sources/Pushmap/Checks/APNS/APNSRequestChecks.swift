@@ -54,9 +54,11 @@ enum APNSRequestChecks {
             let liveActivity = aps["event"] != nil
             if ValueFormat.equals(type, "alert") {
                 if isSilent(aps) {
-                    report.error(
+                    // APNs takes it (sideshow/apns2 sends alert unless told), and Apple calls
+                    // background "recommended" on iOS, not required: a warning.
+                    report.warning(
                         location,
-                        "a silent push (content-available, no alert, sound or badge) is sent as alert: iOS drops or throttles it; use background")
+                        "a silent push (content-available, no alert, sound or badge) is sent as alert: Apple asks for background, and iOS may delay or drop it; use background")
                 } else if !liveActivity, aps["alert"] == nil, aps["sound"] == nil, aps["badge"] == nil {
                     // The fix is in the payload (something to show), not the push type.
                     report.error(
@@ -83,7 +85,7 @@ enum APNSRequestChecks {
         static func check(_ request: Request, _ report: inout CheckReport) {
             guard let headers = request.headers, let type = request.pushType, ValueFormat.equals(type, "background") else { return }
             // No aps at all is the payload rule's (apns-aps-object) to report.
-            if let aps = request.aps, !ValueFormat.isInteger(aps["content-available"], 1) {
+            if let aps = request.aps, !ValueFormat.isFlagSet(aps["content-available"]) {
                 report.error(
                     CheckLocation(payload: #"$.payload.aps["content-available"]"#, intent: "$.ios.contentAvailable"),
                     "a background push needs aps.content-available 1: without it iOS does not wake the app")
@@ -148,7 +150,7 @@ enum APNSRequestChecks {
 
     /// content-available 1 with no alert, sound or badge.
     static func isSilent(_ aps: JSONObjectNode) -> Bool {
-        ValueFormat.isInteger(aps["content-available"], 1) && alerting.allSatisfy { aps[$0] == nil }
+        ValueFormat.isFlagSet(aps["content-available"]) && alerting.allSatisfy { aps[$0] == nil }
     }
 
     static func header(_ name: StaticString) -> CheckLocation {

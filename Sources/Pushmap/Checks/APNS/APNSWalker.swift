@@ -14,6 +14,12 @@ enum APNSWalker {
         /// `aps` itself, looked into only for a finding that asks what else it holds.
         var aps: JSONObjectNode?
 
+        /// aps has something to show or play: an alert, a sound or a badge.
+        var showsSomething: Bool {
+            guard let aps else { return false }
+            return aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
+        }
+
         /// The severity of an alert with nothing to show: the requirement's, but a warning beside
         /// a sound or a badge, which still play and show.
         func nothingToShow(_ requirement: APNSModel.Requirement) -> Diagnostic.Severity {
@@ -103,6 +109,17 @@ enum APNSWalker {
             return
         }
         guard !accepts(key.shape, value, context: context) else { return }
+        if case .flag = key.shape, let (set, meaning) = flagMeaning(value),
+            set || !ValueFormat.equals(key.name, "content-available") || context.showsSomething
+        {
+            // true, false and 0 are read as the NSNumbers they are: iOS takes true for 1 and
+            // 0 or false for no flag, which Apple does not document, so a warning. A push whose
+            // only flag is content-available 0 does nothing at all: that stays the key's error.
+            report.add(
+                .warning, rule: key.rule, location(bytes, table),
+                "\(table.prefix)\(key.name) is \(ValueFormat.shown(value, literals: true)), which iOS reads as \(meaning); Apple documents the number 1: write 1, or leave the key out")
+            return
+        }
         wrong(value, key, description(key.shape, context: context), bytes, table, &report)
     }
 
@@ -162,6 +179,13 @@ enum APNSWalker {
         IntentOrigin.location(base: ValueFormat.text(table.path), key: String(decoding: bytes, as: UTF8.self), table: table.origins)
     }
 
+    /// Whether a flag given as `true`, `false` or `0` is set as iOS reads it, and how to say so;
+    /// nil for anything else.
+    private static func flagMeaning(_ value: JSONNode) -> (set: Bool, meaning: String)? {
+        if let bool = value.boolValue { return bool ? (true, "1 (set)") : (false, "no flag") }
+        return ValueFormat.wholeNumber(value) == 0 ? (false, "no flag") : nil
+    }
+
     /// Whether a key's string value names a sound file: aps.sound, and the critical sound's name.
     private static func namesSound(_ shape: APNSModel.Shape) -> Bool {
         switch shape {
@@ -179,7 +203,7 @@ enum APNSWalker {
         case .trueValue: return value.boolValue == true
         case .localizable: return value.isString || (context.liveActivity && isLocalization(value))
         case .zeroOrOne: return ValueFormat.isInteger(value, 1) || ValueFormat.isInteger(value, 0)
-        case .count, .epochSeconds: return (value.integerValue ?? -1) >= 0
+        case .count, .epochSeconds: return (ValueFormat.wholeNumber(value) ?? -1) >= 0
         case .unitNumber: return isUnitNumber(value)
         case .score: return context.liveActivity ? value.integerValue != nil || value.doubleValue != nil : isUnitNumber(value)
         case .object: return value.objectValue != nil
