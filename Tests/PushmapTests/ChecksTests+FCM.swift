@@ -127,6 +127,27 @@ extension ChecksTests {
         F.expectOne(F.check(both, .fcm), "fcm-size", .error, at: "$.message")
     }
 
+    /// Source: fcm.v1.json, Message.data: "When sending payloads containing only data fields to
+    /// iOS devices, only normal priority ("apns-priority": "5") is allowed in ApnsConfig"; Firebase's
+    /// docs (quoted in grafana/oncall#1612): high priority is rejected with INVALID_ARGUMENT.
+    @Test("a data-only message at apns-priority 10 is refused; with a notification, an alert or a Live Activity event it is not")
+    func fcmDataOnlyPriority() throws {
+        let data: JSONObject = ["k": "v"]
+        let high: JSONObject = ["apns": ["headers": ["apns-priority": "10"]]]
+        F.expectOne(F.check(F.fcm(data, message: high), .fcm), "fcm-apns-data-priority", .error, at: #"$.message.apns.headers["apns-priority"]"#)
+        let silent: JSONObject = ["apns": ["headers": ["apns-priority": "10"], "payload": ["aps": ["content-available": 1]]]]
+        F.expectOne(F.check(F.fcm(data, message: silent), .fcm), "fcm-apns-data-priority", .error, at: #"$.message.apns.headers["apns-priority"]"#)
+        F.expectNone(F.check(F.fcm(data, message: ["apns": ["headers": ["apns-priority": "5"]]]), .fcm), "fcm-apns-data-priority")
+        F.expectNone(F.check(F.fcm(data, message: F.merged(high, ["notification": ["title": "t"]])), .fcm), "fcm-apns-data-priority")
+        let alert: JSONObject = ["apns": ["headers": ["apns-priority": "10"], "payload": ["aps": ["alert": "Hi"]]]]
+        F.expectNone(F.check(F.fcm(data, message: alert), .fcm), "fcm-apns-data-priority")
+        let activity: JSONObject = ["apns": [
+            "live_activity_token": "t", "headers": ["apns-priority": "10"],
+            "payload": ["aps": ["event": "update", "timestamp": 1_767_225_600, "content-state": ["score": 1]]],
+        ]]
+        F.expectNone(F.check(F.fcm(data, message: activity), .fcm), "fcm-apns-data-priority")
+    }
+
     /// Source: FCM's apns object is handed to APNs, which holds it to Apple's 4096 bytes.
     @Test("message.apns is not counted in FCM's 4096 bytes: APNs holds it to its own")
     func fcmSizeWithoutAPNS() {

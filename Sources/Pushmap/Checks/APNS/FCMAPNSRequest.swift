@@ -15,5 +15,25 @@ struct FCMAPNSRequest: CheckRule {
             APNSRequestChecks.run(
                 payload: FCMPayloadChecks.given(apns["payload"]), headers: FCMPayloadChecks.given(apns["headers"]), compactSize: nil, payloadRequired: false, now: report.now, into: &report)
         }
+        dataOnlyPriority(payload, apns, &report)
+    }
+
+    /// FCM's reference (Message.data): a message of data only goes to iOS devices at normal
+    /// priority, "apns-priority": "5"; Firebase's docs say FCM refuses high priority for it with
+    /// INVALID_ARGUMENT. Data only: no notification, and nothing shown, played or updated in the
+    /// apns payload (a Live Activity's aps.event is an update). With a push type, the APNS rules
+    /// say what the priority must be (apns-background, apns-push-type).
+    private static func dataOnlyPriority(_ payload: FCMPayloadChecks.Payload, _ apns: JSONObjectNode, _ report: inout CheckReport) {
+        guard let headers = FCMPayloadChecks.given(apns["headers"])?.objectValue, headers["apns-push-type"] == nil,
+            let priority = headers["apns-priority"]?.utf8, ValueFormat.equals(priority, "10"),
+            FCMPayloadChecks.given(payload.members.notification) == nil
+        else { return }
+        if let aps = FCMPayloadChecks.given(apns["payload"])?.objectValue?["aps"]?.objectValue,
+            aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil || aps["event"] != nil
+        { return }
+        report.error(
+            CheckLocation(payload: #"$.message.apns.headers["apns-priority"]"#, intent: "$.delivery"),
+            "a message of data only goes to iOS devices at apns-priority 5: FCM refuses 10 for it (INVALID_ARGUMENT); use 5, or give the message something to show",
+            rule: "fcm-apns-data-priority")
     }
 }
