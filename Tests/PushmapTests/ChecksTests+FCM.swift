@@ -93,6 +93,17 @@ extension ChecksTests {
         }
     }
 
+    /// Source: firebase-admin-go's messaging tests (InvalidAndroidTTL, InvalidVibrateTimings): a
+    /// duration "must not be negative"; protobuf's Duration itself takes a minus.
+    @Test("a negative duration is refused as negative, not as no duration")
+    func fcmNegativeDuration() throws {
+        let ttl = F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["ttl": "-10s"]]), .fcm), "fcm-ttl", .error, at: "$.message.android.ttl")
+        #expect(ttl?.message.contains("is negative") == true, "\(ttl?.message ?? "")")
+        let vibrate = try Self.message(#"{"android": {"notification": {"vibrate_timings": ["0.1s", "-0.1s"]}}}"#)
+        let finding = F.check(vibrate, .fcm).first { $0.rule == "fcm-duration" }
+        #expect(finding?.message.contains("\"-0.1s\" is negative") == true, "\(finding?.message ?? "")")
+    }
+
     @Test("a number of seconds is not a ttl")
     func fcmTTLNumber() {
         F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["ttl": 3600]]), .fcm), "fcm-ttl", .error, at: "$.message.android.ttl")

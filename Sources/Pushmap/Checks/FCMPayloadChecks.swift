@@ -226,6 +226,10 @@ enum FCMPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let ttl = given(payload.android?["ttl"]) else { return }
             guard let duration = ttl.utf8.flatMap(ValueFormat.duration) else {
+                if let text = ttl.utf8, ValueFormat.isNegativeDuration(text) {
+                    return report.error(
+                        androidLocation("ttl"), "android.ttl \(ValueFormat.shown(ttl, literals: false)) is negative: a time to live is 0s or more: FCM refuses the message")
+                }
                 report.error(
                     androidLocation("ttl"),
                     "android.ttl must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(ValueFormat.shown(ttl, literals: false)): FCM refuses the message")

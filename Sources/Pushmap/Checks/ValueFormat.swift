@@ -139,6 +139,11 @@ enum ValueFormat {
 
     /// A protobuf duration as FCM reads `android.ttl`: digits, an optional fraction of up to 9
     /// digits, then `s`. Gives the whole seconds and whether a non-zero fraction follows.
+    /// Whether `text` is a duration but for a leading minus: "-10s".
+    static func isNegativeDuration(_ text: UnsafeRawBufferPointer) -> Bool {
+        text.first == UInt8(ascii: "-") && duration(UnsafeRawBufferPointer(rebasing: text.dropFirst())) != nil
+    }
+
     static func duration(_ text: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Bool)? {
         guard text.last == UInt8(ascii: "s") else { return nil }
         let number = text.dropLast()

@@ -89,10 +89,11 @@ enum FCMFieldWalk {
         case .duration:
             guard let text = value.utf8 else { return wrongType(value, expected: "a duration string such as \"3.5s\"", path: path, at: location, &report) }
             if ValueFormat.duration(text) == nil {
-                report.error(
-                    location(),
-                    "\(shortPath(path())) \(ValueFormat.quoted(text)) is not a duration: seconds with up to 9 decimals, then s (\"3.5s\"): FCM refuses the message",
-                    rule: "fcm-duration")
+                // A negative duration is protobuf's, but none of FCM's: the Admin SDKs say so.
+                let fault = ValueFormat.isNegativeDuration(text)
+                    ? "is negative: a duration here must be 0s or more"
+                    : "is not a duration: seconds with up to 9 decimals, then s (\"3.5s\")"
+                report.error(location(), "\(shortPath(path())) \(ValueFormat.quoted(text)) \(fault): FCM refuses the message", rule: "fcm-duration")
             }
         case .timestamp:
             guard let text = value.utf8 else { return wrongType(value, expected: "an RFC 3339 time string", path: path, at: location, &report) }
