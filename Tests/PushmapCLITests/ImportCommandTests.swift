@@ -132,6 +132,22 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("[import-not-kept, apns]"), "\(result.stderr)")
     }
 
+    /// Source: fcm.v1.json, AndroidConfig.data: "If present, it will override Message.data" (on
+    /// Android); the fifth audit found both moved into the intent's one data map with no word.
+    @Test("android.data's keys move to the intent's data with a warning each, and a data value they override is named as lost")
+    func androidData() throws {
+        let payload = #"{"message": {"token": "t", "data": {"k": "top", "same": "s"}, "android": {"data": {"k": "android", "only": "a"}}}}"#
+        let result = try CommandRunner.run(["import", "--platform", "fcm", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let intent = try #require(CommandRunner.json(result.stdout) as? [String: Any])
+        #expect(intent["data"] as? [String: String] == ["k": "android", "only": "a", "same": "s"])
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.stderr)")
+        #expect(result.stderr.contains(#"warning: $.message.data.k: k "top" is not kept: android.data gives k "android""#), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: $.message.android.data.only: only comes back in message.data"), "\(result.stderr)")
+        #expect(result.stderr.contains("warning: $.message.android.data.k: k comes back in message.data"), "\(result.stderr)")
+    }
+
     @Test("refuses what is not a payload of the platform, one line, exit 1", arguments: [
         ("not json", "{", "[json-syntax]"),
         ("no message", #"{"data": {}}"#, "an FCM payload is a JSON object holding an object `message`"),

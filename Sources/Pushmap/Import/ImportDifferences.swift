@@ -2,7 +2,13 @@ internal import PushmapJSON
 
 /// A payload key that translating the imported intent does not give back as it was.
 struct ImportDifference {
-    enum Kind { case notKept, added, changed }
+    enum Kind {
+        case notKept, added, changed
+        /// A message.data key that android.data gives another value: `now` is that value.
+        case overridden
+        /// An android.data key, which comes back in message.data.
+        case shared
+    }
 
     /// The key's payload path.
     let path: String
@@ -19,6 +25,15 @@ struct ImportDifference {
             return .warning(path, PayloadImport.added, "\(key) is added: translating the intent writes \(Self.shown(now))", platform: platform)
         case .changed:
             return .warning(path, PayloadImport.changed, "\(key) changes: \(Self.shown(was)) becomes \(Self.shown(now))", platform: platform)
+        case .overridden:
+            return .warning(
+                path, PayloadImport.notKept,
+                "\(key) \(Self.shown(was)) is not kept: android.data gives \(key) \(Self.shown(now)), and an intent has one data map for every platform",
+                platform: platform)
+        case .shared:
+            return .warning(
+                path, PayloadImport.changed,
+                "\(key) comes back in message.data: an intent has one data map, so the message's iOS and web devices get it too", platform: platform)
         }
     }
 
@@ -87,6 +102,19 @@ extension PayloadImport {
         }
         var differences = ImportDifference.members(
             data, now["data"]?.objectValue ?? JSONObject(), base: "$.message.data", encoded: encodedKeys, sources: sources)
+        // android.data is Android's alone, and overrides data there; an intent's data is every
+        // platform's. Each of its keys moves, and a data key it overrides is lost.
+        if let inner = wasAndroid["data"]?.objectValue {
+            let topLevel = was["data"]?.objectValue ?? JSONObject()
+            var reported = Set(differences.map(\.path))
+            for (key, value) in inner {
+                if let lost = topLevel[key], lost != value {
+                    differences.append(ImportDifference(path: JSONPath.member("$.message.data", key), kind: .overridden, was: lost, now: value))
+                }
+                let path = JSONPath.member("$.message.android.data", key)
+                if reported.insert(path).inserted { differences.append(ImportDifference(path: path, kind: .shared, was: value, now: value)) }
+            }
+        }
         differences += ImportDifference.members(was, now, base: "$.message", skipping: ["data", "android"])
         var androidWas = wasAndroid
         androidWas["data"] = nil
