@@ -3,7 +3,7 @@ internal import Foundation
 /// Every filter and tag of campaign templates, as a team writes them in an intent: each case is
 /// one `data` value of one intent, rendered for one recipient (``recipient``). The expected texts
 /// are Shopify Liquid's (LiquidReferenceTests holds the library to Liquid itself); truncate counts
-/// grapheme clusters and dates are UTC, as docs/campaign.md says. The command line's tests read
+/// grapheme clusters and dates are UTC unless written with an offset, as docs/campaign.md says. The command line's tests read
 /// them back from the FCM message; the server's compare its answer with the command line's.
 public enum CampaignTemplateCases {
     /// (data key, template, expected), the source of each named in the key's comment.

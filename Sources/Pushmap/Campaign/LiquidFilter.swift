@@ -120,7 +120,7 @@ struct LiquidFilter: Sendable {
         }
         if let number = LiquidWholeNumber(value) { throw Failure(message: number.refusal("'date'")) }
         let instant = try LiquidTime.instant(of: value, now: context.now)
-        return .string(Strftime.format(instant.seconds, nanoseconds: instant.nanoseconds, pattern))
+        return .string(Strftime.format(instant, pattern))
     }
 
     /// A whole number from an integer, a whole double or a string of digits; one beyond 64 bits

@@ -3,21 +3,27 @@ internal import PushmapJSON
 /// What the `date` filter reads as a time, in epoch seconds: a number of seconds, a string of
 /// digits, an ISO 8601 date or date and time (`2026-11-26`, `2026-330`, `2026-11-26T10:00:00Z`,
 /// `20261126T100000Z`, `2026-11-26 10:00:00 +0200`; no offset means UTC), or `now`/`today`, which are the
-/// rendering's `now` (in Liquid both are the current time, not midnight).
+/// rendering's `now` (in Liquid both are the current time, not midnight). A time written with an
+/// offset keeps it, as Ruby's Time.parse does: `09:30+09:00` is written 09:30, not 00:30 UTC.
 enum LiquidTime {
     /// Years 1 to 9999, so every date has four digits and no arithmetic overflows.
     static let range: ClosedRange<Int64> = -62_135_596_800...253_402_300_799
 
-    /// A time: whole epoch seconds and the nanoseconds after them (for `%L` and `%N`).
-    typealias Instant = (seconds: Int64, nanoseconds: Int64)
+    /// A time: whole epoch seconds, the nanoseconds after them (for `%L` and `%N`), and the
+    /// offset from UTC it was written with, in seconds (nil: UTC, as `Z` or no offset says).
+    struct Instant: Equatable {
+        var seconds: Int64
+        var nanoseconds: Int64 = 0
+        var offset: Int64?
+    }
 
     static func instant(of value: JSONValue, now: Int64) throws(LiquidFilter.Failure) -> Instant {
         let instant: Instant?
         switch value {
-        case .integer(let integer): instant = (integer, 0)
+        case .integer(let integer): instant = Instant(seconds: integer)
         case .double(let double):
             let whole = double.rounded(.down)
-            instant = double.isFinite && abs(double) < 1e15 ? (Int64(whole), Int64(((double - whole) * 1e9).rounded(.down))) : nil
+            instant = double.isFinite && abs(double) < 1e15 ? Instant(seconds: Int64(whole), nanoseconds: Int64(((double - whole) * 1e9).rounded(.down))) : nil
         case .string(let text): instant = parse(String(text.trimmingBlanks()), now: now)
         default:
             throw LiquidFilter.Failure(message: "'date' needs a time, not \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName).")
@@ -35,9 +41,9 @@ enum LiquidTime {
 
     private static func parse(_ text: String, now: Int64) -> Instant? {
         let lowered = text.lowercased()
-        if lowered == "now" || lowered == "today" { return (now, 0) }
+        if lowered == "now" || lowered == "today" { return Instant(seconds: now) }
         let bytes = Array(text.utf8)
-        if let digits = Int64(text), !bytes.isEmpty { return (digits, 0) }
+        if let digits = Int64(text), !bytes.isEmpty { return Instant(seconds: digits) }
         return iso8601(bytes)
     }
 
@@ -83,7 +89,7 @@ enum LiquidTime {
                   (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
             days = CivilDate.days(year: year, month: month, day: day)
         }
-        if i == bytes.count { return (days * 86_400, 0) }
+        if i == bytes.count { return Instant(seconds: days * 86_400) }
         guard skip("T") || skip("t") || (!basic && skip(" ")), let hour = digits(2) else { return nil }
         // The time in the date's form: `10:05` after `2026-11-26`, `1005` after `20261126`.
         let extended = !basic
@@ -106,9 +112,9 @@ enum LiquidTime {
         // 24:00 is the next midnight, nothing later; a leap second counts into the next minute.
         if hour == 24, minute != 0 || second != 0 || nanoseconds != 0 { return nil }
         let seconds = days * 86_400 + hour * 3600 + minute * 60 + second
-        if i == bytes.count { return (seconds, nanoseconds) }
+        if i == bytes.count { return Instant(seconds: seconds, nanoseconds: nanoseconds) }
         if i + 1 < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
-        if skip("Z") || skip("z") { return i == bytes.count ? (seconds, nanoseconds) : nil }
+        if skip("Z") || skip("z") { return i == bytes.count ? Instant(seconds: seconds, nanoseconds: nanoseconds) : nil }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return nil }
         let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
         i += 1
@@ -120,8 +126,9 @@ enum LiquidTime {
             offsetMinutes = minutes
         }
         guard i == bytes.count else { return nil }
-        // 10:00+02:00 is 08:00 UTC.
-        return (seconds - sign * (offsetHours * 3600 + offsetMinutes * 60), nanoseconds)
+        // 10:00+02:00 is 08:00 UTC, written 10:00 with its offset.
+        let offset = sign * (offsetHours * 3600 + offsetMinutes * 60)
+        return Instant(seconds: seconds - offset, nanoseconds: nanoseconds, offset: offset)
     }
 
     static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -1,5 +1,5 @@
-/// strftime formats for the `date` filter, always in UTC, as Ruby's Time#strftime (which Liquid
-/// calls) writes them: `%[flags][width][:]directive`.
+/// strftime formats for the `date` filter, in the offset the time was written with (UTC when it
+/// had none), as Ruby's Time#strftime (which Liquid calls) writes them: `%[flags][width][:]directive`.
 ///
 /// Directives: `%Y %C %y %m %d %e %j %H %k %I %l %M %S %L %N %p %P %b %h %B %a %A %u %w %U %W
 /// %V %G %g %Z %z %:z %::z %:::z %s %%`, the combinations `%F %T %D %R %r %c %x %X %v`, `%n %t`,
@@ -36,8 +36,9 @@ enum Strftime {
     private static let withE: Set<Unicode.Scalar> = ["c", "C", "x", "X", "y", "Y"]
     private static let withO: Set<Unicode.Scalar> = ["d", "e", "H", "I", "m", "M", "S", "u", "U", "V", "w", "W", "y"]
 
-    static func format(_ seconds: Int64, nanoseconds: Int64 = 0, _ pattern: String) -> String {
-        let date = CivilDate(seconds: seconds)
+    static func format(_ instant: LiquidTime.Instant, _ pattern: String) -> String {
+        // The fields of the clock where the time was written; %s stays epoch seconds.
+        let date = CivilDate(seconds: instant.seconds + (instant.offset ?? 0))
         var output = ""
         let scalars = Array(pattern.unicodeScalars)
         var index = 0
@@ -81,18 +82,18 @@ enum Strftime {
             index += 1
             let allowed = modifier == nil || (modifier == "E" ? withE : withO).contains(directive ?? "%")
             guard let directive, allowed, options.colons == 0 || directive == "z",
-                  let piece = piece(directive, date, seconds) else {
+                  let piece = piece(directive, date, instant) else {
                 // As it stands: an unknown directive, or a `%` with nothing after it.
                 output.unicodeScalars.append(contentsOf: scalars[start..<min(index, scalars.count)])
                 continue
             }
-            output += write(piece, directive, options, seconds, nanoseconds)
+            output += write(piece, directive, options, instant)
         }
         return output
     }
 
     /// One directive's piece, or nil when it is none Ruby knows.
-    private static func piece(_ directive: Unicode.Scalar, _ date: CivilDate, _ seconds: Int64) -> Piece? {
+    private static func piece(_ directive: Unicode.Scalar, _ date: CivilDate, _ instant: LiquidTime.Instant) -> Piece? {
         let hour12 = date.hour % 12 == 0 ? 12 : date.hour % 12
         let week = ISOWeek(date)
         switch directive {
@@ -117,7 +118,7 @@ enum Strftime {
         case "V": return .number(week.week, width: 2, padding: .zeros)
         case "G": return .number(week.year, width: 4, padding: .zeros)
         case "g": return .number(week.year % 100, width: 2, padding: .zeros)
-        case "s": return .number(seconds, width: 1, padding: .zeros)
+        case "s": return .number(instant.seconds, width: 1, padding: .zeros)
         case "L": return .fraction(defaultDigits: 3)
         case "N": return .fraction(defaultDigits: 9)
         case "p": return .word(date.hour < 12 ? "AM" : "PM")
@@ -126,23 +127,24 @@ enum Strftime {
         case "b", "h": return .word(String(months[Int(date.month - 1)].prefix(3)))
         case "A": return .word(weekdays[Int(date.weekday)])
         case "a": return .word(String(weekdays[Int(date.weekday)].prefix(3)))
-        case "Z": return .word("UTC")
+        // Ruby names UTC; a time parsed with an offset has no zone name, and writes none.
+        case "Z": return .word(instant.offset == nil ? "UTC" : "")
         case "z": return .offset
         case "%": return .combination("%")
         case "n": return .combination("\n")
         case "t": return .combination("\t")
-        case "F": return .combination(format(seconds, "%Y-%m-%d"))
-        case "T", "X": return .combination(format(seconds, "%H:%M:%S"))
-        case "D", "x": return .combination(format(seconds, "%m/%d/%y"))
-        case "R": return .combination(format(seconds, "%H:%M"))
-        case "r": return .combination(format(seconds, "%I:%M:%S %p"))
-        case "c": return .combination(format(seconds, "%a %b %e %H:%M:%S %Y"))
-        case "v": return .combination(format(seconds, "%e-%^b-%4Y"))
+        case "F": return .combination(format(instant, "%Y-%m-%d"))
+        case "T", "X": return .combination(format(instant, "%H:%M:%S"))
+        case "D", "x": return .combination(format(instant, "%m/%d/%y"))
+        case "R": return .combination(format(instant, "%H:%M"))
+        case "r": return .combination(format(instant, "%I:%M:%S %p"))
+        case "c": return .combination(format(instant, "%a %b %e %H:%M:%S %Y"))
+        case "v": return .combination(format(instant, "%e-%^b-%4Y"))
         default: return nil
         }
     }
 
-    private static func write(_ piece: Piece, _ directive: Unicode.Scalar, _ options: Options, _ seconds: Int64, _ nanoseconds: Int64) -> String {
+    private static func write(_ piece: Piece, _ directive: Unicode.Scalar, _ options: Options, _ instant: LiquidTime.Instant) -> String {
         switch piece {
         case .number(let value, let width, let padding):
             let pad = options.padding ?? padding
@@ -165,16 +167,28 @@ enum Strftime {
             return padded(options.upper ? text.uppercased() : text, options.width, with: options.padding == .zeros ? "0" : " ")
         case .fraction(let defaultDigits):
             let count = options.width.flatMap { $0 > 0 ? $0 : nil } ?? defaultDigits
-            let nine = String(repeating: "0", count: 9 - String(nanoseconds).count) + String(nanoseconds)
+            let nine = String(repeating: "0", count: 9 - String(instant.nanoseconds).count) + String(instant.nanoseconds)
             return count <= 9 ? String(nine.prefix(count)) : nine + String(repeating: "0", count: count - 9)
         case .offset:
-            // Always UTC: the hours, then minutes and seconds as the colons ask.
-            let rest = ["00", ":00", ":00:00", ""][options.colons]
+            // The hours, then minutes and seconds as the colons ask (%:::z: as few as it needs).
+            let offset = instant.offset ?? 0
+            let magnitude = offset.magnitude
+            let (hours, minutes, seconds) = (magnitude / 3600, magnitude % 3600 / 60, magnitude % 60)
+            func two(_ value: UInt64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+            let rest: String
+            switch options.colons {
+            case 0: rest = two(minutes)
+            case 1: rest = ":" + two(minutes)
+            case 2: rest = ":" + two(minutes) + ":" + two(seconds)
+            default: rest = seconds != 0 ? ":" + two(minutes) + ":" + two(seconds) : minutes != 0 ? ":" + two(minutes) : ""
+            }
+            let sign = offset < 0 ? "-" : "+"
             let width = options.width ?? (3 + rest.count)
             if options.padding == .blanks {
-                return padded("+0", width - rest.count, with: " ") + rest
+                return padded(sign + String(hours), width - rest.count, with: " ") + rest
             }
-            return "+" + String(repeating: "0", count: max(width - 1 - rest.count, 2)) + rest
+            let digits = String(hours)
+            return sign + String(repeating: "0", count: max(width - 1 - rest.count - digits.count, 2 - digits.count, 0)) + digits + rest
         }
     }
 
