@@ -311,6 +311,30 @@ struct CampaignCommandTests {
         #expect(!Self.diagnostics(kept).contains { $0["rule"] as? String == "truncated" })
     }
 
+    /// Source: the sixth audit: FCM's adb_items holds the captions as JSON inside a JSON string,
+    /// where a quote costs 4 bytes; counted as 2, the cut took two whole captions ([700, 1, 1]
+    /// characters, 3,231 bytes) where cutting the second to about 215 fits.
+    @Test("captions of quotes are cut only as far as FCM's message needs, not whole")
+    func carouselQuotes() throws {
+        let items = (0..<3).map { index in
+            ["image": "https://e.com/\(index).png", "text": "{{ c }}", "uri": "https://e.com/\(index)"]
+        }
+        let intent = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "template": "carousel", "title": "t", "body": "b", "link": ["uri": "https://e.com"],
+            "carousel": ["mode": "manual", "items": items],
+        ] as [String: Any]), as: UTF8.self)
+        let recipient = String(decoding: try JSONSerialization.data(withJSONObject: ["vars": ["c": String(repeating: "\"", count: 700)]]), as: UTF8.self)
+        let result = try Self.campaign(intent, [recipient], ["--platform", "fcm"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(Self.lines(result.stdout).first)
+        let message = try #require((line["fcm"] as? [String: Any])?["message"] as? [String: Any])
+        let written = try JSONSerialization.data(withJSONObject: message, options: [.withoutEscapingSlashes])
+        #expect(written.count <= 4096 && written.count > 4_050, "\(written.count) bytes")
+        let adbItems = try #require(((message["data"] as? [String: Any])?["adb_items"] as? String)?.data(using: .utf8))
+        let captions = try #require(try JSONSerialization.jsonObject(with: adbItems) as? [[String: Any]]).map { ($0["txt"] as? String)?.count ?? 0 }
+        #expect(captions[0] == 700 && captions[1] > 150 && captions[2] == 1, "\(captions)")
+    }
+
     /// Source: the sandbox audit: a body whose last character is one grapheme cluster of 20,001
     /// scalars was cut to "a …", and the warning said "from 3 to 3 characters".
     @Test("a cut that takes one character of many bytes says so in bytes")

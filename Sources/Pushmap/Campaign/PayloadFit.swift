@@ -82,10 +82,14 @@ enum PayloadFit {
         for field in fields(intent) {
             guard case .string(let original)? = value(intent, at: field[...]), !original.isEmpty else { continue }
             var text = original
+            // FCM carries the carousel's captions in adb_items, JSON text inside a JSON string:
+            // escaped twice, a quote there costs 4 bytes. Counted so, a cut never takes more
+            // than it must; where it is less (APNS's items), the next try takes the rest.
+            let nested = field.contains(.key("carousel"))
             // A text written twice in a payload, or escaped otherwise than counted, may need a
             // second cut; a third would only be the same miscount again.
             for _ in 0..<3 {
-                guard let shorter = cut(text, saving: overflow) else { break }
+                guard let shorter = cut(text, saving: overflow, nested: nested) else { break }
                 let candidate = set(intent, at: field[...], to: .string(shorter))
                 do {
                     let translation = try translate(JSONWriter(style: .compact).write(candidate))
@@ -107,22 +111,27 @@ enum PayloadFit {
     }
 
     /// `text` with whole characters taken from the end, and "…" added, so that it is `saving`
-    /// bytes shorter as JSON text; nil when nothing is left to take.
-    static func cut(_ text: String, saving: Int) -> String? {
+    /// bytes shorter as JSON text (`nested`: as JSON text inside a JSON string); nil when nothing
+    /// is left to take.
+    static func cut(_ text: String, saving: Int, nested: Bool = false) -> String? {
         var characters = Array(text)
         // A text cut before ends in the ellipsis, which goes and comes back.
         if characters.last == ellipsis { characters.removeLast() }
         guard !characters.isEmpty else { return nil }
-        var saved = -escapedLength(ellipsis) + (text.last == ellipsis ? escapedLength(ellipsis) : 0)
+        let ellipsisLength = escapedLength(ellipsis, nested: nested)
+        var saved = -ellipsisLength + (text.last == ellipsis ? ellipsisLength : 0)
         while saved < saving, let last = characters.popLast() {
-            saved += escapedLength(last)
+            saved += escapedLength(last, nested: nested)
         }
         return String(characters) + String(ellipsis)
     }
 
-    /// A character's length as JSON text, escapes included.
-    static func escapedLength(_ character: Character) -> Int {
-        JSONWriter.compactByteCount(.string(String(character))) - 2
+    /// A character's length as JSON text, escapes included; `nested`, as JSON text written
+    /// again into a JSON string (`"` is `\\\"`, 4 bytes).
+    static func escapedLength(_ character: Character, nested: Bool = false) -> Int {
+        let once = JSONWriter(style: .compact).write(.string(String(character)))
+        guard nested else { return once.count - 2 }
+        return JSONWriter.compactByteCount(.string(String(decoding: once.dropFirst().dropLast(), as: UTF8.self))) - 2
     }
 
     static func value(_ value: JSONValue, at path: ArraySlice<JSONPath.Component>) -> JSONValue? {
