@@ -311,6 +311,21 @@ struct CampaignCommandTests {
         #expect(!Self.diagnostics(kept).contains { $0["rule"] as? String == "truncated" })
     }
 
+    /// Source: the sixth audit: a name used three times gave three findings a recipient (two the
+    /// same), and the summary counted 6 for 2 recipients. One fault, the recipient's lack.
+    @Test("a missing variable used many times is one finding a recipient, and counts once a recipient")
+    func missingOnce() throws {
+        let result = try Self.campaign(#"{"title": "Hi {{ n }}", "body": "Bye {{ n }} {{ n }}"}"#, [#"{"id": "a"}"#, #"{"id": "b"}"#], ["--check", "--format", "json"])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        #expect(lines.count == 3, "\(result.stdout)")
+        for line in lines.prefix(2) {
+            let diagnostics = ((line["error"] as? [String: Any])?["diagnostics"] as? [[String: Any]]) ?? []
+            #expect(diagnostics.count == 1 && diagnostics.first?["path"] as? String == "$.title", "\(line)")
+        }
+        #expect((lines.last?["missingVariables"] as? [String: Int]) == ["n": 2], "\(lines.last ?? [:])")
+    }
+
     /// Source: the sixth audit: FCM's adb_items holds the captions as JSON inside a JSON string,
     /// where a quote costs 4 bytes; counted as 2, the cut took two whole captions ([700, 1, 1]
     /// characters, 3,231 bytes) where cutting the second to about 215 fits.

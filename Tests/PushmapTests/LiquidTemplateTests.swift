@@ -169,6 +169,11 @@ struct LiquidTemplateTests {
             ("{{ order.items[0].name.first }}", "", ["order.items[0].name.first"]),
             ("{{ tags.first }}{{ tags[-1] }}", "", ["tags.first", "tags[-1]"]),
             ("{{ name | upcase }}", "", ["name"]),
+            // The sixth audit: a variable given to a filter is needed too; the tag renders nothing
+            // and that is its one finding (not also a failed truncate).
+            ("[{{ order.items[0].name | date: fmt }}]", "[]", ["fmt"]),
+            ("[{{ missing | default: fallback }}]", "[]", ["fallback"]),
+            ("[{{ order.items[0].name | truncate: k }}]", "[]", ["k"]),
             // A variable present with the value null is not missing.
             ("[{{ n }}]", "[]", []),
             ("{% if name %}{{ name }}{% endif %}.", ".", []),
@@ -201,8 +206,9 @@ struct LiquidTemplateTests {
             #expect(rendering.text == text, "\(template)")
             #expect(rendering.problems == [], "\(template)")
         }
-        // The default's own variable, missing, gives nothing and is no problem either.
-        #expect(try Self.render("{{ missing | default: absent }}") == LiquidRendering(text: "", problems: []))
+        // The default's own variable, missing, is: the text would lose its fallback (Shopify's
+        // Liquid, strict, refuses it too; the sixth audit found it passed).
+        #expect(try Self.render("{{ missing | default: absent }}") == LiquidRendering(text: "", problems: [.missingVariable("absent")]))
     }
 
     @Test("values are text: never read as a template again, nor changed")

@@ -6,7 +6,7 @@ public struct CampaignRendering: Sendable {
     public var warnings: [Diagnostic] = []
     /// Why the recipient gets nothing: a missing variable or a failed filter, each at its intent path.
     public var errors: [Diagnostic] = []
-    /// The variables this recipient lacked, in the order met.
+    /// The variables this recipient lacked, each once, in the order met.
     public var missingVariables: [String] = []
     /// The recipient's locale when no layer of its chain exists.
     public var fallback: LocaleTag?
@@ -14,6 +14,9 @@ public struct CampaignRendering: Sendable {
     mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool) {
         switch problem {
         case .missingVariable(let name):
+            // One fault, the recipient's lack, however often the templates use the name: one
+            // finding, at the first template met, and one count in the summary.
+            guard !missingVariables.contains(name) else { return }
             missingVariables.append(name)
             if lenient {
                 warnings.append(.warning(path, "missing-variable", "\(name) is not in this recipient's vars: rendered empty"))

@@ -9,7 +9,7 @@ struct LiquidFilter: Sendable {
         case upcase, downcase, capitalize
         /// Cut to `length` characters, the ellipsis (by default `...`) counted inside them.
         case truncate(length: LiquidExpression, ellipsis: LiquidExpression?)
-        /// A time written with a strftime format, in UTC.
+        /// A time written with a strftime format, in its own offset (UTC without one).
         case date(format: LiquidExpression)
     }
 
@@ -24,6 +24,20 @@ struct LiquidFilter: Sendable {
 
     var isDefault: Bool {
         if case .default = kind { true } else { false }
+    }
+
+    /// The variables among the filter's arguments (`fmt` in `date: fmt`).
+    var argumentVariables: [LiquidPath] {
+        let arguments: [LiquidExpression?]
+        switch kind {
+        case .default(let fallback, _): arguments = [fallback]
+        case .upcase, .downcase, .capitalize: arguments = []
+        case .truncate(let length, let ellipsis): arguments = [length, ellipsis]
+        case .date(let format): arguments = [format]
+        }
+        return arguments.compactMap { argument in
+            if case .variable(let path)? = argument { path } else { nil }
+        }
     }
 
     /// The filter `name` with these arguments, or a sentence saying why not.

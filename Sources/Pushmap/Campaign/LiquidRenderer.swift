@@ -47,6 +47,17 @@ struct LiquidRenderer {
             }
             value = .null
         }
+        // A variable given to a filter is as needed as the one filtered: `date: fmt` without
+        // `fmt` would write the value unformatted, `default: fallback` nothing. The tag then
+        // renders nothing, with that one finding.
+        var missing = false
+        for filter in tag.filters {
+            for path in filter.argumentVariables where path.resolve(context) == nil {
+                problems.append(.missingVariable(path.written))
+                missing = true
+            }
+        }
+        if missing { return }
         for filter in tag.filters {
             do throws(LiquidFilter.Failure) {
                 value = try filter.apply(to: value, context)
