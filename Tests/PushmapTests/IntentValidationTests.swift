@@ -18,6 +18,12 @@ struct IntentValidationTests {
         let nested = try findings(#"{"link": {"url": "https://x"}}"#)
         #expect(nested.first?.path == "$.link.url")
         #expect(nested.first?.message == "unknown field 'url' at $.link; did you mean 'uri'?")
+        // The field it was taken for is missing by that one fault: no second finding (the sixth
+        // audit: link.url, target.tokn, timer.duraton and items[].imge each gave two).
+        #expect(nested.count == 1, "\(nested)")
+        #expect(try findings(#"{"target": {"tokn": "t"}}"#).map(\.rule) == ["unknown-field"])
+        // A key near none of them leaves the field missing, said as well.
+        #expect(try findings(#"{"target": {"zzzzzz": "t"}}"#).map(\.rule) == ["unknown-field", "missing-field"])
         let far = try findings(#"{"zzzzzz": 1}"#)
         #expect(far.first?.message == "unknown field 'zzzzzz' at $")
     }

@@ -246,12 +246,18 @@ package struct IntentCheck: Sendable {
     /// An object's members in their order, then its required fields and groups.
     private func walkObject<Reporter: IntentReporter>(_ reader: inout JSONTapeReader, _ object: Object, _ reporter: inout Reporter) -> Bool {
         var present = FieldSet()
+        // The fields an unknown key was taken for (`tokn` for token): their absence is that
+        // key's one finding, not a second one.
+        var meant = FieldSet()
         for _ in 0..<reader.count() {
             let key = reader.string()
             guard let index = object.names.index(of: key) else {
                 guard Reporter.explains else { return false }
                 let name = String(decoding: key, as: UTF8.self)
                 let message = "unknown field '\(name)' at \(reporter.path)" + Self.hint(name, among: object.suggestible)
+                if let near = Suggestion.nearest(to: name, among: object.suggestible), let field = object.names.names.firstIndex(of: near) {
+                    meant.insert(field)
+                }
                 reporter.enter(key)
                 reporter.add(.error(reporter.path, "unknown-field", message))
                 reporter.leave()
@@ -266,7 +272,7 @@ package struct IntentCheck: Sendable {
         // Rarely anything to say here: each rule is a word operation unless it is broken.
         if !present.isSuperset(of: object.required) {
             guard Reporter.explains else { return false }
-            for index in object.required.indices where !present.contains(index) {
+            for index in object.required.indices where !present.contains(index) && !meant.contains(index) {
                 reporter.add(.error(reporter.path, "missing-field", "missing required field '\(object.names.names[index])'"))
             }
         }
@@ -276,7 +282,7 @@ package struct IntentCheck: Sendable {
             let given = present.intersection(group).indices.map { object.names.names[$0] }
             reporter.add(.error(reporter.path, "exclusive-fields", "give only one of \(Self.quoted(names)), not \(Self.quoted(given))"))
         }
-        for group in object.oneRequired where present.intersection(group).count == 0 {
+        for group in object.oneRequired where present.intersection(group).count == 0 && meant.intersection(group).count == 0 {
             guard Reporter.explains else { return false }
             reporter.add(.error(reporter.path, "missing-field", "needs one of \(Self.quoted(group.indices.map { object.names.names[$0] }))"))
         }
