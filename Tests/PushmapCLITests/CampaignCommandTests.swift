@@ -311,6 +311,17 @@ struct CampaignCommandTests {
         #expect(!Self.diagnostics(kept).contains { $0["rule"] as? String == "truncated" })
     }
 
+    /// Source: the sixth audit and campaign.md: a malformed recipient line is "an error line of
+    /// kind invalid recipient"; a recipient's target with no token was labelled invalid intent.
+    @Test("a fault in a recipient's target is the recipient's: kind invalid recipient")
+    func recipientTarget() throws {
+        let result = try Self.campaign(#"{"title": "t", "body": "b"}"#, [#"{"id": "a", "target": {}}"#], ["--platform", "fcm"])
+        #expect(result.status == 1)
+        let error = try #require(Self.lines(result.stdout).first?["error"] as? [String: Any])
+        #expect(error["kind"] as? String == "invalid recipient", "\(error)")
+        #expect((error["diagnostics"] as? [[String: Any]])?.first?["path"] as? String == "$.target")
+    }
+
     /// Source: the sixth audit: a name used three times gave three findings a recipient (two the
     /// same), and the summary counted 6 for 2 recipients. One fault, the recipient's lack.
     @Test("a missing variable used many times is one finding a recipient, and counts once a recipient")

@@ -55,6 +55,13 @@ extension Campaign {
         } else {
             outcome = CampaignOutcome(result: Self.translate(rendering, truncate: truncate, with: translate))
         }
+        // The recipient's target replaces the intent's: a fault in it is the recipient line's.
+        if recipient.target != nil, case .failure(var error) = outcome.result, error.kind == .invalidIntent,
+            error.diagnostics.allSatisfy({ $0.severity != .error || $0.path == "$.target" || $0.path.hasPrefix("$.target.") })
+        {
+            error.kind = .invalidRecipient
+            outcome.result = .failure(error)
+        }
         outcome.missingVariables = rendering.missingVariables
         outcome.fallback = rendering.fallback
         if case .success(let translation) = outcome.result {
