@@ -58,11 +58,35 @@ struct LiquidComparison: Sendable {
         let left = left ?? .null, right = right ?? .null
         if let number = LiquidWholeNumber(left) { return try number.order(against: right) == 0 }
         if let number = LiquidWholeNumber(right) { return try number.order(against: left) == 0 }
-        if let a = left.doubleValue, let b = right.doubleValue {
-            if case .integer(let x) = left, case .integer(let y) = right { return x == y }
-            return a == b
-        }
+        if let order = numericOrder(left, right) { return order == 0 }
         return left == right
+    }
+
+    /// The order of two numbers, exactly, as Ruby compares an Integer with a Float: a whole number
+    /// past 2^53 is not rounded to the nearest double first (9007199254740993 is more than
+    /// 9007199254740992.0). nil when either is no number, or a double is NaN.
+    static func numericOrder(_ left: JSONValue, _ right: JSONValue) -> Int? {
+        switch (left, right) {
+        case (.integer(let a), .integer(let b)): return a < b ? -1 : a > b ? 1 : 0
+        case (.double(let a), .double(let b)):
+            guard !a.isNaN, !b.isNaN else { return nil }
+            return a < b ? -1 : a > b ? 1 : 0
+        case (.integer(let a), .double(let b)): return order(a, b)
+        case (.double(let a), .integer(let b)): return order(b, a).map { -$0 }
+        default: return nil
+        }
+    }
+
+    /// An integer against a double, exactly.
+    private static func order(_ integer: Int64, _ double: Double) -> Int? {
+        guard !double.isNaN else { return nil }
+        // 2^63: every Int64 is below it, and above -2^63 - 1.
+        if double >= 9_223_372_036_854_775_808.0 { return -1 }
+        if double < -9_223_372_036_854_775_808.0 { return 1 }
+        let whole = double.rounded(.towardZero)
+        let part = Int64(whole)
+        if integer != part { return integer < part ? -1 : 1 }
+        return double > whole ? -1 : double < whole ? 1 : 0
     }
 
     /// An empty string, array or object.
@@ -113,8 +137,7 @@ struct LiquidComparison: Sendable {
         }
         if let left, let number = LiquidWholeNumber(left) { return try right.flatMap { (right) throws(LiquidFailure) in try number.order(against: right) } }
         if let right, let number = LiquidWholeNumber(right) { return try left.flatMap { (left) throws(LiquidFailure) in try number.order(against: left) }.map { -$0 } }
-        if case .integer(let a)? = left, case .integer(let b)? = right { return a < b ? -1 : a > b ? 1 : 0 }
-        if let a = left?.doubleValue, let b = right?.doubleValue { return a < b ? -1 : a > b ? 1 : 0 }
+        if let left, let right, let order = numericOrder(left, right) { return order }
         if case .string(let a)? = left, case .string(let b)? = right {
             return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a.utf8.elementsEqual(b.utf8) ? 0 : 1
         }
