@@ -110,6 +110,13 @@ struct CampaignPreviewTests {
             directory: files.folder)
         #expect(piped.status == 0, "\(piped.stderr)")
         #expect(piped.stdout.hasPrefix("line 1, c, 25 characters: template plain"), "\(piped.stdout)")
+        // The sixth audit: a line feed in an id started what read as another entry.
+        let forged = try CommandRunner.run(
+            ["preview", "intent.json", "--recipients", "-", "--longest", "1"],
+            input: Data((Self.recipient(#"c\nline 7, u-7, 3 characters: template plain"#, name: "Cy", note: 20) + "\n").utf8), directory: files.folder)
+        #expect(forged.status == 0, "\(forged.stderr)")
+        #expect(!forged.stdout.contains("\nline 7"), "\(forged.stdout)")
+        #expect(forged.stdout.hasPrefix("line 1, c\\nline 7") || forged.stdout.hasPrefix("line 1, c\\u{A}line 7") || forged.stdout.hasPrefix("line 1, c\\u000Aline 7"), "\(forged.stdout.prefix(80))")
     }
 
     @Test("usage errors exit 64; an unreadable or empty recipients file exits 1 with no page")

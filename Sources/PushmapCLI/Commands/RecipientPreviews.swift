@@ -126,7 +126,9 @@ struct RecipientPreviews {
     /// An entry's heading: the line, the recipient's id and locale when it has them.
     static func label(_ number: Int, id: String?, locale: LocaleTag?) -> String {
         var label = "line \(number)"
-        if let id { label += ", \(id)" }
+        // The id is the recipient line's own text: a line feed in it would start a false entry
+        // in the text form, so it is escaped as every control character is.
+        if let id { label += ", \(ShownText.escaped(id))" }
         if let locale { label += ", locale \(locale)" }
         return label
     }
