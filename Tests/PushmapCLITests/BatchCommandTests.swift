@@ -140,12 +140,14 @@ struct BatchCommandTests {
         #expect(lines(one.stdout).count == 3000)
     }
 
-    @Test("ends quietly when the reader closes the pipe early")
-    func readerClosesEarly() throws {
+    /// Source: the sixth audit: a run whose lines failed exited 0 once the reader had gone, so a
+    /// pipeline under pipefail looked successful.
+    @Test("ends quietly when the reader closes the pipe early: exit 0, or 1 when a line read so far failed", arguments: [false, true])
+    func readerClosesEarly(failing: Bool) throws {
         let folder = try temporaryFolder()
         let inputFile = folder.appendingPathComponent("in.ndjson")
         let line = Self.mixed[0] + "\n"
-        try Data(String(repeating: line, count: 200_000).utf8).write(to: inputFile)
+        try Data(((failing ? "not json\n" : "") + String(repeating: line, count: 200_000)).utf8).write(to: inputFile)
         let errorFile = folder.appendingPathComponent("err")
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
         let process = Process()
@@ -160,7 +162,7 @@ struct BatchCommandTests {
         try output.fileHandleForReading.close()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        #expect(process.terminationStatus == (failing ? 1 : 0))
         let errors = try String(contentsOf: errorFile, encoding: .utf8)
         #expect(errors.isEmpty, "\(errors)")
     }

@@ -44,7 +44,11 @@ struct BatchCommand: ParsableCommand {
                 line.bytes, number: line.number, overlongLength: line.overlongLength,
                 maxIntentBytes: maxIntentBytes, session: session, platforms: platforms, forms: forms)
         }
-        guard finished else { return } // the reader went away: end quietly
+        // The reader went away: end quietly, but not as a success when a line read so far failed.
+        guard finished else {
+            if failed > 0 { throw ExitStatus.invalid }
+            return
+        }
         StandardStream.note("pushmap: batch: \(total) line\(total == 1 ? "" : "s"), \(total - failed) translated, \(failed) failed")
         if failed > 0 { throw ExitStatus.invalid }
     }

@@ -66,7 +66,11 @@ struct CampaignCommand: ParsableCommand {
         } _: { line, session in
             CampaignLine.translate(line.bytes, number: line.number, overlongLength: line.overlongLength, settings: settings, session: session)
         }
-        guard finished else { return } // the reader went away: end quietly
+        // The reader went away: end quietly, but not as a success when a line read so far failed.
+        guard finished else {
+            if summary.failed > 0 { throw ExitStatus.invalid }
+            return
+        }
         switch format {
         case .human:
             for line in summary.lines { StandardStream.note(line) }
