@@ -311,6 +311,21 @@ struct CampaignCommandTests {
         #expect(!Self.diagnostics(kept).contains { $0["rule"] as? String == "truncated" })
     }
 
+    /// Source: the sixth audit: a text cut in a locale layer was reported at `$.body`, which the
+    /// base wrote and the recipient never got; campaign.md: each finding "at its path".
+    @Test("a finding about a layer's text is at the layer's path, as the summary's truncations are")
+    func layerPaths() throws {
+        let intent = #"{"title": "t", "body": "{{ b }}", "locales": {"fr-CA": {"body": "FR {{ b }}"}}}"#
+        let long = String(repeating: "x", count: 5_000)
+        let result = try Self.campaign(intent, [#"{"locale": "fr-CA", "vars": {"b": "\#(long)"}}"#, #"{"vars": {"b": "\#(long)"}}"#], ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = Self.lines(result.stdout)
+        let paths = lines.map { line in Set(Self.diagnostics(line).map { $0["path"] as? String ?? "" }) }
+        #expect(paths.first == [#"$.locales["fr-CA"].body"#], "\(paths)")
+        #expect(paths.last == ["$.body"], "\(paths)")
+        #expect(result.stderr.contains(#"truncated: $.body 1, $.locales["fr-CA"].body 1"#) || result.stderr.contains(#"$.locales["fr-CA"].body 1"#), "\(result.stderr)")
+    }
+
     /// Source: the sixth audit and campaign.md: a malformed recipient line is "an error line of
     /// kind invalid recipient"; a recipient's target with no token was labelled invalid intent.
     @Test("a fault in a recipient's target is the recipient's: kind invalid recipient")

@@ -37,6 +37,9 @@ public struct Campaign: Sendable {
     let base: [Piece]
     /// Each locale layer merged over its truncations and the base.
     let localized: [LocaleTag: [Piece]]
+    /// For each merged layer, the intent paths of the values its layers wrote, and where in the
+    /// file each was written (`$.body` → `$.locales["fr-CA"].body`): a finding goes there.
+    let layerOrigins: [LocaleTag: [String: String]]
     /// The bytes of the base written out with no recipient, for an estimate of a line's size.
     let sizeHint: Int
     /// The intent as written: the base (without `locales`), and each layer by its key.
@@ -64,7 +67,7 @@ public struct Campaign: Sendable {
         }
         var compiler = Compiler()
         var baseMembers: [(key: String, value: Node)] = []
-        var layers: [(tag: LocaleTag, node: Node)] = []
+        var layers: [(tag: LocaleTag, key: String, node: Node)] = []
         var writtenBase = JSONObject()
         var writtenLayers: [(key: String, value: JSONValue)] = []
         for (key, value) in root {
@@ -83,11 +86,16 @@ public struct Campaign: Sendable {
         base = Self.pieces(baseNode)
         // Shorter tags first, so a layer's truncations are merged before it.
         var merged: [LocaleTag: Node] = [:]
-        for (tag, layer) in layers.sorted(by: { $0.tag.subtags.count < $1.tag.subtags.count }) {
-            let under = tag.chain.dropFirst().lazy.compactMap { merged[$0] }.first ?? baseNode
-            merged[tag] = Self.merge(under, layer)
+        var origins: [LocaleTag: [String: String]] = [:]
+        for (tag, key, layer) in layers.sorted(by: { $0.tag.subtags.count < $1.tag.subtags.count }) {
+            let lower = tag.chain.dropFirst().first { merged[$0] != nil }
+            merged[tag] = Self.merge(lower.flatMap { merged[$0] } ?? baseNode, layer)
+            var own = lower.flatMap { origins[$0] } ?? [:]
+            Self.leaves(layer, at: JSONPath.root, in: JSONPath.root.appending("locales").appending(key), into: &own)
+            origins[tag] = own
         }
         localized = merged.mapValues(Self.pieces)
+        layerOrigins = origins
         sizeHint = base.reduce(0) { total, piece in
             if case .bytes(let bytes) = piece { return total + bytes.count }
             return total + 64
@@ -111,6 +119,29 @@ public struct Campaign: Sendable {
             }
         }
         return found
+    }
+
+    /// The values `layer` writes, by their intent path, with their path in the file; an object's
+    /// members each, anything else whole (an array replaces).
+    static func leaves(_ layer: Node, at path: JSONPath, in file: JSONPath, into origins: inout [String: String]) {
+        guard case .object(let members) = layer else {
+            origins[path.description] = file.description
+            return
+        }
+        for (key, value) in members { leaves(value, at: path.appending(key), in: file.appending(key), into: &origins) }
+    }
+
+    /// Where in the file the value at intent path `path` was written, for a recipient given
+    /// `layer`: its layer's path, or nil when the base wrote it.
+    func writtenPath(_ path: String, layer: LocaleTag?) -> String? {
+        guard let layer, let origins = layerOrigins[layer] else { return nil }
+        // The longest written path that is `path` or holds it.
+        var end = path.endIndex
+        while true {
+            if let file = origins[String(path[..<end])] { return file + path[end...] }
+            guard let cut = path[..<end].lastIndex(where: { $0 == "." || $0 == "[" }) else { return nil }
+            end = cut
+        }
     }
 
     /// `layer` laid over `base`: objects merge by key; anything else in the layer replaces.
@@ -161,8 +192,9 @@ public struct Campaign: Sendable {
         var rendering = CampaignRendering()
         var pieces = base
         if let locale = recipient.locale, !localized.isEmpty {
-            if let found = locale.chain.lazy.compactMap({ localized[$0] }).first {
+            if let tag = locale.chain.first(where: { localized[$0] != nil }), let found = localized[tag] {
                 pieces = found
+                rendering.layer = tag
             } else {
                 rendering.fallback = locale
                 let tried = locale.chain.map(\.description)
@@ -236,13 +268,13 @@ private struct Compiler {
     }
 
     /// `locales`: an object of partial intents by language tag.
-    mutating func layers(_ value: JSONValue) -> [(tag: LocaleTag, node: Campaign.Node)] {
+    mutating func layers(_ value: JSONValue) -> [(tag: LocaleTag, key: String, node: Campaign.Node)] {
         let path = JSONPath.root.appending("locales")
         guard case .object(let object) = value else {
             diagnostics.append(.error(path.description, "wrong-type", "expected an object of partial intents by language tag, got \(value.typeName)"))
             return []
         }
-        var layers: [(tag: LocaleTag, node: Campaign.Node)] = []
+        var layers: [(tag: LocaleTag, key: String, node: Campaign.Node)] = []
         for (key, layer) in object {
             let at = path.appending(key)
             guard let tag = LocaleTag(key) else {
@@ -261,7 +293,7 @@ private struct Compiler {
                 diagnostics.append(.error(at.appending("locales").description, "unknown-field", "a locale's layer cannot hold locales of its own"))
                 continue
             }
-            layers.append((tag, .object(members.map { member in (member.key, node(member.value, path: at.appending(member.key), key: member.key)) })))
+            layers.append((tag, key, .object(members.map { member in (member.key, node(member.value, path: at.appending(member.key), key: member.key)) })))
         }
         return layers
     }

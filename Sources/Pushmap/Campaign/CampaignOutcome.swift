@@ -55,6 +55,17 @@ extension Campaign {
         } else {
             outcome = CampaignOutcome(result: Self.translate(rendering, truncate: truncate, with: translate))
         }
+        // A finding about a value a locale layer wrote goes where the layer wrote it.
+        if rendering.layer != nil {
+            switch outcome.result {
+            case .success(var translation):
+                translation.diagnostics = translation.diagnostics.map { written($0, rendering.layer) }
+                outcome.result = .success(translation)
+            case .failure(var error):
+                error.diagnostics = error.diagnostics.map { written($0, rendering.layer) }
+                outcome.result = .failure(error)
+            }
+        }
         // The recipient's target replaces the intent's: a fault in it is the recipient line's.
         if recipient.target != nil, case .failure(var error) = outcome.result, error.kind == .invalidIntent,
             error.diagnostics.allSatisfy({ $0.severity != .error || $0.path == "$.target" || $0.path.hasPrefix("$.target.") })
@@ -68,6 +79,14 @@ extension Campaign {
             outcome.truncated = translation.diagnostics.filter { $0.rule == "truncated" }.map(\.path)
         }
         return outcome
+    }
+
+    /// `diagnostic` at the path in the file where `layer` wrote its value, when it did.
+    private func written(_ diagnostic: Diagnostic, _ layer: LocaleTag?) -> Diagnostic {
+        guard let path = writtenPath(diagnostic.path, layer: layer) else { return diagnostic }
+        var moved = diagnostic
+        moved.path = path
+        return moved
     }
 
     private static func translate(

@@ -10,6 +10,8 @@ public struct CampaignRendering: Sendable {
     public var missingVariables: [String] = []
     /// The recipient's locale when no layer of its chain exists.
     public var fallback: LocaleTag?
+    /// The layer of `locales` the recipient's intent was merged from, if any.
+    var layer: LocaleTag?
 
     mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool) {
         switch problem {
