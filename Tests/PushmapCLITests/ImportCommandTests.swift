@@ -148,6 +148,36 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("warning: $.message.android.data.k: k comes back in message.data"), "\(result.stderr)")
     }
 
+    /// Source: the fifth audit: import refused `translate --request`'s own output, which validate
+    /// takes, and APNSwift's Live Activity update and sideshow/apns2's MDM payload (TestMdm).
+    @Test("imports an APNS request, a Live Activity and an MDM push: the request's intent translates back to the same request")
+    func requestForm() throws {
+        let intent = #"{"title": "Hi", "body": "There", "collapseKey": "c1", "delivery": "normal", "ttl": 3600, "ios": {"topic": "com.example.app"}}"#
+        let request = try CommandRunner.run(["translate", "--platform", "apns", "--request", "--now", "1767225600", "--compact", "-"], input: Data(intent.utf8))
+        #expect(request.status == 0, "\(request.stderr)")
+        let imported = try CommandRunner.run(["import", "--platform", "apns", "--now", "1767225600", "-"], input: Data(request.stdout.utf8))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.isEmpty, "\(imported.stderr)")
+        let back = try CommandRunner.run(["translate", "--platform", "apns", "--request", "--now", "1767225600", "--compact", "-"], input: Data(imported.stdout.utf8))
+        #expect(back.stdout == request.stdout, "\(imported.stdout)")
+
+        let voip = #"{"headers": {"apns-push-type": "voip", "apns-topic": "com.example.app.voip", "apns-priority": "10"}, "payload": {"caller": "Ann"}}"#
+        let call = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(voip.utf8))
+        #expect(call.status == 0 && call.stderr.isEmpty, "\(call.stderr)")
+        let ios = (CommandRunner.json(call.stdout) as? [String: Any])?["ios"] as? [String: Any]
+        #expect(ios?["pushType"] as? String == "voip" && ios?["topic"] as? String == "com.example.app", "\(call.stdout)")
+
+        let activity = #"{"aps": {"event": "update", "content-state": {"score": 1}, "timestamp": 1672680658}}"#
+        let update = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(activity.utf8))
+        #expect(update.status == 0 && update.stderr.isEmpty, "\(update.stderr)")
+        let live = ((CommandRunner.json(update.stdout) as? [String: Any])?["ios"] as? [String: Any])?["liveActivity"] as? [String: Any]
+        #expect(live?["event"] as? String == "update" && live?["timestamp"] as? Int == 1_672_680_658, "\(update.stdout)")
+
+        let mdm = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(#"{"aps": {}, "mdm": "996ac527"}"#.utf8))
+        #expect(mdm.status == 0, "\(mdm.stderr)")
+        #expect(((CommandRunner.json(mdm.stdout) as? [String: Any])?["ios"] as? [String: Any])?["pushType"] as? String == "mdm")
+    }
+
     @Test("refuses what is not a payload of the platform, one line, exit 1", arguments: [
         ("not json", "{", "[json-syntax]"),
         ("no message", #"{"data": {}}"#, "an FCM payload is a JSON object holding an object `message`"),

@@ -122,10 +122,16 @@ extension PayloadImport {
         return differences
     }
 
-    static func apnsDifferences(_ payload: JSONValue, _ translated: JSONValue) -> [ImportDifference] {
+    static func apnsDifferences(_ payload: JSONValue, _ translated: JSONValue, base: String = "$") -> [ImportDifference] {
         let was = payload.objectValue ?? JSONObject()
         let now = translated.objectValue ?? JSONObject()
-        return ImportDifference.members(was, now, base: "$", skipping: ["aps"])
-            + ImportDifference.members(was["aps"]?.objectValue ?? JSONObject(), now["aps"]?.objectValue ?? JSONObject(), base: "$.aps")
+        return ImportDifference.members(was, now, base: base, skipping: ["aps"])
+            + ImportDifference.members(was["aps"]?.objectValue ?? JSONObject(), now["aps"]?.objectValue ?? JSONObject(), base: base + ".aps")
+    }
+
+    /// A request's differences: its headers, then its payload's.
+    static func requestDifferences(_ request: JSONValue, _ translated: JSONValue) -> [ImportDifference] {
+        ImportDifference.members(request["headers"]?.objectValue ?? JSONObject(), translated["headers"]?.objectValue ?? JSONObject(), base: "$.headers")
+            + apnsDifferences(request["payload"] ?? .object([:]), translated["payload"] ?? .object([:]), base: "$.payload")
     }
 }

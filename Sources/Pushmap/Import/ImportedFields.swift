@@ -22,6 +22,15 @@ struct ImportedFields {
         fields.append(Field(path: ["data", key], value: value, source: source))
     }
 
+    /// The sources read from a request's payload moved under `prefix` (`$.aps` to
+    /// `$.payload.aps`), but those already at `except` (the headers).
+    mutating func rebase(onto prefix: String, except: String) {
+        fields = fields.map { field in
+            guard field.source.hasPrefix("$"), !field.source.hasPrefix(except) else { return field }
+            return Field(path: field.path, value: field.value, source: prefix + field.source.dropFirst())
+        }
+    }
+
     /// The intent these fields make; the template first.
     func intent(template: String) -> JSONValue {
         var root = JSONObject()

@@ -20,6 +20,7 @@ struct PayloadImport {
 
     func run(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         var reading: Reading
+        var requestForm = false
         switch platform {
         case .fcm:
             guard let message = payload["message"]?.objectValue else {
@@ -27,10 +28,19 @@ struct PayloadImport {
             }
             reading = Self.readFCM(message)
         case .apns:
-            guard payload["aps"]?.objectValue != nil, let root = payload.objectValue else {
-                return failure("an APNS payload is a JSON object holding an object `aps`", at: "$.aps", platform)
+            if let request = Self.request(payload) {
+                // `{"headers", "payload"}`, as translate --request writes it and validate takes it.
+                reading = Self.readAPNS(request.payload, pushType: request.headers["apns-push-type"]?.stringValue)
+                Self.readHeaders(request.headers, payload: request.payload, into: &reading, now: translator.options.clock())
+                reading.fields.rebase(onto: "$.payload", except: "$.headers")
+                requestForm = true
+            } else if let root = payload.objectValue, root["aps"]?.objectValue != nil || Self.isMDM(root) {
+                reading = Self.readAPNS(root, pushType: Self.isMDM(root) ? "mdm" : nil)
+            } else {
+                return failure(
+                    "an APNS payload is a JSON object holding an object `aps` (an MDM push: only `mdm`), or a request `{\"headers\", \"payload\"}`, whose apns-push-type says what a payload without aps is",
+                    at: "$.aps", platform)
             }
-            reading = Self.readAPNS(root)
         default:
             return failure("pushmap imports FCM and APNS payloads", at: "$", platform)
         }
@@ -40,7 +50,8 @@ struct PayloadImport {
         for _ in 0..<8 {
             let intent = reading.fields.intent(template: reading.template)
             do {
-                translated = try translator.translate(intent, platforms: [platform], now: translationTime(intent)).payloads[platform]
+                translated = try translator.translate(
+                    intent, platforms: [platform], now: translationTime(intent), forms: requestForm ? [.apnsRequest] : []).payloads[platform]
                 break
             } catch {
                 // A script that fails says nothing of the payload: taking fields out would hide it.
@@ -64,7 +75,9 @@ struct PayloadImport {
             return (intent, reading.diagnostics)
         }
         let reported = Set(reading.diagnostics.map(\.path))
-        let differences = platform == .fcm ? Self.fcmDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
+        let differences = platform == .fcm
+            ? Self.fcmDifferences(payload, translated)
+            : requestForm ? Self.requestDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
         for difference in differences where !reported.contains(difference.path) {
             reading.diagnostics.append(difference.diagnostic(platform))
         }
@@ -132,7 +145,49 @@ struct PayloadImport {
         return reading
     }
 
-    static func readAPNS(_ root: JSONObject) -> Reading {
+    /// The request form's payload and headers: an object of `payload` (an object) and
+    /// `headers`, and nothing else.
+    static func request(_ value: JSONValue) -> (payload: JSONObject, headers: JSONObject)? {
+        guard let root = value.objectValue, root["aps"] == nil, let payload = root["payload"]?.objectValue,
+              root.allSatisfy({ $0.key == "payload" || ($0.key == "headers" && $0.value.objectValue != nil) }) else { return nil }
+        return (payload, root["headers"]?.objectValue ?? JSONObject())
+    }
+
+    /// An MDM push, `{"mdm": PushMagic}`: that key, and at most an empty aps (sideshow/apns2's
+    /// builder writes one).
+    static func isMDM(_ root: JSONObject) -> Bool {
+        guard root["mdm"]?.stringValue != nil else { return false }
+        return root.allSatisfy { $0.key == "mdm" || ($0.key == "aps" && $0.value.objectValue?.isEmpty == true) }
+    }
+
+    /// The request headers as intent fields: the push type (alert and background are what a
+    /// translation infers), the topic without the push type's suffix, a normal priority, the
+    /// collapse id and the expiration as a time to live from `now`. apns-id has no field: it
+    /// is reported as not kept.
+    static func readHeaders(_ headers: JSONObject, payload: JSONObject, into reading: inout Reading, now: Int64) {
+        let type = headers["apns-push-type"]?.stringValue
+        if let type, type != "alert", type != "background" {
+            reading.fields.set("ios.pushType", .string(type), from: #"$.headers["apns-push-type"]"#)
+        }
+        if var topic = headers["apns-topic"]?.stringValue {
+            let suffix = type.flatMap { name in APNSModel.pushTypes.first { ValueFormat.text($0.type) == name }?.topicSuffix }.map(ValueFormat.text) ?? ""
+            if !suffix.isEmpty, topic.hasSuffix(suffix) { topic.removeLast(suffix.count) }
+            reading.fields.set("ios.topic", .string(topic), from: #"$.headers["apns-topic"]"#)
+        }
+        // 10 is what a translation writes unless told; a background push is always 5.
+        let silent = payload["aps"]?.objectValue?["content-available"]?.integerValue == 1 && payload["aps"]?.objectValue?["alert"] == nil
+        if headers["apns-priority"]?.stringValue == "5", type != "background", !silent {
+            reading.fields.set("delivery", .string("normal"), from: #"$.headers["apns-priority"]"#)
+        }
+        if let collapse = headers["apns-collapse-id"]?.stringValue {
+            reading.fields.set("collapseKey", .string(collapse), from: #"$.headers["apns-collapse-id"]"#)
+        }
+        if let expiration = headers["apns-expiration"]?.stringValue, let at = Int64(expiration), at == 0 || at > now {
+            reading.fields.set("ttl", .integer(at == 0 ? 0 : at - now), from: #"$.headers["apns-expiration"]"#)
+        }
+    }
+
+    static func readAPNS(_ root: JSONObject, pushType: String? = nil) -> Reading {
         var sources: [String: String] = [:]
         var keys = JSONObject()
         for (key, value) in root where key != "aps" {
@@ -187,6 +242,20 @@ struct PayloadImport {
             reading.fields.set("ios.relevanceScore", score, from: "$.aps.relevance-score")
         }
         if aps["content-available"]?.integerValue == 1 { reading.fields.set("ios.contentAvailable", .bool(true), from: "$.aps.content-available") }
+        // A Live Activity's aps, each key as its ios.liveActivity field.
+        if aps["event"]?.stringValue != nil {
+            let activity = [
+                ("event", "event"), ("content-state", "contentState"), ("timestamp", "timestamp"), ("stale-date", "staleDate"),
+                ("dismissal-date", "dismissalDate"), ("attributes-type", "attributesType"), ("attributes", "attributes"),
+            ]
+            for (key, field) in activity {
+                if let value = aps[key] { reading.fields.set("ios.liveActivity." + field, value, from: JSONPath.member("$.aps", key)) }
+            }
+            reading.fields.set("ios.pushType", .string("liveactivity"), from: "$.aps.event")
+        }
+        if pushType == "mdm" {
+            reading.fields.set("ios.pushType", .string("mdm"), from: "$.mdm")
+        }
         // Templates always write their category and mutable-content; plain says them.
         if template == "plain" {
             if let category = aps["category"]?.stringValue { reading.fields.set("ios.category", .string(category), from: "$.aps.category") }
