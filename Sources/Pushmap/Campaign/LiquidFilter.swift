@@ -52,7 +52,8 @@ struct LiquidFilter: Sendable {
         let kind: Kind
         switch name {
         case "default":
-            if let mistake = arity(1...1, "1 argument (the value to show instead)") { return .failure(mistake) }
+            // As Liquid: with no argument the value to show instead is "".
+            if let mistake = arity(0...1, "at most 1 argument (the value to show instead)") { return .failure(mistake) }
             var allowFalse = false
             if let keyword = keywords.first {
                 guard case .literal(.bool(let flag)) = keyword.value else {
@@ -60,13 +61,14 @@ struct LiquidFilter: Sendable {
                 }
                 allowFalse = flag
             }
-            kind = .default(arguments[0], allowFalse: allowFalse)
+            kind = .default(arguments.first ?? .literal(.string("")), allowFalse: allowFalse)
         case "upcase", "downcase", "capitalize":
             if let mistake = arity(0...0, "no argument") { return .failure(mistake) }
             kind = name == "upcase" ? .upcase : name == "downcase" ? .downcase : .capitalize
         case "truncate":
-            if let mistake = arity(1...2, "1 or 2 arguments (a length and an optional ellipsis)") { return .failure(mistake) }
-            kind = .truncate(length: arguments[0], ellipsis: arguments.count > 1 ? arguments[1] : nil)
+            // As Liquid: the length is 50 when none is given.
+            if let mistake = arity(0...2, "at most 2 arguments (a length, 50 by default, and an ellipsis)") { return .failure(mistake) }
+            kind = .truncate(length: arguments.first ?? .literal(.integer(50)), ellipsis: arguments.count > 1 ? arguments[1] : nil)
         case "date":
             if let mistake = arity(1...1, "1 argument (a strftime format such as \"%Y-%m-%d\")") { return .failure(mistake) }
             kind = .date(format: arguments[0])
