@@ -311,6 +311,18 @@ struct CampaignCommandTests {
         #expect(!Self.diagnostics(kept).contains { $0["rule"] as? String == "truncated" })
     }
 
+    /// Source: the sixth audit, and commands.md's limits (intent nesting: 32 levels): a campaign's
+    /// intent took 64, and each recipient then failed on it.
+    @Test("an intent nested past 32 levels is refused once, before any recipient, as translate refuses it")
+    func intentNesting() throws {
+        var nested = #"{"x": 1}"#
+        for _ in 0..<40 { nested = #"{"a": \#(nested)}"# }
+        let result = try Self.campaign(#"{"title": "t", "body": "b", "data": {"k": "v"}, "ios": {"liveActivity": {"event": "update", "contentState": \#(nested)}}}"#, ["{}"], ["--platform", "apns"])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderr.contains("nesting deeper than 32 levels [json-syntax]"), "\(result.stderr)")
+    }
+
     /// Source: the sixth audit: a text cut in a locale layer was reported at `$.body`, which the
     /// base wrote and the recipient never got; campaign.md: each finding "at its path".
     @Test("a finding about a layer's text is at the layer's path, as the summary's truncations are")

@@ -91,7 +91,9 @@ struct CampaignCommand: ParsableCommand {
     private func compile(_ translator: Translator) throws -> Campaign {
         let input = InputFile(intent)
         let report = DiagnosticReport(format: format, file: input.name)
-        let value = try report.readJSON(input)
+        // An intent's limits, as translate holds it to: nesting past them is said once, here.
+        let limits = JSONParser.Limits(maxDepth: translator.options.maxIntentDepth, maxBytes: translator.options.maxIntentBytes)
+        let value = try report.readJSON(input, limits: limits)
         do {
             return try Campaign(intent: value, translator: translator)
         } catch {

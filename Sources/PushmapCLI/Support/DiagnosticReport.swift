@@ -37,8 +37,8 @@ struct DiagnosticReport {
 
     /// The JSON value `input` holds. Text that is not JSON is reported as a `json-syntax`
     /// finding, an input that cannot be read in one line; either is exit status 1.
-    func readJSON(_ input: InputFile, limit: Int = 1 << 20) throws -> JSONValue {
-        try read(input, limit: limit) { bytes throws(JSONParseError) in try JSONParser.parse(bytes) }
+    func readJSON(_ input: InputFile, limit: Int = 1 << 20, limits: JSONParser.Limits = .init()) throws -> JSONValue {
+        try read(input, limit: limit) { bytes throws(JSONParseError) in try JSONParser.parse(bytes, limits: limits) }
     }
 
     /// A payload as `readJSON(_:limit:)` reads it, and a warning for each number that loses digits.
