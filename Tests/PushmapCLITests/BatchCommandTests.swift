@@ -129,6 +129,14 @@ struct BatchCommandTests {
         #expect(output[2]["apns"] != nil)
     }
 
+    /// Source: the sixth audit: `--jobs -1` said "Missing value for '--jobs <jobs>'".
+    @Test("--jobs out of 1 to 256, negative included, is a usage error naming the range", arguments: ["0", "-1", "257", "abc"])
+    func jobsRange(value: String) throws {
+        let result = try CommandRunner.run(["batch", "--jobs", value, "-"], input: Data())
+        #expect(result.status == 64)
+        if value != "abc" { #expect(result.stderr.contains("--jobs must be between 1 and 256"), "\(result.stderr)") }
+    }
+
     @Test("gives the same bytes with --jobs 1 and --jobs 4")
     func jobsAgree() throws {
         var all: [String] = []

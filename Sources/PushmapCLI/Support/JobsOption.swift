@@ -4,7 +4,9 @@ internal import ArgumentParser
 /// `--jobs N`, on the commands that translate many lines (batch, campaign): how many worker
 /// threads translate at once.
 struct JobsOption: ParsableArguments {
-    @Option(name: .long, help: "Worker threads; the number of cores by default.")
+    // Unconditional, so that `--jobs -1` is read as the number it is, and refused by its range,
+    // rather than as a missing value before an option named -1.
+    @Option(name: .long, parsing: .unconditional, help: "Worker threads, 1 to 256; the number of cores by default.")
     var jobs: Int?
 
     func validate() throws {
