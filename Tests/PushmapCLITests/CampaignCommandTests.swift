@@ -192,6 +192,10 @@ struct CampaignCommandTests {
         #expect(result.stderr.contains("intent.json: error: $.buttons[0].label: column "), "\(result.stderr)")
         #expect(result.stderr.contains("[template-syntax]"), "\(result.stderr)")
         #expect(!result.stderr.contains("recipient"), "\(result.stderr)")
+        // The sixth audit: in a text of many lines the column was counted across them.
+        let lines = try Self.campaign(#"{"title": "a\nb {{ n | bogus }}", "body": "x\r\ny\nz {{ n | bogus }}"}"#, [#"{"id": "u-1"}"#])
+        #expect(lines.stderr.contains("$.title: line 2, column 10: Unknown filter 'bogus'"), "\(lines.stderr)")
+        #expect(lines.stderr.contains("$.body: line 3, column 10: Unknown filter 'bogus'"), "\(lines.stderr)")
     }
 
     @Test("what is wrong with the intent whoever receives it is said once, at its path in the file, before any recipient")

@@ -255,7 +255,7 @@ private struct Compiler {
                 texts.append(Campaign.Text(template: template, path: path.description))
                 return .text(texts.count - 1)
             } catch {
-                diagnostics.append(.error(path.description, "template-syntax", "column \(error.column): \(error.message)"))
+                diagnostics.append(.error(path.description, "template-syntax", "\(Self.place(error.column, in: string)): \(error.message)"))
                 return .value(value)
             }
         case .object(let object):
@@ -296,6 +296,17 @@ private struct Compiler {
             layers.append((tag, key, .object(members.map { member in (member.key, node(member.value, path: at.appending(member.key), key: member.key)) })))
         }
         return layers
+    }
+
+    /// Where character `column` (from 1) of `text` is: "column 12", or "line 2, column 10" in a
+    /// text of many lines, counted from its last line feed.
+    static func place(_ column: Int, in text: String) -> String {
+        var line = 1, start = 0
+        for (offset, character) in text.prefix(max(column - 1, 0)).enumerated() where character == "\n" || character == "\r\n" {
+            line += 1
+            start = offset + 1
+        }
+        return line == 1 ? "column \(column)" : "line \(line), column \(column - start)"
     }
 
     private static func mayHoldTags(_ string: String) -> Bool {
