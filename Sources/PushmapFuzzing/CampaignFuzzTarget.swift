@@ -38,7 +38,7 @@ extension FuzzTarget {
                 return "a rendered intent that is not JSON"
             }
             let outcome = campaign.translate(recipient, lenient: lenient, truncate: true, now: now) { bytes throws(TranslationError) in
-                try translator.translate(bytes, platforms: platforms)
+                try translator.translateRendered(bytes, platforms: platforms)
             }
             switch outcome.result {
             case .success(let translation):

@@ -64,7 +64,7 @@ public enum CampaignLine {
         }
         let platforms = recipient.platforms ?? settings.platforms
         let outcome = settings.campaign.translate(recipient, lenient: settings.lenient, truncate: settings.truncate, now: settings.now) { intent throws(TranslationError) in
-            try session.translate(intent, platforms: platforms, forms: settings.forms)
+            try session.translateRendered(intent, platforms: platforms, forms: settings.forms)
         }
         output.missingVariables = outcome.missingVariables
         output.fallback = outcome.fallback?.description

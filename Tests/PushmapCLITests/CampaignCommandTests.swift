@@ -181,6 +181,25 @@ struct CampaignCommandTests {
         #expect(result.stderr.contains("$.locales: only pushmap campaign reads locales"), "\(result.stderr)")
     }
 
+    /// Source: the sixth audit: `translate` and `batch` sent `Hi {{ first_name }}` to phones with
+    /// no word. A recipient's value that holds `{{` in a campaign is text, and no tag.
+    @Test("translate and batch warn of each Liquid tag they send as written; a campaign's rendered values are not warned of")
+    func tagsOutsideCampaigns() throws {
+        let intent = #"{"title": "Hi {{ first_name }}", "body": "{% if vip %}VIP{% endif %}", "data": {"k": "plain"}}"#
+        let translated = try CommandRunner.run(["translate", "--platform", "apns"], input: Data(intent.utf8))
+        #expect(translated.status == 0)
+        #expect(translated.stdout.contains("Hi {{ first_name }}"))
+        #expect(translated.stderr.contains("warning: $.title: holds a Liquid tag, which only pushmap campaign renders: it is sent as written [campaign-only]"), "\(translated.stderr)")
+        #expect(translated.stderr.contains("warning: $.body: holds a Liquid tag"), "\(translated.stderr)")
+        #expect(translated.stderr.split(separator: "\n").count == 2, "\(translated.stderr)")
+        let batch = try CommandRunner.run(["batch", "--platform", "apns"], input: Data((intent + "\n").utf8))
+        #expect(batch.status == 0)
+        #expect(batch.stdout.contains(#""path":"$.title","rule":"campaign-only""#), "\(batch.stdout)")
+        let campaign = try Self.campaign(#"{"title": "Hi {{ first_name }}", "body": "b"}"#, [#"{"vars": {"first_name": "{{Ann}}"}}"#], ["--platform", "apns"])
+        #expect(campaign.status == 0)
+        #expect(campaign.stdout.contains("Hi {{Ann}}") && !campaign.stdout.contains("campaign-only"), "\(campaign.stdout)")
+    }
+
     // MARK: - Templates that do not compile
 
     @Test("a template syntax error names the intent path and the column, before any recipient; exit 1")

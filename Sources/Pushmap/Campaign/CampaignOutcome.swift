@@ -37,7 +37,7 @@ extension Campaign {
         let now = now ?? translator.options.clock()
         let asked = recipient.platforms ?? platforms
         return translate(recipient, lenient: lenient, truncate: truncate, now: now) { intent throws(TranslationError) in
-            try translator.translate(intent, platforms: asked, forms: forms)
+            try translator.translateRendered(intent, platforms: asked, forms: forms)
         }
     }
 

@@ -113,7 +113,12 @@ public final class Translator: Sendable {
     /// Translates an intent given as JSON text.
     /// - Parameter forms: what to write beyond the bare payloads (``RequestForm``); none by default.
     public func translate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
-        try translateText(intent, platforms: platforms, forms: forms)
+        try translateText(intent, platforms: platforms, forms: forms, lent: nil, rendered: false)
+    }
+
+    /// As ``translate(_:platforms:forms:)`` for a campaign's rendered intent.
+    package func translateRendered(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
+        try translateText(intent, platforms: platforms, forms: forms, lent: nil, rendered: true)
     }
 
     /// A state lent for several translations, and the scripts it runs.
@@ -131,7 +136,12 @@ public final class Translator: Sendable {
 
         /// As the translator's `translate(_:platforms:forms:)`.
         package func translate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
-            try translator.translateText(intent, platforms: platforms, forms: forms, lent: lent)
+            try translator.translateText(intent, platforms: platforms, forms: forms, lent: lent, rendered: false)
+        }
+
+        /// As ``translate(_:platforms:forms:)`` for a campaign's rendered intent.
+        package func translateRendered(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
+            try translator.translateText(intent, platforms: platforms, forms: forms, lent: lent, rendered: true)
         }
     }
 
@@ -149,7 +159,19 @@ public final class Translator: Sendable {
         }
     }
 
-    private func translateText(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent? = nil) throws(TranslationError) -> Translation {
+    /// `rendered`: the intent is a campaign's, its templates rendered, so a `{{` in it is a
+    /// recipient's text, not a tag left unrendered (``LiquidLiterals``).
+    private func translateText(
+        _ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent? = nil, rendered: Bool = false
+    ) throws(TranslationError) -> Translation {
+        var translation = try translateText(intent, platforms: platforms, forms: forms, lent: lent)
+        if !rendered, LiquidLiterals.mayHold(intent), let value = try? JSONParser.parse(intent) {
+            translation.diagnostics += LiquidLiterals.warnings(value)
+        }
+        return translation
+    }
+
+    private func translateText(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent?) throws(TranslationError) -> Translation {
         let limits = JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes)
         // The tape parser reads almost every intent; what it leaves (bad JSON, and a few rare
         // forms such as a number it cannot convert exactly) goes to JSONParser, which says where
