@@ -246,6 +246,15 @@ package final class LuaState {
         return try keepTop()
     }
 
+    /// As ``callForReference(_:_:)``, nil when the function returns nothing or nil.
+    package func callForOptionalReference(_ function: LuaReference, _ arguments: [LuaArgument] = []) throws(LuaError) -> LuaReference? {
+        let top = lua_gettop(state)
+        defer { lua_settop(state, top) }
+        try invoke(function, arguments, resultCount: 1)
+        if lua_type(state, -1) == LUA_TNIL { return nil }
+        return try keepTop()
+    }
+
     /// Keeps `value` in the state, for an argument passed again and again: pushed by reference,
     /// it is not made anew (a table, a string) at each call.
     package func keep(_ value: JSONValue) throws(LuaError) -> LuaReference {

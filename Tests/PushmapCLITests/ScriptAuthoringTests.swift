@@ -41,6 +41,26 @@ struct ScriptAuthoringTests {
 
         """
 
+    /// Source: the eighth audit: an empty script, a new author's first step, was "memory limit
+    /// of 33554432 bytes exceeded"; a file saved with a UTF-8 byte order mark did not load.
+    @Test("an empty script, or one with no return, is a contract error at its line; a byte order mark is skipped as Lua skips it")
+    func emptyScript() throws {
+        for source in ["", "local t = { name = \"t\" }\n", "return nil\n"] {
+            let folder = try Self.folder(["t.lua": source])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try CommandRunner.run(["templates", "--scripts", folder.path])
+            #expect(result.status == 2, "\(source): \(result.stderr)")
+            #expect(result.stderr.contains("t.lua:1: template contract: the script returns nothing; it must end with `return` and a table"), "\(result.stderr)")
+            #expect(!result.stderr.contains("memory"), "\(result.stderr)")
+        }
+        let bom = "\u{FEFF}return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx) return { message = { data = { a = \"b\" } } } end }\n"
+        let folder = try Self.folder(["t.lua": bom])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let listed = try CommandRunner.run(["templates", "--scripts", folder.path])
+        #expect(listed.status == 0, "\(listed.stderr)")
+        #expect(listed.stdout.contains("t.lua"), "\(listed.stdout)")
+    }
+
     @Test("a bad value a team's script wrote names the script's file and line and the payload path, exit 2")
     func blamesTheLine() throws {
         let folder = try Self.folder([

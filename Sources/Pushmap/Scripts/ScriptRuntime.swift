@@ -98,8 +98,14 @@ final class ScriptRuntime {
     private func load(_ script: TemplateScript, register: LuaReference) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField]) {
         do {
             let chunk = try state.load(script.source, name: script.path)
-            let table = try state.callForReference(chunk)
+            let returned = try state.callForOptionalReference(chunk)
             state.release(chunk)
+            // An empty file, or one that ends with no `return`: the first step of a new script.
+            guard let table = returned else {
+                throw Self.broken(
+                    "the script returns nothing; it must end with `return` and a table (name, api, platforms, and a mapping per platform)",
+                    in: script)
+            }
             let description = try state.call(register, [
                 .value(.string(script.layer)), .value(.string(script.name)), .value(.string(script.path)),
                 .reference(table), .value(.integer(Int64(Self.returnLine(of: script.source)))),

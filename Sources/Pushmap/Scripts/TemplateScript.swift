@@ -12,7 +12,9 @@
         self.name = name
         self.path = path
         self.layer = layer
-        self.source = source
+        // A UTF-8 byte order mark, as some editors save files: Lua's own loadfile skips it, and
+        // so does this (the loader takes text, where Lua would see a stray symbol).
+        self.source = source.hasPrefix("\u{FEFF}") ? String(source.dropFirst()) : source
     }
 
     /// The layer name of the scripts that ship inside pushmap.
