@@ -8,7 +8,8 @@ struct PushmapCommand: ParsableCommand {
         commandName: "pushmap",
         abstract: "Translate notification intents into FCM and APNS payloads through Lua template scripts.",
         discussion: """
-        Exit status: 0 success (warnings allowed), 1 invalid input or a failed check, \
+        Exit status: 0 success (warnings allowed), 1 invalid input, a failed check or output that \
+        could not be written, \
         2 a mapping script failed, 3 no headless browser for `preview --output FILE.png`, 64 a usage error.
         """,
         version: Translator.version,

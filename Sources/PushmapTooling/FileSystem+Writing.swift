@@ -27,8 +27,9 @@ extension FileSystem {
                 write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
             }
             if written < 0 {
-                if errno == EINTR { continue }
-                throw FileError(path: path, reason: reason(errno))
+                let number = errno
+                if number == EINTR { continue }
+                throw FileError(path: path, reason: reason(number), number: number)
             }
             offset += written
         }

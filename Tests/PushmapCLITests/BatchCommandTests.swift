@@ -175,6 +175,30 @@ struct BatchCommandTests {
         #expect(errors.isEmpty, "\(errors)")
     }
 
+    /// Source: the eighth audit: with standard output on a full disk, translate, templates,
+    /// batch, scripts check and schema exited 0 with nothing said, their output lost.
+    @Test("output that cannot be written (a full disk) is one line on standard error and exit 1, for every command", arguments: [
+        ["translate", "intent.json"], ["batch", "intent.json"], ["templates"], ["schema"], ["validate", "--platform", "apns", "payload.json"],
+    ])
+    func fullDisk(arguments: [String]) throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let folder = try temporaryFolder()
+        try Data(#"{"title": "t", "body": "b"}"#.utf8).write(to: folder.appendingPathComponent("intent.json"))
+        try Data(#"{"aps": {"alert": "a"}}"#.utf8).write(to: folder.appendingPathComponent("payload.json"))
+        let process = Process()
+        process.executableURL = CommandRunner.binary
+        process.arguments = arguments
+        process.currentDirectoryURL = folder
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        let said = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1, "\(arguments): \(said)")
+        #expect(said.contains("pushmap: cannot write to standard output: "), "\(arguments): \(said)")
+    }
+
     @Test("reports a missing file in one line, exit 1")
     func missingFile() throws {
         let result = try CommandRunner.run(["batch", "no-such.ndjson"])

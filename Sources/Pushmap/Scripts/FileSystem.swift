@@ -14,10 +14,14 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     /// `path: reason`.
     public var description: String { "\(path): \(reason)" }
+    /// The system's error number, when a call failed (0 otherwise): a closed pipe (EPIPE) is no
+    /// failure to report.
+    package var number: Int32 = 0
 
-    package init(path: String, reason: String) {
+    package init(path: String, reason: String, number: Int32 = 0) {
         self.path = path
         self.reason = reason
+        self.number = number
     }
 }
 

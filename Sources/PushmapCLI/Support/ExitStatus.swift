@@ -4,7 +4,8 @@ internal import ArgumentParser
 enum ExitStatus {
     /// Translated or valid; warnings allowed.
     static let success = ExitCode(0)
-    /// Invalid input (not JSON, not a valid intent, unreadable file) or a failed check.
+    /// Invalid input (not JSON, not a valid intent, unreadable file), a failed check, or output
+    /// that could not be written.
     static let invalid = ExitCode(1)
     /// A mapping script failed: syntax, runtime error, limit, contract.
     static let scriptFailed = ExitCode(2)

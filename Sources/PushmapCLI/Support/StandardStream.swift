@@ -1,3 +1,4 @@
+internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
 @_spi(Tools) internal import PushmapTooling
 internal import PushmapJSON
@@ -18,11 +19,17 @@ struct StandardStream {
     /// Raised when the reader has gone away (EPIPE): the run ends quietly.
     struct Closed: Error {}
 
+    /// Writes `bytes` whole. Standard output that cannot take them for any other reason (a full
+    /// disk: ENOSPC) ends the run here, said on standard error, with status 1: every caller
+    /// would otherwise have to tell a gone reader from lost output, and one that did not exited 0
+    /// with its output lost.
     func write(_ bytes: [UInt8]) throws(Closed) {
         do {
             try FileSystem.writeAll(bytes, to: descriptor, path: "<stdout>")
         } catch {
-            throw Closed()
+            guard descriptor == 1, error.number != EPIPE else { throw Closed() }
+            StandardStream.note("pushmap: cannot write to standard output: \(error.reason)")
+            exit(ExitStatus.invalid.rawValue)
         }
     }
 
