@@ -41,6 +41,17 @@ struct ScriptAuthoringTests {
 
         """
 
+    /// Source: the eighth audit: `scripts check` on an empty folder said "0 passed, 0 failed" and
+    /// exit 0, so a wrong path in CI showed green.
+    @Test("scripts check on a folder with no scripts and no fixtures fails, saying so")
+    func checkEmptyFolder() throws {
+        let folder = try Self.folder([:])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["scripts", "check", folder.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no scripts (NAME.lua) or fixtures (NAME.test/CASE.json) to check"), "\(result.stderr)")
+    }
+
     /// Source: the eighth audit: an empty script, a new author's first step, was "memory limit
     /// of 33554432 bytes exceeded"; a file saved with a UTF-8 byte order mark did not load.
     @Test("an empty script, or one with no return, is a contract error at its line; a byte order mark is skipped as Lua skips it")

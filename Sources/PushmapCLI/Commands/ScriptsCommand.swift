@@ -103,6 +103,12 @@ struct ScriptsCommand: ParsableCommand {
                 StandardStream.note("pushmap: \(error)")
                 throw ExitStatus.invalid
             }
+            // A folder with nothing to check is most likely a wrong path: green in CI, it would
+            // hide that nothing ran.
+            if local.isEmpty && fixtures.isEmpty {
+                StandardStream.note("pushmap: \(directory): no scripts (NAME.lua) or fixtures (NAME.test/CASE.json) to check")
+                throw ExitStatus.invalid
+            }
             let runner = FixtureRunner(translator: translator)
             let outcomes = fixtures.map(runner.run)
             let untested = FixtureRunner.untested(local, fixtures: fixtures)
