@@ -7,6 +7,28 @@ import PushmapTestSupport
 extension ChecksTests {
     // MARK: - Android: every template
 
+    /// Sources: the eighth audit (adb_titel, adb_medai passed with no word); adobe-templates.md:
+    /// Adobe's input sample sends adb_feedback_image, "not a key the code reads" (it reads
+    /// adb_feedback_img); index.json: adb_title_ex is an iOS key, adb_car_layout "ignored" on iOS.
+    @Test("an adb_ key the platform's code does not read is a warning: a typo with its did-you-mean, or the other platform's key")
+    func unknownAdobeKeys() {
+        let typo = F.check(F.fcm(F.merged(F.basicData, ["adb_titel": "x", "adb_feedback_image": "https://e.com/a.png"])), .fcm)
+        let titel = F.expectOne(typo.filter { $0.path.hasSuffix("adb_titel") }, "android-unknown-key", .warning, at: "$.message.data.adb_titel")
+        #expect(titel?.message == "adb_titel is not a key Adobe's code reads (did you mean adb_title?): Android ignores it")
+        let feedback = typo.first { $0.path.hasSuffix("adb_feedback_image") }
+        #expect(feedback?.message.contains("did you mean adb_feedback_img?") == true, "\(typo)")
+        let iOSKey = F.check(F.fcm(F.merged(F.basicData, ["adb_title_ex": "T"])), .fcm)
+        let titleEx = F.expectOne(iOSKey, "android-unknown-key", .warning, at: "$.message.data.adb_title_ex")
+        #expect(titleEx?.message == "adb_title_ex is read by Adobe's iOS code only: Android ignores it")
+        // Android's 3.0.0 builder read adb_clr_timer; its AJO templates read adb_template_properties.
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_clr_timer": "FF0000", "adb_template_properties": "{}"])), .fcm), "android-unknown-key")
+        let layout = F.check(F.apns(F.plainAps, ["adb_template_type": "car", "adb_car_layout": "default"]), .apns)
+        F.expectOne(layout, "ios-unknown-key", .warning, at: "$.adb_car_layout")
+        F.expectOne(F.check(F.apns(F.plainAps, ["adb_medai": "https://e.com/a.png"]), .apns), "ios-unknown-key", .warning, at: "$.adb_medai")
+        // The other platform's image key is the image-key rule's one finding.
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_media": "https://e.com/a.png"])), .fcm), "android-unknown-key")
+    }
+
     @Test("templates need adb_version, adb_title and adb_body", arguments: ["adb_version", "adb_title", "adb_body"])
     func androidRequiredKey(key: String) {
         let payload = F.fcm(F.merged(F.basicData, [:], removing: [key]))

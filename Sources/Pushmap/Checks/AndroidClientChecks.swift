@@ -91,6 +91,7 @@ enum AndroidClientChecks {
         DisplayPriority.self
         Visibility.self
         TextLength.self
+        UnknownKey.self
 
         // MARK: carousel
         CarouselLayout.self
@@ -242,6 +243,14 @@ enum AndroidClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.colours(payload.keys, .android, &report)
+        }
+    }
+
+    struct UnknownKey: CheckRule {
+        static var name: StaticString { "android-unknown-key" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.unknownKeys(payload.keys, .android, &report)
         }
     }
 

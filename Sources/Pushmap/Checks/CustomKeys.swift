@@ -15,6 +15,8 @@ struct CustomKeys {
         var value: JSONNode
         /// The payload path of the object it sits in (a literal: the entry holds no reference).
         var base: StaticString
+        /// Whose code reads the key (``ClientPlatform/readerBit``): 0 for a key no phone reads.
+        var readers: UInt8 = 0
 
         /// The key as a string, for messages.
         var name: String { String(decoding: key, as: UTF8.self) }
@@ -57,7 +59,7 @@ struct CustomKeys {
     @discardableResult
     mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: StaticString, new: Bool = false) -> KeyPrint {
         let print = KeyPrint(bytes: key)
-        let known = known.matching(key, print)
+        let (known, readers) = known.matching(key, print)
         let existing = new ? -1 : known.map { Int(slots[$0.rawValue]) } ?? unknownIndex(key, print)
         if existing >= 0 {
             entries[existing].value = value
@@ -67,7 +69,7 @@ struct CustomKeys {
         // A payload of more keys than 32 bits count is refused long before it gets here.
         if let known { slots[known.rawValue] = Int32(truncatingIfNeeded: entries.count) }
         if indexByBytes != nil { index(key, at: entries.count) }
-        entries.append(Entry(key: key, value: value, base: base))
+        entries.append(Entry(key: key, value: value, base: base, readers: readers))
         prints.append(print)
         return print
     }
@@ -187,15 +189,31 @@ extension CustomKeys {
 
         static let table = Table()
 
-        /// The known keys, to match added keys against.
+        /// Every Adobe key, to match added keys against: the known keys first, in their order, so
+        /// that a word's index is its ``Known`` case when there is one; then the rest, whose
+        /// readers the unknown-key rules ask, found by the same one lookup.
         struct Table {
-            private let words = WordTable(Known.allCases.map(\.name))
+            private let words: WordTable
+            /// For each word, whose code reads it (``ClientPlatform/readerBit``).
+            private let readers: [UInt8]
 
-            /// The known key whose bytes `key` has.
-            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> Known? {
-                // Every known key starts with adb_: most other keys are settled by that alone.
-                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4) else { return nil }
-                return words.index(of: key, print: print).flatMap(Known.init(rawValue:))
+            init() {
+                var names = Known.allCases.map(\.name)
+                for name in AdobeKey.allCases.map(\.name) + BuiltinTemplates.unwrittenAndroidKeys where !names.contains(name) {
+                    names.append(name)
+                }
+                words = WordTable(names)
+                let android = Set(BuiltinTemplates.androidReadKeys), iOS = Set(BuiltinTemplates.iOSReadKeys)
+                readers = names.map { name in
+                    (android.contains(name) ? ClientPlatform.android.readerBit : 0) | (iOS.contains(name) ? ClientPlatform.iOS.readerBit : 0)
+                }
+            }
+
+            /// The known key whose bytes `key` has, and whose code reads it.
+            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> (known: Known?, readers: UInt8) {
+                // Every Adobe key starts with adb_: most other keys are settled by that alone.
+                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4), let index = words.index(of: key, print: print) else { return (nil, 0) }
+                return (Known(rawValue: index), readers[index])
             }
         }
     }

@@ -62,6 +62,7 @@ enum IOSClientChecks {
         ImageKey.self
         Color.self
         TextLength.self
+        UnknownKey.self
     }
 
     struct StringValue: CheckRule {
@@ -272,6 +273,14 @@ enum IOSClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.colours(payload.keys, .iOS, &report)
+        }
+    }
+
+    struct UnknownKey: CheckRule {
+        static var name: StaticString { "ios-unknown-key" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.unknownKeys(payload.keys, .iOS, &report)
         }
     }
 

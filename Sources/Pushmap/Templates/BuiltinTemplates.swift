@@ -47,6 +47,21 @@ package enum BuiltinTemplates {
     /// The keys the messaging SDK reads for a plain Android notification: plain's FCM keys.
     package static let plainFCMKeys = Set(TemplateDescription.plain.keys.filter { $0.platforms != .apns }.map(\.key.name))
 
+    /// Keys the phones' code reads that no template writes: Android's 3.0.0 notification builder
+    /// read the timer colour as adb_clr_timer, and its AJO templates read adb_template_properties.
+    static let unwrittenAndroidKeys = ["adb_clr_timer", "adb_template_properties"]
+
+    /// The Adobe keys each platform's code reads: every key a template declares for it (and, on
+    /// Android, ``unwrittenAndroidKeys``), in ``AdobeKey``'s order.
+    static let androidReadKeys = readKeys(.fcm) + unwrittenAndroidKeys
+    static let iOSReadKeys = readKeys(.apns)
+
+    private static func readKeys(_ own: TemplateDescription.Platforms) -> [String] {
+        AdobeKey.allCases.map(\.name).filter { name in
+            all.contains { template in template.keys.contains { $0.key.name == name && ($0.platforms == .both || $0.platforms == own) } }
+        }
+    }
+
     /// The keys whose value is a list (JSON-encoded on FCM, an array on APNS), on `platform`.
     static func listKeys(on platform: Platform) -> [AdobeKey] {
         let own: TemplateDescription.Platforms = platform == .fcm ? .fcm : .apns
