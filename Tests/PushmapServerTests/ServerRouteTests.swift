@@ -298,6 +298,19 @@ struct ServerRouteTests {
         #expect(ok.lowerBound < refused.lowerBound)
         #expect(pipelined.closed(within: 5))
         #expect(try Curl.get("\(server.baseURL)/healthz").status == 200)
+        // The seventh audit: a bad chunk in a batch's body cut its 200 stream short, the line
+        // read before it lost. The line is answered, and an error line ends the stream.
+        for (route, unit) in [("batch", "lines"), ("campaign", "recipients")] {
+            let first = route == "batch" ? #"{"title":"a","body":"b"}"# + "\n" : #"{"title":"a","body":"b"}"# + "\n{}\n"
+            let raw = "POST /v1/\(route)?platform=apns HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + String(first.utf8.count, radix: 16) + "\r\n" + first + "\r\nzz\r\nabc\r\n0\r\n\r\n"
+            let stream = try StreamingRequest(port: server.port, raw: raw)
+            #expect(stream.read(until: "\r\n0\r\n\r\n", seconds: 10), "\(route)")
+            let text = String(decoding: stream.received, as: UTF8.self)
+            #expect(text.contains(#"{"line":1,"apns":"#), "\(route): \(text)")
+            #expect(text.contains(#"{"error":{"kind":"bad request","message":"the request's body could not be read as HTTP/1.1"#), "\(route): \(text)")
+            #expect(text.contains("\(unit) after 1 were not read"), "\(route): \(text)")
+        }
     }
 
     @Test("preview draws the page pushmap preview draws, or its text form; an invalid intent is 422 and no page")

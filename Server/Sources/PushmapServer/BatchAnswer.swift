@@ -52,8 +52,13 @@ struct BatchAnswer: LineAnswering {
         return []
     }
 
+    mutating func unreadable(_ error: any Error) -> [UInt8] {
+        logger.warning("batch body unreadable", metadata: ["lines": "\(total)", "error": "\(error)"])
+        return StreamStop.line("\(StreamStop.reason(error)); lines after \(total) were not read", kind: "bad request")
+    }
+
     mutating func timedOut() -> [UInt8] {
         logger.warning("batch stopped at its time limit", metadata: ["lines": "\(total)"])
-        return StreamTimeout.line("the batch took longer than its limit; lines after \(total) were not read")
+        return StreamStop.line("the batch took longer than its limit; lines after \(total) were not read")
     }
 }

@@ -45,8 +45,13 @@ struct CampaignAnswer: LineAnswering {
         return output
     }
 
+    mutating func unreadable(_ error: any Error) -> [UInt8] {
+        logger.warning("campaign body unreadable", metadata: ["recipients": "\(summary.recipients)", "error": "\(error)"])
+        return StreamStop.line("\(StreamStop.reason(error)); recipients after \(summary.recipients) were not read", kind: "bad request")
+    }
+
     mutating func timedOut() -> [UInt8] {
         logger.warning("campaign stopped at its time limit", metadata: ["recipients": "\(summary.recipients)"])
-        return StreamTimeout.line("the campaign took longer than its limit; recipients after \(summary.recipients) were not read")
+        return StreamStop.line("the campaign took longer than its limit; recipients after \(summary.recipients) were not read")
     }
 }

@@ -15,6 +15,9 @@ protocol LineAnswering: Sendable {
     mutating func end() -> [UInt8]
     /// The line an answer that ran out of its time limit ends with, saying how far it got.
     mutating func timedOut() -> [UInt8]
+    /// The line an answer ends with when its body could not be read on (a bad chunk), saying
+    /// how far it got; the lines read before are answered first.
+    mutating func unreadable(_ error: any Error) -> [UInt8]
 }
 
 /// A body's lines still to answer: those already split off, the splitter with any partial line,
@@ -101,6 +104,8 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
         var translating = false
         var bodyEnded = false
         var over = false
+        /// Why the body could not be read on, once it could not.
+        var readFailure: (any Error)?
         /// Where the reads and the runs say they are done, one event each: at most two at once.
         var events: AsyncStream<Event>.Iterator
         let done: AsyncStream<Event>.Continuation
@@ -132,7 +137,7 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
                 if !translating && reading == nil {
                     over = true
                     timer?.cancel()
-                    let end = answering.end()
+                    let end = readFailure.map { answering.unreadable($0) } ?? answering.end()
                     return end.isEmpty ? nil : end[...]
                 }
                 // Nil only when the answer's task is cancelled (the continuation is held here).
@@ -148,10 +153,12 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
                     bodyEnded = true
                     if let last = splitter.finish() { waiting.append(last) }
                 case .readFailed(let error):
+                    // The lines read so far are answered, the partial one dropped, and the
+                    // answer ends with a line saying why: a 200 already went, so the status
+                    // cannot (a bad chunk gave a cut stream, lines read before it lost).
                     reading = nil
-                    over = true
-                    timer?.cancel()
-                    throw error
+                    bodyEnded = true
+                    readFailure = error
                 case .translated(let translated):
                     translating = false
                     output = answering.output(translated)
