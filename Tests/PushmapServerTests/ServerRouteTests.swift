@@ -395,8 +395,14 @@ struct ServerRouteTests {
             let source = "return { name = 'chatty', api = 1, platforms = {'fcm'}, fcm = function(intent, ctx) print('chatty says hi') return { message = { data = {} } } end }\n"
             try source.write(to: scripts.appendingPathComponent("chatty.lua"), atomically: true, encoding: .utf8)
             let server = try ServerUnderTest(["--scripts", scripts.path, "--log-level", level], scratch: scratch)
-            #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", Data(#"{"template":"chatty"}"#.utf8)).status == 200)
+            #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", Data(#"{"template":"chatty"}"#.utf8), headers: ["X-Request-Id": "one-\(level)"]).status == 200)
+            #expect(try Curl.post("\(server.baseURL)/v1/batch?platform=fcm", Data("{\"template\":\"chatty\"}\n".utf8), headers: ["X-Request-Id": "many-\(level)"]).status == 200)
             #expect(server.running.stderr.contains("chatty says hi") == (level == "debug"), "\(level): \(server.running.stderr.suffix(300))")
+            guard level == "debug" else { continue }
+            // The seventh audit: these lines named no request, translated or batched.
+            let printed = server.running.stderr.split(separator: "\n").filter { $0.contains("chatty says hi") }
+            #expect(printed.contains { $0.contains("request_id=one-debug") }, "\(printed)")
+            #expect(printed.contains { $0.contains("request_id=many-debug") }, "\(printed)")
         }
     }
 

@@ -25,10 +25,14 @@ struct BatchAnswer: LineAnswering {
     func translate(_ lines: [LineSplitter.Line]) -> Translated {
         let started = ContinuousClock.now
         let (platforms, forms, maxLineBytes) = (self.platforms, self.forms, self.maxLineBytes)
+        // The request, bound again on each worker thread, so that a script's print names it.
+        let scope = RequestScope.current
         let results = workers.map(lines) { line, session in
-            TranslationLine.translate(
-                line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
-                session: session, platforms: platforms, forms: forms)
+            RequestScope.$current.withValue(scope) {
+                TranslationLine.translate(
+                    line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
+                    session: session, platforms: platforms, forms: forms)
+            }
         }
         metrics.translated(lines.count, since: started)
         var translated = Translated(bytes: [], lines: lines.count, failed: 0)

@@ -17,10 +17,14 @@ struct CampaignAnswer: LineAnswering {
     func translate(_ lines: [LineSplitter.Line]) -> [CampaignLine.Output] {
         let started = ContinuousClock.now
         let settings = self.settings
+        // The request, bound again on each worker thread, so that a script's print names it.
+        let scope = RequestScope.current
         let results = workers.map(lines) { line, session in
-            // Body line 1 is the intent: recipient N is body line N + 1.
-            CampaignLine.translate(
-                line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
+            RequestScope.$current.withValue(scope) {
+                // Body line 1 is the intent: recipient N is body line N + 1.
+                CampaignLine.translate(
+                    line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)
+            }
         }
         metrics.translated(lines.count, since: started)
         return results

@@ -73,8 +73,11 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
     let lines: @Sendable () -> BodyLines?
     let answering: Answering
     let timeLimit: Duration
+    /// The request, as the handler made the stream: the body is written after the handler has
+    /// returned, outside the request's binding, and its translations' log lines name it.
+    let scope = RequestScope.current
 
-    func makeAsyncIterator() -> Iterator { Iterator(lines: lines(), answering: answering, timeLimit: timeLimit) }
+    func makeAsyncIterator() -> Iterator { Iterator(lines: lines(), answering: answering, timeLimit: timeLimit, scope: scope) }
 
     /// What the iteration waits for: a chunk read (nil at the body's end), or a run translated.
     enum Event: Sendable {
@@ -110,7 +113,10 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
         var events: AsyncStream<Event>.Iterator
         let done: AsyncStream<Event>.Continuation
 
-        init(lines: BodyLines?, answering: Answering, timeLimit: Duration) {
+        let scope: RequestScope
+
+        init(lines: BodyLines?, answering: Answering, timeLimit: Duration, scope: RequestScope) {
+            self.scope = scope
             self.answering = answering
             self.timeLimit = timeLimit
             chunks = lines.map { BodyChunks($0.chunks) }
@@ -187,7 +193,11 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
                 waitingChunks = 0
                 // On Dispatch's threads: LineWorkers blocks the thread it is called on until the
                 // run is done, which on the request's event loop would stop its reads and writes.
-                DispatchQueue.global().async { done.yield(.translated(answering.translate(lines))) }
+                // The request bound there too, for the log lines of its translations.
+                let scope = self.scope
+                DispatchQueue.global().async {
+                    done.yield(.translated(RequestScope.$current.withValue(scope) { answering.translate(lines) }))
+                }
             }
             if reading == nil && !bodyEnded && waitingChunks < LineStream.chunksAhead && waiting.count < LineStream.linesAhead {
                 let done = self.done

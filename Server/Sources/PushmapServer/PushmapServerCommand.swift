@@ -122,7 +122,14 @@ struct PushmapServerCommand: AsyncParsableCommand {
     }
 
     static func logger(level: Logger.Level) -> Logger {
-        var logger = Logger(label: "pushmap-server", factory: { StreamLogHandler.standardError(label: $0) })
+        // Every line logged while a request runs names it, its scripts' print and warn too, which
+        // go through the translator's logger, not the request's (on a batch's worker threads,
+        // BatchAnswer and CampaignAnswer bind the request for each line).
+        let requestID = Logger.MetadataProvider {
+            let id = RequestScope.current.requestID
+            return id == "-" ? [:] : ["request_id": .string(id)]
+        }
+        var logger = Logger(label: "pushmap-server", factory: { StreamLogHandler.standardError(label: $0, metadataProvider: requestID) })
         logger.logLevel = level
         return logger
     }
