@@ -149,4 +149,20 @@ struct ServerLifecycleTests {
         // Gone: the port no longer answers.
         #expect(try Curl.get("\(server.baseURL)/healthz").status == 0)
     }
+
+    /// Source: the seventh audit: the documented 503 from /readyz could not be seen, as the
+    /// listener closed at once and the flag turned only once the requests in flight were done.
+    @Test("with --drain-delay-ms, SIGTERM turns /readyz to 503 at once while requests are still taken; then the server stops, status 0")
+    func drainDelay() throws {
+        let server = try ServerUnderTest(["--drain-delay-ms", "3000"])
+        #expect(try Curl.get("\(server.baseURL)/readyz").status == 200)
+        server.running.signal(SIGTERM)
+        usleep(500_000)
+        let ready = try Curl.get("\(server.baseURL)/readyz")
+        #expect(ready.status == 503, "\(ready.status)")
+        #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", ServerRouteTests.seed).status == 200)
+        #expect(server.running.wait(seconds: 20) == 0)
+        #expect(server.running.stderr.contains("stopping: /readyz answers 503"), "\(server.running.stderr.suffix(400))")
+        #expect(try Curl.get("\(server.baseURL)/healthz").status == 0)
+    }
 }

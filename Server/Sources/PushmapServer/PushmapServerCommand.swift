@@ -63,6 +63,10 @@ struct PushmapServerCommand: AsyncParsableCommand {
         "Time a connection may send nothing, in milliseconds, before it is closed: between requests, inside a request's head, or in its body. An answer being written is not idle."))
     var idleTimeoutMilliseconds = 60_000
 
+    @Option(name: .customLong("drain-delay-ms"), help: ArgumentHelp(
+        "On SIGTERM or SIGINT, time to go on taking requests with /readyz answering 503, in milliseconds, before the listener closes and the requests in flight finish: for a load balancer that polls /readyz. 0 closes at once."))
+    var drainDelayMilliseconds = 0
+
     @Option(name: .long, help: ArgumentHelp(
         "A fixed time to serve at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past, so answers repeat exactly.",
         valueName: "epoch"))
@@ -84,6 +88,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         guard requestTimeoutMilliseconds > 0, batchTimeoutMilliseconds > 0, idleTimeoutMilliseconds > 0, watchIntervalMilliseconds > 0 else {
             throw ValidationError("timeouts and the watch interval must be over 0")
         }
+        guard drainDelayMilliseconds >= 0 else { throw ValidationError("--drain-delay-ms must be 0 or more") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
     }
 
@@ -100,6 +105,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         configuration.requestTimeoutMilliseconds = requestTimeoutMilliseconds
         configuration.batchTimeoutMilliseconds = batchTimeoutMilliseconds
         configuration.idleTimeoutMilliseconds = idleTimeoutMilliseconds
+        configuration.drainDelayMilliseconds = drainDelayMilliseconds
         configuration.now = now
         if let tokenFile {
             do {
@@ -187,9 +193,13 @@ enum PushmapServer {
             logger: logger
         )
         let place = "\(configuration.host):\(configuration.port)"
+        // The announcer after the application: a graceful stop reaches services last to first,
+        // so /readyz turns 503 when the signal comes, not once the requests in flight are done.
+        let announcer = StopAnnouncer(readiness: readiness, drainDelay: .milliseconds(configuration.drainDelayMilliseconds), logger: logger)
+        let services = ServiceGroup(configuration: .init(services: [app, announcer], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {
             try await withTaskExecutorPreference(EventLoopTaskExecutor.shared) {
-                try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+                try await services.run()
             }
         } catch let error as IOError {
             // NIO's own text names the system call ("bind(descriptor:ptr:bytes:): ..."): say it plainly.

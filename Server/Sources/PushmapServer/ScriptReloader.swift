@@ -3,8 +3,8 @@ internal import ServiceLifecycle
 internal import Synchronization
 internal import UnixSignals
 
-/// Reloads the scripts on SIGHUP and, when watching, when a script file changes; marks the
-/// server not ready once a graceful stop begins. Runs beside the HTTP server in its service group.
+/// Reloads the scripts on SIGHUP and, when watching, when a script file changes. Runs beside the
+/// HTTP server in its service group.
 struct ScriptReloader: Service {
     let store: ScriptStore
     let watch: Bool
@@ -35,10 +35,25 @@ struct ScriptReloader: Service {
                     }
                 }
             }
-        } onGracefulShutdown: {
-            readiness.stopping()
-            logger.info("stopping: no new connections; finishing the requests in flight")
-        }
+        } onGracefulShutdown: {}
+    }
+}
+
+/// Marks the server not ready the moment a graceful stop begins (SIGTERM, SIGINT), says so, and
+/// holds the stop for the drain delay: the server goes on answering, `/readyz` with 503, so that
+/// a load balancer takes it out of rotation before the listener closes.
+struct StopAnnouncer: Service {
+    let readiness: Readiness
+    let drainDelay: Duration
+    let logger: Logger
+
+    func run() async throws {
+        // Returns when a graceful stop begins, or throws when the group is cancelled.
+        try await gracefulShutdown()
+        readiness.stopping()
+        logger.info("stopping: /readyz answers 503; the listener closes after the drain delay, then the requests in flight finish")
+        // The delay is the stop's: uncancellable by the stop itself, ended by the group's cancellation.
+        try? await Task.sleep(for: drainDelay)
     }
 }
 

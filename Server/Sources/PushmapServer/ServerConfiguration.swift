@@ -28,6 +28,9 @@ struct ServerConfiguration: Sendable {
     /// Time a connection may send nothing while no answer is being written, in milliseconds:
     /// then it is closed.
     var idleTimeoutMilliseconds: Int = 60_000
+    /// On a graceful stop, time to go on answering (`/readyz` with 503) before the listener
+    /// closes, in milliseconds.
+    var drainDelayMilliseconds: Int = 0
     /// A fixed time for the scripts (`ctx.now`) and the checks, in epoch seconds; nil follows the
     /// system clock. Fixed, every answer repeats byte for byte: for tests and staging.
     var now: Int64? = nil
