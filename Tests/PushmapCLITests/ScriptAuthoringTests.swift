@@ -41,6 +41,20 @@ struct ScriptAuthoringTests {
 
         """
 
+    /// Source: the eighth audit and commands.md ("an error about a key the payload itself lacks
+    /// ... names your template's script"): a mapping returning an array, or a table with no
+    /// `message`, was the intent's error, exit 1, though only `{}` itself was named.
+    @Test("a mapping returning the wrong shape (an array, no message) is its script's failure, exit 2")
+    func wrongShape() throws {
+        for body in [#"return { { message = { data = { a = "b" } } } }"#, #"return { data = { a = "b" }, token = "t" }"#] {
+            let folder = try Self.folder(["t.lua": "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n  \(body)\nend }\n"])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t"}"#.utf8))
+            #expect(result.status == 2, "\(body): \(result.stderr)")
+            #expect(result.stderr.contains("[fcm-message-object, fcm, written by \(folder.path)/t.lua]"), "\(result.stderr)")
+        }
+    }
+
     /// Source: the eighth audit: `scripts check` on an empty folder said "0 passed, 0 failed" and
     /// exit 0, so a wrong path in CI showed green.
     @Test("scripts check on a folder with no scripts and no fixtures fails, saying so")

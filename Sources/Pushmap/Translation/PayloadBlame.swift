@@ -81,7 +81,10 @@ struct PayloadBlame {
         let attributed = findings.map { finding -> Diagnostic in
             guard let platform = finding.platform, let payloadPath = finding.payloadPath else { return finding }
             guard let (key, entry) = located(platform: platform, path: payloadPath) else {
-                guard let returner, finding.severity == .error, entries[platform.name]?.isEmpty ?? true else { return finding }
+                // A payload's shape (no object `message`, no object `aps`) is what the mapping
+                // returned, whatever lines wrote inside it: an array, a table without `message`.
+                let shape = finding.rule == "fcm-message-object" || finding.rule == "apns-aps-object"
+                guard let returner, finding.severity == .error, shape || (entries[platform.name]?.isEmpty ?? true) else { return finding }
                 var finding = finding
                 finding.script = returner
                 finding.path = payloadPath
