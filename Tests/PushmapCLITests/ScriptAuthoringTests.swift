@@ -41,6 +41,17 @@ struct ScriptAuthoringTests {
 
         """
 
+    /// Source: the eighth audit: `base = "basik"` loaded, and its fields were then warned of as
+    /// another template's while the payload carried them.
+    @Test("a base naming no template is a contract error with its did-you-mean")
+    func misspeltBase() throws {
+        let folder = try Self.folder(["t.lua": #"return { name = "t", api = 1, base = "basik", platforms = { "fcm" }, fcm = function(intent, ctx) return { message = { data = { a = "b" } } } end }"# + "\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["templates", "--scripts", folder.path])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(#"t.lua:1: template contract: 'base': no template is named "basik" (did you mean basic?) [contract]"#), "\(result.stderr)")
+    }
+
     /// Source: the eighth audit and commands.md ("an error about a key the payload itself lacks
     /// ... names your template's script"): a mapping returning an array, or a table with no
     /// `message`, was the intent's error, exit 1, though only `{}` itself was named.

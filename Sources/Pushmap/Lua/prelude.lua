@@ -614,7 +614,7 @@ local function register(layer, name, path, template, returnLine)
     declaredBy[name] = nil
   end
   computeRules()
-  return { name = name, api = api, platforms = array(list), fields = object(described), required = array(required) }
+  return { name = name, api = api, platforms = array(list), fields = object(described), required = array(required), base = template.base }
 end
 
 -- Host-only: run -------------------------------------------------------------------------------

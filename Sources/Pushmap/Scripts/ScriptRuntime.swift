@@ -53,13 +53,21 @@ final class ScriptRuntime {
             // Sealed before any template runs: no script can change what another one sees.
             try state.seal()
             var seen: Set<String> = []
+            var bases: [(script: TemplateScript, base: String)] = []
             for script in scripts.scripts {
                 let info = try load(script, register: register)
+                if let base = info.base { bases.append((script, base)) }
                 templates[script.name] = TemplateInfo(
                     name: script.name, api: info.api, platforms: info.platforms, fields: info.fields,
                     path: script.path, layer: script.layer, overrides: seen.contains(script.name)
                 )
                 seen.insert(script.name)
+            }
+            // A base names a template loaded from any folder, known only once all are loaded: a
+            // misspelt one built on nothing, and its fields read as another template's.
+            for (script, base) in bases where templates[base] == nil {
+                let hint = Suggestion.nearest(to: base, among: templates.keys.sorted()).map { " (did you mean \($0)?)" } ?? ""
+                throw Self.broken("'base': no template is named \"\(base)\"\(hint)", in: script)
             }
             // Fields of shared.lua, declared once for every template; a later folder's add to them.
             var shared: [IntentField] = []
@@ -95,7 +103,7 @@ final class ScriptRuntime {
         }
     }
 
-    private func load(_ script: TemplateScript, register: LuaReference) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField]) {
+    private func load(_ script: TemplateScript, register: LuaReference) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?) {
         do {
             let chunk = try state.load(script.source, name: script.path)
             let returned = try state.callForOptionalReference(chunk)
@@ -121,11 +129,11 @@ final class ScriptRuntime {
     }
 
     /// Reads the description `register` returned.
-    private static func contract(_ value: JSONValue, script: TemplateScript) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField]) {
+    private static func contract(_ value: JSONValue, script: TemplateScript) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?) {
         let api = Int(value["api"]?.integerValue ?? 1)
         let platforms = (value["platforms"]?.arrayValue ?? []).compactMap(\.stringValue).map(Platform.init)
         let required = (value["required"]?.arrayValue ?? []).compactMap(\.stringValue)
-        return (api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script))
+        return (api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script), value["base"]?.stringValue)
     }
 
     /// A contract error in `script`, at the line of its last top-level `return`.
