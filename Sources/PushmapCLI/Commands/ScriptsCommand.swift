@@ -48,21 +48,31 @@ struct ScriptsCommand: ParsableCommand {
                 }
             }
             let annotations = (path: LuaAnnotations.path, source: LuaAnnotations.file(adding: declared.sorted { $0.name < $1.name }))
-            do {
+            // The scripts and fixtures, then the editor's annotations in a folder of their own.
+            let files = (typesOnly ? [] : FixtureRunner.builtinFiles) + [annotations]
+            // Every file that would be replaced said before any is written: a refusal halfway
+            // left half an export, which the next run refused at its first file.
+            if !force {
+                let existing = files.map { base + "/" + $0.path }.filter(FileSystem.exists)
+                    .filter { !(typesOnly && $0 == base + "/" + LuaAnnotations.path) }
+                if let first = existing.first {
+                    let what = existing.count == 1
+                        ? "already exists (use --force to replace it)"
+                        : "and \(existing.count - 1) more of the files export writes already exist (use --force to replace them)"
+                    StandardStream.note("pushmap: \(first): \(what); nothing was written")
+                    throw ExitStatus.invalid
+                }
+            }
+            do throws(FileError) {
                 try FileSystem.makeDirectory(base)
-                // The scripts and fixtures, then the editor's annotations in a folder of their own.
-                for file in (typesOnly ? [] : FixtureRunner.builtinFiles) + [annotations] {
+                for file in files {
                     let path = base + "/" + file.path
-                    if FileSystem.exists(path), !force, !(typesOnly && file.path == LuaAnnotations.path) {
-                        StandardStream.note("pushmap: \(path): already exists (use --force to replace it)")
-                        throw ExitStatus.invalid
-                    }
                     if let slash = path.lastIndex(of: "/") { try FileSystem.makeDirectory(String(path[..<slash])) }
                     try FileSystem.writeFile(Array(file.source.utf8), to: path)
                     try? StandardStream.output.write("wrote \(path)\n")
                 }
-            } catch let failure as FileError {
-                StandardStream.note("pushmap: \(failure)")
+            } catch {
+                StandardStream.note("pushmap: \(error)")
                 throw ExitStatus.invalid
             }
         }
