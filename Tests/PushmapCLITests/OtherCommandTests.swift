@@ -66,6 +66,16 @@ struct OtherCommandTests {
         let basic = try #require(items.first { $0["name"] as? String == "basic" })
         #expect(basic["path"] as? String == folder.appendingPathComponent("basic.lua").path)
         #expect(basic["overrides"] as? Bool == true)
+        let human = try CommandRunner.run(["templates", "--scripts", folder.path])
+        #expect(human.stdout.contains("basic.lua, overrides the built-in"), "\(human.stdout)")
+        // The eighth audit: a template of two folders was said to override the built-in.
+        let second = try temporaryFolder()
+        try "return { name = 'own', api = 1, platforms = {'fcm'}, fcm = function(i, c) return { message = { data = {} } } end }"
+            .write(to: folder.appendingPathComponent("own.lua"), atomically: true, encoding: .utf8)
+        try "return { name = 'own', api = 1, platforms = {'fcm'}, fcm = function(i, c) return { message = { data = {} } } end }"
+            .write(to: second.appendingPathComponent("own.lua"), atomically: true, encoding: .utf8)
+        let both = try CommandRunner.run(["templates", "--scripts", folder.path, "--scripts", second.path])
+        #expect(both.stdout.contains("\(second.path)/own.lua, overrides \(folder.path)/own.lua"), "\(both.stdout)")
     }
 
     @Test("scripts export writes the built-ins, and scripts check passes on them")

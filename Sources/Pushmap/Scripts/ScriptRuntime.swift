@@ -52,16 +52,17 @@ final class ScriptRuntime {
             state.release(tracer)
             // Sealed before any template runs: no script can change what another one sees.
             try state.seal()
-            var seen: Set<String> = []
+            var seen: [String: TemplateScript] = [:]
             var bases: [(script: TemplateScript, base: String)] = []
             for script in scripts.scripts {
                 let info = try load(script, register: register)
                 if let base = info.base { bases.append((script, base)) }
                 templates[script.name] = TemplateInfo(
                     name: script.name, api: info.api, platforms: info.platforms, fields: info.fields,
-                    path: script.path, layer: script.layer, overrides: seen.contains(script.name)
+                    path: script.path, layer: script.layer, replaces: seen[script.name]?.path,
+                    replacesBuiltIn: seen[script.name]?.layer == TemplateScript.builtinLayer
                 )
-                seen.insert(script.name)
+                seen[script.name] = script
             }
             // A base names a template loaded from any folder, known only once all are loaded: a
             // misspelt one built on nothing, and its fields read as another template's.

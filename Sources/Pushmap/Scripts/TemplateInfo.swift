@@ -12,6 +12,10 @@ public struct TemplateInfo: Sendable, Hashable {
     public var path: String
     /// Where the script comes from: `built-in`, or the folder given with `--scripts`.
     public var layer: String
+    /// The script of the same name in an earlier layer this one replaces (its path), if any,
+    /// and whether that one is pushmap's own.
+    package var replaces: String?
+    package var replacesBuiltIn = false
     /// Whether a script of the same name in an earlier layer is replaced by this one.
-    package var overrides: Bool
+    package var overrides: Bool { replaces != nil }
 }

@@ -25,7 +25,9 @@ struct TemplatesCommand: ParsableCommand {
             for template in templates {
                 let platforms = template.platforms.map(\.name).joined(separator: ",")
                 var source = template.layer == TemplateScript.builtinLayer ? "built-in (\(template.path))" : template.path
-                if template.overrides { source += ", overrides the built-in" }
+                if let replaced = template.replaces {
+                    source += template.replacesBuiltIn ? ", overrides the built-in" : ", overrides \(replaced)"
+                }
                 let added = template.fields.filter { IntentSchema.root.field(named: $0.name) == nil }.map(\.name)
                 let required = template.fields.filter(\.required).map(\.name)
                 if !added.isEmpty { source += "; adds fields " + added.joined(separator: ", ") }
