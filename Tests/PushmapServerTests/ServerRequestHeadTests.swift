@@ -49,5 +49,9 @@ struct ServerRequestHeadTests {
         let post = try Curl.request("HEAD", "\(server.baseURL)/v1/translate", extra: ["-I"])
         #expect(post.status == 405)
         #expect(post.headers["allow"] == "POST")
+        // The seventh audit: a GET route's 405 said Allow: GET, though HEAD is answered too.
+        let wrong = try Curl.request("POST", "\(server.baseURL)/v1/templates")
+        #expect(wrong.status == 405)
+        #expect(wrong.headers["allow"] == "GET, HEAD", "\(wrong.headers)")
     }
 }

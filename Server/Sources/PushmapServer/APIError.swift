@@ -52,7 +52,9 @@ extension APIError {
     static let internalError = APIError(.internalServerError, kind: "internal error")
 
     static func methodNotAllowed(_ path: String, allowed: HTTPRequest.Method) -> APIError {
-        APIError(.methodNotAllowed, kind: "method not allowed", message: "\(path) takes \(allowed.rawValue)", headers: [.allow: allowed.rawValue])
+        // A GET route answers HEAD too (the router's own doing), and Allow says every method.
+        let methods = allowed == .get ? "GET, HEAD" : allowed.rawValue
+        return APIError(.methodNotAllowed, kind: "method not allowed", message: "\(path) takes \(methods)", headers: [.allow: methods])
     }
 
     /// A body whose announced length is over the limit, refused before it is read.
