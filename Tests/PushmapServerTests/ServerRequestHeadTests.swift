@@ -54,4 +54,17 @@ struct ServerRequestHeadTests {
         #expect(wrong.status == 405)
         #expect(wrong.headers["allow"] == "GET, HEAD", "\(wrong.headers)")
     }
+
+    /// Source: the seventh audit, and RFC 9112 9.3: an HTTP/1.0 request without keep-alive was
+    /// answered and its connection kept open until the idle timeout (60 s).
+    @Test("an HTTP/1.0 request closes its connection after the answer unless it asks to keep it alive")
+    func http10() throws {
+        let server = try ServerUnderTest()
+        let plain = try StreamingRequest(port: server.port, raw: "GET /healthz HTTP/1.0\r\n\r\n")
+        #expect(plain.read(until: "}\n", seconds: 10))
+        #expect(plain.closed(within: 5))
+        let kept = try StreamingRequest(port: server.port, raw: "GET /healthz HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        #expect(kept.read(until: "}\n", seconds: 10))
+        #expect(!kept.closed(within: 1))
+    }
 }

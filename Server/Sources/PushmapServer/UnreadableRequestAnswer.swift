@@ -2,12 +2,15 @@ internal import HTTPTypes
 internal import NIOCore
 internal import NIOHTTP1
 internal import NIOHTTPTypes
+internal import NIOHTTPTypesHTTP1
 internal import PushmapJSON
 
 /// Answers a request NIO's HTTP/1 parser cannot read (an unknown method such as `FOO`, a head
 /// past the size limits, bytes that are not HTTP) with the service's JSON error body, and closes
 /// the connection. Hummingbird answers those itself with an empty 400 before any route or
 /// middleware sees them, so this sits in the channel, after the HTTP codec.
+///
+/// It also puts ``HTTP10Close`` before the codec, the one place left to put it.
 ///
 /// An error inside a request whose head was read (a bad chunk in its body) is left to
 /// Hummingbird, which is answering that request. One after a request still being answered (the
@@ -17,6 +20,14 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
     typealias InboundOut = HTTPRequestPart
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
+
+    /// Puts ``HTTP10Close`` before the HTTP codec, where a request's version is still known.
+    func handlerAdded(context: ChannelHandlerContext) {
+        let pipeline = context.pipeline.syncOperations
+        if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
+            try? pipeline.addHandler(HTTP10Close(), position: .before(codec))
+        }
+    }
 
     /// A request's head was read and its end not yet.
     private var requestOpen = false
@@ -88,5 +99,23 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         default:
             (.badRequest, "the request could not be read as HTTP/1.1 (\(error))")
         }
+    }
+}
+
+/// An HTTP/1.0 request that does not ask to keep the connection alive closes it after its answer,
+/// as HTTP/1.0 says. The codec after this handler writes requests as HTTPTypes, which carry no
+/// version: Hummingbird then kept such a connection open until the idle timeout, and a client
+/// reading to the end of the stream waited that long. It reads `Connection: close` instead.
+final class HTTP10Close: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0, !head.isKeepAlive else {
+            context.fireChannelRead(data)
+            return
+        }
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 }
