@@ -5,7 +5,8 @@
 -- and date. This chunk adds the public API that template scripts use (version, color, androidColor,
 -- get, path, linktype, action, reserved, customdata, rules, warn, error, map, builtin) and returns
 -- the host table (register, run, record), which no script can reach: intent.lua and apns.lua, run
--- after it, add to it (and apns.lua pushmap.pushtype); trace.lua adds trace.
+-- after it, add to it (and apns.lua pushmap.pushtype); absent.lua names what the sandbox leaves
+-- out; trace.lua adds trace.
 -- Its state (the registered templates, the diagnostics of the current run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
 
@@ -690,19 +691,5 @@ local function run(name, platforms, intent, now, request, strict)
 end
 
 host.run = run
-
--- What stock Lua has and the sandbox leaves out: reading one says so at the script's line,
--- where it would be nil and fail as "attempt to call a nil value (global 'require')". Raised
--- when the name is read, in the script's own frame, so a tail call (`return require(...)`)
--- names the script's line too; other missing globals stay nil.
-local ABSENT = {
-  require = "", dofile = "", loadfile = "", io = "", os = "; the time is ctx.now", debug = "", coroutine = "", package = "",
-}
-setmetatable(_G, { __index = function(_, key)
-  local hint = ABSENT[key]
-  if hint then
-    error(format("%s is not available in pushmap's sandbox (no io, os, require, debug, coroutine, package, dofile or loadfile): a mapping works on its intent alone%s", key, hint), 2)
-  end
-end })
 
 return host

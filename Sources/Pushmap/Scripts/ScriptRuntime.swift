@@ -37,8 +37,12 @@ final class ScriptRuntime {
             }
             self.run = run
             // The host's modules, with the prelude's host table: the intent's admission and
-            // strict access, and Apple's push types.
-            for (path, name) in [(BuiltinFiles.intentPath, "pushmap/intent.lua"), (BuiltinFiles.apnsPath, "pushmap/apns.lua")] {
+            // strict access, Apple's push types, and what the sandbox leaves out.
+            let modules = [
+                (BuiltinFiles.intentPath, "pushmap/intent.lua"), (BuiltinFiles.apnsPath, "pushmap/apns.lua"),
+                (BuiltinFiles.absentPath, "pushmap/absent.lua"),
+            ]
+            for (path, name) in modules {
                 let module = try state.load(BuiltinFiles.source(path), name: name)
                 _ = try state.call(module, [.reference(host)], resultCount: 0)
                 state.release(module)

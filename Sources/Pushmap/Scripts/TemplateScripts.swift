@@ -74,6 +74,7 @@ package enum BuiltinFiles {
 
     static let intentPath = "Sources/Pushmap/Lua/intent.lua"
     static let apnsPath = "Sources/Pushmap/Lua/apns.lua"
+    static let absentPath = "Sources/Pushmap/Lua/absent.lua"
 
     static var prelude: String { source(preludePath) }
 
