@@ -172,8 +172,7 @@ enum PushmapServer {
             PushmapServerCommand.fail("pushmap-server: the routes could not be registered: \(error)")
         }
         let reloader = ScriptReloader(
-            store: store, watch: configuration.watchScripts, watchInterval: .milliseconds(configuration.watchIntervalMilliseconds),
-            readiness: readiness, logger: logger)
+            store: store, watch: configuration.watchScripts, watchInterval: .milliseconds(configuration.watchIntervalMilliseconds))
         let app = Application(
             router: router,
             // A client that opens a connection and sends part of a request's head, or nothing, held

@@ -9,33 +9,29 @@ struct ScriptReloader: Service {
     let store: ScriptStore
     let watch: Bool
     let watchInterval: Duration
-    let readiness: Readiness
-    let logger: Logger
 
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    let hangups = await UnixSignalsSequence(trapping: .sighup)
-                    for await _ in hangups.cancelOnGracefulShutdown() {
-                        store.reload(reason: "SIGHUP")
-                    }
+        await withDiscardingTaskGroup { group in
+            group.addTask {
+                let hangups = await UnixSignalsSequence(trapping: .sighup)
+                for await _ in hangups.cancelOnGracefulShutdown() {
+                    store.reload(reason: "SIGHUP")
                 }
-                if watch {
-                    group.addTask {
-                        // Polling: simple and portable; a folder of a few scripts is read in microseconds.
-                        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-                            do {
-                                try await cancelWhenGracefulShutdown { try await Task.sleep(for: watchInterval) }
-                            } catch {
-                                return
-                            }
-                            store.reload(reason: "a script file changed", onlyIfChanged: true)
+            }
+            if watch {
+                group.addTask {
+                    // Polling: simple and portable; a folder of a few scripts is read in microseconds.
+                    while !Task.isCancelled && !Task.isShuttingDownGracefully {
+                        do {
+                            try await cancelWhenGracefulShutdown { try await Task.sleep(for: watchInterval) }
+                        } catch {
+                            return
                         }
+                        store.reload(reason: "a script file changed", onlyIfChanged: true)
                     }
                 }
             }
-        } onGracefulShutdown: {}
+        }
     }
 }
 

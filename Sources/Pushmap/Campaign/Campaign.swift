@@ -248,7 +248,7 @@ private struct Compiler {
         switch value {
         case .string(let string):
             // `template` names a script: never a template of text.
-            guard key != "template", Self.mayHoldTags(string) else { return .value(value) }
+            guard key != "template", LiquidLexer.hasMarkup(string) else { return .value(value) }
             do {
                 let template = try LiquidTemplate(string)
                 if template.isPlainText { return .value(value) }
@@ -307,15 +307,6 @@ private struct Compiler {
             start = offset + 1
         }
         return line == 1 ? "column \(column)" : "line \(line), column \(column - start)"
-    }
-
-    private static func mayHoldTags(_ string: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in string.utf8 {
-            if previous == UInt8(ascii: "{"), byte == UInt8(ascii: "{") || byte == UInt8(ascii: "%") { return true }
-            previous = byte
-        }
-        return false
     }
 }
 

@@ -92,7 +92,6 @@ extension Campaign {
     private static func translate(
         _ rendering: CampaignRendering, truncate: Bool, with translate: ([UInt8]) throws(TranslationError) -> Translation
     ) -> Result<Translation, TranslationError> {
-        var translation: Translation
         // With cuts allowed, a payload that may be over its limit (a size warning) is cut as one
         // that is; when no cut fits, it goes as it was, with its warning.
         let sized: ([UInt8]) throws(TranslationError) -> Translation = { bytes throws(TranslationError) in
@@ -100,29 +99,32 @@ extension Campaign {
             if truncate, let oversize = PayloadFit.oversize(translation) { throw oversize }
             return translation
         }
-        do {
-            translation = try translate(rendering.intent)
-            if truncate, let oversize = PayloadFit.oversize(translation), let overflow = PayloadFit.overflow(oversize),
-                let intent = try? JSONParser.parse(rendering.intent),
-                let fitted = try? PayloadFit.fit(intent, overflow: overflow, firstError: oversize, translate: sized)
-            {
-                translation = fitted.translation
-                translation.diagnostics += fitted.cuts.map(\.warning)
-            }
-        } catch {
-            guard truncate, let overflow = PayloadFit.overflow(error), let intent = try? JSONParser.parse(rendering.intent) else {
-                return .failure(warned(error, rendering.warnings))
-            }
+        let first = Result { () throws(TranslationError) in try translate(rendering.intent) }
+        // What a cut would mend: a size error, or a size warning.
+        let oversize: TranslationError? = switch first {
+        case .success(let translation): PayloadFit.oversize(translation)
+        case .failure(let error): error
+        }
+        var result = first
+        if truncate, let oversize, let overflow = PayloadFit.overflow(oversize), let intent = try? JSONParser.parse(rendering.intent) {
             do {
-                let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: error, translate: sized)
-                translation = fitted.translation
+                let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: oversize, translate: sized)
+                var translation = fitted.translation
                 translation.diagnostics += fitted.cuts.map(\.warning)
+                result = .success(translation)
             } catch {
-                return .failure(warned(error, rendering.warnings))
+                // A payload that went with its warning still goes; one that failed fails as the
+                // last cut left it.
+                if case .failure = first { result = .failure(error) }
             }
         }
-        if !rendering.warnings.isEmpty { translation.diagnostics = rendering.warnings + translation.diagnostics }
-        return .success(translation)
+        switch result {
+        case .success(var translation):
+            if !rendering.warnings.isEmpty { translation.diagnostics = rendering.warnings + translation.diagnostics }
+            return .success(translation)
+        case .failure(let error):
+            return .failure(warned(error, rendering.warnings))
+        }
     }
 
     private static func warned(_ error: TranslationError, _ warnings: [Diagnostic]) -> TranslationError {

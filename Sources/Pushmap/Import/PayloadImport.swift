@@ -34,8 +34,8 @@ struct PayloadImport {
                 Self.readHeaders(request.headers, payload: request.payload, into: &reading, now: translator.options.clock())
                 reading.fields.rebase(onto: "$.payload", except: "$.headers")
                 requestForm = true
-            } else if let root = payload.objectValue, root["aps"]?.objectValue != nil || Self.isMDM(root) {
-                reading = Self.readAPNS(root, pushType: Self.isMDM(root) ? "mdm" : nil)
+            } else if let root = payload.objectValue, case let mdm = Self.isMDM(root), root["aps"]?.objectValue != nil || mdm {
+                reading = Self.readAPNS(root, pushType: mdm ? "mdm" : nil)
             } else {
                 return failure(
                     "an APNS payload is a JSON object holding an object `aps` (an MDM push: only `mdm`), or a request `{\"headers\", \"payload\"}`, whose apns-push-type says what a payload without aps is",

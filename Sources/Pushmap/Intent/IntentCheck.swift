@@ -193,7 +193,7 @@ package struct IntentCheck: Sendable {
             guard choices.index(of: bytes) == nil else { return true }
             guard Reporter.explains else { return false }
             let text = String(decoding: bytes, as: UTF8.self)
-            let message = "'\(text)' is not one of \(choices.names.joined(separator: ", "))" + Self.hint(text, among: choices.names)
+            let message = "'\(text)' is not one of \(choices.names.joined(separator: ", "))" + Self.hint(text, among: choices.names, near: Suggestion.nearest(to: text, among: choices.names))
             reporter.add(.error(reporter.path, "bad-value", message))
             return true
         case .template:
@@ -202,7 +202,7 @@ package struct IntentCheck: Sendable {
             guard templates.index(of: bytes) == nil else { return true }
             guard Reporter.explains else { return false }
             let text = String(decoding: bytes, as: UTF8.self)
-            let hint = Self.hint(text, among: templateNames)
+            let hint = Self.hint(text, among: templateNames, near: Suggestion.nearest(to: text, among: templateNames))
             var message = "unknown template '\(text)'" + hint + " (known: \(templateNames.joined(separator: ", ")))"
             // No near name: most likely the team's scripts were not given.
             if hint.isEmpty { message += "; a template of your own is loaded from its folder with --scripts DIR or PUSHMAP_SCRIPTS" }
@@ -254,10 +254,9 @@ package struct IntentCheck: Sendable {
             guard let index = object.names.index(of: key) else {
                 guard Reporter.explains else { return false }
                 let name = String(decoding: key, as: UTF8.self)
-                let message = "unknown field '\(name)' at \(reporter.path)" + Self.hint(name, among: object.suggestible)
-                if let near = Suggestion.nearest(to: name, among: object.suggestible), let field = object.names.names.firstIndex(of: near) {
-                    meant.insert(field)
-                }
+                let near = Suggestion.nearest(to: name, among: object.suggestible)
+                let message = "unknown field '\(name)' at \(reporter.path)" + Self.hint(name, among: object.suggestible, near: near)
+                if let near, let field = object.names.names.firstIndex(of: near) { meant.insert(field) }
                 reporter.enter(key)
                 reporter.add(.error(reporter.path, "unknown-field", message))
                 reporter.leave()
@@ -312,11 +311,13 @@ package struct IntentCheck: Sendable {
 
     /// "Did you mean" for `text`; a name it only equals by canonical equivalence looks the same
     /// when printed, so that case is spelt out.
-    private static func hint(_ text: String, among names: [String]) -> String {
+    /// What to say after an unknown name: that it is a known one in other characters, or
+    /// `near`, the nearest of `names` (found by the caller, which may want it too).
+    private static func hint(_ text: String, among names: [String], near: String?) -> String {
         if let twin = names.first(where: { $0 == text }) {
             return "; it looks like '\(twin)' but is written with other Unicode characters (such as a Kelvin sign for K)"
         }
-        return Suggestion.nearest(to: text, among: names).map { "; did you mean '\($0)'?" } ?? ""
+        return near.map { "; did you mean '\($0)'?" } ?? ""
     }
 
     private static func quoted(_ names: [String]) -> String {

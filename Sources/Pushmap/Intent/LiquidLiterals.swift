@@ -42,7 +42,7 @@ enum LiquidLiterals {
 
     private static func walk(_ value: JSONValue, path: JSONPath, into found: inout [Diagnostic]) {
         switch value {
-        case .string(let text) where holdsTag(text):
+        case .string(let text) where LiquidLexer.hasMarkup(text):
             found.append(.warning(path.description, rule, "holds a Liquid tag, which only pushmap campaign renders: it is sent as written"))
         case .object(let object):
             for (key, member) in object where !(path == .root && (key == "template" || key == "locales")) {
@@ -53,9 +53,5 @@ enum LiquidLiterals {
         default:
             break
         }
-    }
-
-    private static func holdsTag(_ text: String) -> Bool {
-        text.contains("{{") || text.contains("{%")
     }
 }

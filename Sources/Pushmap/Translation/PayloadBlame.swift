@@ -69,6 +69,11 @@ struct PayloadBlame {
         return best
     }
 
+    /// The rules of a payload's shape, by their names as findings carry them.
+    private static let shapeRules: Set<String> = [
+        ValueFormat.text(FCMPayloadChecks.MessageObject.name), ValueFormat.text(APNSPayloadChecks.ApsObject.name),
+    ]
+
     /// The checks' findings with the team's lines that wrote their values (`teamScripts`: the
     /// paths of the scripts that are not pushmap's own), placed at the payload path unless the
     /// value is the intent's unchanged; and, when such a line wrote a value an error is about,
@@ -83,7 +88,7 @@ struct PayloadBlame {
             guard let (key, entry) = located(platform: platform, path: payloadPath) else {
                 // A payload's shape (no object `message`, no object `aps`) is what the mapping
                 // returned, whatever lines wrote inside it: an array, a table without `message`.
-                let shape = finding.rule == "fcm-message-object" || finding.rule == "apns-aps-object"
+                let shape = Self.shapeRules.contains(finding.rule)
                 guard let returner, finding.severity == .error, shape || (entries[platform.name]?.isEmpty ?? true) else { return finding }
                 var finding = finding
                 finding.script = returner

@@ -162,16 +162,16 @@ public final class Translator: Sendable {
     /// `rendered`: the intent is a campaign's, its templates rendered, so a `{{` in it is a
     /// recipient's text, not a tag left unrendered (``LiquidLiterals``).
     private func translateText(
-        _ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent? = nil, rendered: Bool = false
+        _ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent?, rendered: Bool
     ) throws(TranslationError) -> Translation {
-        var translation = try translateText(intent, platforms: platforms, forms: forms, lent: lent)
+        var translation = try parseAndTranslate(intent, platforms: platforms, forms: forms, lent: lent)
         if !rendered, LiquidLiterals.mayHold(intent), let value = try? JSONParser.parse(intent) {
             translation.diagnostics += LiquidLiterals.warnings(value)
         }
         return translation
     }
 
-    private func translateText(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent?) throws(TranslationError) -> Translation {
+    private func parseAndTranslate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm>, lent: Lent?) throws(TranslationError) -> Translation {
         let limits = JSONParser.Limits(maxDepth: options.maxIntentDepth, maxBytes: options.maxIntentBytes)
         // The tape parser reads almost every intent; what it leaves (bad JSON, and a few rare
         // forms such as a number it cannot convert exactly) goes to JSONParser, which says where

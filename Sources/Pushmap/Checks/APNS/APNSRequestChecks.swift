@@ -148,9 +148,14 @@ enum APNSRequestChecks {
 
     static let alerting: [StaticString] = ["alert", "sound", "badge"]
 
+    /// aps has something to show or play: an alert, a sound or a badge.
+    static func showsSomething(_ aps: JSONObjectNode) -> Bool {
+        !alerting.allSatisfy { aps[$0] == nil }
+    }
+
     /// content-available 1 with no alert, sound or badge.
     static func isSilent(_ aps: JSONObjectNode) -> Bool {
-        ValueFormat.isFlagSet(aps["content-available"]) && alerting.allSatisfy { aps[$0] == nil }
+        ValueFormat.isFlagSet(aps["content-available"]) && !showsSomething(aps)
     }
 
     static func header(_ name: StaticString) -> CheckLocation {

@@ -15,10 +15,7 @@ enum APNSWalker {
         var aps: JSONObjectNode?
 
         /// aps has something to show or play: an alert, a sound or a badge.
-        var showsSomething: Bool {
-            guard let aps else { return false }
-            return aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil
-        }
+        var showsSomething: Bool { aps.map(APNSRequestChecks.showsSomething) ?? false }
 
         /// The severity of an alert with nothing to show: the requirement's, but a warning beside
         /// a sound or a badge, which still play and show.

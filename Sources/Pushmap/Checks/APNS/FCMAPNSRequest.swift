@@ -29,7 +29,7 @@ struct FCMAPNSRequest: CheckRule {
             FCMPayloadChecks.given(payload.members.notification) == nil
         else { return }
         if let aps = FCMPayloadChecks.given(apns["payload"])?.objectValue?["aps"]?.objectValue,
-            aps["alert"] != nil || aps["sound"] != nil || aps["badge"] != nil || aps["event"] != nil
+            APNSRequestChecks.showsSomething(aps) || aps["event"] != nil
         { return }
         report.error(
             CheckLocation(payload: #"$.message.apns.headers["apns-priority"]"#, intent: "$.delivery"),
