@@ -86,18 +86,69 @@ void pmh_charge(lua_State *L, double cost) {
 
 // MARK: message handler
 
+// The host's own chunks are named "=pushmap/NAME.lua", a script's file "@PATH" (LuaState.load).
+static int own_chunk(const char *source) { return strncmp(source, "=pushmap/", 9) == 0; }
+
+// The first Lua frame from `level` up (C functions, `error` among them, have no line), filled in
+// with "Sl"; its level, or 0 when there is none.
+static int lua_frame(lua_State *L, int level, lua_Debug *ar) {
+    for (; lua_getstack(L, level, ar); level++) {
+        if (!lua_getinfo(L, "Sl", ar)) return 0;
+        if (ar->currentline > 0) return level;
+    }
+    return 0;
+}
+
+// The first frame of a script's from `level` up, as lua_frame.
+static int script_frame(lua_State *L, int level, lua_Debug *ar) {
+    while ((level = lua_frame(L, level, ar)) != 0 && ar->source[0] != '@') level++;
+    return level;
+}
+
+// An error raised in the host's own Lua (an API function given what it cannot take) is put on
+// the script line that called it, the host's place after: `c/promo.lua:7: attempt to index a
+// nil value (local 'into') (in customdata, pushmap/prelude.lua:176)`. Pushes that message, or
+// nothing when the error is not the host's or no script called into it.
+static int push_blamed_on_script(lua_State *L, const char *message) {
+    lua_Debug raised, script, called;
+    int level = lua_frame(L, 1, &raised);
+    if (level == 0 || !own_chunk(raised.source)) return 0;
+    // Lua put the place of the error before the message: a host chunk's, unless the host
+    // raised at a level that already names the script.
+    size_t place = strlen(raised.short_src);
+    if (strncmp(message, raised.short_src, place) != 0 || message[place] != ':') return 0;
+    const char *text = strstr(message + place, ": ");
+    if (text == NULL) return 0;
+    if ((level = script_frame(L, level + 1, &script)) == 0) return 0;
+    // The function the script called, by the name the call gave it, when Lua knows it.
+    const char *name = lua_getstack(L, level - 1, &called) && lua_getinfo(L, "n", &called) ? called.name : NULL;
+    lua_pushlstring(L, message, (size_t)(text - message));
+    lua_pushfstring(L, "%s:%d: %s (in %s%s%s)", script.short_src, script.currentline, text + 2, name != NULL ? name : "",
+                    name != NULL ? ", " : "", lua_tostring(L, -1));
+    lua_remove(L, -2);
+    return 1;
+}
+
 static int pmh_msgh(lua_State *L) {
     pmh_host *h = pmh_host_of(L);
     if (h->instructions_exceeded) return 1;
     h->cap_lifted = 1;  // a traceback must not fail for want of the memory the script used up
     if (lua_type(L, 1) == LUA_TSTRING) {
-        luaL_traceback(L, L, lua_tostring(L, 1), 1);
+        const char *message = lua_tostring(L, 1);
+        if (push_blamed_on_script(L, message)) message = lua_tostring(L, -1);
+        luaL_traceback(L, L, message, 1);
     } else {
-        // Never tostring() a foreign value: its __tostring is the script's code.
-        lua_pushfstring(L, "(error object is a %s value)", luaL_typename(L, 1));
+        // Never tostring() a foreign value: its __tostring is the script's code. Lua places only
+        // a string, so the place is said here: the script line that raised it.
+        lua_Debug ar;
+        const char *advice = "not a message: raise a string, error(\"...\")";
+        if (script_frame(L, 1, &ar) != 0) {
+            lua_pushfstring(L, "%s:%d: the error raised is a %s, %s", ar.short_src, ar.currentline, luaL_typename(L, 1), advice);
+        } else {
+            lua_pushfstring(L, "the error raised is a %s, %s", luaL_typename(L, 1), advice);
+        }
         luaL_traceback(L, L, lua_tostring(L, -1), 1);
     }
-    h->cap_lifted = 0;
     return 1;
 }
 

@@ -32,6 +32,9 @@ package struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     package var message: String
     /// Lua's stack traceback, when one could be taken.
     package var traceback: String?
+    /// For a value the host could not read (a bad value), its JSON path from the root the reader
+    /// named (`$result2.message.data.cb`): the place a trace of the run can put on a line.
+    package var valuePath: String?
 
     package init(kind: Kind, script: String? = nil, line: Int? = nil, message: String, traceback: String? = nil) {
         self.kind = kind

@@ -98,14 +98,20 @@ package final class LuaState {
     }
 
     /// Compiles `source` (text only; binary chunks are refused) into a function.
-    /// - Parameter name: the script's name in messages, such as `templates/basic.lua`.
-    package func load(_ source: String, name: String) throws(LuaError) -> LuaReference {
+    /// - Parameters:
+    ///   - name: the script's name in messages, such as `templates/basic.lua`.
+    ///   - own: the host's own code (the prelude and its modules), named `=NAME` where a script is
+    ///     `@NAME`: Lua prints both as NAME, and the first byte of a frame's source tells the
+    ///     host's frames from a script's, whatever the script's folder is called. An error raised
+    ///     in the host's code is blamed on the script line that called it (host.c), and reads and
+    ///     writes on the script line that made them (intent.lua, trace.lua).
+    package func load(_ source: String, name: String, own: Bool = false) throws(LuaError) -> LuaReference {
         let top = lua_gettop(state)
         defer { lua_settop(state, top) }
         var source = source
         let status = source.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
-                pmh_load(host, chars.baseAddress, chars.count, "@" + name)
+                pmh_load(host, chars.baseAddress, chars.count, (own ? "=" : "@") + name)
             }
         }
         if !chunkNames.contains(name) { chunkNames.append(name) }

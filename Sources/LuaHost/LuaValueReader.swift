@@ -52,7 +52,10 @@ struct LuaValueReader: ~Copyable {
 
     /// An error naming where the reader stands.
     private func failure(_ text: (String) -> String) -> LuaError {
-        LuaError(kind: .badValue, message: text(JSONPath(path).text(from: root)))
+        let at = JSONPath(path).text(from: root)
+        var error = LuaError(kind: .badValue, message: text(at))
+        error.valuePath = at
+        return error
     }
 
     private mutating func value(at index: Int32) throws(LuaError) -> JSONValue {
@@ -71,7 +74,10 @@ struct LuaValueReader: ~Copyable {
                 return .integer(Int64(pmh_tointeger(state, index)))
             }
             let number = pmh_tonumber(state, index)
-            guard number.isFinite else { throw failure { at in "\(number) at \(at) is not a JSON number" } }
+            guard number.isFinite else {
+                let name = number.isNaN ? "NaN" : number > 0 ? "infinity" : "-infinity"
+                throw failure { at in "\(name) at \(at) is not a JSON number" }
+            }
             return .double(number)
         case LUA_TSTRING:
             return .string(try string(at: index))

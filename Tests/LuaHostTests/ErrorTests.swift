@@ -49,13 +49,15 @@ struct ErrorTests {
         #expect(error?.message == "boom")
     }
 
-    @Test("an error object that is not a string is described by its type, without running its code")
+    @Test("an error object that is not a string is described by its type and the line that raised it, without running its code")
     func nonStringErrorObject() throws {
         let state = try makeState()
-        let source = "error(setmetatable({}, {__tostring = function() while true do end end}))"
-        let error = luaError { _ = try evaluate(state, source) }
+        let source = "local t = 1\nerror(setmetatable({}, {__tostring = function() while true do end end}))"
+        let error = luaError { _ = try evaluate(state, source, name: "s.lua") }
         #expect(error?.kind == .runtime)
-        #expect(error?.message == "(error object is a table value)")
+        #expect(error?.description == #"s.lua:2: the error raised is a table, not a message: raise a string, error("...")"#)
+        let none = luaError { _ = try evaluate(state, "error()", name: "s.lua") }
+        #expect(none?.description == #"s.lua:1: the error raised is a nil, not a message: raise a string, error("...")"#)
     }
 
     @Test("an error with level 0 carries no location")

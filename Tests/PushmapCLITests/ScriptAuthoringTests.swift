@@ -66,6 +66,56 @@ struct ScriptAuthoringTests {
         }
     }
 
+    /// Source: the eighth audit (its findings 5 and 14, with script-contract.md: errors name "the
+    /// script's file and line"): an API function given what it cannot take named no line
+    /// (`pushmap.map` of no template), or the prelude's line (`customdata` with no table to fill),
+    /// or a function the script never called (`pushmap.reserved`); `pushmap.action` of a string
+    /// returned the fallback with no word; `error({...})` named no line.
+    @Test("an API function given what it cannot take is an error at the script line that called it; error() of a table too")
+    func apiMisuseNamesTheLine() throws {
+        let cases: [(call: String, says: String)] = [
+            (#"local p = pushmap.map("basci", "fcm", intent, ctx)"#, #"t.lua:3: pushmap.map: no template named "basci""#),
+            (#"local p = pushmap.builtin("basic", "web", intent, ctx)"#, #"t.lua:3: pushmap.builtin: the platform must be "fcm" or "apns", got "web""#),
+            (#"pushmap.customdata(intent.data, nil, "fcm")"#, "t.lua:3: attempt to index a nil value (local 'into') (in customdata, pushmap/prelude.lua:"),
+            (#"pushmap.customdata(intent.data, {}, "android")"#, #"t.lua:3: pushmap.reserved: the platform must be "fcm" or "apns", got "android" (in customdata, pushmap/prelude.lua:"#),
+            (#"local kind = pushmap.action("https://example.com/sale", "OPENAPP")"#, #"t.lua:3: pushmap.action: the action must be a table with type and uri (a link, a button), got "https://example.com/sale""#),
+            ("error({ code = 1 })", #"t.lua:3: the error raised is a table, not a message: raise a string, error("...")"#),
+            // A tail call leaves no frame of the script's: its file, as before.
+            (#"do return pushmap.map("basci", "fcm", intent, ctx) end"#, #"t.lua: pushmap.map: no template named "basci""#),
+        ]
+        for (call, says) in cases {
+            let script = "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n  local payload = { message = { data = { a = \"b\" } } }\n  \(call)\n  return payload\nend }\n"
+            let folder = try Self.folder(["t.lua": script])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try CommandRunner.run(
+                ["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t", "data": {"k": "v"}}"#.utf8))
+            #expect(result.status == 2, "\(call): \(result.stderr)")
+            #expect(result.stderr.contains("script error: \(folder.path)/\(says)"), "\(call): \(result.stderr)")
+        }
+    }
+
+    /// Source: the eighth audit (its finding 5) and script-contract.md: "puts a value in the payload
+    /// that JSON cannot hold (a function, a cycle, a table mixing list and named keys) fails the
+    /// translation with the script's file and line"; the file alone was named. NaN was written
+    /// "-nan", and blamed on the line after the one that wrote it.
+    @Test("a value JSON cannot hold is an error at the line of the team's script that wrote it")
+    func badValueNamesTheLine() throws {
+        let cases: [(write: String, says: String)] = [
+            ("payload.message.data.cb = function() end", "t.lua:3: a function value at $.message.data.cb cannot be converted to JSON (in the fcm payload) [bad value]"),
+            ("payload.message.data.t = { 1, 2, x = 3 }", "t.lua:3: the table at $.message.data.t mixes array and object keys (key 'x') (in the fcm payload) [bad value]"),
+            ("local c = {} c.self = c payload.message.data.c = c", "t.lua:3: the table at $.message.data.c.self contains itself (a cycle) (in the fcm payload) [bad value]"),
+            ("payload.message.data.n = 0/0", "t.lua:3: NaN at $.message.data.n is not a JSON number (in the fcm payload) [bad value]"),
+        ]
+        for (write, says) in cases {
+            let script = "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n  local payload = { message = { data = { a = \"b\" } } }\n  \(write)\n  return payload\nend }\n"
+            let folder = try Self.folder(["t.lua": script])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t"}"#.utf8))
+            #expect(result.status == 2, "\(write): \(result.stderr)")
+            #expect(result.stderr.contains("script error: \(folder.path)/\(says)"), "\(write): \(result.stderr)")
+        }
+    }
+
     /// Source: the eighth audit: `scripts check` on an empty folder said "0 passed, 0 failed" and
     /// exit 0, so a wrong path in CI showed green.
     @Test("scripts check on a folder with no scripts and no fixtures fails, saying so")

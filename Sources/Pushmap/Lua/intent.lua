@@ -13,7 +13,7 @@
 
 local host = ...
 local pushmap = pushmap
-local record, rules, path = host.record, host.rules, pushmap.path
+local record, rules, path, scriptLine = host.record, host.rules, pushmap.path, host.scriptLine
 local getinfo = pushmap._hostdebug.getinfo
 -- The guard's walks, in C (values.c): lent to this chunk alone.
 local walks = pushmap._hostintent
@@ -128,8 +128,6 @@ end
 -- fields plain reads. pushmap's own templates, which a test reads under strict access, run
 -- without it: their figure is the budget's.
 
-local HOST_SOURCES = { ["@pushmap/prelude.lua"] = true, ["@pushmap/intent.lua"] = true, ["@pushmap/apns.lua"] = true }
-
 local current            -- the intent being translated, when guarded
 local kept, keptCount = nil, 0 -- the guarded tables' entries as guarded: table, key, value, ...
 local reported = {}      -- object spec -> the undeclared keys reported this translation
@@ -159,10 +157,8 @@ local function where(level)
   while true do
     local info = getinfo(level, "Sl")
     if info == nil then return "?" end
-    if info.currentline > 0 and not HOST_SOURCES[info.source] then
-      local source = info.source
-      return (byte(source, 1) == 64 and sub(source, 2) or source) .. ":" .. info.currentline -- '@'
-    end
+    local line = scriptLine(info)
+    if line then return line end
     level = level + 1
   end
 end

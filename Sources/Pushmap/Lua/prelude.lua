@@ -3,10 +3,10 @@
 -- Runs once per Lua state, trusted, before the globals are sealed. Before it runs, the host has
 -- made the global table `pushmap` with the primitives null, array, object, isarray, isobject, json
 -- and date. This chunk adds the public API that template scripts use (version, color, androidColor,
--- get, path, linktype, action, reserved, customdata, rules, warn, error, map, builtin) and returns
--- the host table (register, run, record), which no script can reach: intent.lua and apns.lua, run
--- after it, add to it (and apns.lua pushmap.pushtype); absent.lua names what the sandbox leaves
--- out; trace.lua adds trace.
+-- linktype, action, reserved, customdata, rules, warn, error, map, builtin) and returns the host
+-- table (register, run, record), which no script can reach: paths.lua, run after it, adds
+-- pushmap.get and pushmap.path; intent.lua and apns.lua add to the host table (and apns.lua
+-- pushmap.pushtype); absent.lua names what the sandbox leaves out; trace.lua adds trace.
 -- Its state (the registered templates, the diagnostics of the current run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
 -- The contract and the API are described in docs/script-contract.md.
 
@@ -17,11 +17,14 @@ local null, array, object, json = pushmap.null, pushmap.array, pushmap.object, p
 local readonly = pushmap._hostreadonly
 pushmap._hostreadonly = nil
 local type, error, tostring, pairs, next, setmetatable = type, error, tostring, pairs, next, setmetatable
+local getinfo = pushmap._hostdebug.getinfo
 local mathtype = math.type
 local byte, sub, upper, match, format, find = string.byte, string.sub, string.upper, string.match, string.format, string.find
 local sort, concat, unpack = table.sort, table.concat, table.unpack
 
 local VERSION = 1
+-- Whether the run is of a team's template (the host runs those with strict access).
+local teamRun = false
 local PLATFORMS = { fcm = true, apns = true }
 local PLATFORM_ORDER = { "fcm", "apns" }
 -- The layer label of the scripts that ship inside pushmap ("built-in" from the Swift host).
@@ -39,6 +42,30 @@ local function describe(value)
   if kind == "number" or kind == "boolean" then return tostring(value) end
   if value == null then return "null" end
   return kind
+end
+
+-- Frames ---------------------------------------------------------------------------------------
+
+-- Whether a frame's chunk is the host's own (this file and the modules run after it, loaded as
+-- "=pushmap/NAME.lua", where a script's file is "@PATH": LuaState.load).
+local function ownChunk(source)
+  return find(source, "=pushmap/", 1, true) == 1
+end
+
+-- "file:line" of a script's frame (getinfo's "Sl"), or false for the host's frames and C's.
+local function scriptLine(info)
+  if info.currentline < 1 or byte(info.source, 1) ~= 64 then return false end -- '@'
+  return sub(info.source, 2) .. ":" .. info.currentline
+end
+
+-- "file:line" of the script line that called an API function, for that function's errors;
+-- `level` is the API function's frame, counted from the caller of this one (1). False when the
+-- script called it as a tail call (`return pushmap.builtin(...)`), which leaves no frame to point at.
+local function callerLine(level)
+  local api = getinfo(level + 1, "t")
+  if api == nil or api.istailcall then return false end
+  local info = getinfo(level + 2, "Sl")
+  return info ~= nil and scriptLine(info)
 end
 
 -- Raises for a non-string argument; `level` 3 (the default) blames the caller of the API function.
@@ -112,6 +139,12 @@ function pushmap.action(action, fallback)
   local kind, uri = action.type, action.uri
   if kind == nil then
     if uri ~= nil then return pushmap.linktype(uri), false end
+    -- A string indexes as a table would (its fields are the string library's): said here, on
+    -- the one path it reaches, for a team's run alone. pushmap's own scripts pass the intent's
+    -- tables, and the test (a call of type) cost their batch line about 500 instructions.
+    if teamRun and type(action) ~= "table" then
+      error(format("pushmap.action: the action must be a table with type and uri (a link, a button), got %s", describe(action)), 2)
+    end
     return fallback, false
   end
   return kind, uri == nil and (kind == "WEBURL" or kind == "DEEPLINK")
@@ -185,78 +218,6 @@ function pushmap.customdata(data, into, platform)
   end
 end
 
--- pushmap.get ----------------------------------------------------------------------------------
-
--- Parsed paths by text: scripts use a handful of constant paths, so parse each once.
-local pathCache, pathCacheSize = {}, 0
-local PATH_CACHE_LIMIT = 512
-
-local function badPath(path, why)
-  error(format("pushmap.get: bad path %q: %s", path, why), 4)
-end
-
--- "a.b[2].c" -> { "a", "b", 2, "c" }
-local function parsePath(path)
-  local steps = pathCache[path]
-  if steps then return steps end
-  steps = {}
-  local n, pos, len = 0, 1, #path
-  while pos <= len do
-    if byte(path, pos) == 91 then -- '['
-      local digits, after = match(path, "^%[(%d+)%]()", pos)
-      if not digits then badPath(path, "expected [n] with n a whole number") end
-      local index = math.tointeger(tonumber(digits))
-      if index == nil or index < 1 then badPath(path, "indexes are 1-based ([1] is the first item)") end
-      n = n + 1
-      steps[n] = index
-      pos = after
-    else
-      if n > 0 then
-        if byte(path, pos) ~= 46 then badPath(path, "expected '.' or '[' after a step") end -- '.'
-        pos = pos + 1
-      end
-      local key, after = match(path, "^([^%.%[%]]+)()", pos)
-      if not key then badPath(path, "expected a field name") end
-      n = n + 1
-      steps[n] = key
-      pos = after
-    end
-  end
-  if n == 0 then badPath(path, "the path is empty") end
-  if pathCacheSize < PATH_CACHE_LIMIT then
-    pathCache[path] = steps
-    pathCacheSize = pathCacheSize + 1
-  end
-  return steps
-end
-
--- The value at a dotted path with 1-based [n] indexes, or `default` when a step is missing, is
--- not a table, or is JSON null.
-function pushmap.get(t, path, default)
-  checkString("pushmap.get", "the path", path)
-  local steps = parsePath(path)
-  local value = t
-  for i = 1, #steps do
-    if type(value) ~= "table" then return default end
-    value = value[steps[i]]
-    if value == nil or value == null then return default end
-  end
-  return value
-end
-
--- The JSON path one step below `base`, in the form of every path pushmap prints: a key that is
--- an identifier after a dot ($.data.campaign), any other key JSON-quoted in brackets
--- ($.data["deep.key"]), an index in brackets ($.buttons[0], 0-based as JSON paths are). The
--- quoting is the host's JSON encoder's, so a script's paths read as the checks' own.
-function pushmap.path(base, step)
-  checkString("pushmap.path", "the base path", base)
-  if mathtype(step) == "integer" then return base .. "[" .. step .. "]" end
-  checkString("pushmap.path", "the step (a key, or an integer index)", step)
-  -- Two patterns without repetition, so a key of any length passes the pattern guard.
-  if find(step, "^[%a_]") and not find(step, "[^%w_]") then return base .. "." .. step end
-  return base .. "[" .. json(step) .. "]"
-end
-
 -- Diagnostics ----------------------------------------------------------------------------------
 
 -- The findings of the current run, nil until the first: severity, path, message and platform
@@ -297,15 +258,22 @@ local builtins = {}  -- the built-in layer: what pushmap.builtin runs
 local active = {}    -- entries whose mapping is running, to catch a template that calls itself
 local running = nil  -- the entry whose mapping is running, to name its file in errors
 
--- Calls an entry's mapping for `platform`. Errors name the file of the mapping that called
--- pushmap.map or pushmap.builtin (not a line: `return pushmap.builtin(...)` is a tail call, which
--- leaves no frame to point at), or no file for the host's run.
+-- Where an error of pushmap.map or pushmap.builtin is the script's: the line that called it,
+-- else (a tail call) the file of the mapping that called it, else nothing (the host's run).
+-- Made only for an error: a call that goes through makes no string.
+local function callerOf(caller)
+  local line = callerLine(3)
+  if line then return line .. ": " end
+  return caller and (caller.path .. ": ") or ""
+end
+
+-- Calls an entry's mapping for `platform`. The API function that calls it (map, builtin) is the
+-- next frame up, the script that called that the one after.
 local function call(entry, name, platform, intent, ctx, who)
   local caller = running
   local mapping = entry and entry[platform]
   if mapping == nil or active[entry] then
-    -- The prefix is made only here: a call that goes through makes no string.
-    local where = caller and (caller.path .. ": ") or ""
+    local where = callerOf(caller)
     if entry == nil then
       error(format("%s%s: no template named %s", where, who, describe(name)), 0)
     end
@@ -333,7 +301,7 @@ end
 local function ctxFor(who, ctx, platform)
   if type(ctx) ~= "table" then
     error(format("%s%s: pass the ctx your mapping received as the 4th argument, got %s",
-      running and (running.path .. ": ") or "", who, describe(ctx)), 0)
+      callerOf(running), who, describe(ctx)), 0)
   end
   if ctx.platform == platform or not PLATFORMS[platform] then return ctx end
   local copy = {}
@@ -342,14 +310,17 @@ local function ctxFor(who, ctx, platform)
   return copy
 end
 
+-- Not tail calls: call's errors look two frames up for the script line that called these.
 function pushmap.map(name, platform, intent, ctx)
   ctx = ctxFor("pushmap.map", ctx, platform)
-  return call(winners[name], name, platform, intent, ctx, "pushmap.map")
+  local payload = call(winners[name], name, platform, intent, ctx, "pushmap.map")
+  return payload
 end
 
 function pushmap.builtin(name, platform, intent, ctx)
   ctx = ctxFor("pushmap.builtin", ctx, platform)
-  return call(builtins[name], name, platform, intent, ctx, "pushmap.builtin")
+  local payload = call(builtins[name], name, platform, intent, ctx, "pushmap.builtin")
+  return payload
 end
 
 -- Host-only: register ----------------------------------------------------------------------------
@@ -623,7 +594,10 @@ end
 -- What the host's modules add before any script loads: intent.lua the intent's admission and
 -- strict access (admit, guard, written, holdWritten), apns.lua the APNS request headers a
 -- template without apnsHeaders gets (apnsHeaders). They report through `record`.
-local host = { register = register, record = record, rules = rulesOf, refreshRuleViews = refreshRuleViews }
+local host = {
+  register = register, record = record, rules = rulesOf, refreshRuleViews = refreshRuleViews,
+  ownChunk = ownChunk, scriptLine = scriptLine, checkString = checkString,
+}
 
 -- The template that writes a template's APNS request headers: itself, else the template it
 -- builds on (and so on); nil when none has apnsHeaders (the host's then write them).
@@ -658,6 +632,7 @@ end
 -- field nothing declares is reported (intent.lua says how, and what it costs).
 local function run(name, platforms, intent, now, request, strict)
   diagnostics, diagnosticCount = nil, 0
+  teamRun = strict and true or false
   if next(active) ~= nil then active = {} end -- left over by a run that raised
   running = nil
   if strict == true then host.guard(intent) end

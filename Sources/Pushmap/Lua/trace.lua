@@ -1,7 +1,7 @@
 -- trace.lua: which line of which script wrote each key of a translation's payloads.
 --
 -- Runs once per Lua state, trusted, after the prelude and before the globals are sealed. The host
--- calls this chunk with the prelude's `run`; it takes the three debug functions the host lends
+-- calls this chunk with the prelude's host table; it takes the three debug functions the host lends
 -- it in `pushmap._hostdebug` (removing them, so no script can reach them) and returns `trace`,
 -- which no script can reach either. The host calls `trace` only for a run whose payload failed a
 -- check, running the same intent again (with the APNS request headers when the run wrote them):
@@ -12,7 +12,8 @@
 -- hook does the same for what a function returns, and hands the blame back to the line that
 -- called it. See "Inside the prelude" in docs/script-contract.md.
 
-local run = ...
+local host = ...
+local run, ownChunk, scriptLine = host.run, host.ownChunk, host.scriptLine
 local pushmap = pushmap
 local hostdebug = pushmap._hostdebug
 pushmap._hostdebug = nil
@@ -20,15 +21,10 @@ pushmap._hostdebug = nil
 local sethook, getinfo, getlocal = hostdebug.sethook, hostdebug.getinfo, hostdebug.getlocal
 local type, error, next, rawequal = type, error, next, rawequal
 local mathtype = math.type
-local byte, sub = string.byte, string.sub
 local array, path = pushmap.array, pushmap.path
 
--- The host's own chunks: their frames hold no payload of a script's, and their lines are no
--- script's to blame.
-local HOST = { ["@pushmap/prelude.lua"] = true, ["@pushmap/intent.lua"] = true, ["@pushmap/trace.lua"] = true }
 -- The hook's work: entries and locals read, and events seen.
 local TRACE_BUDGET = 2000000
-
 
 local function trace(name, platforms, intent, now, request)
   -- The intent's tables are never payload tables; its values, by identity for tables and by
@@ -68,7 +64,9 @@ local function trace(name, platforms, intent, now, request)
     end
     for key, value in next, t do
       spend(1)
-      if not rawequal(before[key], value) then
+      local was = before[key]
+      -- NaN is no value's equal, not even its own: it changed when it was first written.
+      if not rawequal(was, value) and (value == value or was == was) then
         before[key] = value
         if writer then
           if wrote == nil then
@@ -87,7 +85,8 @@ local function trace(name, platforms, intent, now, request)
     while true do
       local info = getinfo(level, "S")
       if info == nil then break end
-      if not HOST[info.source] then
+      -- The host's own frames hold no payload of a script's.
+      if not ownChunk(info.source) then
         local i = 1
         while true do
           local named, value = getlocal(level, i)
@@ -100,21 +99,16 @@ local function trace(name, platforms, intent, now, request)
       level = level + 1
     end
   end
-  local function lineOf(info)
-    local source = info.source
-    if info.currentline < 1 or HOST[source] then return false end
-    return (byte(source, 1) == 64 and sub(source, 2) or source) .. ":" .. info.currentline -- '@'
-  end
 
   local writer = false -- the line running since the last event
   sethook(function(event)
     spend(1)
     if event == "line" then
       lookAround(3, writer)
-      writer = lineOf(getinfo(2, "Sl"))
+      writer = scriptLine(getinfo(2, "Sl"))
     else -- a return: what the function returns was written by its last line
       local info = getinfo(2, "Slr")
-      local own = lineOf(info) or writer
+      local own = scriptLine(info) or writer
       lookAround(3, own)
       visited = {}
       for i = info.ftransfer, info.ftransfer + info.ntransfer - 1 do
@@ -122,7 +116,7 @@ local function trace(name, platforms, intent, now, request)
         if type(value) == "table" then look(value, own) end
       end
       local caller = getinfo(3, "Sl")
-      writer = caller and lineOf(caller) or writer
+      writer = caller and scriptLine(caller) or writer
     end
   end, "lr")
   local results = { run(name, platforms, intent, now, request) }

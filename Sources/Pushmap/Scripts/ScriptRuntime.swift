@@ -30,20 +30,22 @@ final class ScriptRuntime {
     init(scripts: TemplateScripts, limits: LuaLimits, logger: Logger, ownTemplates: Set<String> = []) throws(ScriptError) {
         do {
             state = try LuaState(limits: limits, library: "pushmap", logger: logger)
-            let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua")
+            let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua", own: true)
             let host = try state.callForReference(prelude)
             guard let register = try state.field("register", of: host), let run = try state.field("run", of: host) else {
                 throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
             }
             self.run = run
-            // The host's modules, with the prelude's host table: the intent's admission and
-            // strict access, Apple's push types, and what the sandbox leaves out.
+            // The host's modules, with the prelude's host table: pushmap.get and pushmap.path,
+            // the intent's admission and strict access, Apple's push types, and what the sandbox
+            // leaves out.
             let modules = [
+                (BuiltinFiles.pathsPath, "pushmap/paths.lua"),
                 (BuiltinFiles.intentPath, "pushmap/intent.lua"), (BuiltinFiles.apnsPath, "pushmap/apns.lua"),
                 (BuiltinFiles.absentPath, "pushmap/absent.lua"),
             ]
             for (path, name) in modules {
-                let module = try state.load(BuiltinFiles.source(path), name: name)
+                let module = try state.load(BuiltinFiles.source(path), name: name, own: true)
                 _ = try state.call(module, [.reference(host)], resultCount: 0)
                 state.release(module)
             }
@@ -51,8 +53,8 @@ final class ScriptRuntime {
                 throw ScriptError(LuaError(kind: .runtime, message: "pushmap/intent.lua does not define declare"), script: nil)
             }
             // The tracer takes the debug functions the host lent before any script can run.
-            let tracer = try state.load(BuiltinFiles.tracer, name: "pushmap/trace.lua")
-            trace = try state.callForReference(tracer, [.reference(run)])
+            let tracer = try state.load(BuiltinFiles.tracer, name: "pushmap/trace.lua", own: true)
+            trace = try state.callForReference(tracer, [.reference(host)])
             state.release(tracer)
             // Sealed before any template runs: no script can change what another one sees.
             try state.seal()
@@ -343,12 +345,30 @@ final class ScriptRuntime {
         guard error.kind == .badValue || error.kind == .memoryLimit else { return error }
         var error = error
         for (index, platform) in platforms.enumerated().reversed() {
-            let prefix = "$result\(index + 2)"
+            let prefix = Self.resultRoot(index)
             guard error.message.contains(prefix) else { continue }
             error.message = error.message.replacing(prefix, with: "$") + " (in the \(platform.name) payload)"
             break
         }
         return error
     }
+
+    /// The payload and the path in it of a value the host could not read (a bad value), as the
+    /// blame's trace names them: nil when the value is no payload's.
+    static func badValuePlace(_ error: LuaError, platforms: [Platform]) -> (platform: Platform, path: String)? {
+        guard error.kind == .badValue, let at = error.valuePath else { return nil }
+        for (index, platform) in platforms.enumerated().reversed() {
+            let root = Self.resultRoot(index)
+            guard at.hasPrefix(root) else { continue }
+            let rest = at.dropFirst(root.count)
+            guard rest.isEmpty || rest.first == "." || rest.first == "[" else { continue }
+            return (platform, "$" + rest)
+        }
+        return nil
+    }
+
+    /// How the reader names the payload of the run's `index`th platform: the run's results after
+    /// its findings, from 1.
+    private static func resultRoot(_ index: Int) -> String { "$result\(index + 2)" }
 }
 

@@ -100,18 +100,30 @@ struct PayloadBlame {
                 }
                 return finding
             }
-            guard let writer = entry.writer, let colon = writer.lastIndex(of: ":"),
-                  teamScripts.contains(String(writer[..<colon])) else { return finding }
+            guard let writer = entry.writer, let line = Self.teamLine(writer, teamScripts: teamScripts) else { return finding }
             var finding = finding
             finding.script = writer
             finding.path = key == payloadPath ? entry.origin ?? payloadPath : payloadPath
             if finding.severity == .error, scriptError == nil {
                 scriptError = ScriptError(
-                    kind: .badValue, script: String(writer[..<colon]), line: Int(writer[writer.index(after: colon)...]),
+                    kind: .badValue, script: line.script, line: line.line,
                     message: "wrote a value that fails the \(platform) check \(finding.rule) at \(payloadPath)")
             }
             return finding
         }
         return (attributed, scriptError)
+    }
+
+    /// The line of a team's script that wrote the key holding `path` in `platform`'s payload (a
+    /// value JSON cannot hold, which fails before any check); nil when no such line did.
+    func writer(platform: Platform, path: String, teamScripts: Set<String>) -> (script: String, line: Int)? {
+        located(platform: platform, path: path)?.entry.writer.flatMap { Self.teamLine($0, teamScripts: teamScripts) }
+    }
+
+    /// `file.lua:LINE` split, when the file is one of `teamScripts`.
+    private static func teamLine(_ writer: String, teamScripts: Set<String>) -> (script: String, line: Int)? {
+        guard let colon = writer.lastIndex(of: ":"), let line = Int(writer[writer.index(after: colon)...]) else { return nil }
+        let script = String(writer[..<colon])
+        return teamScripts.contains(script) ? (script, line) : nil
     }
 }

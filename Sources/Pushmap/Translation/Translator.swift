@@ -326,7 +326,10 @@ public final class Translator: Sendable {
                 findings.join(checker.check(node, platform: plan.runs[index], compactSize: text.count))
             }
         } catch {
-            let scriptError = ScriptError(error, script: template.known ? generation.scripts.winners[name] : nil)
+            var scriptError = ScriptError(error, script: template.known ? generation.scripts.winners[name] : nil)
+            if template.metered, let line = badValueLine(error, intent, name: name, plan: plan, now: now, on: lent) {
+                (scriptError.script, scriptError.line) = (line.script, line.line)
+            }
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
         if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
@@ -404,9 +407,27 @@ public final class Translator: Sendable {
             return nil
         }
         blame.fcmAPNSReplaced = plan.fcmAPNS
-        let team = Set(lent.generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
+        let team = Self.teamScripts(lent)
         let returner = lent.generation.scripts.winners[name].map(\.path).flatMap { team.contains($0) ? $0 : nil }
         return blame.attribute(diagnostics, teamScripts: team, returner: returner)
+    }
+
+    /// The line of a team's script that wrote a value JSON cannot hold (a function, a cycle, a
+    /// table mixing list and named keys), which fails before any check can blame it: the same run
+    /// again, traced, as ``blamed(_:name:plan:now:_:on:)`` does. Nil when the trace cannot say.
+    private func badValueLine(
+        _ error: LuaError, _ intent: LuaArgument, name: String, plan: TranslationPlan, now: Int64, on lent: Lent
+    ) -> (script: String, line: Int)? {
+        guard let (platform, path) = ScriptRuntime.badValuePlace(error, platforms: plan.runs),
+              let blame = try? lent.runtime.blame(intent, template: name, platforms: plan.runs, now: now, request: plan.request) else {
+            return nil
+        }
+        return blame.writer(platform: platform, path: path, teamScripts: Self.teamScripts(lent))
+    }
+
+    /// The paths of the team's scripts in force, whose lines a finding may be put on.
+    private static func teamScripts(_ lent: Lent) -> Set<String> {
+        Set(lent.generation.scripts.scripts.filter { !$0.isBuiltin }.map(\.path))
     }
 
     /// What the intent check finds in `intent`, each at its path, with no script run.
