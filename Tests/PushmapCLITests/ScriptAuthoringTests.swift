@@ -116,6 +116,30 @@ struct ScriptAuthoringTests {
         }
     }
 
+    /// Source: the eighth audit (its findings 7 and 14) and script-contract.md ("no template may be
+    /// named `shared`"; shared.lua holds `fields` and `required`): a shared.lua written as a
+    /// template was "a function value at $.apns cannot be converted to JSON [bad value]", and a
+    /// type clash with a template's field named no line.
+    @Test("shared.lua with a template's keys, a type that is no type, or a clash with a template's field: a contract error at its line")
+    func sharedContract() throws {
+        let template = #"return { name = "t", api = 1, platforms = { "fcm" }, fields = { orderId = "integer" }, fcm = function(intent, ctx) return { message = { data = {} } } end }"# + "\n"
+        let cases: [(files: [String: String], says: String)] = [
+            (["shared.lua": "return {\n  name = \"shared\", api = 1, platforms = { \"apns\" },\n  apns = function(intent, ctx) return { aps = {} } end,\n}\n"],
+             #"shared.lua:1: template contract: unknown key "apns" in shared.lua (the keys are fields, required); shared.lua declares fields for every template and is no template itself [contract]"#),
+            (["shared.lua": "return {\n  fields = { coupon = 5 },\n}\n"],
+             "shared.lua:1: template contract: field 'coupon' has the type 5, expected one of string, integer, number, boolean, object, array [contract]"),
+            (["shared.lua": "return {\n  fields = { orderId = \"string\" },\n}\n", "t.lua": template],
+             "t.lua:1: template contract: field 'orderId' is declared with another type in shared.lua [contract]"),
+        ]
+        for (files, says) in cases {
+            let folder = try Self.folder(files)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try CommandRunner.run(["templates", "--scripts", folder.path])
+            #expect(result.status == 2, "\(says): \(result.stderr)")
+            #expect(result.stderr.contains("script error: \(folder.path)/\(says)"), "\(result.stderr)")
+        }
+    }
+
     /// Source: the eighth audit: `scripts check` on an empty folder said "0 passed, 0 failed" and
     /// exit 0, so a wrong path in CI showed green.
     @Test("scripts check on a folder with no scripts and no fixtures fails, saying so")

@@ -86,8 +86,9 @@ final class ScriptRuntime {
             }
             if !shared.isEmpty {
                 for (name, info) in templates {
+                    guard let script = seen[name] else { continue }
                     var info = info
-                    info.fields = try Self.adding(shared, to: info.fields, template: info)
+                    info.fields = try Self.adding(shared, to: info.fields, script: script)
                     templates[name] = info
                 }
             }
@@ -162,7 +163,9 @@ final class ScriptRuntime {
             case "boolean": shape = .boolean
             case "object": shape = .map(nil)
             case "array": shape = .array(.anything)
-            default: throw broken("field '\(name)' has the type \(type), expected one of string, integer, number, boolean, object, array", in: script)
+            default:
+                let given = String(decoding: JSONWriter(style: .compact).write(type), as: UTF8.self)
+                throw broken("field '\(name)' has the type \(given), expected one of string, integer, number, boolean, object, array", in: script)
             }
             if IntentSchema.root.field(named: name) != nil {
                 throw broken("field '\(name)' is already a common intent field", in: script)
@@ -187,13 +190,18 @@ final class ScriptRuntime {
             value = try state.call(chunk, [], resultCount: 1)[0]
             state.release(chunk)
         } catch {
+            // A value JSON cannot hold (a function) under a key shared.lua does not take: that
+            // key is the fault, as a template's contract says of its own keys.
+            if let key = Self.sharedKeyOf(error), key != "fields", key != "required" {
+                throw Self.broken(Self.unknownSharedKey(key), in: script)
+            }
             throw ScriptError(error, script: script)
         }
         guard let object = value.objectValue else {
             throw Self.broken("shared.lua must return a table, { fields = { name = \"type\" }, required = { \"name\" } }", in: script)
         }
         for (key, _) in object where key != "fields" && key != "required" {
-            throw Self.broken("unknown key \"\(key)\" in shared.lua (the keys are fields, required)", in: script)
+            throw Self.broken(Self.unknownSharedKey(key), in: script)
         }
         guard object["fields"].map({ $0.objectValue != nil }) ?? true else {
             throw Self.broken("'fields' must be a table of field name = type", in: script)
@@ -203,15 +211,28 @@ final class ScriptRuntime {
         return try Self.declaredFields(object["fields"]?.objectValue, required: required, script: script)
     }
 
+    /// The top-level key of the value shared.lua returned that could not be read.
+    private static func sharedKeyOf(_ error: LuaError) -> String? {
+        guard error.kind == .badValue, let at = error.valuePath, at.hasPrefix("$.") else { return nil }
+        return String(at.dropFirst(2).prefix { $0 != "." && $0 != "[" })
+    }
+
+    /// shared.lua's contract error for a key it does not take; a template's keys say that it is no
+    /// template.
+    private static func unknownSharedKey(_ key: String) -> String {
+        let template = ["name", "api", "platforms", "fcm", "apns", "apnsHeaders", "base", "owns", "ignores"].contains(key)
+        return "unknown key \"\(key)\" in shared.lua (the keys are fields, required)"
+            + (template ? "; shared.lua declares fields for every template and is no template itself" : "")
+    }
+
     /// A template's fields with the shared ones added; the same name declared by both must have
     /// the same type.
-    private static func adding(_ shared: [IntentField], to own: [IntentField], template: TemplateInfo) throws(ScriptError) -> [IntentField] {
+    private static func adding(_ shared: [IntentField], to own: [IntentField], script: TemplateScript) throws(ScriptError) -> [IntentField] {
         var fields = own
         for field in shared {
             if let mine = own.first(where: { $0.name == field.name }) {
                 guard mine.shape == field.shape else {
-                    throw ScriptError(kind: .contract, script: template.path, line: nil,
-                        message: "template contract: field '\(field.name)' is declared with another type in shared.lua")
+                    throw broken("field '\(field.name)' is declared with another type in shared.lua", in: script)
                 }
                 continue
             }
