@@ -1,5 +1,11 @@
 internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
+internal import PushmapJSON
+#if canImport(Glibc)
+internal import Glibc
+#elseif canImport(Darwin)
+internal import Darwin
+#endif
 
 /// `pushmap`: one notification intent in, FCM and APNS payloads out.
 @main
@@ -22,6 +28,10 @@ struct PushmapCommand: ParsableCommand {
     /// Parses and runs as ArgumentParser does, except that a first word that is no subcommand
     /// but close to one gets a did-you-mean instead of "Unexpected argument".
     static func main() {
+        if let (number, shown) = argumentNotUTF8() {
+            exit(withError: ValidationError(
+                "argument \(number), '\(shown)', is not UTF-8, which pushmap reads file names and options as: rename the file"))
+        }
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let first = arguments.first, !first.hasPrefix("-") {
             let names = configuration.subcommands.map { $0._commandName } + ["help"]
@@ -30,5 +40,17 @@ struct PushmapCommand: ParsableCommand {
             }
         }
         main(arguments)
+    }
+
+    /// The first argument that is not UTF-8, numbered from 1, with its bytes shown. Swift repairs
+    /// such bytes in `CommandLine.arguments`, so a file name in another encoding would be opened,
+    /// or written, under another name: "no such file", or a folder of its own.
+    static func argumentNotUTF8() -> (Int, String)? {
+        for index in 1..<Int(CommandLine.argc) {
+            guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
+            return (index, UTF8Text.escaped(bytes))
+        }
+        return nil
     }
 }

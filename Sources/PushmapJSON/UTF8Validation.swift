@@ -64,4 +64,18 @@ package enum UTF8Text {
         if UTF8Validation.firstInvalid(bytes, from: 0, to: bytes.count, skippingEscapes: false) != nil { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }
+
+    /// The bytes as a string, each byte of a malformed sequence written `\xNN`: a name in another
+    /// encoding (a Latin-1 file name) shown as it is, for a one-line message.
+    package static func escaped(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+        var shown = ""
+        var from = 0
+        while let bad = UTF8Validation.firstInvalid(bytes, from: from, to: bytes.count, skippingEscapes: false) {
+            shown += String(decoding: UnsafeBufferPointer(rebasing: bytes[from..<bad]), as: UTF8.self)
+            let hex = String(bytes[bad], radix: 16)
+            shown += "\\x" + (hex.count == 1 ? "0" + hex : hex)
+            from = bad + 1
+        }
+        return shown + String(decoding: UnsafeBufferPointer(rebasing: bytes[from...]), as: UTF8.self)
+    }
 }

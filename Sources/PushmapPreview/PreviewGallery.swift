@@ -19,12 +19,12 @@ package struct PreviewGallery: Sendable {
         let base = folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         guard FileSystem.isDirectory(base) else { throw FileError(path: base, reason: "not a folder") }
         var paths: [String] = []
-        for entry in try FileSystem.list(base) {
+        for entry in try FileSystem.list(base, ending: ".json", ".test") {
             let path = base + "/" + entry
             if entry.hasSuffix(".json"), !FileSystem.isDirectory(path) {
                 paths.append(path)
             } else if entry.hasSuffix(".test"), FileSystem.isDirectory(path) {
-                for file in try FileSystem.list(path) where file.hasSuffix(".json") { paths.append(path + "/" + file) }
+                for file in try FileSystem.list(path, ending: ".json") { paths.append(path + "/" + file) }
             }
         }
         return paths.sorted()

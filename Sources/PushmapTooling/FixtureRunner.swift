@@ -72,8 +72,8 @@ package struct FixtureRunner: Sendable {
     package static func fixtures(in folder: String, defaultNow: Int64 = Fixture.defaultNow) throws(FileError) -> [Result<Fixture, FixtureProblem>] {
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
         var fixtures: [Result<Fixture, FixtureProblem>] = []
-        for entry in try FileSystem.list(base) where entry.hasSuffix(".test") && FileSystem.isDirectory(base + "/" + entry) {
-            for file in try FileSystem.list(base + "/" + entry) where file.hasSuffix(".json") {
+        for entry in try FileSystem.list(base, ending: ".test") where FileSystem.isDirectory(base + "/" + entry) {
+            for file in try FileSystem.list(base + "/" + entry, ending: ".json") {
                 let path = base + "/" + entry + "/" + file
                 do {
                     let bytes = try FileSystem.readFile(path, limit: 1 << 20)

@@ -1,4 +1,5 @@
 import Foundation
+import PushmapTestSupport
 import Testing
 
 @Suite("pushmap validate, templates, scripts, schema")
@@ -170,5 +171,33 @@ struct OtherCommandTests {
         let result = try CommandRunner.run(["--generate-completion-script", "bash"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("translate"))
+    }
+
+    /// Source: the eighth audit (its finding 4): a file name in another encoding than UTF-8 (a
+    /// Latin-1 `x\xe9.lua`) made the whole folder fail as "no such file or directory"; a folder
+    /// argument so named was "no such directory", and `scripts export` wrote into another folder
+    /// (the name with U+FFFD) and exited 0. Swift cannot pass such bytes as an argument, so the
+    /// shell does.
+    @Test("a file name or argument that is not UTF-8 is said to be so, not reported missing or written elsewhere")
+    func namesNotUTF8() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-names-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = #"""
+            mkdir s && printf 'return {}' > "s/x$(printf '\351').lua"
+            "$0" templates --scripts s; echo "status $?"
+            mkdir "d$(printf '\377')"
+            "$0" scripts check "d$(printf '\377')"; echo "status $?"
+            "$0" scripts export "x$(printf '\376')"; echo "status $?"
+            ls
+            """#
+        let run = try runProgram("/bin/sh", ["-c", script, CommandRunner.binary.path], directory: folder)
+        let lines = run.stdout + run.stderr
+        #expect(lines.contains(#"pushmap: s/x\xe9.lua: the name is not UTF-8, which pushmap reads names as: rename the file"#), "\(lines)")
+        #expect(lines.contains(#"argument 3, 'd\xff', is not UTF-8, which pushmap reads file names and options as: rename the file"#), "\(lines)")
+        #expect(lines.contains(#"argument 3, 'x\xfe', is not UTF-8"#), "\(lines)")
+        #expect(run.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("status ") } == ["status 1", "status 64", "status 64"], "\(run.stdout)")
+        // Nothing exported anywhere: the folder holds what the script made, and no other.
+        #expect(run.stdout.components(separatedBy: "\n").suffix(3) == ["d\u{FFFD}", "s", ""], "\(run.stdout)")
     }
 }

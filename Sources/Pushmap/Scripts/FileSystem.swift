@@ -1,3 +1,4 @@
+internal import PushmapJSON
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Musl)
@@ -73,16 +74,30 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
         return stat(path, &info) == 0
     }
 
-    /// The names in the folder at `path`, sorted, without "." and "..".
-    package static func list(_ path: String) throws(FileError) -> [String] {
+    /// The names in the folder at `path`, sorted, without "." and ".."; with `suffixes`, only
+    /// the names ending with one of them, the files pushmap reads.
+    /// - Throws: for a name it would read that is not UTF-8 (`café.lua` saved in Latin-1): Swift's
+    ///   strings repair such bytes, and the file would be opened under another name, "no such file".
+    package static func list(_ path: String, ending suffixes: String...) throws(FileError) -> [String] {
         guard let folder = opendir(path) else { throw FileError(path: path, reason: reason(errno)) }
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { String(cString: $0) }
+            let (name, valid) = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                pointer.withMemoryRebound(to: CChar.self, capacity: 256) { name in
+                    (String(cString: name), String(validatingCString: name) != nil)
+                }
             }
-            if name != "." && name != ".." { names.append(name) }
+            guard name != "." && name != "..", suffixes.isEmpty || suffixes.contains(where: name.hasSuffix) else { continue }
+            if !valid, !suffixes.isEmpty {
+                let shown = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+                    pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { name in
+                        UTF8Text.escaped(UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
+                    }
+                }
+                throw FileError(path: (path.hasSuffix("/") ? path : path + "/") + shown, reason: "the name is not UTF-8, which pushmap reads names as: rename the file")
+            }
+            names.append(name)
         }
         return names.sorted()
     }

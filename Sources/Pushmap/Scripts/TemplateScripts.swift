@@ -27,7 +27,7 @@ public struct TemplateScripts: Sendable, Hashable {
             throw FileError(path: folder, reason: FileSystem.exists(folder) ? "is not a directory" : "no such directory")
         }
         let base = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-        for file in try FileSystem.list(folder) where file.hasSuffix(".lua") {
+        for file in try FileSystem.list(folder, ending: ".lua") {
             let path = base + "/" + file
             let bytes = try FileSystem.readFile(path, limit: 1 << 20)
             guard let source = String(validating: bytes, as: UTF8.self) else {
