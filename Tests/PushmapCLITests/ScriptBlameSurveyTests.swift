@@ -111,4 +111,26 @@ struct ScriptBlameSurveyTests {
             }
         }
     }
+
+    /// Source: the eighth audit (its finding 3b): with 1,000 data keys of 500 bytes the fcm-size
+    /// error named the line, with 1,200 it named nothing and fell to the intent, exit 1, with no
+    /// word that the trace had given up (its budget: a loop's every line walks every key).
+    @Test("an error the trace could not place says so, and why, instead of passing for the intent's")
+    func untracedSaysSo() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-untraced-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = """
+            return { name = "t", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local data = {}
+              for i = 1, 1200 do data["k" .. i] = string.rep("x", 500) end
+              return { message = { token = "t", data = data } }
+            end }
+
+            """
+        try Data(script.utf8).write(to: folder.appendingPathComponent("t.lua"))
+        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t"}"#.utf8))
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("FCM refuses more than 4096 bytes of them (which script line wrote it, if any, is not named: the run writes too much to trace) [fcm-size, fcm]"), "\(result.stderr)")
+    }
 }

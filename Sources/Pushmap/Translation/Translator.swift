@@ -350,15 +350,20 @@ public final class Translator: Sendable {
         // An error on a value a team's script wrote names the line that wrote it, and so do the
         // warnings beside it. Warnings alone are traced only when asked: a trace costs hundreds
         // of translations.
-        if template.metered, findings.hasErrors || (options.blameWarnings && !findings.isEmpty),
-           let blame = blamed(intent, name: name, plan: plan, now: now, all, on: lent) {
+        let traced = template.metered && (findings.hasErrors || (options.blameWarnings && !findings.isEmpty))
+        let blame = traced ? blamed(intent, name: name, plan: plan, now: now, all, on: lent) : nil
+        if case .success(let blame)? = blame {
             all = blame.findings
             if let scriptError = blame.scriptError { throw TranslationError(kind: .scriptFailed, diagnostics: all, scriptError: scriptError) }
         } else if template.metered, !findings.isEmpty {
             // Untraced, a team script's findings stay at the payload path: which intent field (if
             // any) a value came from only a trace can say, and a guess could name a field the
-            // intent does not have.
-            for index in all.indices { all[index].path = all[index].payloadPath ?? all[index].path }
+            // intent does not have. A trace that failed says so at each error it could not place.
+            let untraced: String? = if case .failure(let error)? = blame { Self.untraced(error) } else { nil }
+            for index in all.indices where all[index].payloadPath != nil {
+                all[index].path = all[index].payloadPath ?? all[index].path
+                if let untraced, all[index].severity == .error { all[index].message += untraced }
+            }
         }
         if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
         return Translation(template: name, compact: texts, diagnostics: all)
@@ -398,18 +403,29 @@ public final class Translator: Sendable {
     /// A check that fails on a value a team's script wrote is the script's failure, at the line
     /// that wrote it, and a warning on one names that line too: the same run again, with the
     /// payload tables (and with `request` the APNS headers) traced, says which. Only a failing
-    /// run pays for it. Nil when the trace cannot say; no script error when no line of a team's
-    /// script wrote an error's value.
+    /// run pays for it. A failure when the trace could not run to its end; no script error when
+    /// no line of a team's script wrote an error's value.
     private func blamed(
         _ intent: LuaArgument, name: String, plan: TranslationPlan, now: Int64, _ diagnostics: [Diagnostic], on lent: Lent
-    ) -> (findings: [Diagnostic], scriptError: ScriptError?)? {
-        guard var blame = try? lent.runtime.blame(intent, template: name, platforms: plan.runs, now: now, request: plan.request) else {
-            return nil
+    ) -> Result<(findings: [Diagnostic], scriptError: ScriptError?), LuaError> {
+        var blame: PayloadBlame
+        do {
+            blame = try lent.runtime.blame(intent, template: name, platforms: plan.runs, now: now, request: plan.request)
+        } catch {
+            return .failure(error)
         }
         blame.fcmAPNSReplaced = plan.fcmAPNS
         let team = Self.teamScripts(lent)
         let returner = lent.generation.scripts.winners[name].map(\.path).flatMap { team.contains($0) ? $0 : nil }
-        return blame.attribute(diagnostics, teamScripts: team, returner: returner)
+        return .success(blame.attribute(diagnostics, teamScripts: team, returner: returner))
+    }
+
+    /// What an error the trace could not place adds, saying why: whether a line of the team's
+    /// script wrote the value, or the intent gave it, is not known.
+    private static func untraced(_ error: LuaError) -> String {
+        let why = error.message.contains("trace budget spent")
+            ? "the run writes too much to trace" : "the trace failed: \(error.message)"
+        return " (which script line wrote it, if any, is not named: \(why))"
     }
 
     /// The line of a team's script that wrote a value JSON cannot hold (a function, a cycle, a
