@@ -133,4 +133,29 @@ struct ScriptBlameSurveyTests {
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("FCM refuses more than 4096 bytes of them (which script line wrote it, if any, is not named: the run writes too much to trace) [fcm-size, fcm]"), "\(result.stderr)")
     }
+
+    /// Source: the eighth audit (its finding 3c): a team's apns mapping that took
+    /// `mutable-content` out of basic's payload got the error at the intent's
+    /// `$.ios.mutableContent`, exit 1, even with the intent setting it: the fix is in the script.
+    @Test("a key a team's script took out is blamed on the line that took it out, at the payload path")
+    func removedKeyNamesTheLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-removed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let script = """
+            return { name = "t", api = 1, platforms = { "apns" }, base = "basic", apns = function(intent, ctx)
+              local payload = pushmap.builtin("basic", "apns", intent, ctx)
+              payload.aps["mutable-content"] = nil
+              return payload
+            end }
+
+            """
+        try Data(script.utf8).write(to: folder.appendingPathComponent("t.lua"))
+        let intent = #"{"template": "t", "title": "Hi", "body": "there", "ios": {"mutableContent": true}}"#
+        let result = try CommandRunner.run(["translate", "--platform", "apns", "--scripts", folder.path, "-"], input: Data(intent.utf8))
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains(#"error: $.aps["mutable-content"]: aps.mutable-content is not 1"#), "\(result.stderr)")
+        #expect(result.stderr.contains("[ios-template-mutable-content, apns, written by \(folder.path)/t.lua:3]"), "\(result.stderr)")
+        #expect(result.stderr.contains(#"script error: \#(folder.path)/t.lua:3: took out the key at $.aps["mutable-content"], which the apns check ios-template-mutable-content needs [bad value]"#), "\(result.stderr)")
+    }
 }

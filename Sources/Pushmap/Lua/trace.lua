@@ -19,7 +19,7 @@ local hostdebug = pushmap._hostdebug
 pushmap._hostdebug = nil
 
 local sethook, getinfo, getlocal = hostdebug.sethook, hostdebug.getinfo, hostdebug.getlocal
-local type, error, next, rawequal = type, error, next, rawequal
+local type, error, next, rawequal, rawget = type, error, next, rawequal, rawget
 local mathtype = math.type
 local array, path = pushmap.array, pushmap.path
 
@@ -78,6 +78,19 @@ local function trace(name, platforms, intent, now, request)
       end
       if type(value) == "table" then look(value, writer) end
     end
+    -- A key taken out is written too (`aps["mutable-content"] = nil`): a finding on its absence
+    -- belongs to the line that removed it.
+    for key in next, before do
+      spend(1)
+      if rawget(t, key) == nil then
+        before[key] = nil
+        if writer then
+          wrote = wrote or {}
+          writers[t] = wrote
+          wrote[key] = writer
+        end
+      end
+    end
   end
   -- Every table the frames of the scripts (not the prelude's) hold, from `level` down.
   local function lookAround(level, writer)
@@ -123,7 +136,7 @@ local function trace(name, platforms, intent, now, request)
   sethook()
 
   -- Each payload's keys, by path: platform, path, the line that wrote it, the intent path its
-  -- value came from unchanged (false for none), four items a key. The request headers follow
+  -- value came from unchanged (false for none; true for a key the line took out), four items a key. The request headers follow
   -- as the part "headers", their paths in the headers object (`$["apns-priority"]`).
   local out, n = {}, 0
   visited = {}
@@ -138,6 +151,14 @@ local function trace(name, platforms, intent, now, request)
         out[n + 1], out[n + 2], out[n + 3], out[n + 4] = platform, where, wrote[key] or false, origins[value] or false
         n = n + 4
         if type(value) == "table" then list(value, where, platform) end
+      end
+    end
+    -- The keys a line took out, where a finding on their absence lands.
+    for key, line in next, wrote do
+      local step = mathtype(key) == "integer" and key - 1 or key
+      if rawget(t, key) == nil and (type(step) == "string" or mathtype(step) == "integer") then
+        out[n + 1], out[n + 2], out[n + 3], out[n + 4] = platform, path(at, step), line, true
+        n = n + 4
       end
     end
   end

@@ -10,6 +10,8 @@ struct PayloadBlame {
         var writer: String?
         /// The intent path whose value this is, unchanged.
         var origin: String?
+        /// The line took the key out: a finding on its absence is that line's.
+        var removed = false
     }
 
     /// By part: a platform's name, or `headers`.
@@ -18,12 +20,14 @@ struct PayloadBlame {
     /// what was checked.
     var fcmAPNSReplaced = false
 
-    /// Reads the trace's flat list: part, path, writer (or false), origin (or false).
+    /// Reads the trace's flat list: part, path, writer (or false), origin (or false; true for a
+    /// key taken out).
     init(_ list: [JSONValue]) {
         var index = 0
         while index + 3 < list.count {
             if let part = list[index].stringValue, let path = list[index + 1].stringValue {
-                entries[part, default: [:]][path] = Entry(writer: list[index + 2].stringValue, origin: list[index + 3].stringValue)
+                entries[part, default: [:]][path] = Entry(
+                    writer: list[index + 2].stringValue, origin: list[index + 3].stringValue, removed: list[index + 3].boolValue == true)
             }
             index += 4
         }
@@ -107,7 +111,9 @@ struct PayloadBlame {
             if finding.severity == .error, scriptError == nil {
                 scriptError = ScriptError(
                     kind: .badValue, script: line.script, line: line.line,
-                    message: "wrote a value that fails the \(platform) check \(finding.rule) at \(payloadPath)")
+                    message: entry.removed && key == payloadPath
+                        ? "took out the key at \(payloadPath), which the \(platform) check \(finding.rule) needs"
+                        : "wrote a value that fails the \(platform) check \(finding.rule) at \(payloadPath)")
             }
             return finding
         }
