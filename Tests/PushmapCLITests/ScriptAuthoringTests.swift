@@ -18,6 +18,15 @@ struct ScriptAuthoringTests {
         return folder
     }
 
+    /// `translate --platform fcm` of `intent` through a team template `t` whose fcm mapping is
+    /// `body` (the lines after `function(intent, ctx)`, the first of them line 2), with the folder's
+    /// path, which the messages name.
+    static func translateFCM(_ body: String, intent: String = #"{"template": "t"}"#) throws -> (folder: String, result: CommandRunner.Result) {
+        let folder = try Self.folder(["t.lua": "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n\(body)\nend }\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return (folder.path, try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(intent.utf8)))
+    }
+
     static let etaScript = """
         local map = pushmap.map
 
@@ -58,11 +67,9 @@ struct ScriptAuthoringTests {
     @Test("a mapping returning the wrong shape (an array, no message) is its script's failure, exit 2")
     func wrongShape() throws {
         for body in [#"return { { message = { data = { a = "b" } } } }"#, #"return { data = { a = "b" }, token = "t" }"#] {
-            let folder = try Self.folder(["t.lua": "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n  \(body)\nend }\n"])
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t"}"#.utf8))
+            let (folder, result) = try Self.translateFCM(body)
             #expect(result.status == 2, "\(body): \(result.stderr)")
-            #expect(result.stderr.contains("[fcm-message-object, fcm, written by \(folder.path)/t.lua]"), "\(result.stderr)")
+            #expect(result.stderr.contains("[fcm-message-object, fcm, written by \(folder)/t.lua]"), "\(result.stderr)")
         }
     }
 
@@ -84,13 +91,10 @@ struct ScriptAuthoringTests {
             (#"do return pushmap.map("basci", "fcm", intent, ctx) end"#, #"t.lua: pushmap.map: no template named "basci""#),
         ]
         for (call, says) in cases {
-            let script = "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n  local payload = { message = { data = { a = \"b\" } } }\n  \(call)\n  return payload\nend }\n"
-            let folder = try Self.folder(["t.lua": script])
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let result = try CommandRunner.run(
-                ["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t", "data": {"k": "v"}}"#.utf8))
+            let (folder, result) = try Self.translateFCM(
+                "  local payload = { message = { data = { a = \"b\" } } }\n  \(call)\n  return payload", intent: #"{"template": "t", "data": {"k": "v"}}"#)
             #expect(result.status == 2, "\(call): \(result.stderr)")
-            #expect(result.stderr.contains("script error: \(folder.path)/\(says)"), "\(call): \(result.stderr)")
+            #expect(result.stderr.contains("script error: \(folder)/\(says)"), "\(call): \(result.stderr)")
         }
     }
 
@@ -107,12 +111,9 @@ struct ScriptAuthoringTests {
             ("payload.message.data.n = 0/0", "t.lua:3: NaN at $.message.data.n is not a JSON number (in the fcm payload) [bad value]"),
         ]
         for (write, says) in cases {
-            let script = "return { name = \"t\", api = 1, platforms = { \"fcm\" }, fcm = function(intent, ctx)\n  local payload = { message = { data = { a = \"b\" } } }\n  \(write)\n  return payload\nend }\n"
-            let folder = try Self.folder(["t.lua": script])
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t"}"#.utf8))
+            let (folder, result) = try Self.translateFCM("  local payload = { message = { data = { a = \"b\" } } }\n  \(write)\n  return payload")
             #expect(result.status == 2, "\(write): \(result.stderr)")
-            #expect(result.stderr.contains("script error: \(folder.path)/\(says)"), "\(write): \(result.stderr)")
+            #expect(result.stderr.contains("script error: \(folder)/\(says)"), "\(write): \(result.stderr)")
         }
     }
 

@@ -117,19 +117,11 @@ struct ScriptBlameSurveyTests {
     /// word that the trace had given up (its budget: a loop's every line walks every key).
     @Test("an error the trace could not place says so, and why, instead of passing for the intent's")
     func untracedSaysSo() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-untraced-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let script = """
-            return { name = "t", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+        let (_, result) = try ScriptAuthoringTests.translateFCM("""
               local data = {}
               for i = 1, 1200 do data["k" .. i] = string.rep("x", 500) end
               return { message = { token = "t", data = data } }
-            end }
-
-            """
-        try Data(script.utf8).write(to: folder.appendingPathComponent("t.lua"))
-        let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", folder.path, "-"], input: Data(#"{"template": "t"}"#.utf8))
+            """)
         #expect(result.status == 1, "\(result.stderr)")
         #expect(result.stderr.contains("FCM refuses more than 4096 bytes of them (which script line wrote it, if any, is not named: the run writes too much to trace) [fcm-size, fcm]"), "\(result.stderr)")
     }
@@ -139,9 +131,6 @@ struct ScriptBlameSurveyTests {
     /// `$.ios.mutableContent`, exit 1, even with the intent setting it: the fix is in the script.
     @Test("a key a team's script took out is blamed on the line that took it out, at the payload path")
     func removedKeyNamesTheLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-removed-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let script = """
             return { name = "t", api = 1, platforms = { "apns" }, base = "basic", apns = function(intent, ctx)
               local payload = pushmap.builtin("basic", "apns", intent, ctx)
@@ -150,7 +139,8 @@ struct ScriptBlameSurveyTests {
             end }
 
             """
-        try Data(script.utf8).write(to: folder.appendingPathComponent("t.lua"))
+        let folder = try ScriptAuthoringTests.folder(["t.lua": script])
+        defer { try? FileManager.default.removeItem(at: folder) }
         let intent = #"{"template": "t", "title": "Hi", "body": "there", "ios": {"mutableContent": true}}"#
         let result = try CommandRunner.run(["translate", "--platform", "apns", "--scripts", folder.path, "-"], input: Data(intent.utf8))
         #expect(result.status == 2, "\(result.stderr)")
