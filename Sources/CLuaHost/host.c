@@ -149,6 +149,7 @@ static int pmh_msgh(lua_State *L) {
         }
         luaL_traceback(L, L, lua_tostring(L, -1), 1);
     }
+    h->cap_lifted = 0;
     return 1;
 }
 
