@@ -243,6 +243,29 @@ struct ServerRouteTests {
         #expect(String(decoding: request.received, as: UTF8.self).hasPrefix("HTTP/1.1 200"))
     }
 
+    /// Source: the seventh audit: a batch's access log line was written when its answer began,
+    /// its time a few milliseconds whatever the stream took; service.md: "one line per request
+    /// with its status and time".
+    @Test("a streamed batch's access log line is written when the stream ends, with the whole stream's time")
+    func batchAccessLogTime() throws {
+        let server = try ServerUnderTest(Self.now)
+        let request = try StreamingRequest(port: server.port, path: "/v1/batch?platform=fcm", contentType: "application/x-ndjson")
+        try request.send(#"{"title":"one","body":"b"}"# + "\n")
+        #expect(request.read(until: #"{"line":1,"fcm":"#, seconds: 10))
+        Thread.sleep(forTimeInterval: 0.8)
+        try request.send(#"{"title":"two","body":"b"}"# + "\n")
+        try request.finish()
+        #expect(request.read(until: "\r\n0\r\n\r\n", seconds: 10))
+        var logged: Substring?
+        for _ in 0..<50 where logged == nil {
+            logged = server.running.stderr.split(separator: "\n").first { $0.contains("path=/v1/batch") && $0.contains("status=200") }
+            if logged == nil { Thread.sleep(forTimeInterval: 0.1) }
+        }
+        let line = try #require(logged, "\(server.running.stderr)")
+        let milliseconds = line.split(separator: " ").first { $0.hasPrefix("ms=") }.flatMap { Double($0.dropFirst(3)) }
+        #expect((milliseconds ?? 0) >= 800, "\(line)")
+    }
+
     @Test("a batch whose client stops sending ends at --batch-timeout-ms with the time-out line, and frees its slot")
     func stalledBatchTimesOut() throws {
         let server = try ServerUnderTest(Self.now + ["--batch-timeout-ms", "1500", "--max-concurrent-requests", "1"])

@@ -2,18 +2,33 @@ internal import Hummingbird
 internal import Logging
 
 /// One log line per answered request: method, path, status and milliseconds, with the request id
-/// (from the logger's metadata) as every line about the request has it.
+/// (from the logger's metadata) as every line about the request has it. A streamed answer (a
+/// batch's, a campaign's) is logged when its stream ends, its time the whole stream's: at its
+/// head, a ten-second batch read as a few milliseconds.
 struct AccessLogMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         let started = ContinuousClock.now
         let response = try await next(request, context)
-        context.logger.info("request", metadata: [
-            "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-            "status": .stringConvertible(response.status.code), "ms": .string(String(format: ContinuousClock.now - started)),
-        ])
-        return response
+        let (logger, method, path, status) = (context.logger, request.method.rawValue, request.uri.path, response.status.code)
+        let log: @Sendable () -> Void = {
+            logger.info("request", metadata: [
+                "method": .string(method), "path": .string(path),
+                "status": .stringConvertible(status), "ms": .string(String(format: ContinuousClock.now - started)),
+            ])
+        }
+        guard response.body.contentLength == nil else {
+            log()
+            return response
+        }
+        var streamed = response
+        let body = response.body
+        streamed.body = ResponseBody { writer in
+            defer { log() }
+            try await body.write(writer)
+        }
+        return streamed
     }
 }
 
