@@ -51,6 +51,19 @@ struct CampaignLibraryTests {
         #expect(translation.diagnostics.contains { $0.rule == "missing-variable" && $0.severity == .warning })
     }
 
+    /// Source: docs/campaign.md, and Liquid's strict mode (the ruby-liquid gem,
+    /// `strict_variables: true`), which renders an index past a list's end empty: here it is
+    /// lacking, as a missing key is, so a recipient with fewer items does not get a blank.
+    @Test("an index past a list's end is a missing variable: an error, or with lenient a warning and an empty text")
+    func indexPastTheEnd() throws {
+        let campaign = try Campaign(intent: ["title": "Your {{ items[2] }}", "body": "b"], translator: translator())
+        let recipient = CampaignRecipient(variables: ["items": ["hat", "scarf"]])
+        let strict = campaign.translate(recipient, translator: try translator(), platforms: [.fcm])
+        #expect(strict.missingVariables == ["items[2]"])
+        let lenient = try campaign.translate(recipient, translator: try translator(), platforms: [.fcm], lenient: true).result.get()
+        #expect(lenient.payloads[.fcm]?["message"]?["data"]?["adb_title"] == "Your ")
+    }
+
     @Test("a template that does not compile is one error at its path, naming the column")
     func syntax() throws {
         let translator = try translator()
