@@ -102,6 +102,26 @@ extension ChecksTests {
         F.expectNone(F.check(["headers": ["apns-push-type": "voip"], "payload": [:]], .apns), "apns-topic-required")
     }
 
+    /// Source: Apple's "Creating a Push to Talk app" (Receive Audio): "Set the APNs priority to
+    /// 10 to request immediate delivery, and set an expiration of 0 to prevent the system from
+    /// delivering older pushes"; its example request carries both.
+    @Test("a pushtotalk push asks for priority 10 and expiration 0: another value is a warning, as APNs still delivers it")
+    func apnsPushToTalk() {
+        let ptt: JSONObject = ["apns-push-type": "pushtotalk", "apns-priority": "10", "apns-expiration": "0", "apns-topic": "com.example.app.voip-ptt"]
+        let payload: JSONValue = ["activeSpeaker": "Ann"]
+        #expect(F.check(["headers": .object(ptt), "payload": payload], .apns).isEmpty)
+        // No priority is APNs' 10, no expiration no stored push: nothing to say either.
+        #expect(F.check(["headers": .object(F.merged(ptt, [:], removing: ["apns-priority", "apns-expiration"])), "payload": payload], .apns).isEmpty)
+        F.expectOne(
+            F.check(["headers": .object(F.merged(ptt, ["apns-priority": "5"])), "payload": payload], .apns), "apns-pushtotalk", .warning,
+            at: #"$.headers["apns-priority"]"#)
+        F.expectOne(
+            F.check(["headers": .object(F.merged(ptt, ["apns-expiration": "1700000600"])), "payload": payload], .apns), "apns-pushtotalk", .warning,
+            at: #"$.headers["apns-expiration"]"#)
+        // Another push type is not held to it.
+        F.expectNone(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-expiration": "1700000600"]), F.plainAps), .apns), "apns-pushtotalk")
+    }
+
     @Test("a byte limit says the bytes found; the apns-id example is a UUID")
     func apnsHeaderMessages() {
         let collapse = String(repeating: "c", count: 63) + "é"

@@ -14,6 +14,7 @@ enum APNSRequestChecks {
         Background.self
         TopicSuffix.self
         TopicRequired.self
+        PushToTalk.self
     }
 
     /// Header values are strings (HTTP/2 header values), each of the form Apple gives it: the
@@ -101,6 +102,27 @@ enum APNSRequestChecks {
             if priority.map({ ValueFormat.equals($0, "10") }) ?? true {
                 let found = priority == nil ? "none (APNs takes 10)" : "10"
                 report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): Apple's header reference calls priority 10 for it an error")
+            }
+        }
+    }
+
+    /// Apple's Push to Talk guide asks for apns-priority 10 (immediate delivery) and
+    /// apns-expiration 0 (no older push delivered) on a pushtotalk push. Another value still
+    /// delivers: warnings, for the audio that waits or comes when it is over.
+    struct PushToTalk: CheckRule {
+        static var name: StaticString { "apns-pushtotalk" }
+
+        static func check(_ request: Request, _ report: inout CheckReport) {
+            guard let headers = request.headers, let type = request.pushType, ValueFormat.equals(type, "pushtotalk") else { return }
+            if let priority = headers["apns-priority"]?.utf8, !ValueFormat.equals(priority, "10") {
+                report.warning(
+                    header("apns-priority"),
+                    "a pushtotalk push asks for apns-priority 10, not \(ValueFormat.quoted(priority)): APNs may hold it back, and the audio waits (Apple's Push to Talk guide)")
+            }
+            if let expiration = headers["apns-expiration"]?.utf8, !ValueFormat.equals(expiration, "0") {
+                report.warning(
+                    header("apns-expiration"),
+                    "a pushtotalk push asks for apns-expiration 0, not \(ValueFormat.quoted(expiration)): APNs may deliver it late, for audio that is over (Apple's Push to Talk guide; give no ttl, or 0)")
             }
         }
     }
