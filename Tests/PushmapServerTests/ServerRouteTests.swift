@@ -266,6 +266,50 @@ struct ServerRouteTests {
         #expect((milliseconds ?? 0) >= 800, "\(line)")
     }
 
+    /// Source: the ninth audit (its finding 1): a client still sending when its batch stopped at
+    /// the time limit hung until the idle timeout (61 s), the server reading no more of the body.
+    @Test("a batch stopped at its time limit while its client still sends: the rest of the body is read and dropped, and the client finishes")
+    func timedOutBatchDrainsTheBody() throws {
+        let server = try ServerUnderTest(Self.now + ["--batch-timeout-ms", "500"])
+        let request = try StreamingRequest(port: server.port, path: "/v1/batch?platform=fcm", contentType: "application/x-ndjson")
+        let line = #"{"title":"one","body":"b"}"# + "\n"
+        try request.send(line)
+        #expect(request.read(until: "the batch took longer than its limit", seconds: 10))
+        #expect(request.read(until: "\r\n0\r\n\r\n", seconds: 10))
+        // 32 MB more, far past what the sockets' buffers hold: it goes only if the server reads it.
+        let megabyte = String(repeating: line, count: 1 << 20 / line.utf8.count)
+        var sent = 0
+        while sent < 32, request.send(megabyte, within: 10) { sent += 1 }
+        #expect(sent == 32, "the server stopped reading after \(sent) MB")
+        try request.finish()
+    }
+
+    /// Source: the ninth audit (its finding 3): an empty batch body was a 400 sent with
+    /// `Content-Length: 0` and a 200 with no line sent chunked; a campaign's is a 400 both ways.
+    @Test("an empty batch body is a 400 however it is sent, chunked too")
+    func emptyChunkedBatch() throws {
+        let server = try ServerUnderTest(Self.now)
+        let request = try StreamingRequest(port: server.port, path: "/v1/batch?platform=fcm", contentType: "application/x-ndjson")
+        try request.finish()
+        #expect(request.read(until: "a batch needs a body of NDJSON lines", seconds: 10))
+        #expect(String(decoding: request.received, as: UTF8.self).hasPrefix("HTTP/1.1 400"))
+    }
+
+    /// Source: the ninth audit (its finding 2): curl sends `Expect: 100-continue` with a body over
+    /// 1 MB and with `-T -`, and waited a second for an answer that never came before sending it;
+    /// a 300 ms batch limit ended with no line read.
+    @Test("Expect: 100-continue is answered with 100 Continue before the body is sent")
+    func expectContinue() throws {
+        let server = try ServerUnderTest(Self.now)
+        let head = "POST /v1/translate?platform=fcm HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: \(Self.seed.count)\r\nExpect: 100-continue\r\n\r\n"
+        let request = try StreamingRequest(port: server.port, raw: head)
+        #expect(request.read(until: "HTTP/1.1 100 Continue\r\n\r\n", seconds: 10))
+        try request.sendRaw(Array(Self.seed))
+        #expect(request.read(until: "HTTP/1.1 200 OK", seconds: 10))
+        #expect(request.read(until: #""adb_title":"#, seconds: 10))
+    }
+
     @Test("a batch whose client stops sending ends at --batch-timeout-ms with the time-out line, and frees its slot")
     func stalledBatchTimesOut() throws {
         let server = try ServerUnderTest(Self.now + ["--batch-timeout-ms", "1500", "--max-concurrent-requests", "1"])

@@ -46,6 +46,26 @@ final class StreamingRequest {
         try write(Array(String(bytes.count, radix: 16).utf8) + [0x0D, 0x0A] + bytes + [0x0D, 0x0A])
     }
 
+    /// Sends `text` as one chunk of the body unless the server has not taken it all within
+    /// `seconds` (it reads no more, and the sockets' buffers are full); whether it did.
+    func send(_ text: String, within seconds: Double) -> Bool {
+        let bytes = Array(String(text.utf8.count, radix: 16).utf8) + [0x0D, 0x0A] + Array(text.utf8) + [0x0D, 0x0A]
+        let deadline = Date().addingTimeInterval(seconds)
+        var sent = 0
+        while sent < bytes.count {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            var ready = pollfd(fd: socketDescriptor, events: Int16(POLLOUT), revents: 0)
+            guard left > 0, poll(&ready, 1, left) > 0 else { return false }
+            let count = bytes[sent...].withUnsafeBytes { Glibc.send(socketDescriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            guard count > 0 else { return false }
+            sent += count
+        }
+        return true
+    }
+
+    /// Sends `bytes` as they are (a body after its head, not chunked).
+    func sendRaw(_ bytes: [UInt8]) throws { try write(bytes) }
+
     /// Ends the body.
     func finish() throws { try write(Array("0\r\n\r\n".utf8)) }
 

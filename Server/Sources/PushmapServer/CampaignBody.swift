@@ -4,11 +4,10 @@ internal import OpenAPIRuntime
 /// A campaign's body, split where the intent line ends: the intent is read (and compiled) before
 /// the answer starts, so that an intent that does not compile is a 400 and not a line; the lines
 /// that follow it go to the one ``LineStream`` iteration that answers the recipients.
-final class CampaignBody: @unchecked Sendable {
+final class CampaignBody: Sendable {
     let intent: [UInt8]
-    /// Set once here and taken once by the stream's single iteration (the answer's writer), never
-    /// shared between tasks at the same time: hence unchecked.
-    private var rest: BodyLines?
+    /// The recipients' lines, for the stream's single iteration (the answer's writer).
+    let rest: BodyLinesAhead
 
     /// Reads `body` up to the end of its first line. 400 when there is no intent line, 413 when
     /// the line is over `maxLineBytes` (which is also each recipient line's limit).
@@ -27,13 +26,7 @@ final class CampaignBody: @unchecked Sendable {
             throw APIError.badRequest("the first line of a campaign's body is its intent, and it is empty")
         }
         intent = first.bytes
-        rest = BodyLines(lines: lines, splitter: splitter, chunks: chunks)
-    }
-
-    /// What follows the intent, to the first taker.
-    func take() -> BodyLines? {
-        defer { rest = nil }
-        return rest
+        rest = BodyLinesAhead(BodyLines(lines: lines, splitter: splitter, chunks: chunks))
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0D }

@@ -27,15 +27,25 @@ struct BodyLines {
     var splitter: LineSplitter
     var chunks: HTTPBody.AsyncIterator
 
-    /// The lines of `body`, none read yet.
-    init(_ body: HTTPBody, maxLineBytes: Int) {
-        self.init(lines: [], splitter: LineSplitter(maxLineBytes: maxLineBytes), chunks: body.makeAsyncIterator())
-    }
-
     init(lines: [LineSplitter.Line], splitter: LineSplitter, chunks: HTTPBody.AsyncIterator) {
         self.lines = lines
         self.splitter = splitter
         self.chunks = chunks
+    }
+}
+
+/// Body lines a route read before its answer started (a campaign's intent line, a batch's first
+/// chunk), handed to the one iteration that answers them. Set once and taken once, never by two
+/// tasks at a time: hence unchecked (the body's iterator is not Sendable).
+final class BodyLinesAhead: @unchecked Sendable {
+    private var lines: BodyLines?
+
+    init(_ lines: BodyLines) { self.lines = lines }
+
+    /// The lines, to the first taker.
+    func take() -> BodyLines? {
+        defer { lines = nil }
+        return lines
     }
 }
 

@@ -23,7 +23,7 @@ extension PushmapAPI {
             campaign: campaign, platforms: platforms, forms: forms, lenient: lenient, truncate: !noTruncate, errorsOnly: check,
             maxLineBytes: configuration.maxBodyBytes, now: translator.options.clock())
         let stream = LineStream(
-            lines: { body.take() },
+            lines: { body.rest.take() },
             answering: CampaignAnswer(settings: settings, workers: Self.workers(translator), metrics: metrics, logger: RequestScope.current.logger),
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))

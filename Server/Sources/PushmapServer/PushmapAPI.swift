@@ -56,11 +56,17 @@ struct PushmapAPI: APIProtocol {
         let platforms = try Self.platforms(query["platform"], allowBoth: true) ?? [.fcm, .apns]
         let forms = try Self.forms(request: query["request"], fcmApns: query["fcmApns"])
         try Self.requireBody("a batch needs a body of NDJSON lines")
-        let (body, maxLineBytes) = (input.body.raw, configuration.maxBodyBytes)
+        // The first chunk is read before the answer starts: a chunked body that ends with no byte
+        // is the 400 a Content-Length of 0 gets, not a 200 with nothing.
+        var chunks = input.body.raw.makeAsyncIterator()
+        guard let first = try await chunks.next() else { throw APIError.badRequest("a batch needs a body of NDJSON lines") }
+        var splitter = LineSplitter(maxLineBytes: configuration.maxBodyBytes)
+        let lines = splitter.append(first)
+        let ahead = BodyLinesAhead(BodyLines(lines: lines, splitter: splitter, chunks: chunks))
         let stream = LineStream(
-            lines: { BodyLines(body, maxLineBytes: maxLineBytes) },
+            lines: { ahead.take() },
             answering: BatchAnswer(
-                workers: Self.workers(store.translator), platforms: platforms, forms: forms, maxLineBytes: maxLineBytes, metrics: metrics,
+                workers: Self.workers(store.translator), platforms: platforms, forms: forms, maxLineBytes: configuration.maxBodyBytes, metrics: metrics,
                 logger: RequestScope.current.logger),
             timeLimit: .milliseconds(configuration.batchTimeoutMilliseconds))
         return .ok(.init(body: .applicationXNdjson(HTTPBody(stream, length: .unknown, iterationBehavior: .single))))

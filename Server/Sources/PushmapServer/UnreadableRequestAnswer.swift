@@ -10,7 +10,8 @@ internal import PushmapJSON
 /// the connection. Hummingbird answers those itself with an empty 400 before any route or
 /// middleware sees them, so this sits in the channel, after the HTTP codec.
 ///
-/// It also puts ``HTTP10Close`` before the codec, the one place left to put it.
+/// It also puts ``HTTP10Close`` and ``ExpectContinue`` before the codec, the one place left to
+/// put them, and drains the body of a request whose answer ended before it (below).
 ///
 /// An error inside a request whose head was read (a bad chunk in its body) is left to
 /// Hummingbird, which is answering that request. One after a request still being answered (the
@@ -21,11 +22,12 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
     typealias OutboundIn = HTTPResponsePart
     typealias OutboundOut = HTTPResponsePart
 
-    /// Puts ``HTTP10Close`` before the HTTP codec, where a request's version is still known.
+    /// Puts ``HTTP10Close`` and ``ExpectContinue`` before the HTTP codec, where a request's
+    /// version is still known and an informational answer can be written.
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
         if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-            try? pipeline.addHandler(HTTP10Close(), position: .before(codec))
+            try? pipeline.addHandlers([HTTP10Close(), ExpectContinue()], position: .before(codec))
         }
     }
 
@@ -35,9 +37,23 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
     private var unanswered = 0
     /// A parser error met while an answer was owed, answered after it.
     private var held: HTTPParserError?
+    /// An answer ended while its request's body was still coming: a batch or a campaign stopped
+    /// at its time limit, which ended the body's stream for Hummingbird too. The rest of the body
+    /// is read here and dropped, so that a client still sending it finishes and reads the answer
+    /// (the server has closed its side); read no more, it filled the socket and the client hung
+    /// until the idle timeout. A client that sends nothing more is closed by that timeout.
+    private var draining = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        switch unwrapInboundIn(data) {
+        let part = unwrapInboundIn(data)
+        if draining {
+            if case .end = part {
+                draining = false
+                requestOpen = false
+            }
+            return
+        }
+        switch part {
         case .head:
             requestOpen = true
             unanswered += 1
@@ -47,10 +63,20 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         context.fireChannelRead(data)
     }
 
+    func channelReadComplete(context: ChannelHandlerContext) {
+        // Hummingbird asks for no more reads once the body's stream has ended.
+        if draining { context.read() }
+        context.fireChannelReadComplete()
+    }
+
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
         context.write(data, promise: promise)
         guard isEnd else { return }
+        if requestOpen && !draining {
+            draining = true
+            context.read()
+        }
         unanswered = max(0, unanswered - 1)
         if unanswered == 0, let error = held {
             held = nil
@@ -116,6 +142,27 @@ final class HTTP10Close: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+}
+
+/// Answers `Expect: 100-continue` with `100 Continue` at once. curl asks it of a body over 1 MB
+/// and of `-T -`, then waits a second for the answer before it sends: a second a large batch
+/// lost, counted against its time limit (a 300 ms limit ended with no line read). A route that
+/// refuses the request answers it all the same; the client then stops sending.
+final class ExpectContinue: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard case .head(var head) = unwrapInboundIn(data), head.version == .http1_1,
+              head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) else {
+            context.fireChannelRead(data)
+            return
+        }
+        head.headers.remove(name: "expect")
+        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 }

@@ -34,7 +34,8 @@ struct LineStreamTests {
         if ends { sender.finish() }
         defer { sender.finish() }
         let body = HTTPBody(stream, length: .unknown, iterationBehavior: .single)
-        let lines = LineStream(lines: { BodyLines(body, maxLineBytes: 1_000) }, answering: Sleeping(), timeLimit: timeLimit)
+        let ahead = BodyLinesAhead(BodyLines(lines: [], splitter: LineSplitter(maxLineBytes: 1_000), chunks: body.makeAsyncIterator()))
+        let lines = LineStream(lines: { ahead.take() }, answering: Sleeping(), timeLimit: timeLimit)
         let answer = try await Task(executorPreference: EventLoopTaskExecutor.shared) {
             var answer: [UInt8] = []
             for try await piece in lines { answer += piece }
