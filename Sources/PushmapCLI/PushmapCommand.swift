@@ -1,11 +1,6 @@
 internal import ArgumentParser
 @_spi(Tools) internal import Pushmap
 internal import PushmapJSON
-#if canImport(Glibc)
-internal import Glibc
-#elseif canImport(Darwin)
-internal import Darwin
-#endif
 
 /// `pushmap`: one notification intent in, FCM and APNS payloads out.
 @main
@@ -48,8 +43,7 @@ struct PushmapCommand: ParsableCommand {
     static func argumentNotUTF8() -> (Int, String)? {
         for index in 1..<Int(CommandLine.argc) {
             guard let argument = CommandLine.unsafeArgv[index], String(validatingCString: argument) == nil else { continue }
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(argument).assumingMemoryBound(to: UInt8.self), count: strlen(argument))
-            return (index, UTF8Text.escaped(bytes))
+            return (index, UTF8Text.escaped(cString: argument))
         }
         return nil
     }

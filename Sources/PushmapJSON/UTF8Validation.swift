@@ -78,4 +78,11 @@ package enum UTF8Text {
         }
         return shown + String(decoding: UnsafeBufferPointer(rebasing: bytes[from...]), as: UTF8.self)
     }
+
+    /// A C string (a file name, an argument) as ``escaped(_:)`` shows it.
+    package static func escaped(cString: UnsafePointer<CChar>) -> String {
+        var count = 0
+        while cString[count] != 0 { count += 1 }
+        return escaped(UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: count))
+    }
 }

@@ -83,18 +83,13 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
         defer { closedir(folder) }
         var names: [String] = []
         while let entry = readdir(folder) {
-            let (name, valid) = withUnsafePointer(to: entry.pointee.d_name) { pointer in
+            let (name, notUTF8) = withUnsafePointer(to: entry.pointee.d_name) { pointer in
                 pointer.withMemoryRebound(to: CChar.self, capacity: 256) { name in
-                    (String(cString: name), String(validatingCString: name) != nil)
+                    String(validatingCString: name).map { ($0, nil) } ?? (String(cString: name), UTF8Text.escaped(cString: name))
                 }
             }
             guard name != "." && name != "..", suffixes.isEmpty || suffixes.contains(where: name.hasSuffix) else { continue }
-            if !valid, !suffixes.isEmpty {
-                let shown = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                    pointer.withMemoryRebound(to: UInt8.self, capacity: 256) { name in
-                        UTF8Text.escaped(UnsafeBufferPointer(start: name, count: strlen(UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))))
-                    }
-                }
+            if let shown = notUTF8, !suffixes.isEmpty {
                 throw FileError(path: (path.hasSuffix("/") ? path : path + "/") + shown, reason: "the name is not UTF-8, which pushmap reads names as: rename the file")
             }
             names.append(name)

@@ -12,23 +12,12 @@ struct AccessLogMiddleware: RouterMiddleware {
         let started = ContinuousClock.now
         let response = try await next(request, context)
         let (logger, method, path, status) = (context.logger, request.method.rawValue, request.uri.path, response.status.code)
-        let log: @Sendable () -> Void = {
+        return response.whenDone {
             logger.info("request", metadata: [
                 "method": .string(method), "path": .string(path),
                 "status": .stringConvertible(status), "ms": .string(String(format: ContinuousClock.now - started)),
             ])
         }
-        guard response.body.contentLength == nil else {
-            log()
-            return response
-        }
-        var streamed = response
-        let body = response.body
-        streamed.body = ResponseBody { writer in
-            defer { log() }
-            try await body.write(writer)
-        }
-        return streamed
     }
 }
 

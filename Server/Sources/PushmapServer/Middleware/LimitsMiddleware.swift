@@ -28,18 +28,8 @@ struct LimitsMiddleware: RouterMiddleware {
             slots.release()
             throw error
         }
-        guard response.body.contentLength == nil else {
-            slots.release()
-            return response
-        }
-        var streamed = response
-        let body = response.body
         let slots = self.slots
-        streamed.body = ResponseBody { writer in
-            defer { slots.release() }
-            try await body.write(writer)
-        }
-        return streamed
+        return response.whenDone { slots.release() }
     }
 
     /// The rest of the chain under the time limit, 408 when it runs out.
