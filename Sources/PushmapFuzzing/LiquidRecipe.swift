@@ -18,8 +18,14 @@ struct LiquidRecipe {
 
     static let names = ["name", "order", "items", "x", "when", "tags", "missing", "n", "size", "first", "last"]
     static let texts = ["Hi ", " ", "\n", "é", "e\u{301}", "👨‍👩‍👧‍👦", "🇫🇷", "日本", "{", "}", "%", "-", "\"", "'", "\\", "\u{2028}", "<b>", "\u{0}", "{{ x }}"]
-    static let strays = ["{{", "{%", "}}", "%}", "{{-", "-}}", "{% endif %}", "{% else %}", "{% elsif x %}", "{% endunless %}", "{% endraw %}", "{% for x in y %}", "{% iff x %}", "|", "[", "]", "{{ x | }}", "{{ 'open }}"]
-    static let filters = ["default", "upcase", "downcase", "capitalize", "truncate", "date", "upcas", "strip"]
+    static let strays = ["{{", "{%", "}}", "%}", "{{-", "-}}", "{% endif %}", "{% else %}", "{% elsif x %}", "{% endunless %}", "{% endraw %}", "{% for x in y %}", "{% for i in items reversed limit: n %}", "{% for i in (1..n) %}", "{% for p in order %}",
+                         "{% endfor %}", "{% break %}", "{% continue %}", "{% assign a = x | size %}", "{% assign name = items %}",
+                         "{% capture c %}", "{% endcapture %}", "{% case x %}", "{% when 1, 'a' %}", "{% endcase %}", "{% echo name %}", "{% iff x %}", "|", "[", "]", "{{ x | }}", "{{ 'open }}"]
+    static let filters = ["default", "upcase", "downcase", "capitalize", "truncate", "date", "upcas", "strip",
+                          "append", "replace", "replace_last", "remove_first", "split", "join", "slice", "size", "first",
+                          "url_encode", "url_decode", "base64_decode", "base64_url_safe_decode", "escape_once", "strip_html",
+                          "newline_to_br", "truncatewords", "plus", "times", "divided_by", "modulo", "round", "ceil",
+                          "abs", "at_least", "sort", "sort_natural", "uniq", "map", "compact", "reverse"]
     static let formats = ["%Y-%m-%d", "%a %b %e %H:%M:%S %Z %z", "%-d %^B %j %p %I %l %s %%", "%c%F%T%Q", ""]
     static let operators = ["==", "!=", "<>", "<", ">", "<=", ">=", "contains", "="]
 
@@ -103,7 +109,14 @@ struct LiquidRecipe {
             case "default": text += ": \(expression())\(pick(["", ", allow_false: true"]))"
             case "truncate": text += ": \(pick(["0", "3", "-2", "'5'", "n", "x"]))\(pick(["", ", ''", ", '…'", ", x"]))"
             case "date": text += ": \"\(pick(Self.formats))\""
-            default: if next() % 8 == 0 { text += ": 1" }
+            default:
+                // No argument, one or two (a filter given the wrong number does not compile).
+                switch next() % 4 {
+                case 0: break
+                case 1: text += ": \(pick(["1", "-1", "0", "0.0", "2.5", "'-3.50'", "''", "' '", "'a'", "x", "n", "9223372036854775807"]))"
+                case 2: text += ": \(expression())"
+                default: text += ": \(expression()), \(pick(["1", "''", "'é'", "x", "-9223372036854775808"]))"
+                }
             }
         }
         return text

@@ -11,3 +11,13 @@ extension UInt8 {
         }
     }
 }
+
+extension UInt8 {
+    /// The upper-case hexadecimal digit for the low four bits (`0`-`9`, `A`-`F`): the one
+    /// writing of hex digits for `%XX` and `\u00XX` escapes.
+    @_spi(Engine) @inlinable
+    public static func upperHexDigit(_ value: UInt8) -> UInt8 {
+        let nibble = value & 0xF
+        return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
+}

@@ -21,7 +21,7 @@ struct CampaignTemplateTests {
     @Test("an unknown filter, an unclosed tag and an unsupported tag stop the campaign before any recipient, at path and column")
     func templateErrors() throws {
         let result = try CampaignCommandTests.campaign(
-            #"{"title": "{{ name | upcse }}", "body": "{% if x %}open", "data": {"k": "{% for i in list %}{% endfor %}"}}"#,
+            #"{"title": "{{ name | upcse }}", "body": "{% if x %}open", "data": {"k": "{% tablerow i in list %}{% endtablerow %}"}}"#,
             [#"{"id": "u-1", "vars": {"name": "a", "x": true}}"#])
         #expect(result.status != 0)
         #expect(result.stdout.isEmpty, "no recipient line is written: \(result.stdout)")

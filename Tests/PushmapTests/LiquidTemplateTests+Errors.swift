@@ -10,21 +10,21 @@ extension LiquidTemplateTests {
         ("{% if x %}yes", 1, "This '{% if %}' is never closed with '{% endif %}'."),
         ("ok {% unless x %}{% if y %}{% endif %}", 4, "This '{% unless %}' is never closed with '{% endunless %}'."),
         ("ab{% endif %}", 3, "'endif' closes no open 'if' block."),
-        ("{% else %}", 1, "'else' is outside any '{% if %}' or '{% unless %}' block."),
+        ("{% else %}", 1, "'else' is outside any '{% if %}', '{% unless %}', '{% case %}' or '{% for %}' block."),
         ("x{% elsif y %}", 2, "'elsif' is outside any '{% if %}' or '{% unless %}' block."),
         ("{% unless x %}{% endif %}", 15, "'endif' cannot close the '{% unless %}' at column 1; close it with '{% endunless %}'."),
         ("{% if x %}{% else %}{% else %}{% endif %}", 21, "'else' cannot follow the 'else' of the '{% if %}' at column 1; close it with '{% endif %}' first."),
         ("{% if x %}{% else if y %}{% endif %}", 11, "'else' takes no condition; to test another, write '{% elsif ... %}'."),
         ("{% iff x %}{% endif %}", 4, "Unknown tag 'iff'; did you mean 'if'?"),
-        ("{% frobnicate %}", 4, "Unknown tag 'frobnicate'; the tags are if, unless, raw and comment."),
-        ("{% for x in y %}{% endfor %}", 4, "The tag 'for' is not supported in campaign templates; the tags are if, unless, raw and comment."),
+        ("{% frobnicate %}", 4, "Unknown tag 'frobnicate'; the tags are if, unless, case, for, assign, capture, echo, raw and comment."),
+        ("{% tablerow x in y %}{% endtablerow %}", 4, "The tag 'tablerow' is not supported in campaign templates; the tags are if, unless, case, for, assign, capture, echo, raw and comment."),
         ("{% %}", 4, "Expected a tag name after '{%'."),
         ("{% raw %}x", 1, "This '{% raw %}' is never closed with '{% endraw %}'."),
         ("a{% comment %}x{% comment %}{% endcomment %}", 2, "This '{% comment %}' is never closed with '{% endcomment %}'."),
         ("{% endraw %}", 1, "'endraw' closes no 'raw'."),
         ("{{ name | upcas }}", 11, "Unknown filter 'upcas'; did you mean 'upcase'?"),
         ("{{ x | defualt: 1 }}", 8, "Unknown filter 'defualt'; did you mean 'default'?"),
-        ("🇫🇷 {{ x | bogus }}", 10, "Unknown filter 'bogus'; the filters are capitalize, date, default, downcase, truncate, upcase."),
+        ("🇫🇷 {{ x | bogus }}", 10, "Unknown filter 'bogus'; docs/campaign.md lists the filters there are."),
         ("{{ x | truncate: 1, 'a', 'b' }}", 8, "Filter 'truncate' takes at most 2 arguments (a length, 50 by default, and an ellipsis), not 3."),
         ("{{ x | default: 1, 2 }}", 8, "Filter 'default' takes at most 1 argument (the value to show instead), not 2."),
         ("{{ x | upcase: 1 }}", 8, "Filter 'upcase' takes no argument, not 1."),
@@ -37,7 +37,25 @@ extension LiquidTemplateTests {
         ("{% if %}{% endif %}", 7, "'if' needs a condition, such as '{% if name %}'."),
         ("{% if a and %}{% endif %}", 13, "Expected a variable or a value, found the end of the tag."),
         ("{% if a b %}{% endif %}", 9, "Expected 'and', 'or' or a comparison here, found 'b'."),
-        ("{% if (a) %}{% endif %}", 7, "Unexpected '(' in a tag."),
+        ("{% if (a) %}{% endif %}", 7, "Expected a variable or a value, found '('."),
+        // shopify.github.io/liquid/tags/iteration, control-flow and variable, written wrong.
+        ("{% for x %}{% endfor %}", 10, "Expected 'in' after 'x', as in '{% for item in items %}'; found the end of the tag."),
+        ("{% for x in y limit 2 %}{% endfor %}", 21, "Expected ':' after 'limit', found the number 2."),
+        ("{% for x in y limit: 2 reversed %}{% endfor %}", 24, "Expected 'limit: n' or 'offset: n' here ('reversed' comes first), found 'reversed'."),
+        ("{% for i in (1..2 %}{% endfor %}", 19, "Expected ')' to close the '(' at column 13, found the end of the tag."),
+        ("a{% break %}", 2, "'break' is outside any '{% for %}' loop."),
+        ("{% for x in y %}{% endfor %}{% continue %}", 29, "'continue' is outside any '{% for %}' loop."),
+        ("{% for i in y %}{% break now %}{% endfor %}", 26, "'break' takes nothing after it; found 'now'."),
+        ("{% for x in y %}{% else %}{% else %}{% endfor %}", 27, "'else' cannot follow the 'else' of the '{% for %}' at column 1; close it with '{% endfor %}' first."),
+        ("{% assign x 1 %}", 13, "Expected '=' after the name in 'assign', found the number 1."),
+        ("{% assign x = %}", 15, "'assign' needs a value after '='."),
+        ("{% assign true = 1 %}", 11, "'assign' needs a variable's name, as in '{% assign name = value %}'; found 'true'."),
+        ("{% capture x %}", 1, "This '{% capture %}' is never closed with '{% endcapture %}'."),
+        ("{% case x %}hi{% when 1 %}{% endcase %}", 1, "Only '{% when %}' or '{% else %}' may follow '{% case %}' at first."),
+        ("{% when 1 %}", 1, "'when' is outside any '{% case %}' block."),
+        ("{% case x %}{% when %}{% endcase %}", 21, "'when' needs a value, such as '{% when \"gold\" %}'."),
+        ("{% case x %}{% when 1 %}{% else %}{% when 2 %}{% endcase %}", 35, "'when' cannot follow the 'else' of the '{% case %}' at column 1; close it with '{% endcase %}' first."),
+        ("{% if x %}{% when 1 %}{% endif %}", 11, "'when' does not belong in the '{% if %}' at column 1; close it with '{% endif %}' first."),
         ("{{ 'open }}", 4, "This string is never closed with '."),
         ("{{ a b }}", 6, "Expected a '|' and a filter here, found 'b'."),
         ("{{ x[ }}", 7, "Expected a variable or a value, found the end of the tag."),
@@ -45,7 +63,7 @@ extension LiquidTemplateTests {
         ("{{ x[true] }}", 6, "An index must be a whole number, a string or a variable."),
         ("{{ x.2 }}", 6, "Expected a name after '.', found the number 2."),
         ("{{ 1\(String(repeating: "0", count: 400)).5 }}", 4, "The number 1\(String(repeating: "0", count: 400)).5 is too large."),
-        ("é\u{301}日本 {{ x | nope }}", 12, "Unknown filter 'nope'; the filters are capitalize, date, default, downcase, truncate, upcase."),
+        ("é\u{301}日本 {{ x | nope }}", 12, "Unknown filter 'nope'; docs/campaign.md lists the filters there are."),
     ]
 
     @Test("a template that does not compile says where, in characters, and why, in one sentence", arguments: syntaxErrors)
@@ -90,5 +108,37 @@ extension LiquidTemplateTests {
         #expect(Self.syntaxError(String(repeating: "{%- if", count: 10_000))?.column == 1)
         #expect(Self.syntaxError(String(repeating: "{% endif %}", count: 5000))?.column == 1)
         #expect(Self.syntaxError(String(repeating: "{{", count: 30_000)) != nil)
+    }
+}
+
+extension LiquidTemplateTests {
+    // pushmap's limits: loops are the team's, lists the recipient's.
+    @Test("loops stop after 10,000 passes in all, with one problem; a range is never built whole")
+    func loopLimits() throws {
+        let nested = try LiquidTemplate("{% for i in (1..1000000000) %}{% for j in list %}{{ j }}{% endfor %}{% endfor %}")
+        let list = JSONValue.array(Array(repeating: .string(""), count: 1000))
+        let rendering = nested.render(["list": list], lenient: false)
+        #expect(rendering.problems == [.renderFailed(message: "The loops ran more than 10000 times; the rest is not rendered.")])
+        // The widest range there is, counted without overflow; and 10,000 passes exactly are fine.
+        let wide = try LiquidTemplate("{% for i in (-9223372036854775807..9223372036854775807) %}{% break %}{% endfor %}ok")
+        #expect(wide.render([:], lenient: false).text == "ok")
+        let exact = try LiquidTemplate("{% for i in (1..10000) %}{% endfor %}done").render([:], lenient: false)
+        #expect(exact.text == "done")
+        #expect(exact.problems == [])
+        // A capture doubling itself in a loop stops at the output limit.
+        let doubling = try LiquidTemplate("{% assign a = 'x' %}{% for i in (1..100) %}{% capture a %}{{ a }}{{ a }}{% endcapture %}{% endfor %}{{ a | size }}")
+        #expect(doubling.render([:], lenient: false).problems.contains(.outputTooLong(limit: LiquidTemplate.maxOutputBytes)))
+    }
+
+    @Test("assign and capture hold for the rest of the text; a loop's item and forloop only inside it")
+    func scopes() throws {
+        let template = try LiquidTemplate("{% for name in list %}{% assign seen = name %}{% endfor %}{{ seen }}|{{ name }}|{% capture c %}{{ name }}!{% endcapture %}{{ c }}")
+        let rendering = template.render(["list": ["a", "b"], "name": "recipient"], lenient: false)
+        #expect(rendering.text == "b|recipient|recipient!")
+        #expect(rendering.problems == [])
+        // A missing list is the recipient's missing variable, once; a variable the text assigns is not missing.
+        let missing = try LiquidTemplate("{% for i in items %}{{ i }}{% endfor %}{% assign x = 1 %}{{ x }}").render([:], lenient: false)
+        #expect(missing.problems == [.missingVariable("items")])
+        #expect(missing.text == "1")
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 @_spi(Tools) @testable import Pushmap
 import PushmapJSON
 import Testing
@@ -135,8 +136,104 @@ extension LiquidTemplateTests {
         }
         let banana = try Self.render(#"[{{ fruit | date: "%Y" }}]"#, vars)
         #expect(banana.text == "[]")
-        #expect(banana.problems == [.filterFailed(filter: "date", message: "'date' cannot read \"banana\" as a time; give epoch seconds or an ISO 8601 date such as 2026-11-26T10:00:00Z.")])
+        #expect(banana.problems == [.filterFailed(filter: "date", message: "'date' cannot read \"banana\" as a time; give epoch seconds, an ISO 8601 date such as 2026-11-26T10:00:00Z or an English one such as March 14, 2016.")])
         // Nothing to format stays nothing, as Liquid leaves nil and "" alone.
         #expect(try Self.render("[{{ n2 | date: '%Y' }}{{ '' | date: '%Y' }}]", #"{"n2": null}"#) == LiquidRendering(text: "[]", problems: []))
+    }
+}
+
+extension LiquidTemplateTests {
+    /// The filter-failed problem a rendering gives, or nil.
+    static func filterFailure(_ rendering: LiquidRendering) -> String? {
+        for problem in rendering.problems {
+            if case .filterFailed(let filter, _) = problem { return filter }
+        }
+        return nil
+    }
+
+    // pushmap's limits: a template is the team's, the values a recipient's; neither may make a
+    // filter build gigabytes or search for minutes.
+    @Test("filters that grow a text stop at the output limit, before building it, and searches stay linear")
+    func filterLimits() throws {
+        let text = String(repeating: "ab", count: 5000)
+        // An empty pattern matches 10,001 times: 100 MB if built.
+        let replaced = try LiquidTemplate("{{ s | replace: '', s }}").render(["s": .string(text)], lenient: false)
+        #expect(Self.filterFailure(replaced) == "replace")
+        #expect(replaced.text.isEmpty)
+        // Each append doubles the text: refused at the step past 64 KiB.
+        let chain = "{{ s" + String(repeating: " | append: s", count: 40) + " }}"
+        #expect(Self.filterFailure(try LiquidTemplate(chain).render(["s": .string(text)], lenient: false)) == "append")
+        // A long glue between many items.
+        let items = JSONValue.array(Array(repeating: .string("x"), count: 10_000))
+        let joined = try LiquidTemplate("{{ list | join: s }}").render(["list": items, "s": .string(text)], lenient: false)
+        #expect(Self.filterFailure(joined) == "join")
+        // Growth within the limit is fine, and a long value may shrink.
+        #expect(try LiquidTemplate("{{ s | replace: 'a', 'xy' | size }}").render(["s": .string(text)], lenient: false).text == "15000")
+        let long = String(repeating: "a", count: 100_000)
+        #expect(try LiquidTemplate("{{ s | remove: 'a' | size }}").render(["s": .string(long)], lenient: false).text == "0")
+        // A long near-match looked for in a long value: linear, not the product of the lengths.
+        let haystack = String(repeating: "a", count: 1 << 20), needle = String(repeating: "a", count: 1 << 19) + "b"
+        let clock = ContinuousClock(), started = clock.now
+        let vars: JSONValue = ["h": .string(haystack), "n": .string(needle)]
+        for filter in ["remove", "remove_first", "remove_last", "split"] {
+            let rendering = try LiquidTemplate("{{ h | \(filter): n | size }}").render(vars, lenient: false)
+            #expect(rendering.text == (filter == "split" ? "1" : "1048576"), "\(filter)")
+        }
+        // Thousands of unclosed script tags and lone '<' in strip_html: one pass each.
+        let tags = String(repeating: "<script <", count: 20_000)
+        #expect(try LiquidTemplate("{{ h | strip_html | size }}").render(["h": .string(tags)], lenient: false).text == "180000")
+        #expect(clock.now - started < .seconds(5))
+    }
+
+    @Test("math filters fail, naming the filter, where Liquid would show Infinity or a number past 64 bits")
+    func mathFailures() throws {
+        for template in ["{{ 1 | divided_by: 0 }}", "{{ 1.5 | divided_by: 0.0 }}", "{{ 7 | modulo: 0 }}",
+                         "{{ 9223372036854775807 | plus: 1 }}", "{{ -9223372036854775807 | minus: 2 }}",
+                         "{{ 9223372036854775807 | times: 2 }}", "{{ '99999999999999999999' | plus: 0 }}",
+                         "{{ 1 | round: 'two' }}", "{{ 'x' | slice: 'a' }}", "{{ '%FF' | url_decode }}", "{{ '!!' | base64_decode }}"] {
+            let rendering = try LiquidTemplate(template).render([:], lenient: false)
+            #expect(Self.filterFailure(rendering) != nil, "\(template): \(rendering.text)")
+        }
+        // Extreme arguments neither trap nor hang.
+        for template in ["{{ 1.5 | round: -9223372036854775808 }}", "{{ 15 | round: -9223372036854775807 }}", "{{ 1.5 | round: 9223372036854775807 }}",
+                         "{{ 'abc' | slice: -9223372036854775808, 9223372036854775807 }}", "{{ 'a b' | truncatewords: 9223372036854775807 }}",
+                         "{{ -9223372036854775807 | minus: 1 | abs }}"] {
+            _ = try LiquidTemplate(template).render([:], lenient: false)
+        }
+    }
+}
+
+extension LiquidTemplateTests {
+    // shopify.github.io/liquid/filters/date reads "March 14, 2016"; Ruby's Time.parse the forms below.
+    @Test("date reads English dates with the month by name, and refuses a text it would have to guess at")
+    func englishDates() throws {
+        let read: [(String, String)] = [
+            ("March 14, 2016", "2016-03-14 00:00 +0000"), ("mar 14 2016", "2016-03-14 00:00 +0000"),
+            ("14 March 2016 21:30", "2016-03-14 21:30 +0000"), ("Sunday, 14 Mar. 2016 9pm", "2016-03-14 21:00 +0000"),
+            ("Tue, 15 Mar 2016 10:05:09 -0330", "2016-03-15 10:05 -0330"), ("December 25", "2026-12-25 00:00 +0000"),
+            ("Feb 29, 2024 12:00 am GMT", "2024-02-29 00:00 +0000"),
+        ]
+        for (text, expected) in read {
+            let rendering = try Self.render(#"{{ t | date: "%Y-%m-%d %H:%M %z" }}"#, #"{"t": "\#(text)"}"#)
+            #expect(rendering.text == expected, "\(text)")
+            #expect(rendering.problems == [], "\(text)")
+        }
+        for text in ["March", "March 32, 2016", "Feb 30 2016", "Smarch 14 2016", "14 March 2016 25:00", "March 14 2016 13 pm",
+                     "2016 March 14", "March 14, 2016 +2500", "March 14, 2016 10:00 UTC UTC", "March April 14 2016", "14 March 2016 tomorrow"] {
+            let rendering = try Self.render(#"{{ t | date: "%Y" }}"#, #"{"t": "\#(text)"}"#)
+            #expect(Self.filterFailure(rendering) == "date", "\(text): \(rendering.text)")
+        }
+    }
+}
+
+extension LiquidTemplateTests {
+    @Test("docs/campaign.md lists every filter there is, and no other")
+    func filtersDocumented() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/campaign.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let section = try #require(text.range(of: "## Filters").map { text[$0.upperBound...] })
+        let table = section.split(separator: "\n").prefix { !$0.hasPrefix("They behave") }.filter { $0.hasPrefix("| ") }
+        let listed = Set(table.flatMap { row in row.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) } })
+        #expect(listed == Set(LiquidFilter.names))
     }
 }

@@ -10,6 +10,12 @@ indirect enum LiquidExpression: Sendable {
     case variable(LiquidPath)
 
     /// The value in `context`; nil when a variable's path does not resolve.
+    /// The path as written of a variable the context lacks; nil for a literal or a variable found.
+    func missingPath(_ context: LiquidContext) -> String? {
+        guard case .variable(let path) = self, path.resolve(context) == nil else { return nil }
+        return path.written
+    }
+
     func evaluate(_ context: LiquidContext) -> JSONValue? {
         switch self {
         case .literal(let value): value
@@ -34,7 +40,7 @@ struct LiquidPath: Sendable {
 
     /// The value at the path in the recipient's variables, or nil when some step finds nothing.
     func resolve(_ context: LiquidContext) -> JSONValue? {
-        guard var value = context.variables[root] else { return nil }
+        guard var value = context[root] else { return nil }
         for step in steps {
             let next: JSONValue?
             switch step {
@@ -88,8 +94,22 @@ struct LiquidPath: Sendable {
     }
 }
 
-/// What a rendering reads: the recipient's variables and the time `"now"` means.
+/// What a rendering reads: the recipient's variables, those the template sets (`assign`,
+/// `capture`, a loop's item and `forloop`), which hide the recipient's of the same name, and
+/// the time `"now"` means.
 struct LiquidContext {
     let variables: JSONValue
     let now: Int64
+    var locals: [String: JSONValue] = [:]
+
+    init(variables: JSONValue, now: Int64) {
+        self.variables = variables
+        self.now = now
+    }
+
+    /// A variable by its name.
+    subscript(root: String) -> JSONValue? {
+        if let local = locals[root] { return local }
+        return variables[root]
+    }
 }

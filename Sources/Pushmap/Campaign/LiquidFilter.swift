@@ -11,13 +11,16 @@ struct LiquidFilter: Sendable {
         case truncate(length: LiquidExpression, ellipsis: LiquidExpression?)
         /// A time written with a strftime format, in its own offset (UTC without one).
         case date(format: LiquidExpression)
+        /// The rest of Liquid's standard filters, with their arguments.
+        case standard(LiquidStandardFilter, [LiquidExpression])
     }
 
     let kind: Kind
     let name: String
 
     /// The filters there are, for `did you mean`.
-    static let names = ["capitalize", "date", "default", "downcase", "truncate", "upcase"]
+    static let names = (["capitalize", "date", "default", "downcase", "truncate", "upcase"]
+        + LiquidStandardFilter.allCases.map(\.rawValue)).sorted()
 
     /// Why a filter could not use its value or an argument.
     typealias Failure = LiquidFailure
@@ -34,6 +37,7 @@ struct LiquidFilter: Sendable {
         case .upcase, .downcase, .capitalize: arguments = []
         case .truncate(let length, let ellipsis): arguments = [length, ellipsis]
         case .date(let format): arguments = [format]
+        case .standard(_, let given): arguments = given
         }
         return arguments.compactMap { argument in
             if case .variable(let path)? = argument { path } else { nil }
@@ -73,7 +77,10 @@ struct LiquidFilter: Sendable {
             if let mistake = arity(1...1, "1 argument (a strftime format such as \"%Y-%m-%d\")") { return .failure(mistake) }
             kind = .date(format: arguments[0])
         default:
-            return .failure(.unknown)
+            guard let standard = LiquidStandardFilter(rawValue: name) else { return .failure(.unknown) }
+            let (allowed, shape) = standard.arity
+            if let mistake = arity(allowed, shape) { return .failure(mistake) }
+            kind = .standard(standard, arguments)
         }
         return .success(LiquidFilter(kind: kind, name: name))
     }
@@ -102,6 +109,12 @@ struct LiquidFilter: Sendable {
             return try truncate(value, length, ellipsis, context)
         case .date(let format):
             return try date(value, format, context)
+        case .standard(let filter, let arguments):
+            let result = try filter.apply(to: value, arguments.map { $0.evaluate(context) ?? .null }, name: name)
+            if case .string(let text) = result, text.utf8.count > LiquidTemplate.maxOutputBytes {
+                try LiquidTextEdit.checkGrowth(to: text.utf8.count, from: LiquidText.text(of: value).utf8.count)
+            }
+            return result
         }
     }
 

@@ -12,7 +12,9 @@ struct LiquidMarkupLexer {
         /// A whole number beyond Int64, as written (Liquid's integers have no limit).
         case wholeNumber(String)
         case comparison(LiquidComparison.Operator)
-        case dot, openBracket, closeBracket, pipe, colon, comma
+        case dot, openBracket, closeBracket, openParenthesis, closeParenthesis, pipe, colon, comma
+        /// A single `=`, as `assign` takes it; anywhere else an error names it.
+        case equals
         case end
     }
 
@@ -66,12 +68,13 @@ struct LiquidMarkupLexer {
         case UInt8(ascii: "."): return token(.dot)
         case UInt8(ascii: "["): return token(.openBracket)
         case UInt8(ascii: "]"): return token(.closeBracket)
+        case UInt8(ascii: "("): return token(.openParenthesis)
+        case UInt8(ascii: ")"): return token(.closeParenthesis)
         case UInt8(ascii: "|"): return token(.pipe)
         case UInt8(ascii: ":"): return token(.colon)
         case UInt8(ascii: ","): return token(.comma)
         case UInt8(ascii: "="):
-            if followedBy(UInt8(ascii: "=")) { return token(.comparison(.equal)) }
-            throw text.error(at: start, "'=' is not an operator here; to compare, write '=='.")
+            return token(followedBy(UInt8(ascii: "=")) ? .comparison(.equal) : .equals)
         case UInt8(ascii: "!"):
             if followedBy(UInt8(ascii: "=")) { return token(.comparison(.notEqual)) }
             throw text.error(at: start, "'!' is not an operator in Liquid; write '!=' to compare, or use 'unless'.")

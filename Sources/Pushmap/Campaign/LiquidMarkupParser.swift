@@ -65,7 +65,7 @@ struct LiquidMarkupParser {
             if let near = Suggestion.nearest(to: name, among: LiquidFilter.names) {
                 throw text.error(at: start, "Unknown filter '\(name)'; did you mean '\(near)'?")
             }
-            throw text.error(at: start, "Unknown filter '\(name)'; the filters are \(LiquidFilter.names.joined(separator: ", ")).")
+            throw text.error(at: start, "Unknown filter '\(name)'; docs/campaign.md lists the filters there are.")
         }
     }
 
@@ -97,6 +97,99 @@ struct LiquidMarkupParser {
                 return LiquidCondition(tests: tests, joins: joins)
             }
         }
+    }
+
+    /// `name = expression | filter ...` of an `assign`.
+    mutating func assignment() throws(LiquidSyntaxError) -> (name: String, value: LiquidOutput) {
+        let name = try variableName(for: "assign", example: "{% assign name = value %}")
+        guard take(.equals) else {
+            throw text.error(at: current.offset, "Expected '=' after the name in 'assign', found \(describe(current)).")
+        }
+        guard let value = try output() else {
+            throw text.error(at: current.offset, "'assign' needs a value after '='.")
+        }
+        return (name, value)
+    }
+
+    /// The one name a `capture` takes.
+    mutating func captureName() throws(LiquidSyntaxError) -> String {
+        let name = try variableName(for: "capture", example: "{% capture name %}")
+        try expectEnd("the end of 'capture'")
+        return name
+    }
+
+    private mutating func variableName(for tag: String, example: String) throws(LiquidSyntaxError) -> String {
+        guard case .word(let name) = current.kind, !["true", "false", "nil", "null", "blank", "empty"].contains(name) else {
+            throw text.error(at: current.offset, "'\(tag)' needs a variable's name, as in '\(example)'; found \(describe(current)).")
+        }
+        advance()
+        return name
+    }
+
+    /// `item in collection`, or `item in (first..last)`, then `reversed`, `limit: n` and `offset: n`.
+    mutating func loop() throws(LiquidSyntaxError) -> LiquidLoop.Header {
+        let variable = try variableName(for: "for", example: "{% for item in items %}")
+        guard current.kind == .word("in") else {
+            throw text.error(at: current.offset, "Expected 'in' after '\(variable)', as in '{% for item in items %}'; found \(describe(current)).")
+        }
+        advance()
+        let source: LiquidLoop.Source
+        if current.kind == .openParenthesis {
+            let open = current.offset
+            advance()
+            let first = try expression()
+            guard take(.dot), take(.dot) else {
+                throw text.error(at: current.offset, "Expected '..' in the range, as in '(1..5)'; found \(describe(current)).")
+            }
+            let last = try expression()
+            guard take(.closeParenthesis) else {
+                throw text.error(at: current.offset, "Expected ')' to close the '(' at column \(text.column(ofByte: open)), found \(describe(current)).")
+            }
+            source = .range(first, last)
+        } else {
+            source = .collection(try expression())
+        }
+        var header = LiquidLoop.Header(variable: variable, source: source)
+        if current.kind == .word("reversed") {
+            advance()
+            header.reversed = true
+        }
+        while !isAtEnd {
+            _ = take(.comma)
+            guard case .word(let name) = current.kind, name == "limit" || name == "offset" else {
+                throw text.error(at: current.offset, "Expected 'limit: n' or 'offset: n' here ('reversed' comes first), found \(describe(current)).")
+            }
+            advance()
+            guard take(.colon) else { throw text.error(at: current.offset, "Expected ':' after '\(name)', found \(describe(current)).") }
+            let value = try expression()
+            if name == "limit" { header.limit = value } else { header.offset = value }
+        }
+        return header
+    }
+
+    /// The values of a `when`: `when 1, 2` or `when 1 or 2`.
+    mutating func choices() throws(LiquidSyntaxError) -> [LiquidExpression] {
+        if isAtEnd { throw text.error(at: current.offset, "'when' needs a value, such as '{% when \"gold\" %}'.") }
+        var values = [try expression()]
+        while take(.comma) || current.kind == .word("or") {
+            if current.kind == .word("or") { advance() }
+            values.append(try expression())
+        }
+        try expectEnd("',' or 'or' and another value")
+        return values
+    }
+
+    /// The value a `case` compares.
+    mutating func subject() throws(LiquidSyntaxError) -> LiquidExpression {
+        if isAtEnd { throw text.error(at: current.offset, "'case' needs a value to compare, such as '{% case tier %}'.") }
+        let subject = try expression()
+        try expectEnd("the end of 'case'")
+        return subject
+    }
+
+    /// Whether the markup is empty, as `break`, `continue`, `else` and end tags must be.
+    func expectNothing(after tag: String) throws(LiquidSyntaxError) {
+        guard isAtEnd else { throw text.error(at: current.offset, "'\(tag)' takes nothing after it; found \(describe(current)).") }
     }
 
     /// A literal (string, number, `true`, `false`, `nil`, `blank`, `empty`) or a variable's path.
@@ -139,7 +232,7 @@ struct LiquidMarkupParser {
         var steps: [LiquidPath.Step] = []
         var end = tokens[index - 1].offset + root.utf8.count
         while true {
-            if take(.dot) {
+            if current.kind == .dot, tokens[index + 1].kind != .dot, take(.dot) {
                 guard case .word(let key) = current.kind else {
                     throw text.error(at: current.offset, "Expected a name after '.', found \(describe(current)).")
                 }
@@ -173,6 +266,9 @@ struct LiquidMarkupParser {
     }
 
     private func expectEnd(_ expected: String) throws(LiquidSyntaxError) {
+        if current.kind == .equals {
+            throw text.error(at: current.offset, "'=' is not an operator here; to compare, write '=='.")
+        }
         guard isAtEnd else {
             throw text.error(at: current.offset, "Expected \(expected) here, found \(describe(current)).")
         }
@@ -190,6 +286,9 @@ struct LiquidMarkupParser {
         case .dot: "'.'"
         case .openBracket: "'['"
         case .closeBracket: "']'"
+        case .openParenthesis: "'('"
+        case .closeParenthesis: "')'"
+        case .equals: "'='"
         case .pipe: "'|'"
         case .colon: "':'"
         case .comma: "','"

@@ -9,6 +9,50 @@ enum LiquidNode: Sendable {
     /// `if`/`unless` with its `elsif` branches and an optional `else`: the body of the first
     /// branch that holds is rendered, else the `else` body.
     case conditional([LiquidBranch], otherwise: [LiquidNode])
+    /// `case`/`when`: every `when` whose value equals the subject renders, as in Liquid; `else`
+    /// when none does.
+    case choice(subject: LiquidExpression, [LiquidWhen], otherwise: [LiquidNode])
+    /// `for ... in ...`, its `else` rendered when there is nothing to loop over.
+    case loop(LiquidLoop)
+    /// `break` or `continue` in a loop.
+    case interrupt(LiquidInterrupt)
+    /// `assign name = value | filters`: a variable for the rest of the text.
+    case assign(String, LiquidOutput)
+    /// `capture name`: the body's rendering as a variable for the rest of the text.
+    case capture(String, [LiquidNode])
+}
+
+/// One `when` of a `case`: the values it matches and its body.
+struct LiquidWhen: Sendable {
+    let values: [LiquidExpression]
+    let body: [LiquidNode]
+}
+
+enum LiquidInterrupt: Sendable {
+    case `break`, `continue`
+}
+
+/// A `for` loop compiled.
+struct LiquidLoop: Sendable {
+    enum Source: Sendable {
+        /// An array's items, an object's `[key, value]` pairs, nil as none, anything else as one.
+        case collection(LiquidExpression)
+        /// `(first..last)`, both ends included.
+        case range(LiquidExpression, LiquidExpression)
+    }
+
+    /// The tag's markup: what it loops over, and how.
+    struct Header: Sendable {
+        let variable: String
+        let source: Source
+        var reversed = false
+        var limit: LiquidExpression?
+        var offset: LiquidExpression?
+    }
+
+    let header: Header
+    let body: [LiquidNode]
+    let otherwise: [LiquidNode]
 }
 
 /// One branch of an `if` or `unless`: its condition (negated for `unless`) and its body.

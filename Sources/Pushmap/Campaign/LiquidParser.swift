@@ -6,9 +6,14 @@ struct LiquidParser {
     private var index = 0
 
     /// The tags there are, for `did you mean`.
-    static let tags = ["if", "elsif", "else", "endif", "unless", "endunless", "raw", "endraw", "comment", "endcomment"]
+    static let tags = ["if", "elsif", "else", "endif", "unless", "endunless", "case", "when", "endcase", "for", "endfor",
+                       "break", "continue", "assign", "capture", "endcapture", "echo", "raw", "endraw", "comment", "endcomment"]
     /// Liquid's other tags, which campaigns do not support: named as such rather than unknown.
-    static let unsupported = ["assign", "capture", "case", "cycle", "decrement", "echo", "for", "include", "increment", "liquid", "render", "tablerow"]
+    static let unsupported = ["cycle", "decrement", "include", "increment", "liquid", "render", "tablerow"]
+    /// The tags a message lists.
+    static let tagList = "if, unless, case, for, assign, capture, echo, raw and comment"
+    /// How many loops are open around the tag being read, for `break` and `continue`.
+    private var loops = 0
 
     init(text: LiquidSourceText, tokens: [LiquidLexer.Token]) {
         self.text = text
@@ -20,7 +25,20 @@ struct LiquidParser {
         let name: String
         let start: Int
         var end: String { "end" + name }
+
+        /// Whether the tag divides or ends this block.
+        func accepts(_ tag: String) -> Bool {
+            switch name {
+            case "if", "unless": ["elsif", "else", end].contains(tag)
+            case "case": ["when", "else", end].contains(tag)
+            case "for": ["else", end].contains(tag)
+            default: tag == end
+            }
+        }
     }
+
+    /// The tags that divide or end a block.
+    private static let dividers: Set = ["elsif", "else", "when", "endif", "endunless", "endcase", "endfor", "endcapture"]
 
     mutating func parseTemplate() throws(LiquidSyntaxError) -> [LiquidNode] {
         let (nodes, _) = try body(inside: nil, depth: 0)
@@ -42,13 +60,33 @@ struct LiquidParser {
                 if let output = try parser.output() { nodes.append(.output(output)) }
             case .tag(let name, let nameStart, let markup, let start):
                 switch name {
-                case "if", "unless":
+                case "if", "unless", "case", "for", "capture":
                     if depth >= LiquidTemplate.maxDepth {
                         throw text.error(at: start, "Blocks nest deeper than \(LiquidTemplate.maxDepth) levels here.")
                     }
-                    nodes.append(try conditional(Opening(name: name, start: start), markup: markup, depth: depth + 1))
-                case "elsif", "else", "endif", "endunless":
-                    if let block, name == block.end || (name != "endif" && name != "endunless") {
+                    let opening = Opening(name: name, start: start)
+                    switch name {
+                    case "case": nodes.append(try choice(opening, markup: markup, depth: depth + 1))
+                    case "for": nodes.append(try loop(opening, markup: markup, depth: depth + 1))
+                    case "capture":
+                        var parser = try LiquidMarkupParser(text, markup: markup)
+                        let variable = try parser.captureName()
+                        nodes.append(.capture(variable, try bodyToEnd(opening, depth: depth + 1)))
+                    default: nodes.append(try conditional(opening, markup: markup, depth: depth + 1))
+                    }
+                case "assign":
+                    var parser = try LiquidMarkupParser(text, markup: markup)
+                    let (variable, value) = try parser.assignment()
+                    nodes.append(.assign(variable, value))
+                case "echo":
+                    var parser = try LiquidMarkupParser(text, markup: markup)
+                    if let output = try parser.output() { nodes.append(.output(output)) }
+                case "break", "continue":
+                    if loops == 0 { throw text.error(at: start, "'\(name)' is outside any '{% for %}' loop.") }
+                    try LiquidMarkupParser(text, markup: markup).expectNothing(after: name)
+                    nodes.append(.interrupt(name == "break" ? .break : .continue))
+                case _ where Self.dividers.contains(name):
+                    if let block, block.accepts(name) {
                         return (nodes, (name, markup, start))
                     }
                     throw misplaced(name, at: start, inside: block)
@@ -92,6 +130,48 @@ struct LiquidParser {
         }
     }
 
+    /// A `case` block: text before the first `when` must be blank (Liquid drops it), then each
+    /// `when` with its body, an optional `else`, and `endcase`.
+    private mutating func choice(_ block: Opening, markup: Range<Int>, depth: Int) throws(LiquidSyntaxError) -> LiquidNode {
+        var parser = try LiquidMarkupParser(text, markup: markup)
+        let subject = try parser.subject()
+        let (before, first) = try body(inside: block, depth: depth)
+        if before.contains(where: { if case .text(let text) = $0 { !text.utf8.allSatisfy(LiquidSourceText.isSpace) } else { true } }) {
+            throw text.error(at: block.start, "Only '{% when %}' or '{% else %}' may follow '{% case %}' at first.")
+        }
+        var whens: [LiquidWhen] = []
+        var divider = first
+        while let current = divider, current.name == "when" {
+            var values = try LiquidMarkupParser(text, markup: current.markup)
+            let choices = try values.choices()
+            let (nodes, next) = try body(inside: block, depth: depth)
+            whens.append(LiquidWhen(values: choices, body: nodes))
+            divider = next
+        }
+        // body() returns only at a divider while a block is open.
+        guard let divider, divider.name == "else" else { return .choice(subject: subject, whens, otherwise: []) }
+        try LiquidMarkupParser(text, markup: divider.markup).expectNothing(after: "else")
+        return .choice(subject: subject, whens, otherwise: try bodyAfterElse(block, depth: depth))
+    }
+
+    /// A `for` loop: its body, an optional `else`, and `endfor`.
+    private mutating func loop(_ block: Opening, markup: Range<Int>, depth: Int) throws(LiquidSyntaxError) -> LiquidNode {
+        var parser = try LiquidMarkupParser(text, markup: markup)
+        let header = try parser.loop()
+        loops += 1
+        let (nodes, divider) = try body(inside: block, depth: depth)
+        loops -= 1
+        guard let divider, divider.name == "else" else { return .loop(LiquidLoop(header: header, body: nodes, otherwise: [])) }
+        try LiquidMarkupParser(text, markup: divider.markup).expectNothing(after: "else")
+        return .loop(LiquidLoop(header: header, body: nodes, otherwise: try bodyAfterElse(block, depth: depth)))
+    }
+
+    /// A block's body up to its end tag, with no divider.
+    private mutating func bodyToEnd(_ block: Opening, depth: Int) throws(LiquidSyntaxError) -> [LiquidNode] {
+        let (nodes, _) = try body(inside: block, depth: depth)
+        return nodes
+    }
+
     /// The body after `else`: only the block's end tag may follow.
     private mutating func bodyAfterElse(_ block: Opening, depth: Int) throws(LiquidSyntaxError) -> [LiquidNode] {
         let (nodes, divider) = try body(inside: block, depth: depth)
@@ -108,22 +188,26 @@ struct LiquidParser {
 
     /// An `else`, `elsif` or end tag where no block it belongs to is open.
     private func misplaced(_ name: String, at start: Int, inside block: Opening?) -> LiquidSyntaxError {
+        if let block, !name.hasPrefix("end") {
+            return text.error(at: start, "'\(name)' does not belong in the '{% \(block.name) %}' at column \(text.column(ofByte: block.start)); close it with '{% \(block.end) %}' first.")
+        }
         if let block {
             return text.error(at: start, "'\(name)' cannot close the '{% \(block.name) %}' at column \(text.column(ofByte: block.start)); close it with '{% \(block.end) %}'.")
         }
-        if name == "else" || name == "elsif" {
-            return text.error(at: start, "'\(name)' is outside any '{% if %}' or '{% unless %}' block.")
+        if name == "else" || name == "elsif" || name == "when" {
+            let blocks = name == "elsif" ? "'{% if %}' or '{% unless %}'" : name == "when" ? "'{% case %}'" : "'{% if %}', '{% unless %}', '{% case %}' or '{% for %}'"
+            return text.error(at: start, "'\(name)' is outside any \(blocks) block.")
         }
         return text.error(at: start, "'\(name)' closes no open '\(name.dropFirst(3))' block.")
     }
 
     private func unknownTag(_ name: String, at offset: Int) -> LiquidSyntaxError {
         if Self.unsupported.contains(name) {
-            return text.error(at: offset, "The tag '\(name)' is not supported in campaign templates; the tags are if, unless, raw and comment.")
+            return text.error(at: offset, "The tag '\(name)' is not supported in campaign templates; the tags are \(Self.tagList).")
         }
         if let near = Suggestion.nearest(to: name, among: Self.tags + Self.unsupported), !Self.unsupported.contains(near) {
             return text.error(at: offset, "Unknown tag '\(name)'; did you mean '\(near)'?")
         }
-        return text.error(at: offset, "Unknown tag '\(name)'; the tags are if, unless, raw and comment.")
+        return text.error(at: offset, "Unknown tag '\(name)'; the tags are \(Self.tagList).")
     }
 }

@@ -2,11 +2,16 @@ internal import PushmapJSON
 
 /// Walks a compiled template for one recipient, appending to one string and noting problems.
 struct LiquidRenderer {
-    let context: LiquidContext
+    /// The recipient's variables, with those the template assigns and its loops' items.
+    private(set) var context: LiquidContext
     private(set) var output: String
     private(set) var problems: [LiquidProblem] = []
-    /// Set once the output reached its limit: nothing more is rendered.
+    /// Set once the output reached its limit, or the loops theirs: nothing more is rendered.
     private var full = false
+    /// A `break` or `continue` met, until its loop takes it.
+    private var interrupt: LiquidInterrupt?
+    /// The passes through loop bodies so far.
+    private var passes = 0
 
     init(context: LiquidContext, capacity: Int) {
         self.context = context
@@ -15,7 +20,7 @@ struct LiquidRenderer {
     }
 
     mutating func render(_ nodes: [LiquidNode]) {
-        for node in nodes where !full {
+        for node in nodes where !full && interrupt == nil {
             switch node {
             case .text(let text):
                 append(text)
@@ -33,11 +38,121 @@ struct LiquidRenderer {
                     // As Liquid, the block renders nothing and the rest goes on.
                     problems.append(.renderFailed(message: error.message))
                 }
+            case .choice(let subject, let whens, let otherwise):
+                do throws(LiquidFailure) {
+                    // As a condition, a subject the recipient lacks is nil, and no problem.
+                    let value = subject.evaluate(context) ?? .null
+                    var matched = false
+                    for when in whens {
+                        var equal = false
+                        for choice in when.values where !equal {
+                            equal = try LiquidComparison.equal(value, choice.evaluate(context))
+                        }
+                        if equal {
+                            matched = true
+                            render(when.body)
+                        }
+                    }
+                    if !matched { render(otherwise) }
+                } catch {
+                    problems.append(.renderFailed(message: error.message))
+                }
+            case .loop(let loop):
+                render(loop)
+            case .interrupt(let kind):
+                interrupt = kind
+            case .assign(let name, let tag):
+                context.locals[name] = value(of: tag) ?? .null
+            case .capture(let name, let body):
+                let outer = output
+                output = ""
+                render(body)
+                context.locals[name] = .string(output)
+                output = outer
             }
         }
     }
 
+    /// A `for` loop: its items sliced by `offset` and `limit`, then reversed if asked, each
+    /// rendered with the loop's variable and `forloop`, both restored after the loop.
+    private mutating func render(_ loop: LiquidLoop) {
+        let header = loop.header
+        for path in [header.limit, header.offset].compactMap({ $0?.missingPath(context) }) {
+            problems.append(.missingVariable(path))
+            return
+        }
+        let items: LiquidLoopItems
+        switch header.source {
+        case .collection(let expression):
+            guard let value = expression.evaluate(context) else {
+                if let path = expression.missingPath(context) { problems.append(.missingVariable(path)) }
+                return
+            }
+            items = .list(LiquidLoopItems.items(of: value))
+        case .range(let first, let last):
+            if let path = first.missingPath(context) ?? last.missingPath(context) {
+                problems.append(.missingVariable(path))
+                return
+            }
+            guard let from = LiquidFilter.integer(first.evaluate(context)), let to = LiquidFilter.integer(last.evaluate(context)) else {
+                problems.append(.renderFailed(message: "A range's ends must be whole numbers, as in (1..5)."))
+                return
+            }
+            items = .range(from: from, to: to)
+        }
+        let offset = header.offset.map { LiquidFilter.integer($0.evaluate(context)) ?? 0 } ?? 0
+        let limit = header.limit.map { LiquidFilter.integer($0.evaluate(context)) ?? 0 }
+        let window = items.window(offset: offset, limit: limit)
+        if window.isEmpty {
+            render(loop.otherwise)
+            return
+        }
+        let saved = (item: context.locals[header.variable], forloop: context.locals["forloop"])
+        defer {
+            context.locals[header.variable] = saved.item
+            context.locals["forloop"] = saved.forloop
+        }
+        let length = window.count
+        for position in 0..<length where !full {
+            let index = header.reversed ? window.upperBound - 1 - position : window.lowerBound + position
+            passes += 1
+            if passes > LiquidTemplate.maxLoopPasses {
+                problems.append(.renderFailed(message: "The loops ran more than \(LiquidTemplate.maxLoopPasses) times; the rest is not rendered."))
+                full = true
+                return
+            }
+            context.locals[header.variable] = items[index]
+            var forloop: JSONObject = [
+                "index": .integer(Int64(position + 1)), "index0": .integer(Int64(position)),
+                "rindex": .integer(Int64(length - position)), "rindex0": .integer(Int64(length - position - 1)),
+                "first": .bool(position == 0), "last": .bool(position == length - 1), "length": .integer(Int64(length)),
+            ]
+            if let parent = saved.forloop { forloop["parentloop"] = parent }
+            context.locals["forloop"] = .object(forloop)
+            render(loop.body)
+            if interrupt == .break {
+                interrupt = nil
+                break
+            }
+            interrupt = nil
+        }
+    }
+
     private mutating func render(_ tag: LiquidOutput) {
+        guard let value = value(of: tag) else { return }
+        switch value {
+        case .string(let string): append(string)
+        case .null: break
+        default:
+            var text = ""
+            LiquidText.append(value, to: &text)
+            append(text)
+        }
+    }
+
+    /// An output's or an assignment's value through its filters; nil, with its problem noted,
+    /// when a variable is missing or a filter fails.
+    private mutating func value(of tag: LiquidOutput) -> JSONValue? {
         var value: JSONValue
         if let found = tag.expression.evaluate(context) {
             value = found
@@ -57,23 +172,16 @@ struct LiquidRenderer {
                 missing = true
             }
         }
-        if missing { return }
+        if missing { return nil }
         for filter in tag.filters {
             do throws(LiquidFilter.Failure) {
                 value = try filter.apply(to: value, context)
             } catch {
                 problems.append(.filterFailed(filter: filter.name, message: error.message))
-                return
+                return nil
             }
         }
-        switch value {
-        case .string(let string): append(string)
-        case .null: break
-        default:
-            var text = ""
-            LiquidText.append(value, to: &text)
-            append(text)
-        }
+        return value
     }
 
     /// Appends `text`, or as much of it as fits in the limit, cut after a whole character.
@@ -92,5 +200,51 @@ struct LiquidRenderer {
         }
         full = true
         problems.append(.outputTooLong(limit: limit))
+    }
+}
+
+/// What a loop runs over: a list's items, or a range's numbers made one at a time (a range may
+/// be far longer than any loop is let run).
+enum LiquidLoopItems {
+    case list([JSONValue])
+    case range(from: Int, to: Int)
+
+    /// A value as Liquid loops over it: an array's items, an object's `[key, value]` pairs, nil
+    /// and an empty text as nothing, anything else (a text, a number) as one item.
+    static func items(of value: JSONValue) -> [JSONValue] {
+        switch value {
+        case .array(let items) where LiquidWholeNumber(value) == nil: items
+        case .object(let object): object.map { .array([.string($0.key), $0.value]) }
+        case .null, .string(""): []
+        default: [value]
+        }
+    }
+
+    var count: Int {
+        switch self {
+        case .list(let items): return items.count
+        case .range(let from, let to):
+            guard to >= from else { return 0 }
+            let (span, overflow) = to.subtractingReportingOverflow(from)
+            return overflow || span == .max ? .max : span + 1
+        }
+    }
+
+    subscript(index: Int) -> JSONValue {
+        switch self {
+        case .list(let items): items[index]
+        case .range(let from, _): .integer(Int64(from + index))
+        }
+    }
+
+    /// The places the loop visits, as Liquid slices: from `offset`, at most `limit` of them.
+    func window(offset: Int, limit: Int?) -> Range<Int> {
+        let lower = min(max(offset, 0), count)
+        var upper = count
+        if let limit {
+            let (end, overflow) = max(offset, 0).addingReportingOverflow(limit)
+            upper = min(overflow ? (limit < 0 ? lower : count) : max(end, lower), count)
+        }
+        return lower..<max(upper, lower)
     }
 }

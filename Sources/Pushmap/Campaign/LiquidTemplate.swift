@@ -9,10 +9,11 @@ public import PushmapJSON
 ///
 /// What compiles: output `{{ path | filter: arg, ... }}` with dotted paths, `[0]`, `[-1]`,
 /// `["key"]`, `.size`, `.first` and `.last`; the tags `if`/`elsif`/`else`/`endif`,
-/// `unless`/`endunless`, `raw`, `comment` and `{% # ... %}`; whitespace control (`{{-`, `-%}`);
-/// the filters `default`, `upcase`, `downcase`, `capitalize`, `truncate` and `date`. Anything
-/// else (an unknown tag or filter, a wrong argument count, a block left open) is a
-/// ``LiquidSyntaxError`` at compile time, naming its column.
+/// `unless`/`endunless`, `case`/`when`, `for` (with `else`, `break`, `continue`, `limit`,
+/// `offset`, `reversed`, ranges and `forloop`), `assign`, `capture`, `echo`, `raw`, `comment`
+/// and `{% # ... %}`; whitespace control (`{{-`, `-%}`); Liquid's standard filters (docs/campaign.md
+/// lists them). Anything else (an unknown tag or filter, a wrong argument count, a block left
+/// open) is a ``LiquidSyntaxError`` at compile time, naming its column.
 ///
 /// Strictness: an output whose path the recipient's `vars` lack, with no `default` filter after
 /// it, renders empty and adds ``LiquidProblem/missingVariable(_:)``; the caller decides whether
@@ -28,8 +29,9 @@ public import PushmapJSON
 ///
 /// Compile once, render many: the compiled form is a small tree, and rendering it walks the tree
 /// appending to one string. Limits keep hostile templates small and quick: a source of at most
-/// 64 KiB, blocks and brackets nested at most 32 deep (else a syntax error), and a rendering of
-/// at most 64 KiB (cut after a whole character, with ``LiquidProblem/outputTooLong(limit:)``).
+/// 64 KiB, blocks and brackets nested at most 32 deep (else a syntax error), a rendering of
+/// at most 64 KiB (cut after a whole character, with ``LiquidProblem/outputTooLong(limit:)``),
+/// no filter's text past that, and 10,000 passes through loop bodies.
 public struct LiquidTemplate: Sendable {
     /// The text as written.
     public let source: String
@@ -41,8 +43,11 @@ public struct LiquidTemplate: Sendable {
     package static let maxSourceBytes = 64 * 1024
     /// The longest rendering, in UTF-8 bytes; longer ones are cut and reported.
     package static let maxOutputBytes = 64 * 1024
-    /// How deep `if` and `unless` blocks may nest.
+    /// How deep blocks may nest.
     package static let maxDepth = 32
+    /// How many times a rendering's loops may run their bodies, all loops together: a
+    /// notification's text needs far fewer, and nested loops over long lists would run for minutes.
+    package static let maxLoopPasses = 10_000
 
     /// Compiles `source`.
     /// - Throws: ``LiquidSyntaxError`` naming the column (in characters, from 1) where it goes wrong.

@@ -31,7 +31,7 @@ enum LiquidTime {
         guard let instant else {
             let shown = LiquidText.text(of: value)
             let quoted = shown.count > 40 ? String(shown.prefix(40)) + "..." : shown
-            throw LiquidFilter.Failure(message: "'date' cannot read \"\(quoted)\" as a time; give epoch seconds or an ISO 8601 date such as 2026-11-26T10:00:00Z.")
+            throw LiquidFilter.Failure(message: "'date' cannot read \"\(quoted)\" as a time; give epoch seconds, an ISO 8601 date such as 2026-11-26T10:00:00Z or an English one such as March 14, 2016.")
         }
         guard range.contains(instant.seconds) else {
             throw LiquidFilter.Failure(message: "'date' takes times from year 1 to 9999; \(instant.seconds) seconds is outside.")
@@ -44,7 +44,7 @@ enum LiquidTime {
         if lowered == "now" || lowered == "today" { return Instant(seconds: now) }
         let bytes = Array(text.utf8)
         if let digits = Int64(text), !bytes.isEmpty { return Instant(seconds: digits) }
-        return iso8601(bytes)
+        return iso8601(bytes) ?? written(text, now: now)
     }
 
     /// An ISO 8601 date: `YYYY-MM-DD`, the ordinal `YYYY-DDD`, or the basic `YYYYMMDD` when a time

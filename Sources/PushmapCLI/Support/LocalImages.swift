@@ -30,7 +30,7 @@ enum LocalImages {
                     StandardStream.note("pushmap: preview: \(url): not a PNG, JPEG, GIF, WebP or SVG image; drawn as a frame")
                     continue
                 }
-                found[url] = "data:\(type);base64," + base64(bytes)
+                found[url] = "data:\(type);base64," + Base64.encode(bytes)
             } catch {
                 StandardStream.note("pushmap: preview: \(error); drawn as a frame")
             }
@@ -54,26 +54,5 @@ enum LocalImages {
             return "image/svg+xml"
         }
         return nil
-    }
-
-    static func base64(_ bytes: [UInt8]) -> String {
-        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 2 < bytes.count {
-            let chunk = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { out.append(alphabet[Int((chunk >> UInt32(shift)) & 63)]) }
-            index += 3
-        }
-        let left = bytes.count - index
-        if left > 0 {
-            let chunk = UInt32(bytes[index]) << 16 | (left == 2 ? UInt32(bytes[index + 1]) << 8 : 0)
-            out.append(alphabet[Int((chunk >> 18) & 63)])
-            out.append(alphabet[Int((chunk >> 12) & 63)])
-            out.append(left == 2 ? alphabet[Int((chunk >> 6) & 63)] : UInt8(ascii: "="))
-            out.append(UInt8(ascii: "="))
-        }
-        return String(decoding: out, as: UTF8.self)
     }
 }
