@@ -6,6 +6,11 @@ enum LiquidListFilter {
     static func apply(_ filter: LiquidStandardFilter, to value: JSONValue, _ arguments: [JSONValue], name: String) throws(LiquidFailure) -> JSONValue {
         // Not a ternary: with JSONValue's nil literal, `: nil` would be `.null`, an argument given.
         func argument(_ index: Int) -> JSONValue? { arguments.indices.contains(index) ? .some(arguments[index]) : .none }
+        // As Liquid: a property that is nil (written so, or a variable holding null) is none.
+        func property(_ index: Int) -> JSONValue? {
+            guard let given = argument(index), given != .null else { return .none }
+            return .some(given)
+        }
         switch filter {
         case .size:
             switch value {
@@ -18,6 +23,11 @@ enum LiquidListFilter {
             switch value {
             case .array(let items) where LiquidWholeNumber(value) == nil:
                 return (filter == .first ? items.first : items.last) ?? .null
+            case .object(let object) where filter == .first:
+                // As Ruby's Hash#first: the first member as [key, value].
+                var members = object.makeIterator()
+                guard let member = members.next() else { return .null }
+                return .array([.string(member.key), member.value])
             case .string(let string):
                 // As Liquid since 5.5: a text's first or last character.
                 return .string((filter == .first ? string.first : string.last).map { String($0) } ?? "")
@@ -36,13 +46,13 @@ enum LiquidListFilter {
         case .reverse:
             return .array(flat(value).reversed())
         case .compact:
-            let property = argument(0)
+            let property = property(0)
             return .array(flat(value).filter { item in
                 let kept = property.map { member($0, of: item) } ?? item
                 return kept != .null
             })
         case .uniq:
-            let property = argument(0)
+            let property = property(0)
             var seen: Set<JSONValue> = []
             var kept: [JSONValue] = []
             for item in flat(value) where seen.insert(property.map { member($0, of: item) } ?? item).inserted {
@@ -52,8 +62,23 @@ enum LiquidListFilter {
         case .map:
             let property = argument(0) ?? .null
             return .array(flat(value).map { member(property, of: $0) })
+        case .where:
+            let property = argument(0) ?? .null
+            var kept: [JSONValue] = []
+            for item in flat(value) {
+                let found = member(property, of: item)
+                // Without a value (or with nil), as Liquid: any item whose member is not false or nil.
+                let wanted = argument(1) ?? .null
+                if wanted == .null ? LiquidComparison.isTruthy(found) : try LiquidComparison.equal(found, wanted) { kept.append(item) }
+            }
+            return .array(kept)
+        case .concat:
+            guard case .array(let added)? = argument(0), let list = argument(0), LiquidWholeNumber(list) == nil else {
+                throw LiquidFailure(message: "'concat' adds a list, not \(LiquidText.plain(argument(0) ?? .null)).")
+            }
+            return .array(flat(value) + added)
         case .sort, .sortNatural:
-            return .array(try sorted(flat(value), by: argument(0), natural: filter == .sortNatural, name: name))
+            return .array(try sorted(flat(value), by: property(0), natural: filter == .sortNatural, name: name))
         default:
             return value
         }
@@ -141,6 +166,7 @@ enum LiquidListFilter {
             return a.elementsEqual(b) ? 0 : a.lexicographicallyPrecedes(b) ? -1 : 1
         }
         if let order = LiquidComparison.numericOrder(left, right) { return order }
+        if left == right { return 0 }
         if case .string(let a) = left, case .string(let b) = right {
             return a.utf8.elementsEqual(b.utf8) ? 0 : a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
         }

@@ -19,7 +19,7 @@ enum LiquidNumber: Equatable {
         let operand = try arguments.first.map { (argument) throws(LiquidFailure) in try read(argument, name) }
         switch filter {
         case .plus, .minus, .times, .dividedBy, .modulo:
-            return try input.combined(with: operand ?? .integer(0), filter).value
+            return try input.combined(with: operand ?? .integer(0), filter).checked()
         case .abs:
             switch input {
             case .integer(let integer):
@@ -31,21 +31,19 @@ enum LiquidNumber: Equatable {
             case .double(let double): return .double(Swift.abs(double))
             }
         case .ceil, .floor:
-            return try input.rounded(to: 0, filter == .ceil ? .up : .down).value
+            return try input.rounded(to: 0, filter == .ceil ? .up : .down).checked()
         case .round:
-            guard let given = LiquidFilter.integer(arguments.first ?? .integer(0)) else {
-                throw LiquidFailure(message: "The places of 'round' must be a whole number.")
-            }
-            // Past 400 places either way, every number this reads rounds the same.
-            let places = min(max(given, -400), 400)
-            let rounded = try input.rounded(to: places, .toNearestOrAwayFromZero)
-            // As Liquid: rounded to 0 places, a whole number; to others, a fraction stays one.
-            if places == 0 || input.isInteger { return rounded.value }
-            return .double(rounded.double)
+            // As Liquid, the places are a number as any other (nil, false or a word: 0), its
+            // fraction dropped; past 400 either way, every number this reads rounds the same.
+            let given = operand.map { Int(Swift.min(Swift.max($0.double.rounded(.towardZero), -400), 400)) } ?? 0
+            let rounded = try input.rounded(to: given, .toNearestOrAwayFromZero)
+            // A fraction rounded to places stays one, as Ruby's to_f gives it.
+            if case .decimal = rounded { return .double(rounded.double) }
+            return try rounded.checked()
         case .atLeast, .atMost:
             let bound = operand ?? .integer(0)
             let past = filter == .atLeast ? bound.double > input.double : bound.double < input.double
-            return (past ? bound : input).value
+            return try (past ? bound : input).checked()
         default:
             return value
         }
@@ -107,7 +105,13 @@ enum LiquidNumber: Equatable {
                 return nil
             }
         }
-        return .decimal(mantissa: negative ? -mantissa : mantissa, scale: scale - exponentSign * exponent)
+        // Trailing zeros dropped (2.50 is 2.5), so that aligning two numbers overflows less often.
+        var exactScale = scale - exponentSign * exponent
+        while exactScale > 0, mantissa != 0, mantissa % 10 == 0 {
+            mantissa /= 10
+            exactScale -= 1
+        }
+        return .decimal(mantissa: negative ? -mantissa : mantissa, scale: exactScale)
     }
 
     /// Ruby's `String#to_i`: blanks, a sign, then digits (single `_` between them allowed), up to
@@ -147,8 +151,13 @@ enum LiquidNumber: Equatable {
         }
     }
 
-    var isInteger: Bool {
-        if case .integer = self { true } else { false }
+    /// The value, or a failure where it is no finite number: Ruby would write Infinity or NaN.
+    func checked() throws(LiquidFailure) -> JSONValue {
+        let result = value
+        if case .double(let double) = result, !double.isFinite {
+            throw LiquidFailure(message: "The result is too large to show.")
+        }
+        return result
     }
 
     var double: Double {
@@ -195,7 +204,11 @@ enum LiquidNumber: Equatable {
             case .times: result = a.multipliedReportingOverflow(by: b)
             default:
                 guard b != 0 else { throw LiquidFailure(message: "Division by zero.") }
-                guard !(a == .min && b == -1) else { throw beyond }
+                // The one quotient past 64 bits; its remainder is 0.
+                guard !(a == .min && b == -1) else {
+                    if filter == .modulo { return .integer(0) }
+                    throw beyond
+                }
                 let (quotient, remainder) = a.quotientAndRemainder(dividingBy: b)
                 let floors = remainder != 0 && (remainder < 0) != (b < 0)
                 result = filter == .dividedBy ? (floors ? quotient - 1 : quotient, false) : (floors ? remainder + b : remainder, false)
@@ -215,6 +228,8 @@ enum LiquidNumber: Equatable {
             case .times:
                 let (product, overflow) = a.multipliedReportingOverflow(by: b)
                 if !overflow { return .decimal(mantissa: product, scale: scale * 2) }
+            case .dividedBy:
+                return .double(Self.quotient(a, b))
             case .modulo:
                 var remainder = a.remainderReportingOverflow(dividingBy: b).partialValue
                 if remainder != 0, (remainder < 0) != (b < 0) { remainder += b }
@@ -235,60 +250,84 @@ enum LiquidNumber: Equatable {
         }
     }
 
-    /// Rounded to `places` decimal places (negative: to tens, hundreds...) in `rule`; an integer
-    /// stays one, a decimal stays a decimal.
-    private func rounded(to places: Int, _ rule: FloatingPointRoundingRule) throws(LiquidFailure) -> LiquidNumber {
-        switch self {
-        case .integer(let integer):
-            guard places < 0 else { return self }
-            guard places > -19 else { return .integer(0) }
-            var unit: Int64 = 1
-            for _ in 0 ..< -places { unit *= 10 }
-            return try LiquidNumber.decimal(mantissa: integer, scale: 0).dividedRounded(by: unit, rule, scale: places)
-        case .decimal(let mantissa, let scale):
-            guard scale > places else { return self }
-            let drop = scale - places
-            guard drop < 19 else { return .decimal(mantissa: 0, scale: max(places, 0)) }
-            var unit: Int64 = 1
-            for _ in 0..<drop { unit *= 10 }
-            return try LiquidNumber.decimal(mantissa: mantissa, scale: scale).dividedRounded(by: unit, rule, scale: places)
-        case .double(let double):
-            var scale = 1.0
-            for _ in 0..<Swift.min(Swift.abs(places), 308) { scale *= 10 }
-            let result = places >= 0 ? (double * scale).rounded(rule) / scale : (double / scale).rounded(rule) * scale
-            if places == 0 {
-                guard let integer = Int64(exactly: result) else { throw LiquidFailure(message: "The result is beyond 64 bits.") }
-                return .integer(integer)
-            }
-            return .double(result)
+    /// a / b (b not 0) as the Double nearest the decimal quotient, as Ruby's BigDecimal division
+    /// then `to_f` gives it: long division to 20 significant digits, read as a Double.
+    private static func quotient(_ a: Int64, _ b: Int64) -> Double {
+        let divisor = b.magnitude
+        let (whole, first) = a.magnitude.quotientAndRemainder(dividingBy: divisor)
+        var text = (a < 0) != (b < 0) ? "-" : ""
+        text += String(whole) + "."
+        var significant = whole == 0 ? 0 : String(whole).count
+        var digits = 0
+        var remainder = first
+        while remainder != 0, significant < 20, digits < 400 {
+            // remainder < divisor, so remainder × 10 / divisor is one digit.
+            let (digit, rest) = divisor.dividingFullWidth(remainder.multipliedFullWidth(by: 10))
+            remainder = rest
+            text += String(digit)
+            if significant > 0 || digit != 0 { significant += 1 }
+            digits += 1
         }
+        return Double(text + (digits == 0 ? "0" : "")) ?? .nan
     }
 
-    /// The mantissa divided by `unit` and rounded in `rule`, at the scale `places`: an integer
-    /// at scale 0 or less.
-    private func dividedRounded(by unit: Int64, _ rule: FloatingPointRoundingRule, scale places: Int) throws(LiquidFailure) -> LiquidNumber {
-        guard case .decimal(let mantissa, _) = self else { return self }
-        var (quotient, remainder) = mantissa.quotientAndRemainder(dividingBy: unit)
-        if remainder != 0 {
-            let away: Bool
-            switch rule {
-            case .up: away = remainder > 0
-            case .down: away = remainder < 0
-            case .towardZero: away = false
-            default: away = Swift.abs(remainder) >= unit - Swift.abs(remainder)
-            }
-            if away { quotient += remainder > 0 ? 1 : -1 }
-            remainder = 0
-        }
-        if places <= 0 {
-            var integer = quotient
-            for _ in 0 ..< -places {
-                let (next, overflow) = integer.multipliedReportingOverflow(by: 10)
-                if overflow { throw LiquidFailure(message: "The result is beyond 64 bits.") }
-                integer = next
-            }
+    /// Rounded to `places` decimal places (negative: to tens, hundreds...) in `rule`: to 0 places
+    /// or fewer a whole number, as Ruby's `ceil`, `floor` and `round` give; to more, an integer
+    /// stays one and a decimal stays a decimal.
+    private func rounded(to places: Int, _ rule: FloatingPointRoundingRule) throws(LiquidFailure) -> LiquidNumber {
+        let beyond = LiquidFailure(message: "The result is beyond 64 bits.")
+        var mantissa: Int64, scale: Int
+        switch self {
+        case .integer(let integer):
+            if places >= 0 { return self }
+            (mantissa, scale) = (integer, 0)
+        case .decimal(let given, let givenScale):
+            (mantissa, scale) = (given, givenScale)
+        case .double(let double):
+            // Only a fraction too long for the exact form: its digits past 17 are lost already.
+            let unit = (0..<Swift.min(Swift.abs(places), 308)).reduce(1.0) { value, _ in value * 10 }
+            let result = places >= 0 ? (double * unit).rounded(rule) / unit : (double / unit).rounded(rule) * unit
+            if places > 0 { return .double(result) }
+            guard let integer = Int64(exactly: result) else { throw beyond }
             return .integer(integer)
         }
-        return .decimal(mantissa: quotient, scale: places)
+        if scale > places {
+            mantissa = Self.rounded(mantissa, dropping: scale - places, rule)
+            scale = places
+        }
+        if places > 0 { return .decimal(mantissa: mantissa, scale: scale) }
+        // A whole number: the mantissa times ten for each place the scale is below zero.
+        for _ in 0 ..< -scale where mantissa != 0 {
+            let (next, overflow) = mantissa.multipliedReportingOverflow(by: 10)
+            if overflow { throw beyond }
+            mantissa = next
+        }
+        return .integer(mantissa)
+    }
+
+    /// The mantissa with its last `drop` digits rounded away in `rule`; a `drop` past its digits
+    /// leaves 0, or ±1 where the rule rounds away from zero.
+    private static func rounded(_ mantissa: Int64, dropping drop: Int, _ rule: FloatingPointRoundingRule) -> Int64 {
+        let magnitude = mantissa.magnitude
+        // 10^drop, or nil when it passes every magnitude (10^20 > 2^64).
+        var unit: UInt64? = 1
+        for _ in 0..<drop {
+            guard let current = unit else { break }
+            let (next, overflow) = current.multipliedReportingOverflow(by: 10)
+            unit = overflow ? nil : next
+        }
+        let quotient = unit.map { magnitude / $0 } ?? 0
+        let remainder = unit.map { magnitude % $0 } ?? magnitude
+        var away = false
+        if remainder != 0 {
+            switch rule {
+            case .up: away = mantissa > 0
+            case .down: away = mantissa < 0
+            case .towardZero: away = false
+            default: away = unit.map { remainder >= $0 - remainder } ?? false
+            }
+        }
+        let result = Int64(quotient) + (away ? 1 : 0)
+        return mantissa < 0 ? -result : result
     }
 }

@@ -19,7 +19,7 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
     case base64URLSafeEncode = "base64_url_safe_encode", base64URLSafeDecode = "base64_url_safe_decode"
     case truncatewords, split
     // Lists (and text, where Liquid reads one).
-    case size, first, last, slice, join, reverse, compact, uniq, map, sort
+    case size, first, last, slice, join, reverse, compact, uniq, map, sort, `where`, concat
     case sortNatural = "sort_natural"
     // Numbers.
     case plus, minus, times
@@ -39,6 +39,8 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
         case .slice: (1...2, "1 or 2 arguments (where to start, and how many)")
         case .join: (0...1, "at most 1 argument (what goes between the items, a space by default)")
         case .map: (1...1, "1 argument (the member to take from each item)")
+        case .where: (1...2, "1 or 2 arguments (the member to test, and the value it must have; without one, any but false and nil)")
+        case .concat: (1...1, "1 argument (the list to add)")
         case .sort, .sortNatural, .uniq, .compact: (0...1, "at most 1 argument (the member to go by)")
         case .plus, .minus, .times, .dividedBy, .modulo: (1...1, "1 argument (a number)")
         case .atLeast, .atMost: (1...1, "1 argument (the bound)")
@@ -95,7 +97,7 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
             return .string(LiquidTextEdit.truncatingWords(input, to: count, ellipsis: argument(1).map(LiquidText.text(of:)) ?? "..."))
         case .split:
             return .array(LiquidTextEdit.split(input, by: text(0)).map(JSONValue.string))
-        case .size, .first, .last, .slice, .join, .reverse, .compact, .uniq, .map, .sort, .sortNatural:
+        case .size, .first, .last, .slice, .join, .reverse, .compact, .uniq, .map, .sort, .sortNatural, .where, .concat:
             return try LiquidListFilter.apply(self, to: value, arguments, name: name)
         case .plus, .minus, .times, .dividedBy, .modulo, .abs, .ceil, .floor, .round, .atLeast, .atMost:
             return try LiquidNumber.apply(self, to: value, arguments, name: name)
