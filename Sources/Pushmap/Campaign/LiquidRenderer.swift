@@ -77,7 +77,7 @@ struct LiquidRenderer {
     /// rendered with the loop's variable and `forloop`, both restored after the loop.
     private mutating func render(_ loop: LiquidLoop) {
         let header = loop.header
-        for path in [header.limit, header.offset].compactMap({ $0?.missingPath(context) }) {
+        if let path = header.limit?.missingPath(context) ?? header.offset?.missingPath(context) {
             problems.append(.missingVariable(path))
             return
         }
