@@ -58,6 +58,9 @@ extension LiquidTemplateTests {
         ("{% if x %}{% when 1 %}{% endif %}", 11, "'when' does not belong in the '{% if %}' at column 1; close it with '{% endif %}' first."),
         ("{{ 'open }}", 4, "This string is never closed with '."),
         ("{{ a b }}", 6, "Expected a '|' and a filter here, found 'b'."),
+        // scripts/fuzz liquid (fuzz/regressions/liquid): a message stays one line.
+        ("{{ x 'a\nb' }}", 6, #"Expected a '|' and a filter here, found the string "a\nb"."#),
+        ("{{ x \u{1B}[2J }}", 6, #"Unexpected '\u001B' in a tag."#),
         ("{{ x[ }}", 7, "Expected a variable or a value, found the end of the tag."),
         ("{{ x[1 }}", 8, "Expected ']' to close the '[' at column 5, found the end of the tag."),
         ("{{ x[true] }}", 6, "An index must be a whole number, a string or a variable."),

@@ -99,7 +99,7 @@ struct LiquidMarkupLexer {
             return token(.word(text.text(start..<position)))
         default:
             let shown = text.text(start..<min(end, start + Self.scalarLength(byte)))
-            throw text.error(at: start, "Unexpected '\(shown)' in a tag.")
+            throw text.error(at: start, "Unexpected '\(ShownText.escaped(shown))' in a tag.")
         }
     }
 

@@ -278,7 +278,8 @@ struct LiquidMarkupParser {
     private func describe(_ token: LiquidMarkupLexer.Token) -> String {
         switch token.kind {
         case .word(let word): "'\(word)'"
-        case .string(let string): "the string \"\(string.count > 20 ? String(string.prefix(20)) + "..." : string)\""
+        // A line break or control character in the string is shown escaped: a message is one line.
+        case .string(let string): "the string \"\(ShownText.escaped(string.count > 20 ? String(string.prefix(20)) + "..." : string))\""
         case .integer(let integer): "the number \(integer)"
         case .double(let double): "the number \(double)"
         case .wholeNumber(let digits): "the number \(digits)"
