@@ -85,9 +85,35 @@ struct LiquidLexer {
             }
             trimNext = end.trimsRight
             return end.after
+        case "liquid":
+            try liquidLines(nameEnd..<markup.upperBound)
+            return after
         default:
             found.append(.tag(name: name, nameStart: nameStart, markup: nameEnd..<markup.upperBound, start: start))
             return after
+        }
+    }
+
+    /// The lines of a `{% liquid %}` tag, each a tag without its delimiters (`assign x = 1`,
+    /// `echo x`, `if x` ... `endif`); blank lines and `#` comments are skipped.
+    private mutating func liquidLines(_ markup: Range<Int>) throws(LiquidSyntaxError) {
+        let bytes = text.bytes
+        var lineStart = markup.lowerBound
+        while lineStart < markup.upperBound {
+            var lineEnd = lineStart
+            while lineEnd < markup.upperBound, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
+            var nameStart = lineStart
+            while nameStart < lineEnd, LiquidSourceText.isSpace(bytes[nameStart]) { nameStart += 1 }
+            if nameStart < lineEnd, bytes[nameStart] != UInt8(ascii: "#") {
+                var nameEnd = nameStart
+                while nameEnd < lineEnd, LiquidMarkupLexer.isWordByte(bytes[nameEnd]) { nameEnd += 1 }
+                let name = text.text(nameStart..<nameEnd)
+                if ["raw", "comment", "liquid"].contains(name) {
+                    throw text.error(at: nameStart, "'\(name)' cannot be a line of '{% liquid %}'; use '#' for a comment.")
+                }
+                found.append(.tag(name: name, nameStart: nameStart, markup: nameEnd..<lineEnd, start: nameStart))
+            }
+            lineStart = lineEnd + 1
         }
     }
 

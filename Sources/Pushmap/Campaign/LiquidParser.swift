@@ -7,11 +7,11 @@ struct LiquidParser {
 
     /// The tags there are, for `did you mean`.
     static let tags = ["if", "elsif", "else", "endif", "unless", "endunless", "case", "when", "endcase", "for", "endfor",
-                       "break", "continue", "assign", "capture", "endcapture", "echo", "raw", "endraw", "comment", "endcomment"]
+                       "break", "continue", "assign", "capture", "endcapture", "echo", "liquid", "raw", "endraw", "comment", "endcomment"]
     /// Liquid's other tags, which campaigns do not support: named as such rather than unknown.
-    static let unsupported = ["cycle", "decrement", "include", "increment", "liquid", "render", "tablerow"]
+    static let unsupported = ["cycle", "decrement", "include", "increment", "render", "tablerow"]
     /// The tags a message lists.
-    static let tagList = "if, unless, case, for, assign, capture, echo, raw and comment"
+    static let tagList = "if, unless, case, for, assign, capture, echo, liquid, raw and comment"
     /// How many loops are open around the tag being read, for `break` and `continue`.
     private var loops = 0
 
