@@ -42,6 +42,8 @@ extension LiquidTemplateTests {
         ("{% for x %}{% endfor %}", 10, "Expected 'in' after 'x', as in '{% for item in items %}'; found the end of the tag."),
         ("{% for x in y limit 2 %}{% endfor %}", 21, "Expected ':' after 'limit', found the number 2."),
         ("{% for x in y limit: 2 reversed %}{% endfor %}", 24, "Expected 'limit: n' or 'offset: n' here ('reversed' comes first), found 'reversed'."),
+        ("{% for i in a limit: 1, offset: 1 %}{% endfor %}", 23, "Expected 'limit: n' or 'offset: n' here ('reversed' comes first), found ','."),
+        ("{% for i in a offset: continue %}{% endfor %}", 23, "'offset: continue' is not supported in campaign templates; give the offset as a number."),
         ("{% for i in (1..2 %}{% endfor %}", 19, "Expected ')' to close the '(' at column 13, found the end of the tag."),
         ("a{% break %}", 2, "'break' is outside any '{% for %}' loop."),
         ("{% for x in y %}{% endfor %}{% continue %}", 29, "'continue' is outside any '{% for %}' loop."),

@@ -22,6 +22,8 @@ struct LiquidComparison: Sendable {
         case .notEqual: return try !Self.equal(left, right, context)
         case .contains: return try Self.contains(left.evaluate(context), right.evaluate(context))
         case .less, .greater, .lessOrEqual, .greaterOrEqual:
+            // As Liquid: `empty` and `blank` have no order.
+            if left.isSpecial || right.isSpecial { return false }
             guard let order = try Self.order(left.evaluate(context), right.evaluate(context), operation) else { return false }
             switch operation {
             case .less: return order < 0
@@ -40,8 +42,8 @@ struct LiquidComparison: Sendable {
         }
     }
 
-    /// Equality, with `blank` and `empty` on either side meaning their tests.
-    private static func equal(_ left: LiquidExpression, _ right: LiquidExpression, _ context: LiquidContext) throws(LiquidFailure) -> Bool {
+    /// Equality, with `blank` and `empty` on either side meaning their tests (`==` and `when`).
+    static func equal(_ left: LiquidExpression, _ right: LiquidExpression, _ context: LiquidContext) throws(LiquidFailure) -> Bool {
         switch (left, right) {
         // As Liquid 5.4, which compares the two special values themselves, not what they test.
         case (.empty, .empty), (.blank, .blank), (.empty, .blank), (.blank, .empty): return false

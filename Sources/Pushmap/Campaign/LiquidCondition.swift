@@ -9,16 +9,18 @@ struct LiquidCondition: Sendable {
     let tests: [LiquidComparison]
     let joins: [Join]
 
+    /// Evaluated from the left, as Liquid does, and no further than the answer needs: in
+    /// `true or n > s` the comparison Liquid would refuse is never made.
     func holds(_ context: LiquidContext) throws(LiquidFailure) -> Bool {
-        var index = tests.count - 1
-        var result = try tests[index].holds(context)
-        while index > 0 {
-            index -= 1
+        var index = 0
+        while true {
+            let result = try tests[index].holds(context)
+            if index == joins.count { return result }
             switch joins[index] {
-            case .and: if result { result = try tests[index].holds(context) }
-            case .or: if !result { result = try tests[index].holds(context) }
+            case .and: if !result { return false }
+            case .or: if result { return true }
             }
+            index += 1
         }
-        return result
     }
 }

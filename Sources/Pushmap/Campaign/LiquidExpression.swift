@@ -10,6 +10,14 @@ indirect enum LiquidExpression: Sendable {
     case variable(LiquidPath)
 
     /// The value in `context`; nil when a variable's path does not resolve.
+    /// Whether this is `empty` or `blank`, which stand for tests, not values.
+    var isSpecial: Bool {
+        switch self {
+        case .empty, .blank: true
+        default: false
+        }
+    }
+
     /// The path as written of a variable the context lacks; nil for a literal or a variable found.
     func missingPath(_ context: LiquidContext) -> String? {
         guard case .variable(let path) = self, path.resolve(context) == nil else { return nil }
@@ -100,7 +108,11 @@ struct LiquidPath: Sendable {
 struct LiquidContext {
     let variables: JSONValue
     let now: Int64
+    /// What `assign` and `capture` set: for the rest of the text, loops included.
     var locals: [String: JSONValue] = [:]
+    /// Each open loop's item and `forloop`, the innermost last: they hide an assigned variable of
+    /// the same name inside the loop, and an assignment there outlives the loop, as in Liquid.
+    var loops: [(item: String, value: JSONValue, forloop: JSONValue)] = []
 
     init(variables: JSONValue, now: Int64) {
         self.variables = variables
@@ -109,6 +121,10 @@ struct LiquidContext {
 
     /// A variable by its name.
     subscript(root: String) -> JSONValue? {
+        for loop in loops.reversed() {
+            if loop.item == root { return loop.value }
+            if root == "forloop" { return loop.forloop }
+        }
         if let local = locals[root] { return local }
         return variables[root]
     }

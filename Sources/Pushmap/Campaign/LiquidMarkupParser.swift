@@ -113,6 +113,12 @@ struct LiquidMarkupParser {
 
     /// The one name a `capture` takes.
     mutating func captureName() throws(LiquidSyntaxError) -> String {
+        // As Liquid, the name may be quoted.
+        if case .string(let quoted) = current.kind {
+            advance()
+            try expectEnd("the end of 'capture'")
+            return quoted
+        }
         let name = try variableName(for: "capture", example: "{% capture name %}")
         try expectEnd("the end of 'capture'")
         return name
@@ -155,13 +161,16 @@ struct LiquidMarkupParser {
             header.reversed = true
         }
         while !isAtEnd {
-            _ = take(.comma)
             guard case .word(let name) = current.kind, name == "limit" || name == "offset" else {
                 throw text.error(at: current.offset, "Expected 'limit: n' or 'offset: n' here ('reversed' comes first), found \(describe(current)).")
             }
             advance()
             guard take(.colon) else { throw text.error(at: current.offset, "Expected ':' after '\(name)', found \(describe(current)).") }
+            let valueStart = current.offset
             let value = try expression()
+            if name == "offset", case .variable(let path) = value, path.root == "continue", path.steps.isEmpty {
+                throw text.error(at: valueStart, "'offset: continue' is not supported in campaign templates; give the offset as a number.")
+            }
             if name == "limit" { header.limit = value } else { header.offset = value }
         }
         return header

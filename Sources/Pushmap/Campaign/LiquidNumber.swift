@@ -116,7 +116,7 @@ enum LiquidNumber: Equatable {
 
     /// Ruby's `String#to_i`: blanks, a sign, then digits (single `_` between them allowed), up to
     /// the first other character; 0 when there are none.
-    private static func leadingInteger(_ text: String) throws(LiquidFailure) -> LiquidNumber {
+    static func leadingInteger(_ text: String) throws(LiquidFailure) -> LiquidNumber {
         var bytes = text.utf8.drop(while: LiquidSourceText.isSpace)
         var negative = false
         if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {

@@ -66,13 +66,13 @@ struct LiquidParser {
                     }
                     let opening = Opening(name: name, start: start)
                     switch name {
-                    case "case": nodes.append(try choice(opening, markup: markup, depth: depth + 1))
-                    case "for": nodes.append(try loop(opening, markup: markup, depth: depth + 1))
+                    case "case": nodes.append(Self.withoutBlankText(try choice(opening, markup: markup, depth: depth + 1)))
+                    case "for": nodes.append(Self.withoutBlankText(try loop(opening, markup: markup, depth: depth + 1)))
                     case "capture":
                         var parser = try LiquidMarkupParser(text, markup: markup)
                         let variable = try parser.captureName()
                         nodes.append(.capture(variable, try bodyToEnd(opening, depth: depth + 1)))
-                    default: nodes.append(try conditional(opening, markup: markup, depth: depth + 1))
+                    default: nodes.append(Self.withoutBlankText(try conditional(opening, markup: markup, depth: depth + 1)))
                     }
                 case "assign":
                     var parser = try LiquidMarkupParser(text, markup: markup)
@@ -164,6 +164,43 @@ struct LiquidParser {
         guard let divider, divider.name == "else" else { return .loop(LiquidLoop(header: header, body: nodes, otherwise: [])) }
         try LiquidMarkupParser(text, markup: divider.markup).expectNothing(after: "else")
         return .loop(LiquidLoop(header: header, body: nodes, otherwise: try bodyAfterElse(block, depth: depth)))
+    }
+
+    /// A block whose bodies write nothing but blanks (only assignments, captures, comments and
+    /// such blocks, between line breaks) without those blanks, as Liquid renders it: an `if`
+    /// around an `assign` on lines of its own adds no empty lines to the text.
+    private static func withoutBlankText(_ node: LiquidNode) -> LiquidNode {
+        let bodies: [[LiquidNode]]
+        switch node {
+        case .conditional(let branches, let otherwise): bodies = branches.map(\.body) + [otherwise]
+        case .choice(_, let whens, let otherwise): bodies = whens.map(\.body) + [otherwise]
+        case .loop(let loop): bodies = [loop.body, loop.otherwise]
+        default: return node
+        }
+        guard bodies.allSatisfy({ $0.allSatisfy(isBlank) }) else { return node }
+        let strip = { (body: [LiquidNode]) in body.filter { if case .text = $0 { false } else { true } } }
+        switch node {
+        case .conditional(let branches, let otherwise):
+            return .conditional(branches.map { LiquidBranch(condition: $0.condition, negated: $0.negated, body: strip($0.body)) }, otherwise: strip(otherwise))
+        case .choice(let subject, let whens, let otherwise):
+            return .choice(subject: subject, whens.map { LiquidWhen(values: $0.values, body: strip($0.body)) }, otherwise: strip(otherwise))
+        case .loop(let loop):
+            return .loop(LiquidLoop(header: loop.header, body: strip(loop.body), otherwise: strip(loop.otherwise)))
+        default:
+            return node
+        }
+    }
+
+    /// Whether a node writes nothing but blanks, as Liquid's `blank?` says.
+    private static func isBlank(_ node: LiquidNode) -> Bool {
+        switch node {
+        case .text(let text): text.utf8.allSatisfy(LiquidSourceText.isSpace)
+        case .assign, .capture: true
+        case .output, .interrupt: false
+        case .conditional(let branches, let otherwise): (branches.map(\.body) + [otherwise]).allSatisfy { $0.allSatisfy(isBlank) }
+        case .choice(_, let whens, let otherwise): (whens.map(\.body) + [otherwise]).allSatisfy { $0.allSatisfy(isBlank) }
+        case .loop(let loop): [loop.body, loop.otherwise].allSatisfy { $0.allSatisfy(isBlank) }
+        }
     }
 
     /// A block's body up to its end tag, with no divider.

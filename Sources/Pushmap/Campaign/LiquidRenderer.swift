@@ -40,15 +40,11 @@ struct LiquidRenderer {
                 }
             case .choice(let subject, let whens, let otherwise):
                 do throws(LiquidFailure) {
-                    // As a condition, a subject the recipient lacks is nil, and no problem.
-                    let value = subject.evaluate(context) ?? .null
+                    // As a condition, a subject the recipient lacks is nil, and no problem. As
+                    // in Liquid, each value of a `when` that matches renders its body once.
                     var matched = false
                     for when in whens {
-                        var equal = false
-                        for choice in when.values where !equal {
-                            equal = try LiquidComparison.equal(value, choice.evaluate(context))
-                        }
-                        if equal {
+                        for choice in when.values where try LiquidComparison.equal(subject, choice, context) {
                             matched = true
                             render(when.body)
                         }
@@ -74,7 +70,7 @@ struct LiquidRenderer {
     }
 
     /// A `for` loop: its items sliced by `offset` and `limit`, then reversed if asked, each
-    /// rendered with the loop's variable and `forloop`, both restored after the loop.
+    /// rendered with the loop's variable and `forloop` in a scope of their own.
     private mutating func render(_ loop: LiquidLoop) {
         let header = loop.header
         if let path = header.limit?.missingPath(context) ?? header.offset?.missingPath(context) {
@@ -82,6 +78,7 @@ struct LiquidRenderer {
             return
         }
         let items: LiquidLoopItems
+        var sliced = true
         switch header.source {
         case .collection(let expression):
             guard let value = expression.evaluate(context) else {
@@ -89,30 +86,37 @@ struct LiquidRenderer {
                 return
             }
             items = .list(LiquidLoopItems.items(of: value))
+            // As Liquid: a text is one item, whatever the offset and limit say.
+            if case .string = value { sliced = false }
         case .range(let first, let last):
             if let path = first.missingPath(context) ?? last.missingPath(context) {
                 problems.append(.missingVariable(path))
                 return
             }
-            guard let from = LiquidFilter.integer(first.evaluate(context)), let to = LiquidFilter.integer(last.evaluate(context)) else {
-                problems.append(.renderFailed(message: "A range's ends must be whole numbers, as in (1..5)."))
+            do throws(LiquidFailure) {
+                items = .range(from: try LiquidLoopItems.end(first.evaluate(context)), to: try LiquidLoopItems.end(last.evaluate(context)))
+            } catch {
+                problems.append(.renderFailed(message: error.message))
                 return
             }
-            items = .range(from: from, to: to)
         }
-        let offset = header.offset.map { LiquidFilter.integer($0.evaluate(context)) ?? 0 } ?? 0
-        let limit = header.limit.map { LiquidFilter.integer($0.evaluate(context)) ?? 0 }
-        let window = items.window(offset: offset, limit: limit)
+        let window: Range<Int>
+        do throws(LiquidFailure) {
+            let offset = try LiquidLoopItems.whole(header.offset?.evaluate(context), "offset") ?? 0
+            let limit = try LiquidLoopItems.whole(header.limit?.evaluate(context), "limit")
+            window = sliced ? items.window(offset: offset, limit: limit) : 0..<items.count
+        } catch {
+            problems.append(.renderFailed(message: error.message))
+            return
+        }
         if window.isEmpty {
             render(loop.otherwise)
             return
         }
-        let saved = (item: context.locals[header.variable], forloop: context.locals["forloop"])
-        defer {
-            context.locals[header.variable] = saved.item
-            context.locals["forloop"] = saved.forloop
-        }
         let length = window.count
+        let parent = context.loops.last?.forloop
+        context.loops.append((header.variable, .null, .null))
+        defer { context.loops.removeLast() }
         for position in 0..<length where !full {
             let index = header.reversed ? window.upperBound - 1 - position : window.lowerBound + position
             passes += 1
@@ -121,14 +125,13 @@ struct LiquidRenderer {
                 full = true
                 return
             }
-            context.locals[header.variable] = items[index]
             var forloop: JSONObject = [
                 "index": .integer(Int64(position + 1)), "index0": .integer(Int64(position)),
                 "rindex": .integer(Int64(length - position)), "rindex0": .integer(Int64(length - position - 1)),
                 "first": .bool(position == 0), "last": .bool(position == length - 1), "length": .integer(Int64(length)),
             ]
-            if let parent = saved.forloop { forloop["parentloop"] = parent }
-            context.locals["forloop"] = .object(forloop)
+            forloop["parentloop"] = parent ?? .null
+            context.loops[context.loops.count - 1] = (header.variable, items[index], .object(forloop))
             render(loop.body)
             if interrupt == .break {
                 interrupt = nil
@@ -209,15 +212,44 @@ enum LiquidLoopItems {
     case list([JSONValue])
     case range(from: Int, to: Int)
 
-    /// A value as Liquid loops over it: an array's items, an object's `[key, value]` pairs, nil
-    /// and an empty text as nothing, anything else (a text, a number) as one item.
+    /// A value as Liquid loops over it: an array's items, an object's `[key, value]` pairs, a
+    /// text as one item (none when empty), and nil, a number or a boolean as none.
     static func items(of value: JSONValue) -> [JSONValue] {
         switch value {
         case .array(let items) where LiquidWholeNumber(value) == nil: items
         case .object(let object): object.map { .array([.string($0.key), $0.value]) }
-        case .null, .string(""): []
-        default: [value]
+        case .string(let text): text.isEmpty ? [] : [value]
+        default: []
         }
+    }
+
+    /// A range's end as Liquid reads one: an integer, nil as 0, a text's leading integer, a
+    /// fraction cut to its whole part.
+    static func end(_ value: JSONValue?) throws(LiquidFailure) -> Int {
+        switch value {
+        case nil, .null?: return 0
+        case .integer(let integer)?: return Int(integer)
+        case .double(let double)? where double.isFinite && Swift.abs(double) < 9e18: return Int(double.rounded(.towardZero))
+        case .string(let text)?:
+            if case .integer(let integer) = try LiquidNumber.leadingInteger(text) { return Int(integer) }
+            return 0
+        case let other?:
+            if let number = LiquidWholeNumber(other) { throw LiquidFailure(message: number.refusal("a range")) }
+            throw LiquidFailure(message: "A range's ends must be whole numbers, as in (1..5), not \(LiquidText.plain(other)).")
+        }
+    }
+
+    /// A loop's `limit` or `offset`: nil when not given or nil, else a whole number (an integer
+    /// or a text of one), as Liquid's `Integer()` reads it.
+    static func whole(_ value: JSONValue?, _ name: String) throws(LiquidFailure) -> Int? {
+        switch value {
+        case nil, .null?: return nil
+        case .integer(let integer)?: return Int(integer)
+        case .string(let text)?:
+            if let integer = Int(text.trimmingBlanks()) { return integer }
+        default: break
+        }
+        throw LiquidFailure(message: "The loop's '\(name)' must be a whole number, not \(LiquidText.plain(value ?? .null)).")
     }
 
     var count: Int {
