@@ -8,8 +8,9 @@ indirect enum LiquidExpression: Sendable {
     /// `empty`: equal to empty strings, arrays and objects.
     case empty
     case variable(LiquidPath)
+    /// `(first..last)`: the whole numbers from one to the other, both included.
+    case range(LiquidExpression, LiquidExpression)
 
-    /// The value in `context`; nil when a variable's path does not resolve.
     /// Whether this is `empty` or `blank`, which stand for tests, not values.
     var isSpecial: Bool {
         switch self {
@@ -20,16 +21,28 @@ indirect enum LiquidExpression: Sendable {
 
     /// The path as written of a variable the context lacks; nil for a literal or a variable found.
     func missingPath(_ context: LiquidContext) -> String? {
+        if case .range(let first, let last) = self { return first.missingPath(context) ?? last.missingPath(context) }
         guard case .variable(let path) = self, path.resolve(context) == nil else { return nil }
         return path.written
     }
 
+    /// The value in `context`; nil when a variable's path does not resolve.
     func evaluate(_ context: LiquidContext) -> JSONValue? {
         switch self {
         case .literal(let value): value
         case .blank, .empty: .string("")
+        case .range(let first, let last): Self.numbers(first, last, context)
         case .variable(let path): path.resolve(context)
         }
+    }
+
+    /// A range as a list of its numbers: nil when an end is missing, no numbers when an end is
+    /// no whole number. Past the loops' limit the rest is left out: no loop could reach it.
+    private static func numbers(_ first: LiquidExpression, _ last: LiquidExpression, _ context: LiquidContext) -> JSONValue? {
+        guard let from = first.evaluate(context), let to = last.evaluate(context) else { return nil }
+        guard let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to) else { return .array([]) }
+        let items = LiquidLoopItems.range(from: start, to: end)
+        return .array((0..<min(items.count, LiquidTemplate.maxLoopPasses + 1)).map { items[$0] })
     }
 }
 
@@ -113,6 +126,9 @@ struct LiquidContext {
     /// Each open loop's item and `forloop`, the innermost last: they hide an assigned variable of
     /// the same name inside the loop, and an assignment there outlives the loop, as in Liquid.
     var loops: [(item: String, value: JSONValue, forloop: JSONValue)] = []
+    /// The counters of `increment` and `decrement`, which an assigned variable of the same name
+    /// hides, as in Liquid.
+    var counters: [String: Int64] = [:]
 
     init(variables: JSONValue, now: Int64) {
         self.variables = variables
@@ -126,6 +142,7 @@ struct LiquidContext {
             if root == "forloop" { return loop.forloop }
         }
         if let local = locals[root] { return local }
+        if let counter = counters[root] { return .integer(counter) }
         return variables[root]
     }
 }

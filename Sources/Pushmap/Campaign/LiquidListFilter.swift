@@ -77,6 +77,11 @@ enum LiquidListFilter {
                 throw LiquidFailure(message: "'concat' adds a list, not \(LiquidText.plain(argument(0) ?? .null)).")
             }
             return .array(flat(value) + added)
+        case .sum:
+            // As Liquid: each item, or its member, as a number (not one: 0), added exactly.
+            let property = property(0)
+            let values = flat(.array(flat(value).map { item in property.map { member($0, of: item) } ?? item }))
+            return try LiquidNumber.sum(values, name: name)
         case .sort, .sortNatural:
             return .array(try sorted(flat(value), by: property(0), natural: filter == .sortNatural, name: name))
         default:

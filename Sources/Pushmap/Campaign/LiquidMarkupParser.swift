@@ -139,41 +139,65 @@ struct LiquidMarkupParser {
             throw text.error(at: current.offset, "Expected 'in' after '\(variable)', as in '{% for item in items %}'; found \(describe(current)).")
         }
         advance()
+        let collectionStart = current.offset
+        let collection = try expression()
+        // The loop's name, for `offset: continue`: its variable and collection as written.
+        let name = variable + "-" + text.text(collectionStart..<current.offset).trimmingBlanks()
         let source: LiquidLoop.Source
-        if current.kind == .openParenthesis {
-            let open = current.offset
-            advance()
-            let first = try expression()
-            guard take(.dot), take(.dot) else {
-                throw text.error(at: current.offset, "Expected '..' in the range, as in '(1..5)'; found \(describe(current)).")
-            }
-            let last = try expression()
-            guard take(.closeParenthesis) else {
-                throw text.error(at: current.offset, "Expected ')' to close the '(' at column \(text.column(ofByte: open)), found \(describe(current)).")
-            }
+        if case .range(let first, let last) = collection {
             source = .range(first, last)
         } else {
-            source = .collection(try expression())
+            source = .collection(collection)
         }
-        var header = LiquidLoop.Header(variable: variable, source: source)
+        var header = LiquidLoop.Header(variable: variable, name: name, source: source)
         if current.kind == .word("reversed") {
             advance()
             header.reversed = true
         }
         while !isAtEnd {
-            guard case .word(let name) = current.kind, name == "limit" || name == "offset" else {
+            guard case .word(let attribute) = current.kind, attribute == "limit" || attribute == "offset" else {
                 throw text.error(at: current.offset, "Expected 'limit: n' or 'offset: n' here ('reversed' comes first), found \(describe(current)).")
             }
             advance()
-            guard take(.colon) else { throw text.error(at: current.offset, "Expected ':' after '\(name)', found \(describe(current)).") }
-            let valueStart = current.offset
-            let value = try expression()
-            if name == "offset", case .variable(let path) = value, path.root == "continue", path.steps.isEmpty {
-                throw text.error(at: valueStart, "'offset: continue' is not supported in campaign templates; give the offset as a number.")
+            guard take(.colon) else { throw text.error(at: current.offset, "Expected ':' after '\(attribute)', found \(describe(current)).") }
+            if attribute == "offset", current.kind == .word("continue") {
+                // Where the last loop of this name stopped.
+                advance()
+                header.continues = true
+                continue
             }
-            if name == "limit" { header.limit = value } else { header.offset = value }
+            let value = try expression()
+            if attribute == "limit" { header.limit = value } else { header.offset = value }
         }
         return header
+    }
+
+    /// `cycle "a", "b"` or `cycle "group": "a", "b"`: the group's name (the values as written
+    /// when none is given, so that cycles of the same values share their turn, as in Liquid)
+    /// and the values.
+    mutating func cycle() throws(LiquidSyntaxError) -> (group: String, values: [LiquidExpression]) {
+        if isAtEnd { throw text.error(at: current.offset, "'cycle' needs values, such as '{% cycle \"odd\", \"even\" %}'.") }
+        let start = current.offset
+        var group: String?
+        var values = [try expression()]
+        if take(.colon) {
+            guard case .literal(let name) = values[0] else {
+                throw text.error(at: start, "A cycle's group is a quoted name, as in '{% cycle \"rows\": \"odd\", \"even\" %}'.")
+            }
+            group = LiquidText.text(of: name)
+            values = [try expression()]
+        }
+        let valuesStart = group == nil ? start : tokens[max(index - 1, 0)].offset
+        while take(.comma) { values.append(try expression()) }
+        try expectEnd("',' and another value")
+        return (group ?? text.text(valuesStart..<current.offset).trimmingBlanks().description, values)
+    }
+
+    /// The counter's name of an `increment` or `decrement`.
+    mutating func counterName(for tag: String) throws(LiquidSyntaxError) -> String {
+        let name = try variableName(for: tag, example: "{% \(tag) visits %}")
+        try expectEnd("the end of '\(tag)'")
+        return name
     }
 
     /// The values of a `when`: `when 1, 2` or `when 1 or 2`.
@@ -217,6 +241,17 @@ struct LiquidMarkupParser {
         case .wholeNumber(let digits):
             advance()
             return .literal(LiquidWholeNumber(digits: digits, path: digits).mark)
+        case .openParenthesis:
+            advance()
+            let first = try expression()
+            guard take(.dot), take(.dot) else {
+                throw text.error(at: current.offset, "Expected '..' in the range, as in '(1..5)'; found \(describe(current)).")
+            }
+            let last = try expression()
+            guard take(.closeParenthesis) else {
+                throw text.error(at: current.offset, "Expected ')' to close the '(' at column \(text.column(ofByte: token.offset)), found \(describe(current)).")
+            }
+            return .range(first, last)
         case .word(let word):
             advance()
             // As Liquid, a literal's name followed by a lookup is a variable of that name (`blank.x`).

@@ -20,6 +20,11 @@ enum LiquidNode: Sendable {
     case assign(String, LiquidOutput)
     /// `capture name`: the body's rendering as a variable for the rest of the text.
     case capture(String, [LiquidNode])
+    /// `cycle [group:] a, b, ...`: the next of its values each time it renders.
+    case cycle(group: String, [LiquidExpression])
+    /// `increment name` (writes the counter, then adds 1) or `decrement name` (takes 1, then
+    /// writes it): counters apart from assigned variables, starting at 0.
+    case counter(String, step: Int64)
 }
 
 /// One `when` of a `case`: the values it matches and its body.
@@ -44,10 +49,15 @@ struct LiquidLoop: Sendable {
     /// The tag's markup: what it loops over, and how.
     struct Header: Sendable {
         let variable: String
+        /// The variable and the collection as written (`item-order.items`): loops of one name
+        /// share where the last stopped, for `offset: continue`.
+        let name: String
         let source: Source
         var reversed = false
         var limit: LiquidExpression?
         var offset: LiquidExpression?
+        /// `offset: continue`.
+        var continues = false
     }
 
     let header: Header

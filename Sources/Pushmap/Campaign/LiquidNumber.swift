@@ -49,6 +49,13 @@ enum LiquidNumber: Equatable {
         }
     }
 
+    /// The values added as numbers, as Liquid's `sum` adds them: 0 for none.
+    static func sum(_ values: [JSONValue], name: String) throws(LiquidFailure) -> JSONValue {
+        var total = LiquidNumber.integer(0)
+        for value in values { total = try total.combined(with: try read(value, name), .plus) }
+        return try total.checked()
+    }
+
     /// The number a value stands for, as Ruby's `Utils.to_number` reads it.
     static func read(_ value: JSONValue, _ name: String) throws(LiquidFailure) -> LiquidNumber {
         if let number = LiquidWholeNumber(value) { throw LiquidFailure(message: number.refusal("'\(name)'")) }

@@ -7,11 +7,12 @@ struct LiquidParser {
 
     /// The tags there are, for `did you mean`.
     static let tags = ["if", "elsif", "else", "endif", "unless", "endunless", "case", "when", "endcase", "for", "endfor",
-                       "break", "continue", "assign", "capture", "endcapture", "echo", "liquid", "raw", "endraw", "comment", "endcomment"]
+                       "break", "continue", "assign", "capture", "endcapture", "echo", "liquid", "cycle", "increment", "decrement",
+                       "raw", "endraw", "comment", "endcomment"]
     /// Liquid's other tags, which campaigns do not support: named as such rather than unknown.
-    static let unsupported = ["cycle", "decrement", "include", "increment", "render", "tablerow"]
+    static let unsupported = ["include", "render", "tablerow"]
     /// The tags a message lists.
-    static let tagList = "if, unless, case, for, assign, capture, echo, liquid, raw and comment"
+    static let tagList = "if, unless, case, for, cycle, assign, capture, increment, decrement, echo, liquid, raw and comment"
     /// How many loops are open around the tag being read, for `break` and `continue`.
     private var loops = 0
 
@@ -78,6 +79,13 @@ struct LiquidParser {
                     var parser = try LiquidMarkupParser(text, markup: markup)
                     let (variable, value) = try parser.assignment()
                     nodes.append(.assign(variable, value))
+                case "cycle":
+                    var parser = try LiquidMarkupParser(text, markup: markup)
+                    let (group, values) = try parser.cycle()
+                    nodes.append(.cycle(group: group, values))
+                case "increment", "decrement":
+                    var parser = try LiquidMarkupParser(text, markup: markup)
+                    nodes.append(.counter(try parser.counterName(for: name), step: name == "increment" ? 1 : -1))
                 case "echo":
                     var parser = try LiquidMarkupParser(text, markup: markup)
                     if let output = try parser.output() { nodes.append(.output(output)) }
@@ -196,7 +204,7 @@ struct LiquidParser {
         switch node {
         case .text(let text): text.utf8.allSatisfy(LiquidSourceText.isSpace)
         case .assign, .capture: true
-        case .output, .interrupt: false
+        case .output, .interrupt, .cycle, .counter: false
         case .conditional(let branches, let otherwise): (branches.map(\.body) + [otherwise]).allSatisfy { $0.allSatisfy(isBlank) }
         case .choice(_, let whens, let otherwise): (whens.map(\.body) + [otherwise]).allSatisfy { $0.allSatisfy(isBlank) }
         case .loop(let loop): [loop.body, loop.otherwise].allSatisfy { $0.allSatisfy(isBlank) }

@@ -12,6 +12,10 @@ struct LiquidRenderer {
     private var interrupt: LiquidInterrupt?
     /// The passes through loop bodies so far.
     private var passes = 0
+    /// Where each loop name stopped, for `offset: continue`.
+    private var offsets: [String: Int] = [:]
+    /// The next turn of each cycle group.
+    private var cycles: [String: Int] = [:]
 
     init(context: LiquidContext, capacity: Int) {
         self.context = context
@@ -59,6 +63,15 @@ struct LiquidRenderer {
                 interrupt = kind
             case .assign(let name, let tag):
                 context.locals[name] = value(of: tag) ?? .null
+            case .cycle(let group, let values):
+                let turn = cycles[group, default: 0]
+                cycles[group] = (turn + 1) % values.count
+                render(LiquidOutput(expression: values[turn], filters: []))
+            case .counter(let name, let step):
+                let current = context.counters[name, default: 0]
+                let shown = step > 0 ? current : current + step
+                context.counters[name] = current + step
+                append(String(shown))
             case .capture(let name, let body):
                 let outer = output
                 output = ""
@@ -102,13 +115,15 @@ struct LiquidRenderer {
         }
         let window: Range<Int>
         do throws(LiquidFailure) {
-            let offset = try LiquidLoopItems.whole(header.offset?.evaluate(context), "offset") ?? 0
+            let offset = header.continues ? offsets[header.name, default: 0] : try LiquidLoopItems.whole(header.offset?.evaluate(context), "offset") ?? 0
             let limit = try LiquidLoopItems.whole(header.limit?.evaluate(context), "limit")
             window = sliced ? items.window(offset: offset, limit: limit) : 0..<items.count
         } catch {
             problems.append(.renderFailed(message: error.message))
             return
         }
+        // As Liquid: every loop notes where it stopped, for a later one with `offset: continue`.
+        offsets[header.name] = window.upperBound
         if window.isEmpty {
             render(loop.otherwise)
             return

@@ -1,7 +1,7 @@
 internal import PushmapJSON
 
 /// Liquid's standard filters that take a value and plain arguments: the text, list and number
-/// filters of Shopify's Liquid (5.4, as Debian ships it), by name. `default`, `truncate`, `date`
+/// filters of Shopify's Liquid (5.4, as Debian ships it, and `sum` from later versions), by name. `default`, `truncate`, `date`
 /// and the three case filters have arguments of their own and live in LiquidFilter.
 ///
 /// Text is matched and replaced by its UTF-8 bytes, as Ruby does; a position or a count
@@ -19,7 +19,7 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
     case base64URLSafeEncode = "base64_url_safe_encode", base64URLSafeDecode = "base64_url_safe_decode"
     case truncatewords, split
     // Lists (and text, where Liquid reads one).
-    case size, first, last, slice, join, reverse, compact, uniq, map, sort, `where`, concat
+    case size, first, last, slice, join, reverse, compact, uniq, map, sort, `where`, concat, sum
     case sortNatural = "sort_natural"
     // Numbers.
     case plus, minus, times
@@ -41,7 +41,7 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
         case .map: (1...1, "1 argument (the member to take from each item)")
         case .where: (1...2, "1 or 2 arguments (the member to test, and the value it must have; without one, any but false and nil)")
         case .concat: (1...1, "1 argument (the list to add)")
-        case .sort, .sortNatural, .uniq, .compact: (0...1, "at most 1 argument (the member to go by)")
+        case .sort, .sortNatural, .uniq, .compact, .sum: (0...1, "at most 1 argument (the member to go by)")
         case .plus, .minus, .times, .dividedBy, .modulo: (1...1, "1 argument (a number)")
         case .atLeast, .atMost: (1...1, "1 argument (the bound)")
         case .round: (0...1, "at most 1 argument (the number of decimal places)")
@@ -97,7 +97,7 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
             return .string(LiquidTextEdit.truncatingWords(input, to: count, ellipsis: argument(1).map(LiquidText.text(of:)) ?? "..."))
         case .split:
             return .array(LiquidTextEdit.split(input, by: text(0)).map(JSONValue.string))
-        case .size, .first, .last, .slice, .join, .reverse, .compact, .uniq, .map, .sort, .sortNatural, .where, .concat:
+        case .size, .first, .last, .slice, .join, .reverse, .compact, .uniq, .map, .sort, .sortNatural, .where, .concat, .sum:
             return try LiquidListFilter.apply(self, to: value, arguments, name: name)
         case .plus, .minus, .times, .dividedBy, .modulo, .abs, .ceil, .floor, .round, .atLeast, .atMost:
             return try LiquidNumber.apply(self, to: value, arguments, name: name)

@@ -10,7 +10,8 @@ public import PushmapJSON
 /// What compiles: output `{{ path | filter: arg, ... }}` with dotted paths, `[0]`, `[-1]`,
 /// `["key"]`, `.size`, `.first` and `.last`; the tags `if`/`elsif`/`else`/`endif`,
 /// `unless`/`endunless`, `case`/`when`, `for` (with `else`, `break`, `continue`, `limit`,
-/// `offset`, `reversed`, ranges and `forloop`), `assign`, `capture`, `echo`, `liquid`, `raw`, `comment`
+/// `offset`, `reversed`, ranges and `forloop`), `cycle`, `assign`, `capture`, `increment`,
+/// `decrement`, `echo`, `liquid`, `raw`, `comment`
 /// and `{% # ... %}`; whitespace control (`{{-`, `-%}`); Liquid's standard filters (docs/campaign.md
 /// lists them). Anything else (an unknown tag or filter, a wrong argument count, a block left
 /// open) is a ``LiquidSyntaxError`` at compile time, naming its column.
