@@ -35,7 +35,10 @@ enum LiquidNumber: Equatable {
         case .round:
             // As Liquid, the places are a number as any other (nil, false or a word: 0), its
             // fraction dropped; past 400 either way, every number this reads rounds the same.
-            let given = operand.map { Int(Swift.min(Swift.max($0.double.rounded(.towardZero), -400), 400)) } ?? 0
+            let given = operand.map { (places: LiquidNumber) -> Int in
+                let double = places.double
+                return double.isNaN ? 0 : Int(Swift.min(Swift.max(double.rounded(.towardZero), -400), 400))
+            } ?? 0
             let rounded = try input.rounded(to: given, .toNearestOrAwayFromZero)
             // A fraction rounded to places stays one, as Ruby's to_f gives it.
             if case .decimal = rounded { return .double(rounded.double) }
