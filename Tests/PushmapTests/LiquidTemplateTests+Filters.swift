@@ -171,9 +171,10 @@ extension LiquidTemplateTests {
         #expect(try LiquidTemplate("{{ s | replace: 'a', 'xy' | size }}").render(["s": .string(text)], lenient: false).text == "15000")
         let long = String(repeating: "a", count: 100_000)
         #expect(try LiquidTemplate("{{ s | remove: 'a' | size }}").render(["s": .string(long)], lenient: false).text == "0")
-        // A long near-match looked for in a long value: linear, not the product of the lengths.
+        // A long near-match looked for in a long value: linear, not the product of the lengths
+        // (half a million comparisons of a megabyte each, for a naive search: this test would
+        // not end within CI's time). Not timed: speed is measured by benchmarks.
         let haystack = String(repeating: "a", count: 1 << 20), needle = String(repeating: "a", count: 1 << 19) + "b"
-        let clock = ContinuousClock(), started = clock.now
         let vars: JSONValue = ["h": .string(haystack), "n": .string(needle)]
         for filter in ["remove", "remove_first", "remove_last", "split"] {
             let rendering = try LiquidTemplate("{{ h | \(filter): n | size }}").render(vars, lenient: false)
@@ -182,7 +183,6 @@ extension LiquidTemplateTests {
         // Thousands of unclosed script tags and lone '<' in strip_html: one pass each.
         let tags = String(repeating: "<script <", count: 20_000)
         #expect(try LiquidTemplate("{{ h | strip_html | size }}").render(["h": .string(tags)], lenient: false).text == "180000")
-        #expect(clock.now - started < .seconds(5))
     }
 
     @Test("math filters fail, naming the filter, where Liquid would show Infinity or a number past 64 bits")
