@@ -144,6 +144,7 @@ struct LiquidRenderer {
                 "index": .integer(Int64(position + 1)), "index0": .integer(Int64(position)),
                 "rindex": .integer(Int64(length - position)), "rindex0": .integer(Int64(length - position - 1)),
                 "first": .bool(position == 0), "last": .bool(position == length - 1), "length": .integer(Int64(length)),
+                "name": .string(header.name),
             ]
             forloop["parentloop"] = parent ?? .null
             context.loops[context.loops.count - 1] = (header.variable, items[index], .object(forloop))
