@@ -4,8 +4,7 @@ internal import PushmapJSON
 /// with nested arrays opened, an object as a list of one, nil as none, anything else as itself.
 enum LiquidListFilter {
     static func apply(_ filter: LiquidStandardFilter, to value: JSONValue, _ arguments: [JSONValue], name: String) throws(LiquidFailure) -> JSONValue {
-        // Not a ternary: with JSONValue's nil literal, `: nil` would be `.null`, an argument given.
-        func argument(_ index: Int) -> JSONValue? { arguments.indices.contains(index) ? .some(arguments[index]) : .none }
+        func argument(_ index: Int) -> JSONValue? { arguments.given(index) }
         // As Liquid: a property that is nil (written so, or a variable holding null) is none.
         func property(_ index: Int) -> JSONValue? {
             guard let given = argument(index), given != .null else { return .none }

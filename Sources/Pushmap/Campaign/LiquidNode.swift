@@ -27,6 +27,18 @@ enum LiquidNode: Sendable {
     case counter(String, step: Int64)
 }
 
+extension LiquidNode {
+    /// A block's bodies (each branch, `when` and `else`); nil for a node that is no block.
+    var bodies: [[LiquidNode]]? {
+        switch self {
+        case .conditional(let branches, let otherwise): branches.map(\.body) + [otherwise]
+        case .choice(_, let whens, let otherwise): whens.map(\.body) + [otherwise]
+        case .loop(let loop): [loop.body, loop.otherwise]
+        default: nil
+        }
+    }
+}
+
 /// One `when` of a `case`: the values it matches and its body.
 struct LiquidWhen: Sendable {
     let values: [LiquidExpression]

@@ -178,14 +178,7 @@ struct LiquidParser {
     /// such blocks, between line breaks) without those blanks, as Liquid renders it: an `if`
     /// around an `assign` on lines of its own adds no empty lines to the text.
     private static func withoutBlankText(_ node: LiquidNode) -> LiquidNode {
-        let bodies: [[LiquidNode]]
-        switch node {
-        case .conditional(let branches, let otherwise): bodies = branches.map(\.body) + [otherwise]
-        case .choice(_, let whens, let otherwise): bodies = whens.map(\.body) + [otherwise]
-        case .loop(let loop): bodies = [loop.body, loop.otherwise]
-        default: return node
-        }
-        guard bodies.allSatisfy({ $0.allSatisfy(isBlank) }) else { return node }
+        guard isBlank(node), node.bodies != nil else { return node }
         let strip = { (body: [LiquidNode]) in body.filter { if case .text = $0 { false } else { true } } }
         switch node {
         case .conditional(let branches, let otherwise):
@@ -205,9 +198,7 @@ struct LiquidParser {
         case .text(let text): text.utf8.allSatisfy(LiquidSourceText.isSpace)
         case .assign, .capture: true
         case .output, .interrupt, .cycle, .counter: false
-        case .conditional(let branches, let otherwise): (branches.map(\.body) + [otherwise]).allSatisfy { $0.allSatisfy(isBlank) }
-        case .choice(_, let whens, let otherwise): (whens.map(\.body) + [otherwise]).allSatisfy { $0.allSatisfy(isBlank) }
-        case .loop(let loop): [loop.body, loop.otherwise].allSatisfy { $0.allSatisfy(isBlank) }
+        case .conditional, .choice, .loop: node.bodies?.allSatisfy { $0.allSatisfy(isBlank) } ?? false
         }
     }
 

@@ -51,8 +51,7 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
 
     /// The filtered value, or why the filter cannot use its value or an argument.
     func apply(to value: JSONValue, _ arguments: [JSONValue], name: String) throws(LiquidFailure) -> JSONValue {
-        // Not a ternary: with JSONValue's nil literal, `: nil` would be `.null`, an argument given.
-        func argument(_ index: Int) -> JSONValue? { arguments.indices.contains(index) ? .some(arguments[index]) : .none }
+        func argument(_ index: Int) -> JSONValue? { arguments.given(index) }
         func text(_ index: Int) -> String { argument(index).map(LiquidText.text(of:)) ?? "" }
         let input = LiquidText.text(of: value)
         switch self {
@@ -102,5 +101,13 @@ enum LiquidStandardFilter: String, CaseIterable, Sendable {
         case .plus, .minus, .times, .dividedBy, .modulo, .abs, .ceil, .floor, .round, .atLeast, .atMost:
             return try LiquidNumber.apply(self, to: value, arguments, name: name)
         }
+    }
+}
+
+extension [JSONValue] {
+    /// A filter's argument at `index`, or nil when fewer were given. Not a ternary: with
+    /// JSONValue's nil literal, `: nil` would be `.null`, an argument given.
+    func given(_ index: Int) -> JSONValue? {
+        indices.contains(index) ? .some(self[index]) : .none
     }
 }
