@@ -14,10 +14,16 @@ extension UInt8 {
 
 extension UInt8 {
     /// The upper-case hexadecimal digit for the low four bits (`0`-`9`, `A`-`F`): the one
-    /// writing of hex digits for `%XX` and `\u00XX` escapes.
+    /// writing of upper-case hex digits: `%XX` and `\uXXXX` escapes, bytes in messages, colours.
     @_spi(Engine) @inlinable
     public static func upperHexDigit(_ value: UInt8) -> UInt8 {
         let nibble = value & 0xF
         return nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10
+    }
+
+    /// The byte as two upper-case hexadecimal digits (`0A`), as messages and CSS show a byte.
+    @_spi(Engine) @inlinable
+    public var upperHex: String {
+        String(decoding: [.upperHexDigit(self >> 4), .upperHexDigit(self)], as: UTF8.self)
     }
 }

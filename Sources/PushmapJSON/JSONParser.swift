@@ -390,7 +390,7 @@ extension JSONParser {
                 throw fail("lone surrogate \(text(escape, 6)) in string", at: escape)
             case .invalid(let byte):
                 // Quote the escape only when it is printable, so the message stays one clean line.
-                let shown = byte >= 0x21 && byte <= 0x7E ? text(escape, 2) : "\\ followed by byte 0x\(Self.hex(byte))"
+                let shown = byte >= 0x21 && byte <= 0x7E ? text(escape, 2) : "\\ followed by byte 0x\(byte.upperHex)"
                 throw fail("invalid escape \(shown) in string", at: escape)
             }
         }
@@ -504,26 +504,21 @@ extension JSONParser {
         private func unexpected(afterValue: Bool = false, _ phrase: (String) -> String) -> JSONParseError {
             let byte = bytes[pos]
             if byte == UInt8(ascii: "/") { return fail("comments not allowed", at: pos, afterValue: afterValue) }
-            let shown = byte >= 0x21 && byte <= 0x7E ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(Self.hex(byte))"
+            let shown = byte >= 0x21 && byte <= 0x7E ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(byte.upperHex)"
             return fail(phrase(shown), at: pos, afterValue: afterValue)
         }
 
         private func controlCharacter(_ byte: UInt8) -> JSONParseError {
-            fail("unescaped control character U+00\(Self.hex(byte)) in string", at: pos)
+            fail("unescaped control character U+00\(byte.upperHex) in string", at: pos)
         }
 
         private func invalidUTF8(at offset: Int) -> JSONParseError {
-            fail("invalid UTF-8 byte 0x\(Self.hex(bytes[offset])) in string", at: offset)
+            fail("invalid UTF-8 byte 0x\(bytes[offset].upperHex) in string", at: offset)
         }
 
         /// Up to `count` input bytes from `offset`, for quoting in messages.
         private func text(_ offset: Int, _ count: Int) -> String {
             String(decoding: UnsafeBufferPointer(rebasing: bytes[offset..<Swift.min(end, offset + count)]), as: UTF8.self)
-        }
-
-        private static func hex(_ byte: UInt8) -> String {
-            let digits = Array("0123456789ABCDEF".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0xF)]], as: UTF8.self)
         }
 
         /// A key as quoted in a message: at most 40 characters, control characters as `?`.

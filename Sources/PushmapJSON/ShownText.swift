@@ -31,8 +31,7 @@ package enum ShownText {
                 case 0x0D: escape = Array(#"\r"#.utf8)
                 case 0x09: escape = Array(#"\t"#.utf8)
                 default:
-                    let hex = Array("0123456789ABCDEF".utf8)
-                    escape = Array(#"\u"#.utf8) + [12, 8, 4, 0].map { hex[Int(scalar >> UInt32($0) & 0xF)] }
+                    escape = Array(#"\u"#.utf8) + [12, 8, 4, 0].map { .upperHexDigit(UInt8(truncatingIfNeeded: scalar >> UInt32($0))) }
                 }
                 if out.count + escape.count > maxBytes { break }
                 out += escape

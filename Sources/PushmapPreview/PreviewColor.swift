@@ -20,7 +20,7 @@ package struct PreviewColor: Sendable, Hashable {
 
     /// `rgba(r, g, b, a)`, or `#RRGGBB` when opaque.
     package var css: String {
-        if alpha == 255 { return "#" + hex(red) + hex(green) + hex(blue) }
+        if alpha == 255 { return "#" + red.upperHex + green.upperHex + blue.upperHex }
         let opacity = Double(Int(alpha) * 1000 / 255) / 1000
         return "rgba(\(red), \(green), \(blue), \(opacity))"
     }
@@ -62,8 +62,4 @@ package struct PreviewColor: Sendable, Hashable {
         return bytes
     }
 
-    private func hex(_ byte: UInt8) -> String {
-        let digits = Array("0123456789ABCDEF")
-        return String(digits[Int(byte >> 4)]) + String(digits[Int(byte & 0x0F)])
-    }
 }

@@ -1,5 +1,6 @@
 @_spi(Tools) internal import Pushmap
 @_spi(Tools) internal import PushmapTooling
+@_spi(Engine) internal import PushmapJSON
 #if canImport(Glibc)
 internal import Glibc
 #elseif canImport(Darwin)
@@ -107,7 +108,6 @@ struct HeadlessBrowser {
 
     /// A `file://` URL for an absolute path, every byte but unreserved ones and `/` percent-encoded.
     static func fileURL(_ path: String) -> String {
-        let hex = Array("0123456789ABCDEF".utf8)
         var url = Array("file://".utf8)
         for byte in path.utf8 {
             switch byte {
@@ -115,7 +115,7 @@ struct HeadlessBrowser {
                  UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
                 url.append(byte)
             default:
-                url += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
+                url += [UInt8(ascii: "%"), .upperHexDigit(byte >> 4), .upperHexDigit(byte)]
             }
         }
         return String(decoding: url, as: UTF8.self)
