@@ -236,4 +236,17 @@ extension LiquidTemplateTests {
         let listed = Set(table.flatMap { row in row.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) } })
         #expect(listed == Set(LiquidFilter.names))
     }
+
+    @Test("docs/campaign.md names every tag there is, and the ones refused")
+    func tagsDocumented() throws {
+        let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/campaign.md")
+        let text = try String(contentsOf: page, encoding: .utf8)
+        let paragraph = try #require(text.components(separatedBy: "\n\n").first { $0.contains("Any string of an intent may hold") })
+        for tag in LiquidParser.tags where !tag.hasPrefix("end") {
+            #expect(paragraph.contains("{% \(tag)") || paragraph.contains("`\(tag)`"), "docs/campaign.md does not name the tag \(tag)")
+        }
+        for tag in LiquidParser.unsupported {
+            #expect(paragraph.contains("`\(tag)`"), "docs/campaign.md does not say \(tag) is refused")
+        }
+    }
 }

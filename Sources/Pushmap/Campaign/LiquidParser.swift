@@ -5,14 +5,21 @@ struct LiquidParser {
     private let tokens: [LiquidLexer.Token]
     private var index = 0
 
-    /// The tags there are, for `did you mean`.
-    static let tags = ["if", "elsif", "else", "endif", "unless", "endunless", "case", "when", "endcase", "for", "endfor",
-                       "break", "continue", "assign", "capture", "endcapture", "echo", "liquid", "cycle", "increment", "decrement",
-                       "raw", "endraw", "comment", "endcomment"]
+    /// The tags that begin something, in the order messages list them, each with the tags that
+    /// only appear inside it (its branches and its end): the one table of tags.
+    static let openingTags: [(name: String, inner: [String])] = [
+        ("if", ["elsif", "else", "endif"]), ("unless", ["elsif", "else", "endunless"]), ("case", ["when", "else", "endcase"]),
+        ("for", ["else", "break", "continue", "endfor"]), ("cycle", []), ("assign", []), ("capture", ["endcapture"]),
+        ("increment", []), ("decrement", []), ("echo", []), ("liquid", []), ("raw", ["endraw"]), ("comment", ["endcomment"]),
+    ]
+    /// Every tag there is, for `did you mean`.
+    static let tags: [String] = openingTags.reduce(into: []) { tags, tag in
+        for name in [tag.name] + tag.inner where !tags.contains(name) { tags.append(name) }
+    }
     /// Liquid's other tags, which campaigns do not support: named as such rather than unknown.
     static let unsupported = ["include", "render", "tablerow"]
-    /// The tags a message lists.
-    static let tagList = "if, unless, case, for, cycle, assign, capture, increment, decrement, echo, liquid, raw and comment"
+    /// The tags a message lists: "if, unless, ... and comment".
+    static let tagList = openingTags.dropLast().map(\.name).joined(separator: ", ") + " and " + (openingTags.last?.name ?? "")
     /// How many loops are open around the tag being read, for `break` and `continue`.
     private var loops = 0
 
