@@ -81,7 +81,8 @@ struct ScriptAuthoringTests {
     @Test("an API function given what it cannot take is an error at the script line that called it; error() of a table too")
     func apiMisuseNamesTheLine() throws {
         let cases: [(call: String, says: String)] = [
-            (#"local p = pushmap.map("basci", "fcm", intent, ctx)"#, #"t.lua:3: pushmap.map: no template named "basci""#),
+            (#"local p = pushmap.map("basci", "fcm", intent, ctx)"#, #"t.lua:3: pushmap.map: no template named "basci"; the templates are basic, carousel, cat, icon, input, plain, rate, t, timer, zb [runtime]"#),
+            (#"local p = pushmap.builtin("t", "fcm", intent, ctx)"#, #"t.lua:3: pushmap.builtin: no template named "t"; the templates are basic, carousel, cat, icon, input, plain, rate, timer, zb [runtime]"#),
             (#"local p = pushmap.builtin("basic", "web", intent, ctx)"#, #"t.lua:3: pushmap.builtin: the platform must be "fcm" or "apns", got "web""#),
             (#"pushmap.customdata(intent.data, nil, "fcm")"#, "t.lua:3: attempt to index a nil value (local 'into') (in customdata, pushmap/prelude.lua:"),
             (#"pushmap.customdata(intent.data, {}, "android")"#, #"t.lua:3: pushmap.reserved: the platform must be "fcm" or "apns", got "android" (in customdata, pushmap/prelude.lua:"#),

@@ -267,15 +267,30 @@ local function callerOf(caller)
   return caller and (caller.path .. ": ") or ""
 end
 
+-- A table's keys sorted (strings and numbers in order, then by type): messages list them so.
+local function sortedKeys(t)
+  local keys, n = {}, 0
+  for key in pairs(t) do
+    n = n + 1
+    keys[n] = key
+  end
+  sort(keys, function(a, b)
+    if type(a) == type(b) and (type(a) == "string" or type(a) == "number") then return a < b end
+    return type(a) < type(b)
+  end)
+  return keys
+end
+
 -- Calls an entry's mapping for `platform`. The API function that calls it (map, builtin) is the
 -- next frame up, the script that called that the one after.
-local function call(entry, name, platform, intent, ctx, who)
+local function call(entry, name, platform, intent, ctx, who, entries)
   local caller = running
   local mapping = entry and entry[platform]
   if mapping == nil or active[entry] then
     local where = callerOf(caller)
     if entry == nil then
-      error(format("%s%s: no template named %s", where, who, describe(name)), 0)
+      error(format("%s%s: no template named %s; the templates are %s", where, who, describe(name),
+        concat(sortedKeys(entries), ", ")), 0)
     end
     if mapping == nil then
       if not PLATFORMS[platform] then
@@ -313,29 +328,14 @@ end
 -- Not tail calls: call's errors look two frames up for the script line that called these.
 function pushmap.map(name, platform, intent, ctx)
   ctx = ctxFor("pushmap.map", ctx, platform)
-  local payload = call(winners[name], name, platform, intent, ctx, "pushmap.map")
+  local payload = call(winners[name], name, platform, intent, ctx, "pushmap.map", winners)
   return payload
 end
 
 function pushmap.builtin(name, platform, intent, ctx)
   ctx = ctxFor("pushmap.builtin", ctx, platform)
-  local payload = call(builtins[name], name, platform, intent, ctx, "pushmap.builtin")
+  local payload = call(builtins[name], name, platform, intent, ctx, "pushmap.builtin", builtins)
   return payload
-end
-
--- Host-only: register ----------------------------------------------------------------------------
-
-local function sortedKeys(t)
-  local keys, n = {}, 0
-  for key in pairs(t) do
-    n = n + 1
-    keys[n] = key
-  end
-  sort(keys, function(a, b)
-    if type(a) == type(b) and (type(a) == "string" or type(a) == "number") then return a < b end
-    return type(a) < type(b)
-  end)
-  return keys
 end
 
 -- Host-only: what templates declare of each other ---------------------------------------------
