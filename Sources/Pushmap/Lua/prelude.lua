@@ -647,7 +647,7 @@ local function run(name, platforms, intent, now, request, strict)
     runPlatform = platform
     local ctx = { platform = platform, template = name, now = now, api = VERSION }
     if notes then host.note(notes, platform) end
-    payloads[i] = call(entry, name, platform, admitted, ctx, "pushmap")
+    payloads[i] = call(entry, name, platform, admitted, ctx, "pushmap", winners)
     if request and platform == "apns" then request = headersFor(entry, admitted, payloads[i], ctx) end
   end
   runPlatform = nil
