@@ -52,7 +52,7 @@ struct LiquidTemplateTests {
         Case("{{ map.size }}", #"{"map": {"size": "own member"}}"#, "own member"),
         Case(#"{{ "literal" }} {{ 'single' }} {{ 42 }} {{ -7 }} {{ 2.5 }}"#, "{}", "literal single 42 -7 2.5"),
         Case("{{ true }}{{ false }}{{ nil }}", "{}", "truefalse"),
-        Case("{{ n }} {{ d }} {{ big }} {{ t }} {{ z }}.", #"{"n": 3, "d": 3.0, "big": 1e21, "t": true, "z": null}"#, "3 3.0 1e+21 true ."),
+        Case("{{ n }} {{ d }} {{ big }} {{ t }} {{ z }}.", #"{"n": 3, "d": 3.0, "big": 1e21, "t": true, "z": null}"#, "3 3.0 1.0e+21 true ."),
         // Liquid joins an array's elements; an object shows as compact JSON in its own order.
         Case("{{ list }}|{{ obj }}", #"{"list": ["a", 1, ["b"]], "obj": {"z": 1, "a": [true]}}"#, #"a1b|{"z":1,"a":[true]}"#),
         Case("{{}}{{ }}x", "{}", "x"),
