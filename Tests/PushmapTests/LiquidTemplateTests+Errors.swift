@@ -135,9 +135,19 @@ extension LiquidTemplateTests {
         let exact = try LiquidTemplate("{% for i in (1..10000) %}{% endfor %}done").render([:], lenient: false)
         #expect(exact.text == "done")
         #expect(exact.problems == [])
-        // A capture doubling itself in a loop stops at the output limit.
+        // A capture doubling itself in a loop stops at the limit, said once: its text is a value,
+        // which fails the recipient as a filter's does.
         let doubling = try LiquidTemplate("{% assign a = 'x' %}{% for i in (1..100) %}{% capture a %}{{ a }}{{ a }}{% endcapture %}{% endfor %}{{ a | size }}")
-        #expect(doubling.render([:], lenient: false).problems.contains(.outputTooLong(limit: LiquidTemplate.maxOutputBytes)))
+        let doubled = doubling.render([:], lenient: false)
+        #expect(doubled.problems == [.renderFailed(message: "the text captured in 'a' passed 65536 bytes")])
+        // Source: the twelfth audit (case 1): a capture past the limit stopped the whole text, and
+        // the recipient got "Hello " with a warning. What follows the capture renders (with the
+        // cut text, where lenient lets the recipient through).
+        let names = try LiquidTemplate("Hello {% capture names %}{% for i in items %}{{ i }}, {% endfor %}{% endcapture %}you have {{ items | size }}: {{ names | truncate: 12 }}")
+        let many = JSONValue.array(Array(repeating: .string(String(repeating: "n", count: 40)), count: 2000))
+        let cut = names.render(["items": many], lenient: true)
+        #expect(cut.text == "Hello you have 2000: nnnnnnnnn...")
+        #expect(cut.problems == [.renderFailed(message: "the text captured in 'names' passed 65536 bytes")])
     }
 
     @Test("assign and capture hold for the rest of the text; a loop's item and forloop only inside it")

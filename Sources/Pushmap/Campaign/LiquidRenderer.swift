@@ -8,6 +8,10 @@ struct LiquidRenderer {
     private(set) var problems: [LiquidProblem] = []
     /// Set once the output reached its limit, or the loops theirs: nothing more is rendered.
     private var full = false
+    /// The capture being rendered, if any, and whether its text reached the limit, which stops
+    /// that capture alone.
+    private var capturing: String?
+    private var captureFull = false
     /// A `break` or `continue` met, until its loop takes it.
     private var interrupt: LiquidInterrupt?
     /// The passes through loop bodies so far.
@@ -73,11 +77,18 @@ struct LiquidRenderer {
                 context.counters[name] = current + step
                 append(String(shown))
             case .capture(let name, let body):
-                let outer = output
+                let outer = output, outerCapture = capturing
                 output = ""
+                capturing = name
                 render(body)
                 context.locals[name] = .string(output)
                 output = outer
+                capturing = outerCapture
+                if captureFull {
+                    // What follows the capture renders (with its text cut, when lenient).
+                    captureFull = false
+                    full = false
+                }
             }
         }
     }
@@ -218,7 +229,16 @@ struct LiquidRenderer {
             room -= size
         }
         full = true
-        problems.append(.outputTooLong(limit: limit))
+        if let capturing {
+            // A captured text is a value, as a filter's is: past the limit it fails the
+            // recipient, as a filter's does, rather than cut what it is used for.
+            captureFull = true
+            let problem = LiquidProblem.renderFailed(message: "the text captured in '\(capturing)' passed \(limit) bytes")
+            // Once, however often a loop comes back to the capture.
+            if !problems.contains(problem) { problems.append(problem) }
+        } else {
+            problems.append(.outputTooLong(limit: limit))
+        }
     }
 }
 
@@ -290,7 +310,9 @@ enum LiquidLoopItems {
         let lower = min(max(offset, 0), count)
         var upper = count
         if let limit {
-            let (end, overflow) = max(offset, 0).addingReportingOverflow(limit)
+            // As Liquid, the window ends at offset + limit from the offset as given: a negative
+            // offset starts at the first item but still counts toward the end.
+            let (end, overflow) = offset.addingReportingOverflow(limit)
             upper = min(overflow ? (limit < 0 ? lower : count) : max(end, lower), count)
         }
         return lower..<max(upper, lower)
