@@ -29,6 +29,28 @@ struct CampaignWholeNumberTests {
         #expect(data["compare"] as? String == "gteqnegnmin")
     }
 
+    /// Source: the twelfth audit (cases 2 and 3): `uniq` kept the same 20-digit order number
+    /// twice ("3 orders shipped"), and `sort` refused two of them, its message showing the
+    /// numbers' inner form. The answers are ruby-liquid 5.4's for the same template and vars.
+    @Test("uniq and sort take them by their digits, as Liquid does, in lists and by a member")
+    func listFilters() throws {
+        let vars = #"{"ids": [98765432109876543210, 12345678901234567890, 98765432109876543210, 5], "os": [{"id": 98765432109876543210}, {"id": 12345678901234567890}, {"id": 98765432109876543210}], "mixed": [12345678901234567890, "x"]}"#
+        let intent = #"""
+            {"title": "T", "body": "b", "data": {
+              "lists": "{{ ids | uniq | join: ',' }}|{{ ids | sort | join: ',' }}|{{ os | uniq: 'id' | map: 'id' | join: ',' }}|{{ os | sort: 'id' | map: 'id' | join: ',' }}|{{ os | uniq | size }}"}}
+            """#
+        let result = try CampaignCommandTests.campaign(intent, [#"{"id": "u-1", "vars": \#(vars)}"#], ["--platform", "fcm"])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        let data = try #require(Self.data(result), "\(result.stdout)")
+        #expect(data["lists"] as? String == "98765432109876543210,12345678901234567890,5|5,12345678901234567890,98765432109876543210,98765432109876543210|98765432109876543210,12345678901234567890|12345678901234567890,98765432109876543210,98765432109876543210|2")
+        // A number and a text do not sort together; the message shows the number as written.
+        let refused = try CampaignCommandTests.campaign(#"{"title": "T", "body": "b", "data": {"x": "{{ mixed | sort | join }}"}}"#, [#"{"id": "u-1", "vars": \#(vars)}"#], ["--platform", "fcm"])
+        let line = try #require(CampaignCommandTests.lines(refused.stdout).first)
+        let message = CampaignCommandTests.diagnostics(line).first?["message"] as? String
+        #expect(message?.hasPrefix("sort: Cannot sort ") == true, "\(refused.stdout)")
+        #expect(message?.contains(#"12345678901234567890 and "x""#) == true || message?.contains(#""x" and 12345678901234567890"#) == true, "\(refused.stdout)")
+    }
+
     @Test("where it cannot stay exact, the recipient fails with one line naming the variable")
     func refused() throws {
         let cases = [

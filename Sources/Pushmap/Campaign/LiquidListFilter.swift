@@ -54,7 +54,8 @@ enum LiquidListFilter {
             let property = property(0)
             var seen: Set<JSONValue> = []
             var kept: [JSONValue] = []
-            for item in flat(value) where seen.insert(property.map { member($0, of: item) } ?? item).inserted {
+            // Whole numbers beyond 64 bits by their digits: the same number twice is one.
+            for item in flat(value) where seen.insert(LiquidWholeNumber.comparable(property.map { member($0, of: item) } ?? item)).inserted {
                 kept.append(item)
             }
             return .array(kept)
@@ -170,6 +171,10 @@ enum LiquidListFilter {
             return a.elementsEqual(b) ? 0 : a.lexicographicallyPrecedes(b) ? -1 : 1
         }
         if let order = LiquidComparison.numericOrder(left, right) { return order }
+        // A whole number beyond 64 bits against another or an Int64, exactly; against a
+        // fraction it is refused, as a comparison is.
+        if let number = LiquidWholeNumber(left), let order = try number.order(against: right) { return order }
+        if let number = LiquidWholeNumber(right), let order = try number.order(against: left) { return -order }
         if left == right { return 0 }
         if case .string(let a) = left, case .string(let b) = right {
             return a.utf8.elementsEqual(b.utf8) ? 0 : a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1

@@ -105,8 +105,12 @@ enum LiquidText {
             + (powerDigits.count < 2 ? "0" : "") + powerDigits
     }
 
-    /// A value as compact JSON, for a number or an object (and in messages).
+    /// A value as compact JSON, for a number or an object (and in messages), a whole number
+    /// beyond 64 bits as its digits.
     static func plain(_ value: JSONValue) -> String {
-        JSONWriter(style: .compact, sortKeys: false).string(value)
+        guard LiquidWholeNumber.isInside(value) else { return JSONWriter(style: .compact, sortKeys: false).string(value) }
+        var output = ""
+        appendJSON(value, to: &output)
+        return output
     }
 }

@@ -73,6 +73,21 @@ struct LiquidWholeNumber: Sendable, Equatable {
     }
 
     /// Whether a mark is in `value` (or is it), which JSONWriter would print as another number.
+    /// `value` with each mark made the same for the same digits (a mark also names where its
+    /// number was), for sets of values such as `uniq`'s. Infinity, which no parsed value holds,
+    /// opens the result, so it equals no other value.
+    static func comparable(_ value: JSONValue) -> JSONValue {
+        if let number = Self(value) { return .array([.double(.infinity), .string(number.digits)]) }
+        switch value {
+        case .array(let items) where items.contains(where: isInside): return .array(items.map(comparable))
+        case .object(let object) where isInside(value):
+            var copy = JSONObject()
+            for member in object { copy.append(key: member.key, value: comparable(member.value)) }
+            return .object(copy)
+        default: return value
+        }
+    }
+
     static func isInside(_ value: JSONValue) -> Bool {
         switch value {
         case .array(let items): Self(value) != nil || items.contains(where: isInside)
