@@ -411,6 +411,31 @@ struct CampaignCommandTests {
         #expect(captions[0] == 700 && captions[1] > 150 && captions[2] == 1, "\(captions)")
     }
 
+    /// Source: the twelfth audit (cases 4 and 5): on APNS, whose payload escapes a caption once,
+    /// the cut counted as FCM's adb_items (twice) fell short three times, moved on to the caption
+    /// before it, and the recipient failed `apns-size` with 2,000 characters still to give.
+    @Test("APNS captions of quotes and newlines are cut until the payload fits, the last caption first")
+    func carouselQuotesAPNS() throws {
+        let items = (0..<3).map { index in
+            ["image": "https://e.com/\(index).png", "text": index == 2 ? "Blue" : "{{ c\(index) }}"]
+        }
+        let intent = String(decoding: try JSONSerialization.data(withJSONObject: [
+            "template": "carousel", "title": "Pick one", "body": "Three colours",
+            "carousel": ["mode": "manual", "items": items],
+        ] as [String: Any]), as: UTF8.self)
+        let plain = String(repeating: "Red, the classic colour of the season. ", count: 40)
+        let quoted = String(repeating: "\"Green\" \"Forest\" \"Mint\"\n", count: 100)
+        let recipient = String(decoding: try JSONSerialization.data(withJSONObject: ["vars": ["c0": plain, "c1": quoted]]), as: UTF8.self)
+        let result = try Self.campaign(intent, [recipient], ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        let line = try #require(Self.lines(result.stdout).first)
+        let payload = try #require(line["apns"] as? [String: Any], "\(line)")
+        let written = try JSONSerialization.data(withJSONObject: payload, options: [.withoutEscapingSlashes])
+        #expect(written.count <= 4096, "\(written.count) bytes")
+        let cut = (line["warnings"] as? [[String: Any]] ?? []).compactMap { $0["path"] as? String }
+        #expect(cut.contains("$.carousel.items[1].text") && !cut.contains("$.carousel.items[0].text"), "\(cut)")
+    }
+
     /// Source: the sandbox audit: a body whose last character is one grapheme cluster of 20,001
     /// scalars was cut to "a …", and the warning said "from 3 to 3 characters".
     @Test("a cut that takes one character of many bytes says so in bytes")

@@ -86,9 +86,13 @@ enum PayloadFit {
             // escaped twice, a quote there costs 4 bytes. Counted so, a cut never takes more
             // than it must; where it is less (APNS's items), the next try takes the rest.
             let nested = field.contains(.key("carousel"))
-            // A text written twice in a payload, or escaped otherwise than counted, may need a
-            // second cut; a third would only be the same miscount again.
-            for _ in 0..<3 {
+            // A text written twice in a payload, or escaped otherwise than counted (a caption
+            // counted as FCM's adb_items escape it, in an APNS payload, which escapes it once),
+            // needs more cuts. Each that saves something goes on with the same text, so that the
+            // texts go in their order; the first that saves nothing moves on. Each saves at least
+            // half of what is left (nothing escapes more than twice as FCM counts it), so a few
+            // dozen are the most even 64 KiB needs.
+            for _ in 0..<64 {
                 guard let shorter = cut(text, saving: overflow, nested: nested) else { break }
                 let candidate = set(intent, at: field[...], to: .string(shorter))
                 do {
