@@ -526,6 +526,13 @@ struct CampaignCommandTests {
         #expect(lines.map { $0["id"] as? String } == ["m-1", "m-2", nil])
         #expect(lines.map { $0["error"] != nil } == [false, true, false])
         #expect(result.stdout.hasPrefix(#"{"line":1,"id":"m-1","apns":"#), "\(result.stdout)")
+        // Source: the twelfth audit (case 8): bad JSON after the id (here a lone surrogate)
+        // keeps it, in batch and in campaign alike.
+        let broken = try CommandRunner.run(["batch", "--platform", "apns"], input: Data((#"{"id": "m-4", "title": "\udc00"}"# + "\n").utf8))
+        #expect(Self.lines(broken.stdout).map { $0["id"] as? String } == ["m-4"], "\(broken.stdout)")
+        let recipients = [#"{"id": "u-2", "vars": {"name": "\udc00Bo"}}"#, #"{"id": "u-3", "vars": {"a": [1,]}}"#]
+        let campaign = try Self.campaign(#"{"title": "Hi {{ name }}", "body": "b"}"#, recipients, ["--platform", "apns"])
+        #expect(Self.lines(campaign.stdout).map { $0["id"] as? String } == ["u-2", "u-3"], "\(campaign.stdout)")
     }
 
     // MARK: - preview

@@ -184,4 +184,23 @@ struct JSONParseErrorTests {
         #expect(error.snippet(in: text) == "[1,\n   ^")
         #expect(JSONParseError(offset: 0, line: 1, column: 1, path: .root, reason: "empty input").snippet(in: "") == "\n^")
     }
+
+    /// Source: the twelfth audit (case 8): a recipient line whose `vars` held a lone surrogate or
+    /// an invalid byte lost its readable `id` on the error line.
+    @Test("the top-level id of a line that goes wrong after it is still read; never a nested one or one cut short")
+    func topLevelString() throws {
+        let cases: [(String, String?)] = [
+            (#"{"id": "u-2", "vars": {"name": "\udc00Bo"}}"#, "u-2"),
+            (#"{"vars": {"id": "inner"}, "id": "u-\"3\"", "x": [1,]}"#, #"u-"3""#),
+            (#"{"x": "id", "y": {"id": "no"}, "z": [1,]}"#, nil),
+            (#"{"id": 7, "x": [1,]}"#, nil),
+            (#"{"x": [1,], "id": "after"}"#, nil),
+            (#"[{"id": "a"}, ]"#, nil),
+            (#"{"id": "\udc00"}"#, nil),
+        ]
+        for (text, id) in cases {
+            let error = try #require(rejection(of: Array(text.utf8)), "\(text)")
+            #expect(error.topLevelString("id", in: Array(text.utf8)) == id, "\(text)")
+        }
+    }
 }

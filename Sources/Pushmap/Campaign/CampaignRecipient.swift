@@ -45,6 +45,8 @@ public struct CampaignRecipient: Sendable {
             do {
                 value = try JSONParser.parse(line, limits: limits)
             } catch {
+                // The id still names the recipient when the JSON goes wrong after it.
+                recipient.id = error.topLevelString("id", in: line)
                 return (recipient, [.jsonSyntax(error)])
             }
         }

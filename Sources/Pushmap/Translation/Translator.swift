@@ -184,7 +184,10 @@ public final class Translator: Sendable {
         do {
             value = try JSONParser.parse(intent, limits: limits, inexact: &inexact)
         } catch {
-            throw TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)])
+            var failure = TranslationError(kind: .invalidIntent, diagnostics: [.jsonSyntax(error)])
+            // A batch line still names its intent when the JSON goes wrong after the id.
+            failure.messageID = error.topLevelString("id", in: intent)
+            throw failure
         }
         return try translateTape(
             JSONTape(value), platforms: platforms, forms: forms, now: nil, lent: lent, read: inexact.map(Diagnostic.inexactNumber))
