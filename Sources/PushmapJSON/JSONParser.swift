@@ -151,7 +151,7 @@ extension JSONParser {
                 throw fail("input larger than \(limits.maxBytes) bytes", at: Swift.max(0, limits.maxBytes))
             }
             if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
-                throw fail("byte order mark not allowed", at: 0)
+                throw fail("byte order mark not allowed: write the UTF-8 without one", at: 0)
             }
             skipWhitespace()
             guard pos < end else { throw fail("empty input", at: pos) }

@@ -43,7 +43,7 @@ struct RejectedInput: Sendable, CustomTestStringConvertible {
         RejectedInput(#"{"n": [-1e400]}"#, "number out of range", 1, 8, "$.n[0]"),
         RejectedInput(#"{"x":1,"x":2}"#, "duplicate key 'x'", 1, 8, "$.x"),
         RejectedInput(#"{"a":1,"\u0061":2}"#, "duplicate key 'a'", 1, 8, "$.a"),
-        RejectedInput("\u{FEFF}{}", "byte order mark not allowed", 1, 1, "$"),
+        RejectedInput("\u{FEFF}{}", "byte order mark not allowed: write the UTF-8 without one", 1, 1, "$"),
         RejectedInput("", "empty input", 1, 1, "$"),
         RejectedInput(" \n ", "empty input", 2, 2, "$"),
         RejectedInput("\"a\tb\"", "unescaped control character U+0009 in string", 1, 3, "$"),
