@@ -19,6 +19,9 @@ extension LiquidTemplateTests {
         ("{% frobnicate %}", 4, "Unknown tag 'frobnicate'; the tags are if, unless, case, for, cycle, assign, capture, increment, decrement, echo, liquid, raw and comment."),
         ("{% tablerow x in y %}{% endtablerow %}", 4, "The tag 'tablerow' is not supported in campaign templates; the tags are if, unless, case, for, cycle, assign, capture, increment, decrement, echo, liquid, raw and comment."),
         ("{% %}", 4, "Expected a tag name after '{%'."),
+        // A name in brackets at the top (the twelfth audit): a quoted name only.
+        ("{{ [x] }}", 5, "Expected a quoted name after '[', as in [\"first name\"]; found 'x'."),
+        ("{{ ['a' }}", 9, "Expected ']' to close the '[' at column 4, found the end of the tag."),
         ("{% raw %}x", 1, "This '{% raw %}' is never closed with '{% endraw %}'."),
         ("a{% comment %}x{% comment %}{% endcomment %}", 2, "This '{% comment %}' is never closed with '{% endcomment %}'."),
         ("{% endraw %}", 1, "'endraw' closes no 'raw'."),

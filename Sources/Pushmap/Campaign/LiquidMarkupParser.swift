@@ -252,6 +252,19 @@ struct LiquidMarkupParser {
                 throw text.error(at: current.offset, "Expected ')' to close the '(' at column \(text.column(ofByte: token.offset)), found \(describe(current)).")
             }
             return .range(first, last)
+        case .openBracket:
+            // As Liquid: `["first name"]` names a variable the dotted form cannot (a space, a dot).
+            advance()
+            guard case .string(let name) = current.kind else {
+                throw text.error(at: current.offset, "Expected a quoted name after '[', as in [\"first name\"]; found \(describe(current)).")
+            }
+            advance()
+            guard current.kind == .closeBracket else {
+                throw text.error(at: current.offset, "Expected ']' to close the '[' at column \(text.column(ofByte: token.offset)), found \(describe(current)).")
+            }
+            let end = current.offset + 1
+            advance()
+            return .variable(try path(root: name, start: token.offset, end: end))
         case .word(let word):
             advance()
             // As Liquid, a literal's name followed by a lookup is a variable of that name (`blank.x`).
@@ -271,10 +284,10 @@ struct LiquidMarkupParser {
         }
     }
 
-    /// The steps after a variable's name.
-    private mutating func path(root: String, start: Int) throws(LiquidSyntaxError) -> LiquidPath {
+    /// The steps after a variable's name, which ends at `end` (by default, the name just read).
+    private mutating func path(root: String, start: Int, end nameEnd: Int? = nil) throws(LiquidSyntaxError) -> LiquidPath {
         var steps: [LiquidPath.Step] = []
-        var end = tokens[index - 1].offset + root.utf8.count
+        var end = nameEnd ?? tokens[index - 1].offset + root.utf8.count
         while true {
             if current.kind == .dot, tokens[index + 1].kind != .dot, take(.dot) {
                 guard case .word(let key) = current.kind else {
