@@ -137,10 +137,18 @@ struct LiquidComparison: Sendable {
         if let mixed = mixedKinds(left, right) {
             throw LiquidFailure(message: "'\(operation.rawValue)' orders \(mixed): Liquid refuses to compare a string with a number.")
         }
-        if let left, let number = LiquidWholeNumber(left) { return try right.flatMap { (right) throws(LiquidFailure) in try number.order(against: right) } }
-        if let right, let number = LiquidWholeNumber(right) { return try left.flatMap { (left) throws(LiquidFailure) in try number.order(against: left) }.map { -$0 } }
-        if let left, let right, let order = numericOrder(left, right) { return order }
-        if case .string(let a)? = left, case .string(let b)? = right {
+        guard let left, let right else { return nil }
+        return try order(left, right)
+    }
+
+    /// The order of two numbers (whole numbers beyond 64 bits too), exactly, or of two strings
+    /// by their bytes; nil for any other pair. A whole number beyond 64 bits against a fraction
+    /// is refused, since it cannot be exact. The one ordering of conditions and `sort`.
+    static func order(_ left: JSONValue, _ right: JSONValue) throws(LiquidFailure) -> Int? {
+        if let number = LiquidWholeNumber(left) { return try number.order(against: right) }
+        if let number = LiquidWholeNumber(right) { return try number.order(against: left).map { -$0 } }
+        if let order = numericOrder(left, right) { return order }
+        if case .string(let a) = left, case .string(let b) = right {
             return a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : a.utf8.elementsEqual(b.utf8) ? 0 : 1
         }
         return nil
@@ -155,13 +163,10 @@ struct LiquidComparison: Sendable {
             case nil: false
             }
         }
-        func shown(_ value: JSONValue) -> String {
-            if let number = LiquidWholeNumber(value) { return number.digits }
-            return LiquidText.plain(value)
-        }
         guard let left, let right else { return nil }
         let isString = { (value: JSONValue) in if case .string = value { true } else { false } }
         guard (isNumber(left) && isString(right)) || (isString(left) && isNumber(right)) else { return nil }
-        return "\(shown(left)) and \(shown(right))"
+        // plain writes a whole number beyond 64 bits as its digits.
+        return "\(LiquidText.plain(left)) and \(LiquidText.plain(right))"
     }
 }

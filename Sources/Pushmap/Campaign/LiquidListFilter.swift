@@ -170,15 +170,9 @@ enum LiquidListFilter {
             let a = LiquidText.text(of: left).utf8.map(lowered), b = LiquidText.text(of: right).utf8.map(lowered)
             return a.elementsEqual(b) ? 0 : a.lexicographicallyPrecedes(b) ? -1 : 1
         }
-        if let order = LiquidComparison.numericOrder(left, right) { return order }
-        // A whole number beyond 64 bits against another or an Int64, exactly; against a
-        // fraction it is refused, as a comparison is.
-        if let number = LiquidWholeNumber(left), let order = try number.order(against: right) { return order }
-        if let number = LiquidWholeNumber(right), let order = try number.order(against: left) { return -order }
+        // Numbers (beyond 64 bits too) and strings as conditions order them.
+        if let order = try LiquidComparison.order(left, right) { return order }
         if left == right { return 0 }
-        if case .string(let a) = left, case .string(let b) = right {
-            return a.utf8.elementsEqual(b.utf8) ? 0 : a.utf8.lexicographicallyPrecedes(b.utf8) ? -1 : 1
-        }
         throw LiquidFailure(message: "Cannot sort \(LiquidText.plain(left)) and \(LiquidText.plain(right)) together: they are not both numbers or both texts.")
     }
 

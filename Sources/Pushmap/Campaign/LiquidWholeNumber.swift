@@ -72,7 +72,6 @@ struct LiquidWholeNumber: Sendable, Equatable {
         return order
     }
 
-    /// Whether a mark is in `value` (or is it), which JSONWriter would print as another number.
     /// `value` with each mark made the same for the same digits (a mark also names where its
     /// number was), for sets of values such as `uniq`'s. Infinity, which no parsed value holds,
     /// opens the result, so it equals no other value.
@@ -88,6 +87,7 @@ struct LiquidWholeNumber: Sendable, Equatable {
         }
     }
 
+    /// Whether a mark is in `value` (or is it), which JSONWriter would print as another number.
     static func isInside(_ value: JSONValue) -> Bool {
         switch value {
         case .array(let items): Self(value) != nil || items.contains(where: isInside)
