@@ -178,6 +178,32 @@ struct ImportCommandTests {
         #expect(((CommandRunner.json(mdm.stdout) as? [String: Any])?["ios"] as? [String: Any])?["pushType"] as? String == "mdm")
     }
 
+    /// Source: the thirteenth audit. Go's http.Header.Set writes `Apns-Topic` (sideshow/apns2
+    /// client.go setHeaders), and HTTP names ignore case; APNSwift's widgets payload
+    /// (APNSWidgetsNotificationTests testEncode) is `{"aps": {"content-changed": true}}`; a Live
+    /// Activity's sound is in its alert, where translate writes it.
+    @Test("imports header names in any case, a widgets push, and a Live Activity's sound: each translates back")
+    func requestVariants() throws {
+        let canonical = #"{"headers": {"Apns-Push-Type": "voip", "Apns-Topic": "com.example.app.voip"}, "payload": {"caller": "Ann"}}"#
+        let call = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(canonical.utf8))
+        #expect(call.status == 0, "\(call.stderr)")
+        let ios = (CommandRunner.json(call.stdout) as? [String: Any])?["ios"] as? [String: Any]
+        #expect(ios?["pushType"] as? String == "voip" && ios?["topic"] as? String == "com.example.app", "\(call.stdout)")
+
+        let widgets = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(#"{"aps": {"content-changed": true}}"#.utf8))
+        #expect(widgets.status == 0 && widgets.stderr.isEmpty, "\(widgets.stderr)")
+        #expect(((CommandRunner.json(widgets.stdout) as? [String: Any])?["ios"] as? [String: Any])?["pushType"] as? String == "widgets")
+
+        let intent = #"{"title": "Score", "body": "2-1", "sound": "chime.aiff", "ios": {"pushType": "liveactivity", "liveActivity": {"event": "update", "contentState": {"home": 2}}}}"#
+        let payload = try CommandRunner.run(["translate", "--platform", "apns", "--now", "1767225600", "--compact", "-"], input: Data(intent.utf8))
+        #expect(payload.status == 0 && payload.stderr.isEmpty, "\(payload.stderr)")
+        let imported = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(payload.stdout.utf8))
+        #expect(imported.status == 0 && imported.stderr.isEmpty, "\(imported.stderr)")
+        #expect((CommandRunner.json(imported.stdout) as? [String: Any])?["sound"] as? String == "chime.aiff", "\(imported.stdout)")
+        let back = try CommandRunner.run(["translate", "--platform", "apns", "--now", "1767225600", "--compact", "-"], input: Data(imported.stdout.utf8))
+        #expect(back.stdout == payload.stdout)
+    }
+
     @Test("refuses what is not a payload of the platform, one line, exit 1", arguments: [
         ("not json", "{", "[json-syntax]"),
         ("no message", #"{"data": {}}"#, "an FCM payload is a JSON object holding an object `message`"),

@@ -56,6 +56,23 @@ extension ChecksTests {
         #expect(F.check(Self.request(good, aps), .apns).isEmpty)
     }
 
+    @Test("header names ignore case, as HTTP reads them: Go's Apns-Topic is apns-topic (sideshow/apns2 client.go setHeaders)")
+    func apnsHeaderNameCase() {
+        let canonical: JSONObject = ["Apns-Push-Type": "alert", "Apns-Priority": "10", "Apns-Topic": "com.example.app"]
+        #expect(F.check(Self.request(canonical, F.plainAps), .apns).isEmpty)
+        // Lowered, the rules read them: a background push at Apns-Priority 10 is still one.
+        let background: JSONObject = ["Apns-Push-Type": "background", "APNS-PRIORITY": "10", "apns-topic": "com.example.app"]
+        F.expectOne(F.check(Self.request(background, ["content-available": 1]), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        // The same header twice, in two cases: APNs gets both.
+        let twice = F.check(Self.request(F.merged(Self.alertHeaders, ["Apns-Topic": "com.example.other"]), F.plainAps), .apns)
+        let repeated = F.expectOne(twice, "apns-header-key", .warning, at: #"$.headers["Apns-Topic"]"#)
+        #expect(repeated?.message.contains("is apns-topic again") == true)
+        #expect(twice.count == 1)
+        // Inside an FCM message, message.apns.headers too.
+        let fcm: JSONValue = ["message": ["token": "t", "apns": ["headers": ["Apns-Priority": "5"], "payload": ["aps": ["content-available": 1]]]]]
+        #expect(F.check(fcm, .fcm).isEmpty)
+    }
+
     @Test("a background push: content-available 1, no alert, sound or badge, priority 5")
     func apnsBackground() {
         let silent: JSONObject = ["content-available": 1]
@@ -74,6 +91,13 @@ extension ChecksTests {
         // A silent payload sent as alert: APNs takes it (sideshow/apns2 sends alert by default)
         // and Apple calls background "recommended" on iOS, so a warning. With no push type, too.
         F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
+        // Whatever the push type, priority 10 for content-available alone is Apple's error
+        // (sideshow/apns2 notification.go PriorityHigh); at 5 only the push type's warning.
+        F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        let noType: JSONObject = ["apns-priority": "10", "apns-topic": "com.example.app"]
+        F.expectOne(F.check(Self.request(noType, silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectNone(F.check(Self.request(F.merged(Self.alertHeaders, ["apns-priority": "5"]), silent), .apns), "apns-background")
+        F.expectNone(F.check(Self.request(Self.alertHeaders, F.merged(silent, ["alert": "Hi"])), .apns), "apns-background")
         // content-available true on a background push: the flag rule's one warning.
         let flagTrue = F.check(Self.request(headers, ["content-available": true]), .apns)
         #expect(flagTrue.count == 1 && flagTrue.first?.rule == "apns-flag" && flagTrue.first?.severity == .warning, "\(flagTrue)")

@@ -273,6 +273,18 @@ struct FCMPeerCasesTests {
         Case(
             source: "\(go) invalidMessages InvalidAndroidBodyLocArgs", message: #"{"topic": "topic", "android": {"notification": {"body_loc_args": ["a1"]}}}"#,
             outcome: .warned(rule: "fcm-loc-args", at: "$.message.android.notification.body_loc_args"), note: "Android drops arguments with no key"),
+        Case(
+            source: "\(go) invalidMessages InvalidAPNSTitleLocArgs",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": {"title": "t", "title-loc-args": ["a1"]}}}}}"#,
+            outcome: .warned(rule: "apns-loc-args", at: #"$.message.apns.payload.aps.alert["title-loc-args"]"#), note: "iOS drops arguments with no key; a title added, as the test's alert alone shows nothing (apns-alert's error)"),
+        Case(
+            source: "\(go) invalidMessages InvalidAPNSSubTitleLocArgs",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": {"title": "t", "subtitle-loc-args": ["a1"]}}}}}"#,
+            outcome: .warned(rule: "apns-loc-args", at: #"$.message.apns.payload.aps.alert["subtitle-loc-args"]"#), note: "iOS drops arguments with no key; a title added, as the test's alert alone shows nothing (apns-alert's error)"),
+        Case(
+            source: "\(go) invalidMessages InvalidAPNSLocArgs",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": {"title": "t", "loc-args": ["a1"]}}}}}"#,
+            outcome: .warned(rule: "apns-loc-args", at: #"$.message.apns.payload.aps.alert["loc-args"]"#), note: "iOS drops arguments with no key; a title added, as the test's alert alone shows nothing (apns-alert's error)"),
         refused(
             "\(go) validMessages ConditionOnly", #"{"condition": "test-condition"}"#, "fcm-condition", at: "$.message.condition",
             note: "the SDK encodes any condition unchecked, and its test sends this one to a mock; it is no expression FCM reads"),

@@ -39,6 +39,13 @@ struct PushTypeTranslationTests {
         #expect(voip.payloads[.apns]?["payload"] == ["caller": "Ann"])
         #expect(voip.diagnostics.map(\.path) == ["$.title", "$.badge"])
         #expect(voip.diagnostics.allSatisfy { $0.severity == .warning })
+        // The bare payload, with no headers to say its type: the intent says it, so no word on
+        // the aps a PushKit push goes without (the thirteenth audit).
+        for type in ["voip", "complication", "fileprovider", "location", "pushtotalk"] {
+            let bare = try builtinTranslator().translate(
+                Array(#"{"data": {"k": "v"}, "ios": {"pushType": "\#(type)", "topic": "com.example.app"}}"#.utf8), platforms: [.apns])
+            #expect(bare.diagnostics.isEmpty, "\(type): \(bare.diagnostics)")
+        }
     }
 
     @Test("a Live Activity push needs ios.liveActivity, and a start its attributes and an alert")

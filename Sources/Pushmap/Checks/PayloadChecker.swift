@@ -12,14 +12,19 @@ package struct PayloadChecker: Sendable {
     /// Whether findings are placed at the intent path a key comes from (translating) rather than
     /// at the payload path (validating an existing payload).
     package let intentPaths: Bool
+    /// The push type a translation's intent names (`ios.pushType`), which a bare APNS payload
+    /// goes with although it carries no header to say so; asked only when a rule needs it.
+    let intentPushType: @Sendable () -> String?
 
     /// - Parameters:
     ///   - now: epoch seconds for "already past".
     ///   - intentPaths: report at the intent path a key comes from (`$.title`) when known, else at
     ///     the payload path (`$.message.data.adb_title`).
-    package init(now: Int64, intentPaths: Bool) {
+    ///   - intentPushType: the push type the intent names, for a payload checked without its headers.
+    package init(now: Int64, intentPaths: Bool, intentPushType: @escaping @Sendable () -> String? = { nil }) {
         self.now = now
         self.intentPaths = intentPaths
+        self.intentPushType = intentPushType
     }
 
     /// The findings about `payload` written for `platform`, in payload order within each group of
@@ -34,7 +39,8 @@ package struct PayloadChecker: Sendable {
     /// ``JSONWriter`` and `.compact`, as it will be sent) and knows its length: the size rules then
     /// need no walk of their own.
     package func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
-        JSONItemStorage(payload).withRoot { check($0, platform: platform, compactSize: compactSize) }
+        // Header names as HTTP reads them, whatever their case (APNSHeaderNames).
+        JSONItemStorage(APNSHeaderNames.lowered(payload, platform: platform)).withRoot { check($0, platform: platform, compactSize: compactSize) }
     }
 
     /// As ``check(_:platform:compactSize:)``, on a payload read in place (a translated one, as
@@ -54,7 +60,8 @@ package struct PayloadChecker: Sendable {
                 APNSRequestChecks.run(
                     payload: request["payload"], headers: request["headers"], compactSize: nil, payloadRequired: true, now: now, into: &report)
             } else {
-                APNSPayloadChecks.run(APNSPayloadChecks.Payload(payload, compactSize: compactSize), now: now, into: &report)
+                APNSPayloadChecks.run(
+                    APNSPayloadChecks.Payload(payload, compactSize: compactSize, intentPushType: intentPushType), now: now, into: &report)
             }
         default:
             break
@@ -69,7 +76,7 @@ package struct PayloadChecker: Sendable {
     func checkAPNSRequest(_ request: RequestText, base: String, platform: Platform, checkPayload: Bool) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         report.now = now
-        JSONItemStorage(request.value).withRoot { root in
+        JSONItemStorage(APNSHeaderNames.lowered(request.value, platform: .apns)).withRoot { root in
             report.within(base) { report in
                 APNSRequestChecks.run(
                     payload: root["payload"], headers: root["headers"], compactSize: request.payload.count, payloadRequired: true,

@@ -19,6 +19,8 @@ struct PayloadImport {
     }
 
     func run(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+        // Header names as HTTP reads them, whatever their case (APNSHeaderNames).
+        let payload = APNSHeaderNames.lowered(payload, platform: platform)
         var reading: Reading
         var requestForm = false
         switch platform {
@@ -215,6 +217,10 @@ struct PayloadImport {
                 for field in ["title", "subtitle", "body"] {
                     if let text = alert[field]?.stringValue { reading.fields.set(field, .string(text), from: "$.aps.alert." + field) }
                 }
+                // A Live Activity's alert carries its sound (translate writes the intent's sound there).
+                if aps["event"] != nil, let sound = alert["sound"]?.stringValue {
+                    reading.fields.set("sound", .string(sound), from: "$.aps.alert.sound")
+                }
                 let localized = [
                     ("title-loc-key", "titleKey"), ("title-loc-args", "titleArgs"), ("subtitle-loc-key", "subtitleKey"),
                     ("subtitle-loc-args", "subtitleArgs"), ("loc-key", "bodyKey"), ("loc-args", "bodyArgs"),
@@ -255,6 +261,10 @@ struct PayloadImport {
         }
         if pushType == "mdm" {
             reading.fields.set("ios.pushType", .string("mdm"), from: "$.mdm")
+        }
+        // WidgetKit's push: aps.content-changed true says what it is (APNSwift's widgets payload).
+        if aps["content-changed"] == .bool(true), aps["event"] == nil {
+            reading.fields.set("ios.pushType", .string("widgets"), from: "$.aps.content-changed")
         }
         // Templates always write their category and mutable-content; plain says them.
         if template == "plain" {

@@ -60,7 +60,9 @@ package enum IntentSchema {
             IntentField("contentAvailable", .boolean, "Wake the app in the background."),
             IntentField("mutableContent", .boolean, "Let the service extension modify the notification."),
             IntentField("interruptionLevel", .choice(["passive", "active", "time-sensitive", "critical"]), "Interruption level."),
-            IntentField("relevanceScore", .number(minimum: 0, maximum: 1), "Relevance in the notification summary, 0 to 1."),
+            // Not bounded here: a Live Activity takes any number, and out of 0 to 1 an alert's
+            // score is only ignored (the payload check's warning, apns-relevance-score).
+            IntentField("relevanceScore", .number(), "Relevance in the notification summary, 0 to 1; in a Live Activity any number, which orders the activities."),
             IntentField("targetContentId", text, "The window or content to bring forward."),
             // What an APNS request needs beyond the payload (see send-ready fields below).
             IntentField("topic", text, "The app's bundle id: apns-topic, with the suffix the push type needs added."),

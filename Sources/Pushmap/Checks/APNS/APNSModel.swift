@@ -116,7 +116,8 @@ enum APNSModel {
         let unknownRule: StaticString
         let unknownSeverity: Diagnostic.Severity
         let unknownEffect: StaticString
-        /// Every value is a string (HTTP/2 header values), whatever the key.
+        /// Every value is a string (HTTP/2 header values), whatever the key; and, as header
+        /// names, the keys ignore case (lowered before the walk, APNSHeaderNames).
         let stringValues: Bool
         let requirement: Requirement?
 

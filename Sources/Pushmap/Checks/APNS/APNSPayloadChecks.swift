@@ -20,10 +20,16 @@ enum APNSPayloadChecks {
         let event: JSONNode?
         /// The request is an FCM message's `apns`: FCM sets the headers it leaves out.
         let insideFCM: Bool
+        /// The push type a translation's intent names, for a payload without headers.
+        let intentPushType: @Sendable () -> String?
 
-        init(_ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil, insideFCM: Bool = false) {
+        init(
+            _ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil, insideFCM: Bool = false,
+            intentPushType: @escaping @Sendable () -> String? = { nil }
+        ) {
             self.root = root
             self.insideFCM = insideFCM
+            self.intentPushType = intentPushType
             aps = root.objectValue?["aps"]?.objectValue
             event = aps?["event"]
             self.compactSize = compactSize
@@ -38,6 +44,7 @@ enum APNSPayloadChecks {
         ApsObject.self
         MDM.self
         ApsKeys.self
+        LocArgs.self
         LiveActivity.self
         Size.self
     }
@@ -72,6 +79,12 @@ enum APNSPayloadChecks {
             guard let type = payload.pushType else {
                 // A non-string push type is the header walk's to report.
                 if payload.headers?["apns-push-type"] != nil || root["mdm"] != nil { return }
+                // Translated without --request, the intent says what the headers will.
+                if payload.headers == nil, let told = payload.intentPushType() {
+                    guard let entry = withoutAps.first(where: { ValueFormat.text($0.type) == told }) else { return }
+                    report.error(location, "a push of type \(entry.type) needs an aps object: without one \(entry.effect)")
+                    return
+                }
                 report.warning(
                     location,
                     "the payload has no aps: sent as alert or background it shows nothing and wakes nothing; only PushKit (voip, complication, fileprovider, location, pushtotalk) and mdm pushes go without one, sent with that apns-push-type")
@@ -120,6 +133,27 @@ enum APNSPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let aps = payload.aps else { return }
             APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: payload.event != nil, aps: aps), &report)
+        }
+    }
+
+    /// An alert's arguments fill the string its loc key names. With no key, iOS shows the plain
+    /// text and drops the arguments (the Go, Python and Node Admin SDKs refuse arguments without
+    /// their key: messaging_test.go InvalidAPNSTitleLocArgs, InvalidAPNSLocArgs).
+    struct LocArgs: CheckRule {
+        static var name: StaticString { "apns-loc-args" }
+        static let pairs: [(args: StaticString, key: StaticString)] = [
+            ("title-loc-args", "title-loc-key"), ("subtitle-loc-args", "subtitle-loc-key"), ("loc-args", "loc-key"),
+        ]
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let alert = payload.aps?["alert"]?.objectValue else { return }
+            for pair in pairs {
+                guard let args = alert[pair.args]?.arrayValue, args.count > 0 else { continue }
+                if let key = alert[pair.key]?.utf8, !key.isEmpty { continue }
+                report.warning(
+                    IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(pair.args), table: IntentOrigin.alertKeys),
+                    "aps.alert.\(pair.args) has no \(pair.key) to fill: iOS shows the plain text and drops the arguments; add \(pair.key)")
+            }
         }
     }
 

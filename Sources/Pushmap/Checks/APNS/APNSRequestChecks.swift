@@ -84,7 +84,18 @@ enum APNSRequestChecks {
         static var name: StaticString { "apns-background" }
 
         static func check(_ request: Request, _ report: inout CheckReport) {
-            guard let headers = request.headers, let type = request.pushType, ValueFormat.equals(type, "background") else { return }
+            guard let headers = request.headers else { return }
+            guard let type = request.pushType, ValueFormat.equals(type, "background") else {
+                // content-available alone sent as alert (or with no push type, which is alert):
+                // the push type is apns-push-type's warning, the priority this rule's, as Apple's
+                // reference words it of a payload with only content-available (sideshow/apns2
+                // PriorityHigh). Inside FCM, fcm-apns-data-priority says it.
+                guard !request.insideFCM, request.pushType.map({ ValueFormat.equals($0, "alert") }) ?? true,
+                    let aps = request.aps, isSilent(aps)
+                else { return }
+                priority(headers, of: "a push of content-available alone", &report)
+                return
+            }
             // No aps at all is the payload rule's (apns-aps-object) to report.
             if let aps = request.aps, !ValueFormat.isFlagSet(aps["content-available"]) {
                 report.error(
@@ -98,11 +109,15 @@ enum APNSRequestChecks {
                     CheckLocation(payload: "$.payload.aps.alert", intent: "$.title"),
                     "a background push carries aps.alert: iOS shows nothing of a background push; send it as alert, or leave the alert out")
             }
+            priority(headers, of: "a background push", &report)
+        }
+
+        /// Priority 10, given or taken when none is, is an error for a push that wakes the app only.
+        private static func priority(_ headers: JSONObjectNode, of push: StaticString, _ report: inout CheckReport) {
             let priority = headers["apns-priority"]?.utf8
-            if priority.map({ ValueFormat.equals($0, "10") }) ?? true {
-                let found = priority == nil ? "none (APNs takes 10)" : "10"
-                report.error(header("apns-priority"), "a background push needs apns-priority 5, not \(found): Apple's header reference calls priority 10 for it an error")
-            }
+            guard priority.map({ ValueFormat.equals($0, "10") }) ?? true else { return }
+            let found = priority == nil ? "none (APNs takes 10)" : "10"
+            report.error(header("apns-priority"), "\(push) needs apns-priority 5, not \(found): Apple's header reference calls priority 10 for it an error")
         }
     }
 

@@ -145,6 +145,13 @@ enum APNSWalker {
         _ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ object: JSONObjectNode, _ report: inout CheckReport
     ) {
         let name = String(decoding: bytes, as: UTF8.self)
+        // Header names ignore case: one left as written is another's name again (APNSHeaderNames).
+        if table.stringValues, case let lower = APNSHeaderNames.lowercased(name), lower != name, table.names.contains(lower) {
+            report.add(
+                .warning, rule: table.unknownRule, location(bytes, table),
+                "\(table.prefix)\(name) is \(lower) again (header names ignore case): APNs gets both, and which one it reads is not documented; keep one")
+            return
+        }
         guard let meant = Suggestion.nearest(to: name, among: table.names) else {
             report.add(
                 table.unknownSeverity, rule: table.unknownRule, location(bytes, table),
