@@ -37,9 +37,6 @@ local function fcm(intent, ctx)
     data.adb_rem_txt = remind.label
     if remind.at ~= nil then data.adb_rem_ts = format("%d", remind.at) end
     if remind.after ~= nil then data.adb_rem_sec = format("%d", remind.after) end
-    if intent.buttons ~= nil and #intent.buttons > 2 then
-      warn("$.buttons", "with remindLater, Android shows at most 2 buttons")
-    end
   end
   return payload
 end

@@ -1,7 +1,7 @@
 -- icon: Adobe's multi icon push template (adb_template_type "icon"): a row of three to five icons,
 -- each with its own action, and a close button. Android only; the title and body are not shown.
--- Built on basic (pushmap.builtin("basic", ...)), without its buttons, remind-later button and
--- image. iOS has no such template: the APNS payload is basic's, the best iOS shows of it.
+-- Built on basic (pushmap.builtin("basic", ...)), without its buttons, remind-later button, image
+-- and large icon. iOS has no such template: the APNS payload is basic's, the best iOS shows of it.
 
 local builtin, warn, fail = pushmap.builtin, pushmap.warn, pushmap.error
 local array, json = pushmap.array, pushmap.json
@@ -29,6 +29,10 @@ local function fcm(intent, ctx)
   if intent.image ~= nil then
     data.adb_image = nil
     warn("$.image", "image is ignored by the icon template (its items carry the images)")
+  end
+  if data.adb_large_icon ~= nil then
+    data.adb_large_icon = nil
+    warn("$.android.largeIcon", "android.largeIcon is ignored by the icon template (its layout has no large icon)")
   end
 
   local icons = intent.icons

@@ -204,6 +204,40 @@ struct ImportCommandTests {
         #expect(back.stdout == payload.stdout)
     }
 
+    /// Source: the fourteenth audit, against client-rules.md: Android skips a button with no
+    /// label or type (Adobe's basic-08 builds 2 of 4), adb_tmr_dur wins over adb_tmr_end, any
+    /// adb_car_mode but auto is manual, adb_sticky is "true" in any case; adobe-templates.md 5:
+    /// iOS reads "1712417524.5" as a time.
+    @Test("reads a payload as the phone does: skipped buttons, the winning timer, Android's mode and sticky, an iOS fraction")
+    func readsAsThePhone() throws {
+        func imported(_ platform: String, _ payload: String) throws -> (intent: [String: Any], stderr: String) {
+            let result = try CommandRunner.run(["import", "--platform", platform, "--now", "1767225600", "-"], input: Data(payload.utf8))
+            #expect(result.status == 0, "\(result.stderr)")
+            return ((CommandRunner.json(result.stdout) as? [String: Any]) ?? [:], result.stderr)
+        }
+        let base = #""adb_template_type": "basic", "adb_version": "1", "adb_title": "T", "adb_body": "B""#
+        let act = #"[{\"label\": \"\", \"type\": \"OPENAPP\"}, {}, {\"label\": \"Open\", \"uri\": \"\", \"type\": \"NONE\"}, {\"label\": \"Go\", \"uri\": \"https://e.com\", \"type\": \"WEBURL\"}]"#
+        let buttons = try imported("fcm", #"{"message": {"data": {\#(base), "adb_act": "\#(act)"}}}"#).intent["buttons"] as? [[String: Any]]
+        #expect(buttons?.map { $0["label"] as? String } == ["Open", "Go"], "\(String(describing: buttons))")
+        #expect(buttons?.first?["uri"] == nil)
+
+        let timer = #""adb_template_type": "timer", "adb_version": "1", "adb_title": "T", "adb_body": "B", "adb_title_alt": "Over""#
+        let both = try imported("fcm", #"{"message": {"data": {\#(timer), "adb_tmr_dur": "60", "adb_tmr_end": "1767229200"}}}"#)
+        #expect(both.intent["timer"] as? [String: Int] == ["duration": 60])
+        #expect(both.stderr.contains("$.message.data.adb_tmr_end: adb_tmr_end \"1767229200\" is not kept"), "\(both.stderr)")
+        let fraction = try imported(
+            "apns", #"{"aps": {"alert": {"title": "T", "body": "B"}}, "adb_template_type": "timer", "adb_title_alt": "Over", "adb_tmr_end": "1767229200.5"}"#)
+        #expect(fraction.intent["timer"] as? [String: Int] == ["endsAt": 1_767_229_200])
+        #expect(fraction.stderr.contains("adb_tmr_end changes: \"1767229200.5\" becomes \"1767229200\""), "\(fraction.stderr)")
+
+        let sticky = try imported("fcm", #"{"message": {"data": {\#(base), "adb_sticky": "TRUE"}}}"#)
+        #expect((sticky.intent["android"] as? [String: Any])?["sticky"] as? Bool == true)
+        let items = #"[{\"img\": \"https://e.com/1.png\"}, {\"img\": \"https://e.com/2.png\"}, {\"img\": \"https://e.com/3.png\"}]"#
+        let car = #""adb_template_type": "car", "adb_version": "1", "adb_title": "T", "adb_body": "B", "adb_car_layout": "default""#
+        let mode = try imported("fcm", #"{"message": {"data": {\#(car), "adb_car_mode": "MANUAL", "adb_items": "\#(items)"}}}"#)
+        #expect((mode.intent["carousel"] as? [String: Any])?["mode"] as? String == "manual", "\(mode.intent)")
+    }
+
     @Test("refuses what is not a payload of the platform, one line, exit 1", arguments: [
         ("not json", "{", "[json-syntax]"),
         ("no message", #"{"data": {}}"#, "an FCM payload is a JSON object holding an object `message`"),

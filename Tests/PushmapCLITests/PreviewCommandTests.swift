@@ -189,6 +189,26 @@ struct PreviewCommandTests {
         #expect(!result.stdout.contains("Android"))
     }
 
+    /// Source: the fourteenth audit, against client-rules.md (basic: 3 actions, 2 beside remind
+    /// later; car: 3 downloaded images) and Adobe's iOS UI tests (TimerTemplateTest test_happy,
+    /// test_whenAltBodyNotAvailable: after expiry no timer label, and no body without adb_body_alt).
+    @Test("the text form draws what each phone builds: 2 buttons beside remind later, no timer or body after an iOS expiry without adb_body_alt")
+    func textFormFollowsTheClients() throws {
+        let buttons = #"{"template": "basic", "title": "T", "body": "B", "buttons": [{"label": "one"}, {"label": "two"}, {"label": "three"}], "remindLater": {"label": "Later", "after": 600}}"#
+        let android = try CommandRunner.run(["preview", "--platform", "fcm", "--now", "1767225600", "-"], input: Data(buttons.utf8))
+        #expect(android.status == 0, "\(android.stderr)")
+        #expect(android.stdout.contains("buttons:  [one] [two] [Later]\n"), "\(android.stdout)")
+        // One finding for the button that does not fit: the rule's, not the script's as well.
+        #expect(android.stderr.components(separatedBy: "\n").filter { $0.contains("warning: $.buttons:") }.count == 1, "\(android.stderr)")
+
+        let timer = #"{"template": "timer", "title": "T", "body": "B", "expandedBody": "Running", "timer": {"duration": 60}, "expired": {"title": "Over"}}"#
+        let iOS = try CommandRunner.run(["preview", "--platform", "apns", "--now", "1767225600", "-"], input: Data(timer.utf8))
+        #expect(iOS.status == 0, "\(iOS.stderr)")
+        let expired = iOS.stdout.components(separatedBy: "[Expanded, after expiry]").last?.components(separatedBy: "keys:").first ?? ""
+        #expect(expired.contains("title:    Over"), "\(iOS.stdout)")
+        #expect(!expired.contains("body:") && !expired.contains("timer:"), "\(expired)")
+    }
+
     @Test("--images embeds a local image file as a data URI; other URLs stay frames")
     func localImages() throws {
         let folder = try temporaryFolder()

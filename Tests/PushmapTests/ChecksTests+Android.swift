@@ -161,6 +161,13 @@ extension ChecksTests {
             at: "$.buttons")
         F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_act": actions(3)])), .fcm), "android-action-count")
         F.expectNone(F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": actions(2)])), .fcm), "android-action-count")
+        // Android skips an action with no label or no type (client-rules.md; Adobe's basic-08
+        // payload builds 2 of its 4): only the built ones count, and a skipped one is one finding.
+        let skipped = #"[{"label":"","type":"DEEPLINK","uri":"app://0"},{},{"label":"a","type":"OPENAPP"},{"label":"b","type":"OPENAPP"}]"#
+        let built = F.check(F.fcm(F.merged(F.merged(F.basicData, remind), ["adb_act": .string(skipped)])), .fcm)
+        F.expectNone(built, "android-action-count")
+        #expect(built.filter { $0.rule == "android-action-incomplete" }.map(\.path) == ["$.message.data.adb_act[0]", "$.message.data.adb_act[1]"])
+        #expect(built.first { $0.path == "$.message.data.adb_act[1]" }?.message.contains("has no label or type") == true)
     }
 
     @Test("a WEBURL or DEEPLINK action without a uri is a warning")
@@ -275,6 +282,17 @@ extension ChecksTests {
             F.check(F.fcm(F.merged(F.carouselData, [:], removing: ["adb_items"])), .fcm), "android-carousel-items-count", .error,
             at: "$.message.data.adb_items")
         F.expectNone(F.check(F.fcm(F.carouselData), .fcm), "android-carousel-items-count")
+        // A drawable name is not downloaded (adobe-templates.md 3.5): 2 of 3 images is too few,
+        // one error naming the item; with 3 downloaded left, a warning at the item.
+        let drawable = #"[{"img":"https://x.com/1.png"},{"img":"https://x.com/2.png"},{"img":"myimage"}]"#
+        let few = F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(drawable)])), .fcm)
+        let count = F.expectOne(few, "android-carousel-items-count", .error, at: "$.message.data.adb_items")
+        #expect(count?.message.contains("item 2's img is not a URL") == true)
+        F.expectNone(few, "android-carousel-item-image")
+        let four = #"[{"img":"https://x.com/1.png"},{"img":"myimage"},{"img":"https://x.com/3.png"},{"img":"ftp://x.com/4.png"}]"#
+        let enough = F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(four)])), .fcm, intentPaths: true)
+        F.expectNone(enough, "android-carousel-items-count")
+        F.expectOne(enough, "android-carousel-item-image", .warning, at: "$.carousel.items[1].image")
     }
 
     @Test("a two-item carousel intent gets one finding on Android, with one piece of advice, and none on iOS")
@@ -293,6 +311,19 @@ extension ChecksTests {
         }
         // iOS shows a carousel of one item or more.
         #expect(try translator.translate(intent, platforms: [.apns]).diagnostics.isEmpty)
+    }
+
+    /// adobe-templates.md 3.4: neither the zb nor the icon layout has a large icon view.
+    @Test("zb and icon leave android.largeIcon out, with a warning at it")
+    func largeIconIgnored() throws {
+        let translator = try builtinTranslator()
+        let icons = #""icons": {"items": [{"image": "ic_a", "type": "DISMISS"}, {"image": "ic_b", "type": "DISMISS"}, {"image": "ic_c", "type": "DISMISS"}]}"#
+        for (template, extra) in [("zb", #""image": "https://x.com/a.png""#), ("icon", icons)] {
+            let intent = #"{"template": "\#(template)", "title": "T", "body": "B", \#(extra), "android": {"largeIcon": "https://x.com/l.png"}}"#
+            let translation = try translator.translate(Array(intent.utf8), platforms: [.fcm])
+            #expect(translation.diagnostics.map(\.path) == ["$.android.largeIcon"], "\(template): \(translation.diagnostics)")
+            #expect(translation.payloads[.fcm]?["message"]?["data"]?["adb_large_icon"] == nil, "\(template)")
+        }
     }
 
     @Test("an Android carousel item without img loses it and every later item")

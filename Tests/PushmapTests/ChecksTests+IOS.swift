@@ -47,13 +47,19 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.templateAps, F.carouselKeys), .apns), "ios-template-mutable-content")
     }
 
-    @Test("a template needs aps.alert.title and aps.alert.body")
+    @Test("a template needs aps.alert.title and aps.alert.body, or the expanded text in their place")
     func iosTemplateAlert() {
         let payload = F.apns(F.merged(F.templateAps, ["alert": ["body": "b"]]), F.basicKeys)
         F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-template-alert", .error, at: "$.title", payloadPath: "$.aps.alert.title")
         let stringAlert = F.apns(F.merged(F.templateAps, ["alert": "just text"]), F.basicKeys)
         #expect(F.check(stringAlert, .apns).filter { $0.rule == "ios-template-alert" }.count == 2)
         F.expectNone(F.check(F.apns(F.templateAps, F.basicKeys), .apns), "ios-template-alert")
+        // The expanded text stands in for the alert's (Adobe's BasicPayloadTests
+        // testInit_when_expandedBody_unavailable, TimerPayloadTests testInit_without_expandedTitle).
+        let titleEx = F.apns(F.merged(F.templateAps, ["alert": ["body": "b"]]), F.merged(F.basicKeys, ["adb_title_ex": "Expanded"]))
+        F.expectNone(F.check(titleEx, .apns), "ios-template-alert")
+        let bodyEx = F.apns(F.merged(F.templateAps, ["alert": ["title": "t"]]), F.merged(F.basicKeys, ["adb_body_ex": "Expanded"]))
+        F.expectNone(F.check(bodyEx, .apns), "ios-template-alert")
     }
 
     @Test("iOS colours are 6 or 8 hex digits, # allowed")

@@ -59,6 +59,9 @@ enum AndroidClientChecks {
             }
         }
 
+        /// Whether Android builds a button of it: an object with a label and a type.
+        var isBuilt: Bool { isObject && hasLabel && type != nil }
+
         /// Built only for a finding.
         var location: CheckLocation { CustomKeys.location(.actions, in: base).index(number) }
     }
@@ -209,17 +212,21 @@ enum AndroidClientChecks {
         static var name: StaticString { "android-action-count" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let actions = payload.actions.node?.elements else { return }
+            guard let nodes = payload.actions.node?.elements else { return }
+            let base = payload.keys.base(of: .actions)
+            let actions = nodes.enumerated().map { Action($1, number: $0, base: base) }
+            // Only the actions Android builds count: it skips the ones ActionIncomplete names.
+            let built = actions.count { $0.isBuilt }
             let remindLater = payload.keys.contains(.remindText)
             let allowed = remindLater ? maxButtons - 1 : maxButtons
-            if actions.count > allowed {
+            if built > allowed {
                 let reason = remindLater ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit" : "Android shows at most \(allowed)"
-                report.warning(payload.keys.location(.actions), "adb_act has \(actions.count) actions and \(reason): the rest are lost")
+                let counted = built == actions.count ? "\(built) actions" : "\(built) actions Android builds"
+                report.warning(payload.keys.location(.actions), "adb_act has \(counted) and \(reason): the rest are lost")
             }
             // Then each action, action by action.
-            let base = payload.keys.base(of: .actions)
-            for (number, node) in actions.enumerated() {
-                report.run(actionRules, on: Action(node, number: number, base: base))
+            for action in actions {
+                report.run(actionRules, on: action)
             }
         }
     }
@@ -351,11 +358,21 @@ enum AndroidClientChecks {
             guard let items = payload.items.node?.elements else { return }
             // Android stops reading at the first item without an image: that item and all after it are lost.
             let index = usableItemCount(items)
-            guard index < items.count else { return }
-            let later = index + 1 < items.count ? " and the \(items.count - index - 1) after it are" : " is"
-            report.error(
-                payload.keys.location(.items).index(index),
-                "carousel item \(index) has no img: Android stops reading the items there, so it\(later) lost")
+            if index < items.count {
+                let later = index + 1 < items.count ? " and the \(items.count - index - 1) after it are" : " is"
+                report.error(
+                    payload.keys.location(.items).index(index),
+                    "carousel item \(index) has no img: Android stops reading the items there, so it\(later) lost")
+            }
+            // An image that is no URL is not downloaded, and the carousel leaves its item out;
+            // with too few left, the count's error says so instead.
+            let drawables = drawableItems(items)
+            guard index - drawables.count >= minCarouselItems else { return }
+            for (number, image) in drawables {
+                report.warning(
+                    payload.keys.location(.items).index(number).member("img", intentKey: "image"),
+                    "carousel item \(number)'s img \(ValueFormat.quoted(image)) is not a URL: Android downloads only URLs (no drawable names), so the carousel leaves the item out")
+            }
         }
     }
 
@@ -371,11 +388,13 @@ enum AndroidClientChecks {
                 return
             }
             guard let items = payload.items.node?.elements else { return }
-            let usable = usableItemCount(items)
-            guard usable < minCarouselItems else { return }
+            let drawables = drawableItems(items)
+            let downloaded = usableItemCount(items) - drawables.count
+            guard downloaded < minCarouselItems else { return }
+            let unread = drawables.isEmpty ? "" : " (\(drawables.map { "item \($0.number)'s img is not a URL" }.joined(separator: ", ")): Android downloads only URLs)"
             report.error(
                 payload.keys.location(.items),
-                "the carousel has \(usable) item(s) with images; Android needs at least \(minCarouselItems) and otherwise falls back to a basic notification")
+                "the carousel has \(downloaded) item(s) with images Android can download\(unread); it needs at least \(minCarouselItems) and otherwise falls back to a basic notification")
         }
     }
 
@@ -448,11 +467,10 @@ enum AndroidClientChecks {
                 report.warning(action.location, "action \(action.number) is not an object {label, uri, type}: Android skips it")
                 return
             }
-            if !action.hasLabel {
-                report.warning(action.location, "action \(action.number) has no label: Android skips the button")
-            }
-            if action.type == nil {
-                report.warning(action.location, "action \(action.number) has no type: Android skips the button")
+            // One finding for one skipped button, whatever it lacks.
+            let lacks = [action.hasLabel ? nil : "label", action.type == nil ? "type" : nil].compactMap { $0 }
+            if !lacks.isEmpty {
+                report.warning(action.location, "action \(action.number) has no \(lacks.joined(separator: " or ")): Android skips the button")
             }
         }
     }
@@ -479,6 +497,16 @@ enum AndroidClientChecks {
     }
 
     /// The items Android reads: those before the first without an image.
+    /// The items Android reads whose image it does not download (a drawable name, an app
+    /// scheme), with their images: adobe-templates.md 3.5, a carousel needs 3 downloaded.
+    private static func drawableItems(_ items: EncodedNode.Elements) -> [(number: Int, image: UnsafeRawBufferPointer)] {
+        var found: [(number: Int, image: UnsafeRawBufferPointer)] = []
+        for (number, item) in items.prefix(usableItemCount(items)).enumerated() {
+            if let image = item["img"]?.utf8, !AndroidTemplateRules.isURL(image) { found.append((number, image)) }
+        }
+        return found
+    }
+
     private static func usableItemCount(_ items: EncodedNode.Elements) -> Int {
         var count = 0
         for item in items {

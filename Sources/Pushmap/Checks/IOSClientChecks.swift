@@ -10,7 +10,10 @@ enum IOSClientChecks {
     static let nonStringKeys = BuiltinTemplates.listKeys(on: .apns)
     static let mediaKeys: [CustomKeys.Known] = [.media, .mediaAlt]
     /// The alert fields every template reads.
-    static let alertFields: [StaticString] = ["title", "body"]
+    /// The alert's texts a template reads, each with the expanded key that stands in for it
+    /// (Adobe's TemplatePayload: the expanded text, else the alert's; BasicPayloadTests
+    /// testInit_when_expandedBody_unavailable, TimerPayloadTests testInit_without_expandedTitle).
+    static let alertFields: [(field: StaticString, expanded: CustomKeys.Known)] = [("title", .titleEx), ("body", .bodyEx)]
     static let silentPushAlerts: [StaticString] = ["sound", "badge"]
 
     /// What the rules read: `aps` and the keys beside it.
@@ -113,11 +116,11 @@ enum IOSClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             let alert = payload.aps["alert"]?.objectValue
-            for field in alertFields where !(alert?[field]?.isString ?? false) {
+            for (field, expanded) in alertFields where !(alert?[field]?.isString ?? false) && payload.keys.text(expanded) == nil {
                 let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 report.error(
                     alertLocation(field),
-                    "the \(template) template needs aps.alert.\(field): iOS templates read the \(field) from there and have none to show")
+                    "the \(template) template needs aps.alert.\(field) (or \(expanded.name)): iOS templates read the \(field) from there and have none to show")
             }
         }
     }

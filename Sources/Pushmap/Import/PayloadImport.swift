@@ -119,6 +119,7 @@ struct PayloadImport {
 
         // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
         if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
+        used.formUnion(outranked(data))
         for key in BuiltinTemplates.readableFCM where !used.contains(key.key.name) {
             guard let text = data[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.format, android: true) else { continue }
@@ -189,6 +190,13 @@ struct PayloadImport {
         }
     }
 
+    /// The keys the phone does not read beside another that wins: adb_tmr_end beside a valid
+    /// adb_tmr_dur, on both platforms (client-rules.md, timer). The intent holds one of the two.
+    private static func outranked(_ keys: JSONObject) -> Set<String> {
+        guard let duration = keys[AdobeKey.timerDuration.name]?.stringValue, (Int64(duration) ?? 0) > 0 else { return [] }
+        return [AdobeKey.timerEnd.name]
+    }
+
     static func readAPNS(_ root: JSONObject, pushType: String? = nil) -> Reading {
         var sources: [String: String] = [:]
         var keys = JSONObject()
@@ -200,7 +208,8 @@ struct PayloadImport {
         var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
         let template = reading.template
         var used: Set<String> = [AdobeKey.templateType.name]
-        for key in BuiltinTemplates.readableAPNS {
+        used.formUnion(outranked(keys))
+        for key in BuiltinTemplates.readableAPNS where !used.contains(key.key.name) {
             guard let text = keys[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.format, android: false) else { continue }
             reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
@@ -282,7 +291,10 @@ struct PayloadImport {
             guard let carried = BuiltinTemplates.declaration(of: list.key, in: template)?.platforms,
                   carried == .both || carried == platform,
                   let entries = PayloadReading.list(keys[list.key.name]) else { continue }
-            let values: [JSONValue] = entries.prefix(list.maxItems).compactMap { entry in
+            // The entries the phone builds, then the first it shows: a button Android skips
+            // takes no place of one it shows.
+            let built = platform == .apns ? entries : entries.filter(list.androidBuilds)
+            let values: [JSONValue] = built.prefix(list.maxItems).compactMap { entry in
                 if let required = list.required, entry[required]?.stringValue == nil { return nil }
                 var object = JSONObject()
                 for member in list.members {
@@ -291,6 +303,9 @@ struct PayloadImport {
                     case .tapType: if let type = PayloadReading.tapType(entry) { object["type"] = type }
                     }
                 }
+                // With no type the intent can say (NONE), an empty uri would make a DEEPLINK of
+                // it: it opens nothing, so it is read as none.
+                if object["type"] == nil, object["uri"] == .string("") { object["uri"] = nil }
                 return .object(object)
             }
             reading.fields.set(list.field, .array(values), from: JSONPath.member(base, list.key.name))

@@ -11,12 +11,16 @@ enum PayloadReading {
         switch format {
         case .text:
             return .string(value)
-        case .choice(let values):
-            return values[value].map(JSONValue.string)
+        case .choice(let values, let androidOtherwise):
+            return (values[value] ?? (android ? androidOtherwise : nil)).map(JSONValue.string)
         case .integer(let minimum):
-            guard let number = Int64(value), number >= minimum, String(number) == value else { return nil }
-            return .integer(number)
+            if let number = Int64(value), number >= minimum, String(number) == value { return .integer(number) }
+            // iOS reads its numbers with TimeInterval(String): a fraction is a time too
+            // (adobe-templates.md 5, "1712417524.5"); the intent keeps its whole seconds.
+            guard !android, let time = Double(value), time.isFinite, time >= Double(minimum), time < 9.2e18 else { return nil }
+            return .integer(Int64(time.rounded(.down)))
         case .boolean:
+            if android { return .bool(value.lowercased() == "true") }
             return value == "true" ? .bool(true) : value == "false" ? .bool(false) : nil
         case .colour:
             // Android's AARRGGBB is the intent's RRGGBBAA with the alpha moved to the front.

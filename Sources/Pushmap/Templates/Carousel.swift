@@ -14,7 +14,7 @@ extension TemplateDescription {
             ])), "Carousel content (carousel template)."),
         ],
         keys: [
-            Key(.carouselMode, "carousel.mode", .both, .same(["auto", "manual"])),
+            Key(.carouselMode, "carousel.mode", .both, .choice(["auto": "auto", "manual": "manual"], androidOtherwise: "manual")),
             Key(.carouselLayout, "carousel.layout", .fcm, .same(["default", "filmstrip"])),
             Key(.items, "carousel.items", .both, .list),
         ],

@@ -1,3 +1,5 @@
+internal import PushmapJSON
+
 /// A list key of a template (adb_act, adb_items, adb_rate_act): the intent array it comes from,
 /// and how each entry's members are named there. Import reads a payload's list back by it, and
 /// blame names an entry's member by it (an item's `img` is the intent's `image`).
@@ -29,6 +31,13 @@ struct ListReading: Sendable {
             }
         }
         return names
+    }
+
+    /// Whether Android builds `entry`: a button needs a label that is not empty and a type, or
+    /// it is skipped (client-rules.md, basic); the other lists' entries are all read here.
+    func androidBuilds(_ entry: JSONObject) -> Bool {
+        guard key == .actions else { return true }
+        return !(entry["label"]?.stringValue ?? "").isEmpty && entry["type"] != nil
     }
 
     /// The buttons of plain and basic.

@@ -62,11 +62,12 @@ package struct TemplateDescription: Sendable {
     /// How a key's string value becomes the field's value.
     enum Format: Sendable, Equatable {
         case text
-        /// One of fixed values: payload value -> intent value.
-        case choice([String: String])
+        /// One of fixed values: payload value -> intent value; on Android any other value reads
+        /// as `androidOtherwise` when there is one (adb_car_mode: anything but auto is manual).
+        case choice([String: String], androidOtherwise: String? = nil)
         /// A whole number of at least `minimum`.
         case integer(minimum: Int64)
-        /// "true" or "false".
+        /// "true" or "false"; Android reads "true" in any case as true, anything else as false.
         case boolean
         /// A colour, which Android writes AARRGGBB for 8 digits.
         case colour

@@ -123,7 +123,7 @@ package struct AndroidPreviewReader {
             }
             expanded.image = data.text(AdobeKey.image.name)
             expanded.buttons = buttons(data)
-            if type == "basic", let remind = data.text(AdobeKey.remindText.name), !remind.isEmpty { expanded.buttons.append(remind) }
+            if type == "basic", let remind = remindLabel(data) { expanded.buttons.append(remind) }
             preview.views = [collapsed, expanded]
         }
         return preview
@@ -162,24 +162,33 @@ package struct AndroidPreviewReader {
         preview.views = [collapsed, expanded, expiredCollapsed, expiredExpanded]
     }
 
-    /// The carousel's items as Android parses them: an item without `img` ends the list.
+    /// The carousel's items as Android shows them: an item without `img` ends the list, and an
+    /// item whose image is no URL (a drawable name) is not downloaded, so it is left out.
     private func carouselItems(_ data: AndroidData) -> [NotificationView.Carousel.Item] {
         var items: [NotificationView.Carousel.Item] = []
         for item in PayloadValues.decodedArray(data.text(AdobeKey.items.name)) ?? [] {
-            guard let image = item["img"]?.stringValue else { break }
+            guard let image = item["img"]?.stringValue, !image.isEmpty else { break }
+            guard AndroidData.isURL(image) else { continue }
             items.append(.init(image: image, caption: guideline.body(item["txt"]?.stringValue)))
         }
         return items
     }
 
-    /// `adb_act`'s labels: bad JSON gives none, an item without a label or type is skipped, at most 3.
+    /// `adb_act`'s labels: bad JSON gives none, an item without a label or type is skipped, at
+    /// most 3 actions with remind later among them (android-action-count).
     private func buttons(_ data: AndroidData) -> [String] {
         var labels: [String] = []
         for item in PayloadValues.decodedArray(data.text(AdobeKey.actions.name)) ?? [] {
             guard let label = item["label"]?.stringValue, !label.isEmpty, item["type"] != nil else { continue }
             labels.append(label)
         }
-        return Array(labels.prefix(3))
+        return Array(labels.prefix(remindLabel(data) == nil ? 3 : 2))
+    }
+
+    /// The remind-later button's label, when there is one.
+    private func remindLabel(_ data: AndroidData) -> String? {
+        guard let label = data.text(AdobeKey.remindText.name), !label.isEmpty else { return nil }
+        return label
     }
 
     private func colorSet(_ data: AndroidData, timer: Bool) -> PreviewColor.Set {
@@ -264,7 +273,8 @@ package struct AndroidPreviewReader {
         case AdobeKey.actions.name:
             guard type == "basic" else { return (.ignores, "only the basic template draws buttons") }
             let count = buttons(data).count
-            return count > 0 ? (.shows, "\(count) button\(count == 1 ? "" : "s") when expanded (at most 3)") : (.ignores, "not a JSON array of labelled buttons: no buttons")
+            let most = remindLabel(data) == nil ? "at most 3" : "at most 2 beside remind later"
+            return count > 0 ? (.shows, "\(count) button\(count == 1 ? "" : "s") when expanded (\(most))") : (.ignores, "not a JSON array of labelled buttons: no buttons")
         case AdobeKey.remindText.name:
             return type == "basic" ? (.shows, "remind-later button when expanded") : (.ignores, "only the basic template has remind later")
         case AdobeKey.remindAt.name, AdobeKey.remindAfter.name:

@@ -162,10 +162,12 @@ package struct IOSPreviewReader {
             expired.id = "expired-expanded"
             expired.label = "Expanded, after expiry"
             expired.title = guideline.title(alternate)
-            // Where an alternate is not given, the active text stays; the image does (the SDK's rule).
-            expired.body = guideline.body(reading.text(AdobeKey.bodyAlt.name) ?? expanded.body?.full)
+            // Without adb_body_alt the expired view has no body (no fall-back to the running text),
+            // and no timer label; the image stays without adb_media_alt (Adobe's UI tests,
+            // TimerTemplateTest test_whenAltBodyNotAvailable and test_happy).
+            expired.body = reading.text(AdobeKey.bodyAlt.name).flatMap { guideline.body($0) }
             expired.image = reading.text(AdobeKey.mediaAlt.name) ?? reading.text(AdobeKey.media.name)
-            expired.timer = PayloadValues.countdown(0)
+            expired.timer = nil
             if remaining > 0 {
                 expanded.timer = PayloadValues.countdown(remaining)
                 expanded.label = "Expanded, before expiry"
