@@ -13,20 +13,17 @@ local function itemPath(i, field)
 end
 
 -- The items as {img, txt, uri}. `auto`: the items are for Android's auto mode, which opens
--- nothing for an item without a uri, so such an item gets `linkUri` (with a warning).
+-- nothing for an item without a uri, so such an item gets `linkUri` (with a warning). With no
+-- link either, the payload check says so (android-carousel-item-uri).
 local function items(carousel, auto, linkUri)
   local given = carousel.items or NONE
   local list = table.create(#given) -- room for every item: a list that grows is rebuilt each time
   for i = 1, #given do
     local item = given[i]
     local uri = item.uri
-    if uri == nil and auto then
-      if linkUri ~= nil then
-        uri = linkUri
-        warn(itemPath(i, "uri"), "an auto carousel item without a uri opens nothing on Android: link.uri is used")
-      else
-        warn(itemPath(i, "uri"), "an auto carousel item without a uri opens nothing on Android: give it a uri, or give the intent a link.uri")
-      end
+    if uri == nil and auto and linkUri ~= nil then
+      uri = linkUri
+      warn(itemPath(i, "uri"), "an auto carousel item without a uri opens nothing on Android: link.uri is used")
     end
     list[i] = { img = item.image, txt = item.text, uri = uri }
   end

@@ -338,12 +338,17 @@ extension ChecksTests {
     }
 
     @Test("an auto carousel item without uri is a warning; a manual one is not")
-    func androidCarouselItemURI() {
+    func androidCarouselItemURI() throws {
         let items = #"[{"img":"https://x.com/1.png","uri":"https://x.com/1"},{"img":"https://x.com/2.png","uri":"https://x.com/2"},{"img":"https://x.com/3.png"}]"#
         let auto = F.fcm(F.merged(F.carouselData, ["adb_items": .string(items), "adb_car_mode": "auto"]))
-        F.expectOne(F.check(auto, .fcm, intentPaths: true), "android-carousel-item-uri", .warning, at: "$.carousel.items[2]")
+        F.expectOne(F.check(auto, .fcm, intentPaths: true), "android-carousel-item-uri", .warning, at: "$.carousel.items[2].uri")
         let manual = F.fcm(F.merged(F.carouselData, ["adb_items": .string(items), "adb_car_mode": "manual"]))
         F.expectNone(F.check(manual, .fcm), "android-carousel-item-uri")
+        // Translated with no link to lend its uri: one finding, the rule's, where the uri goes.
+        let intent = #"{"template": "carousel", "title": "T", "body": "B", "carousel": {"items": [{"image": "https://x.com/1.png"}, {"image": "https://x.com/2.png", "uri": "https://x"}, {"image": "https://x.com/3.png", "uri": "https://x"}]}}"#
+        let translation = try builtinTranslator().translate(Array(intent.utf8), platforms: [.fcm])
+        #expect(translation.diagnostics.map(\.rule) == ["android-carousel-item-uri"], "\(translation.diagnostics)")
+        #expect(translation.diagnostics.map(\.path) == ["$.carousel.items[0].uri"])
     }
 
     // MARK: - Android: timer

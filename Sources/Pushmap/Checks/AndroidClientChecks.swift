@@ -409,8 +409,8 @@ enum AndroidClientChecks {
             let usable = usableItemCount(items)
             for (index, item) in items.enumerated() where index < usable && (item["uri"]?.utf8?.isEmpty ?? true) {
                 report.warning(
-                    payload.keys.location(.items).index(index),
-                    "carousel item \(index) has no uri: in an auto carousel Android does not fall back to adb_uri, so tapping it opens nothing")
+                    payload.keys.location(.items).index(index).member("uri", intentKey: "uri"),
+                    "carousel item \(index) has no uri: in an auto carousel Android does not fall back to adb_uri, so tapping it opens nothing; give the item a uri")
             }
         }
     }
