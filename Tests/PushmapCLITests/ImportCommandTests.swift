@@ -205,7 +205,8 @@ struct ImportCommandTests {
     }
 
     /// Source: the fourteenth audit, against client-rules.md: Android skips a button with no
-    /// label or type (Adobe's basic-08 builds 2 of 4), adb_tmr_dur wins over adb_tmr_end, any
+    /// label or type (Adobe's basic-08 builds 2 of 4), stops at a carousel item with no image,
+    /// adb_tmr_dur wins over adb_tmr_end, any
     /// adb_car_mode but auto is manual, adb_sticky is "true" in any case; adobe-templates.md 5:
     /// iOS reads "1712417524.5" as a time.
     @Test("reads a payload as the phone does: skipped buttons, the winning timer, Android's mode and sticky, an iOS fraction")
@@ -236,6 +237,10 @@ struct ImportCommandTests {
         let car = #""adb_template_type": "car", "adb_version": "1", "adb_title": "T", "adb_body": "B", "adb_car_layout": "default""#
         let mode = try imported("fcm", #"{"message": {"data": {\#(car), "adb_car_mode": "MANUAL", "adb_items": "\#(items)"}}}"#)
         #expect((mode.intent["carousel"] as? [String: Any])?["mode"] as? String == "manual", "\(mode.intent)")
+        // Android stops reading the items at one without an image: the ones after it are lost.
+        let stop = String(items.dropLast()) + #", {\"txt\": \"no image\"}, {\"img\": \"https://e.com/5.png\"}]"#
+        let stopped = try imported("fcm", #"{"message": {"data": {\#(car), "adb_items": "\#(stop)"}}}"#)
+        #expect(((stopped.intent["carousel"] as? [String: Any])?["items"] as? [Any])?.count == 3, "\(stopped.intent)")
     }
 
     @Test("refuses what is not a payload of the platform, one line, exit 1", arguments: [

@@ -291,9 +291,9 @@ struct PayloadImport {
             guard let carried = BuiltinTemplates.declaration(of: list.key, in: template)?.platforms,
                   carried == .both || carried == platform,
                   let entries = PayloadReading.list(keys[list.key.name]) else { continue }
-            // The entries the phone builds, then the first it shows: a button Android skips
-            // takes no place of one it shows.
-            let built = platform == .apns ? entries : entries.filter(list.androidBuilds)
+            // The entries the phone reads, then the first it shows: a button Android skips
+            // takes no place of one it shows, and the items after one without an image are lost.
+            let built = platform == .apns ? entries : list.androidReads(entries)
             let values: [JSONValue] = built.prefix(list.maxItems).compactMap { entry in
                 if let required = list.required, entry[required]?.stringValue == nil { return nil }
                 var object = JSONObject()

@@ -33,11 +33,15 @@ struct ListReading: Sendable {
         return names
     }
 
-    /// Whether Android builds `entry`: a button needs a label that is not empty and a type, or
-    /// it is skipped (client-rules.md, basic); the other lists' entries are all read here.
-    func androidBuilds(_ entry: JSONObject) -> Bool {
-        guard key == .actions else { return true }
-        return !(entry["label"]?.stringValue ?? "").isEmpty && entry["type"] != nil
+    /// The entries Android reads, in order (client-rules.md): a button without a label or a type
+    /// is skipped; a carousel item without an image ends the list, it and the rest lost. The
+    /// other lists' entries are all read here.
+    func androidReads(_ entries: [JSONObject]) -> [JSONObject] {
+        switch field {
+        case "buttons": entries.filter { !($0["label"]?.stringValue ?? "").isEmpty && $0["type"] != nil }
+        case "carousel.items": Array(entries.prefix { !($0["img"]?.stringValue ?? "").isEmpty })
+        default: entries
+        }
     }
 
     /// The buttons of plain and basic.
