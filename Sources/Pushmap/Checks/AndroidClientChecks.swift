@@ -214,19 +214,23 @@ enum AndroidClientChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let nodes = payload.actions.node?.elements else { return }
             let base = payload.keys.base(of: .actions)
-            let actions = nodes.enumerated().map { Action($1, number: $0, base: base) }
-            // Only the actions Android builds count: it skips the ones ActionIncomplete names.
-            let built = actions.count { $0.isBuilt }
             let remindLater = payload.keys.contains(.remindText)
             let allowed = remindLater ? maxButtons - 1 : maxButtons
+            // Only the actions Android builds count: it skips the ones ActionIncomplete names.
+            // Counted only when there are more than fit, and read again below rather than kept:
+            // an array of them cost a line of the basic seed 600 instructions.
+            var built = 0
+            if nodes.count > allowed {
+                for (number, node) in nodes.enumerated() where Action(node, number: number, base: base).isBuilt { built += 1 }
+            }
             if built > allowed {
                 let reason = remindLater ? "with the remind-later button (adb_rem_txt) at most \(allowed) fit" : "Android shows at most \(allowed)"
-                let counted = built == actions.count ? "\(built) actions" : "\(built) actions Android builds"
+                let counted = built == nodes.count ? "\(built) actions" : "\(built) actions Android builds"
                 report.warning(payload.keys.location(.actions), "adb_act has \(counted) and \(reason): the rest are lost")
             }
             // Then each action, action by action.
-            for action in actions {
-                report.run(actionRules, on: action)
+            for (number, node) in nodes.enumerated() {
+                report.run(actionRules, on: Action(node, number: number, base: base))
             }
         }
     }
@@ -468,10 +472,9 @@ enum AndroidClientChecks {
                 return
             }
             // One finding for one skipped button, whatever it lacks.
-            let lacks = [action.hasLabel ? nil : "label", action.type == nil ? "type" : nil].compactMap { $0 }
-            if !lacks.isEmpty {
-                report.warning(action.location, "action \(action.number) has no \(lacks.joined(separator: " or ")): Android skips the button")
-            }
+            guard !action.hasLabel || action.type == nil else { return }
+            let lacks = action.hasLabel ? "type" : action.type == nil ? "label or type" : "label"
+            report.warning(action.location, "action \(action.number) has no \(lacks): Android skips the button")
         }
     }
 

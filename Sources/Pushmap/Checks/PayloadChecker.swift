@@ -12,19 +12,23 @@ package struct PayloadChecker: Sendable {
     /// Whether findings are placed at the intent path a key comes from (translating) rather than
     /// at the payload path (validating an existing payload).
     package let intentPaths: Bool
-    /// The push type a translation's intent names (`ios.pushType`), which a bare APNS payload
-    /// goes with although it carries no header to say so; asked only when a rule needs it.
-    let intentPushType: @Sendable () -> String?
+    /// The intent a translation's payloads come from: its push type (`ios.pushType`) is the one
+    /// a bare APNS payload goes with, although it carries no header to say so.
+    let intent: TranslatedIntent?
 
     /// - Parameters:
     ///   - now: epoch seconds for "already past".
     ///   - intentPaths: report at the intent path a key comes from (`$.title`) when known, else at
     ///     the payload path (`$.message.data.adb_title`).
-    ///   - intentPushType: the push type the intent names, for a payload checked without its headers.
-    package init(now: Int64, intentPaths: Bool, intentPushType: @escaping @Sendable () -> String? = { nil }) {
+    ///   - intent: the translated intent, when checking a translation's payloads.
+    init(now: Int64, intentPaths: Bool, intent: TranslatedIntent?) {
         self.now = now
         self.intentPaths = intentPaths
-        self.intentPushType = intentPushType
+        self.intent = intent
+    }
+
+    package init(now: Int64, intentPaths: Bool) {
+        self.init(now: now, intentPaths: intentPaths, intent: nil)
     }
 
     /// The findings about `payload` written for `platform`, in payload order within each group of
@@ -61,7 +65,7 @@ package struct PayloadChecker: Sendable {
                     payload: request["payload"], headers: request["headers"], compactSize: nil, payloadRequired: true, now: now, into: &report)
             } else {
                 APNSPayloadChecks.run(
-                    APNSPayloadChecks.Payload(payload, compactSize: compactSize, intentPushType: intentPushType), now: now, into: &report)
+                    APNSPayloadChecks.Payload(payload, compactSize: compactSize, intent: intent), now: now, into: &report)
             }
         default:
             break

@@ -308,7 +308,7 @@ public final class Translator: Sendable {
         // Each payload is checked and its text kept as the host reads it, still in the state: no
         // JSONValue is built (``Translation/payloads`` parses the text if someone asks). The
         // size rules read the text's length, and the caller, who sends the payload, gets the text.
-        let checker = PayloadChecker(now: now, intentPaths: true, intentPushType: { Self.pushType(of: intent) })
+        let checker = PayloadChecker(now: now, intentPaths: true, intent: TranslatedIntent(argument: intent))
         let (generation, runtime, name) = (lent.generation, lent.runtime, template.name)
         // The payloads in the order of the runs, as the run hands them over, then the headers.
         var texts: [(platform: Platform, text: [UInt8])] = []
@@ -370,17 +370,6 @@ public final class Translator: Sendable {
         }
         if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
         return Translation(template: name, compact: texts, diagnostics: all)
-    }
-
-    /// The intent's `ios.pushType`: read again only for a check that asks (a payload with no aps).
-    private static func pushType(of intent: LuaArgument) -> String? {
-        switch intent {
-        case .value(let value): return value["ios"]?["pushType"]?.stringValue
-        case .tape(let tape):
-            var reader = tape.reader
-            return reader.value()["ios"]?["pushType"]?.stringValue
-        case .reference: return nil
-        }
     }
 
     /// The texts of the platforms asked for with the request forms applied: the APNS request

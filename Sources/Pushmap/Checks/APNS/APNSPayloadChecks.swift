@@ -20,16 +20,13 @@ enum APNSPayloadChecks {
         let event: JSONNode?
         /// The request is an FCM message's `apns`: FCM sets the headers it leaves out.
         let insideFCM: Bool
-        /// The push type a translation's intent names, for a payload without headers.
-        let intentPushType: @Sendable () -> String?
+        /// The translation's intent, whose push type a payload without headers goes with.
+        let intent: TranslatedIntent?
 
-        init(
-            _ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil, insideFCM: Bool = false,
-            intentPushType: @escaping @Sendable () -> String? = { nil }
-        ) {
+        init(_ root: JSONNode, compactSize: Int?, headers: JSONObjectNode? = nil, insideFCM: Bool = false, intent: TranslatedIntent? = nil) {
             self.root = root
             self.insideFCM = insideFCM
-            self.intentPushType = intentPushType
+            self.intent = intent
             aps = root.objectValue?["aps"]?.objectValue
             event = aps?["event"]
             self.compactSize = compactSize
@@ -80,7 +77,7 @@ enum APNSPayloadChecks {
                 // A non-string push type is the header walk's to report.
                 if payload.headers?["apns-push-type"] != nil || root["mdm"] != nil { return }
                 // Translated without --request, the intent says what the headers will.
-                if payload.headers == nil, let told = payload.intentPushType() {
+                if payload.headers == nil, let told = payload.intent?.pushType {
                     guard let entry = withoutAps.first(where: { ValueFormat.text($0.type) == told }) else { return }
                     report.error(location, "a push of type \(entry.type) needs an aps object: without one \(entry.effect)")
                     return
@@ -147,8 +144,12 @@ enum APNSPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let alert = payload.aps?["alert"]?.objectValue else { return }
-            for pair in pairs {
-                guard let args = alert[pair.args]?.arrayValue, args.count > 0 else { continue }
+            // One pass over the alert's few members finds the arguments, if any; only their
+            // names end in "s" (title, body and the keys end otherwise).
+            for (name, value) in alert {
+                guard let bytes = name.utf8, bytes.last == UInt8(ascii: "s"), let pair = pairs.first(where: { ValueFormat.equals(bytes, $0.args) }),
+                    let args = value.arrayValue, args.count > 0
+                else { continue }
                 if let key = alert[pair.key]?.utf8, !key.isEmpty { continue }
                 report.warning(
                     IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(pair.args), table: IntentOrigin.alertKeys),
