@@ -59,7 +59,32 @@ struct APNSPeerCasesTests {
     static let alert = #""apns-push-type": "alert", "apns-priority": "10", "apns-topic": "com.example.app""#
     static let longBody = String(repeating: "x", count: 4100)
 
+    static let apns2Client = "sideshow/apns2 client_test.go"
+
     static let cases: [Case] = [
+        // sideshow/apns2's client: Go's http.Header writes the names as Apns-Priority, and every
+        // request carries Content-Type; a provider token needs a topic; background for an alert
+        // is the push type's one fault (the sixteenth audit).
+        Case(
+            "\(apns2Client) TestHeaders",
+            request(#""Content-Type": "application/json; charset=utf-8", "Apns-Push-Type": "alert", "Apns-Priority": "10", "Apns-Topic": "com.example.app""#, #"{"aps": {"alert": "hi"}}"#)),
+        Case(
+            "\(apns2Client) TestPushTypeBackgroundHeader (Apns-Priority 10 as written)",
+            request(#""Apns-Push-Type": "background", "Apns-Priority": "10", "Apns-Topic": "com.example.app""#, #"{"aps": {"content-available": 1}}"#),
+            .error("apns-background", #"$.headers["Apns-Priority"]"#)),
+        Case(
+            "\(apns2Client) TestPushTypeBackgroundHeader (an alert payload)",
+            request(#""apns-push-type": "background", "apns-priority": "5", "apns-topic": "com.example.app""#, #"{"aps": {"alert": "hello"}}"#),
+            .error("apns-background", #"$.headers["apns-push-type"]"#)),
+        Case(
+            "\(apns2Client) TestAuthorizationHeader", request(#""authorization": "bearer abc", "apns-push-type": "alert""#, #"{"aps": {"alert": "hi"}}"#),
+            .error("apns-topic-required", #"$.headers["apns-topic"]"#)),
+        Case(
+            "node-apn/node-apn test/client.js (HTTP/2 pseudo-headers)",
+            request(#"":method": "POST", ":path": "/3/device/abcd", ":scheme": "https", "apns-push-type": "alert", "apns-topic": "com.example.app""#, #"{"aps": {"alert": "hi"}}"#)),
+        // Arguments with no key in an alert with nothing else: apns-alert's error alone.
+        Case("\(apns2) TestAlertLocArgs", #"{"aps": {"alert": {"loc-args": ["a", "b"]}}}"#, .error("apns-alert", "$.aps.alert")),
+        Case("\(apns2) TestAlertTitleLocArgs", #"{"aps": {"alert": {"title-loc-args": ["a", "b"]}}}"#, .error("apns-alert", "$.aps.alert")),
         // sideshow/apns2: what its payload builder writes.
         Case("\(apns2) TestEmptyPayload", #"{"aps": {}}"#),
         Case("\(apns2) TestAlert", #"{"aps": {"alert": "hello"}}"#),

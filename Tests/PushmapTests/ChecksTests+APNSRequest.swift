@@ -58,11 +58,15 @@ extension ChecksTests {
 
     @Test("header names ignore case, as HTTP reads them: Go's Apns-Topic is apns-topic (sideshow/apns2 client.go setHeaders)")
     func apnsHeaderNameCase() {
-        let canonical: JSONObject = ["Apns-Push-Type": "alert", "Apns-Priority": "10", "Apns-Topic": "com.example.app"]
+        // HTTP's own headers beside them (apns2's Content-Type, HTTP/2's :path) are no finding.
+        let canonical: JSONObject = [
+            "Apns-Push-Type": "alert", "Apns-Priority": "10", "Apns-Topic": "com.example.app", "Content-Type": "application/json", ":path": "/3/device/ab",
+        ]
         #expect(F.check(Self.request(canonical, F.plainAps), .apns).isEmpty)
-        // Lowered, the rules read them: a background push at Apns-Priority 10 is still one.
+        // Lowered, the rules read them: a background push at Apns-Priority 10 is still one,
+        // found at the name as written.
         let background: JSONObject = ["Apns-Push-Type": "background", "APNS-PRIORITY": "10", "apns-topic": "com.example.app"]
-        F.expectOne(F.check(Self.request(background, ["content-available": 1]), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        F.expectOne(F.check(Self.request(background, ["content-available": 1]), .apns), "apns-background", .error, at: #"$.headers["APNS-PRIORITY"]"#)
         // The same header twice, in two cases: APNs gets both.
         let twice = F.check(Self.request(F.merged(Self.alertHeaders, ["Apns-Topic": "com.example.other"]), F.plainAps), .apns)
         let repeated = F.expectOne(twice, "apns-header-key", .warning, at: #"$.headers["Apns-Topic"]"#)

@@ -382,7 +382,7 @@ extension ChecksTests {
     }
 
     /// WHATWG Notifications API, showNotification: the options it refuses with a TypeError.
-    @Test("web notification options the browser refuses are a warning each, at the option; valid ones and mere conversions none")
+    @Test("web notification options the browser refuses or cannot read as meant are a warning each, at the option; valid ones and mere conversions none")
     func fcmWebpushNotification() throws {
         let refused = try Self.message(
             #"{"webpush": {"notification": {"title": "t", "dir": "up", "actions": [{"action": "a", "title": "A"}, {"action": "b"}], "renotify": true, "silent": true, "vibrate": [100]}}}"#
@@ -393,8 +393,18 @@ extension ChecksTests {
         ])
         #expect(refused.allSatisfy { $0.severity == .warning })
         F.expectClean(try Self.message(
-            #"{"webpush": {"notification": {"title": 1, "dir": "rtl", "actions": [{"action": "a", "title": "A"}], "renotify": true, "tag": "t", "silent": false, "vibrate": [100], "timestamp": "soon"}}}"#
+            #"{"webpush": {"notification": {"title": 1, "dir": "rtl", "actions": [{"action": "a", "title": "A"}], "renotify": true, "tag": "t", "silent": false, "vibrate": [100], "timestamp": "1700000000000"}}}"#
         ).checked)
+        // What converts to no text or number the page meant: an object title, an image that is
+        // no URL string, a timestamp that is no number (the Python Admin SDK refuses each).
+        let converted = try Self.message(
+            #"{"webpush": {"notification": {"title": {}, "icon": 5, "timestamp": "soon", "actions": [{"action": "a", "title": ["A"]}]}}}"#
+        ).checked
+        #expect(converted.filter { $0.rule == "fcm-webpush-notification" }.map(\.path) == [
+            "$.message.webpush.notification.title", "$.message.webpush.notification.icon", "$.message.webpush.notification.timestamp",
+            "$.message.webpush.notification.actions[0].title",
+        ])
+        #expect(converted.allSatisfy { $0.severity == .warning })
     }
 
     @Test("loc args without their loc key are dropped by Android: a warning at the args")

@@ -291,6 +291,39 @@ struct FCMPeerCasesTests {
     ]
 
     static let pythonRefuses: [Case] = [
+        // An alert text or category of the wrong type: FCM passes apns.payload on, and iOS drops
+        // that part alone (a title added where the test's alert has none, so the alert shows).
+        Case(
+            source: "\(python) TestApsAlertEncoder test_invalid_subtitle",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": {"title": "t", "subtitle": 1}}}}}"#,
+            outcome: .warned(rule: "apns-alert", at: "$.message.apns.payload.aps.alert.subtitle"), note: "the title still shows"),
+        Case(
+            source: "\(python) TestApsAlertEncoder test_invalid_loc_key",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": {"title": "t", "loc-key": ["k"]}}}}}"#,
+            outcome: .warned(rule: "apns-alert", at: #"$.message.apns.payload.aps.alert["loc-key"]"#), note: "the title still shows"),
+        refused(
+            "\(python) TestApsAlertEncoder test_invalid_title", #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": {"title": 1}}}}}"#,
+            "apns-alert", at: "$.message.apns.payload.aps.alert.title", note: "nothing else in the alert: iOS shows no alert"),
+        Case(
+            source: "\(python) TestApsEncoder test_invalid_category",
+            message: #"{"topic": "topic", "apns": {"payload": {"aps": {"alert": "a", "category": 1}}}}"#,
+            outcome: .warned(rule: "apns-aps-type", at: "$.message.apns.payload.aps.category"), note: "the alert shows, without the category's actions"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_icon",
+            message: #"{"topic": "topic", "webpush": {"notification": {"title": "t", "icon": {}}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.icon"), note: "FCM passes it on; the browser loads no icon"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_title",
+            message: #"{"topic": "topic", "webpush": {"notification": {"title": []}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.title"), note: "the browser shows the text it converts it to"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_timestamp",
+            message: #"{"topic": "topic", "webpush": {"notification": {"title": "t", "timestamp": "foo"}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.timestamp"), note: "text that is no number gives 0"),
+        Case(
+            source: "\(python) TestWebpushNotificationEncoder test_invalid_action_icon",
+            message: #"{"topic": "topic", "webpush": {"notification": {"title": "t", "actions": [{"action": "a", "title": "b", "icon": 1}]}}}"#,
+            outcome: .warned(rule: "fcm-webpush-notification", at: "$.message.webpush.notification.actions[0].icon"), note: "the browser loads no icon"),
         Case(source: "\(python) TestMessageEncoder test_invalid_target_message Message()", message: "{}",
              outcome: .warned(rule: "fcm-no-target", at: "$.message"), note: "a warning: a sender may add the token later"),
         refused("\(python) TestMessageEncoder test_invalid_target_message topic+token", #"{"topic": "topic", "token": "token"}"#, "fcm-one-target", at: "$.message"),

@@ -43,8 +43,9 @@ package struct PayloadChecker: Sendable {
     /// ``JSONWriter`` and `.compact`, as it will be sent) and knows its length: the size rules then
     /// need no walk of their own.
     package func check(_ payload: JSONValue, platform: Platform, compactSize: Int?) -> [Diagnostic] {
-        // Header names as HTTP reads them, whatever their case (APNSHeaderNames).
-        JSONItemStorage(APNSHeaderNames.lowered(payload, platform: platform)).withRoot { check($0, platform: platform, compactSize: compactSize) }
+        // Header names as HTTP reads them, whatever their case, found where written (APNSHeaderNames).
+        let names = APNSHeaderNames(payload, platform: platform)
+        return names.restored(JSONItemStorage(names.value).withRoot { check($0, platform: platform, compactSize: compactSize) })
     }
 
     /// As ``check(_:platform:compactSize:)``, on a payload read in place (a translated one, as
@@ -80,13 +81,14 @@ package struct PayloadChecker: Sendable {
     func checkAPNSRequest(_ request: RequestText, base: String, platform: Platform, checkPayload: Bool) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         report.now = now
-        JSONItemStorage(APNSHeaderNames.lowered(request.value, platform: .apns)).withRoot { root in
+        let names = APNSHeaderNames(request.value, platform: .apns)
+        JSONItemStorage(names.value).withRoot { root in
             report.within(base) { report in
                 APNSRequestChecks.run(
                     payload: root["payload"], headers: root["headers"], compactSize: request.payload.count, payloadRequired: true,
                     checkPayload: checkPayload, now: now, into: &report)
             }
         }
-        return report.diagnostics
+        return names.restored(report.diagnostics, root: base)
     }
 }

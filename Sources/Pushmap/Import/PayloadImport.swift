@@ -19,8 +19,13 @@ struct PayloadImport {
     }
 
     func run(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
-        // Header names as HTTP reads them, whatever their case (APNSHeaderNames).
-        let payload = APNSHeaderNames.lowered(payload, platform: platform)
+        // Header names as HTTP reads them, whatever their case, found where written (APNSHeaderNames).
+        let names = APNSHeaderNames(payload, platform: platform)
+        let (intent, diagnostics) = try read(names.value, platform: platform)
+        return (intent, names.restored(diagnostics))
+    }
+
+    private func read(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         var reading: Reading
         var requestForm = false
         switch platform {

@@ -205,7 +205,7 @@ enum APNSModel {
             Key(name: "badge", shape: .count, rule: "apns-badge", severity: .error, effect: "iOS does not set the badge"),
             Key(name: "sound", shape: .stringOrDictionary(.sound), rule: "apns-sound", severity: .warning, effect: "iOS plays no sound"),
             Key(name: "thread-id", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS does not group the notification"),
-            Key(name: "category", shape: .string, rule: "apns-aps-type", severity: .error, effect: "iOS shows none of the category's actions"),
+            Key(name: "category", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS shows none of the category's actions"),
             Key(name: "content-available", shape: .flag, rule: "apns-flag", severity: .error, effect: "iOS wakes the app in the background only for 1"),
             Key(name: "mutable-content", shape: .flag, rule: "apns-flag", severity: .error, effect: "iOS runs the notification service extension only for 1"),
             Key(name: "target-content-id", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it"),
@@ -278,6 +278,16 @@ enum APNSModel {
 
     static let pushTypeNames: [StaticString] = pushTypes.map(\.type)
     static let priorities: [StaticString] = ["10", "5", "1"]
+
+    /// HTTP's own request headers, which any client sends beside Apple's (apns2 Content-Type,
+    /// APNSwift user-agent, node-apn's HTTP/2 pseudo-headers :method, :path...): no APNs
+    /// header, and nothing ignored.
+    static let httpHeaders: Set<String> = ["content-type", "content-length", "user-agent", "accept", "accept-encoding", "host", "te"]
+
+    /// Whether `name` (lowered) is HTTP's own: a pseudo-header or one of ``httpHeaders``.
+    static func isHTTPHeader(_ name: String) -> Bool {
+        name.hasPrefix(":") || httpHeaders.contains(name)
+    }
 
     static let headers = Table(
         name: "APNs request header", prefix: "header ", path: "$.headers", origins: IntentOrigin.headerKeys,

@@ -151,6 +151,8 @@ enum APNSPayloadChecks {
                     let args = value.arrayValue, args.count > 0
                 else { continue }
                 if let key = alert[pair.key]?.utf8, !key.isEmpty { continue }
+                // An alert with nothing to show is apns-alert's one finding.
+                guard APNSModel.alert.requirement?.anyOf.contains(where: { alert[$0] != nil }) ?? true else { return }
                 report.warning(
                     IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(pair.args), table: IntentOrigin.alertKeys),
                     "aps.alert.\(pair.args) has no \(pair.key) to fill: iOS shows the plain text and drops the arguments; add \(pair.key)")

@@ -96,6 +96,14 @@ enum APNSRequestChecks {
                 priority(headers, of: "a push of content-available alone", &report)
                 return
             }
+            // A payload to show, not to wake the app: the push type is the one fault, and the
+            // one fix (sideshow/apns2 TestPushTypeBackgroundHeader sends an alert so).
+            if let aps = request.aps, !ValueFormat.isFlagSet(aps["content-available"]), showsSomething(aps) {
+                report.error(
+                    header("apns-push-type"),
+                    "the payload has an alert, sound or badge to show and no content-available, but goes as background: iOS shows nothing of a background push; send it as alert")
+                return
+            }
             // No aps at all is the payload rule's (apns-aps-object) to report.
             if let aps = request.aps, !ValueFormat.isFlagSet(aps["content-available"]) {
                 report.error(
@@ -168,18 +176,24 @@ enum APNSRequestChecks {
     }
 
     /// Live Activity and location pushes go only with token authentication, where APNs answers
-    /// a request without apns-topic with 400 MissingTopic. FCM's apns is left alone: FCM
-    /// completes its headers.
+    /// a request without apns-topic with 400 MissingTopic, as it does any request with a provider
+    /// token. FCM's apns is left alone: FCM completes its headers.
     struct TopicRequired: CheckRule {
         static var name: StaticString { "apns-topic-required" }
 
         static func check(_ request: Request, _ report: inout CheckReport) {
-            guard !request.insideFCM, let headers = request.headers, headers["apns-topic"] == nil,
-                let type = request.pushType, let entry = APNSModel.pushType(type), entry.tokenOnly, let suffix = entry.topicSuffix
-            else { return }
-            report.error(
-                header("apns-topic"),
-                "a push of type \(entry.type) needs apns-topic <bundle id>\(suffix): only token authentication sends it, and APNs refuses a token-authenticated request with no topic (MissingTopic)")
+            guard !request.insideFCM, let headers = request.headers, headers["apns-topic"] == nil else { return }
+            if let type = request.pushType, let entry = APNSModel.pushType(type), entry.tokenOnly, let suffix = entry.topicSuffix {
+                report.error(
+                    header("apns-topic"),
+                    "a push of type \(entry.type) needs apns-topic <bundle id>\(suffix): only token authentication sends it, and APNs refuses a token-authenticated request with no topic (MissingTopic)")
+            } else if headers["authorization"] != nil {
+                // A provider token (authorization: bearer) names no app, as a certificate does
+                // (Apple's apns-topic header; sideshow/apns2 TestAuthorizationHeader sends one).
+                report.error(
+                    header("apns-topic"),
+                    "a request with a provider token (authorization) needs apns-topic, the app's bundle id: APNs refuses it without one (MissingTopic)")
+            }
         }
     }
 

@@ -51,7 +51,7 @@ enum APNSWalker {
                     "\(table.prefix)\(key.name) is read only in a Live Activity push (one with aps.event): iOS ignores it here")
                 continue
             }
-            check(value, key, bytes, table, context: context, &report)
+            check(value, key, bytes, table, in: object, context: context, &report)
         }
     }
 
@@ -76,8 +76,8 @@ enum APNSWalker {
 
     /// Holds one value to its key's shape, walking a dictionary value with its own table.
     private static func check(
-        _ value: JSONNode, _ key: APNSModel.Key, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table, context: Context,
-        _ report: inout CheckReport
+        _ value: JSONNode, _ key: APNSModel.Key, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table, in dictionary: JSONObjectNode,
+        context: Context, _ report: inout CheckReport
     ) {
         if case .stringOrDictionary(let nested) = key.shape, let dictionary = value.objectValue {
             // The tables passed as they are stored, not copied out through a property.
@@ -117,7 +117,19 @@ enum APNSWalker {
                 "\(table.prefix)\(key.name) is \(ValueFormat.shown(value, literals: true)), which iOS reads as \(meaning); Apple documents the number 1: write 1, or leave the key out")
             return
         }
-        wrong(value, key, description(key.shape, context: context), bytes, table, &report)
+        // An alert text of the wrong type leaves the alert's other texts to show: a warning then
+        // (the Python Admin SDK refuses it, TestApsAlertEncoder; FCM and APNs pass it on).
+        let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) } ?? false
+        wrong(value, key, description(key.shape, context: context), bytes, table, severity: shownBeside ? .warning : nil, &report)
+    }
+
+    /// Whether `dictionary` has something its requirement asks for besides `name`, itself one of
+    /// those: a text that is a string and not empty.
+    private static func showsOther(than name: StaticString, in dictionary: JSONObjectNode, _ requirement: APNSModel.Requirement) -> Bool {
+        guard requirement.anyOf.contains(where: { ValueFormat.text($0) == ValueFormat.text(name) }) else { return false }
+        return requirement.anyOf.contains { other in
+            ValueFormat.text(other) != ValueFormat.text(name) && !(dictionary[other]?.utf8?.isEmpty ?? true)
+        }
     }
 
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
@@ -145,6 +157,7 @@ enum APNSWalker {
         _ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ object: JSONObjectNode, _ report: inout CheckReport
     ) {
         let name = String(decoding: bytes, as: UTF8.self)
+        if table.stringValues, APNSModel.isHTTPHeader(APNSHeaderNames.lowercased(name)) { return }
         // Header names ignore case: one left as written is another's name again (APNSHeaderNames).
         if table.stringValues, case let lower = APNSHeaderNames.lowercased(name), lower != name, table.names.contains(lower) {
             report.add(
@@ -169,13 +182,13 @@ enum APNSWalker {
 
     private static func wrong(
         _ value: JSONNode, _ key: APNSModel.Key, _ expected: String, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table,
-        _ report: inout CheckReport
+        severity: Diagnostic.Severity? = nil, _ report: inout CheckReport
     ) {
         // A byte limit says the bytes found: a string of 64 characters may be 65 bytes.
         var found = ValueFormat.shown(value, literals: true)
         if case .text = key.shape, let utf8 = value.utf8, !utf8.isEmpty { found += " (\(utf8.count) bytes)" }
         report.add(
-            key.severity.severity, rule: key.rule, location(bytes, table),
+            severity ?? key.severity.severity, rule: key.rule, location(bytes, table),
             "\(table.prefix)\(key.name) must be \(expected), not \(found): \(key.effect)")
     }
 

@@ -163,6 +163,30 @@ extension FCMPayloadChecks {
             if let dir = notification["dir"], !(dir.utf8.map { ValueFormat.isOne(of: directions, $0) } ?? false) {
                 warn("dir", "is \(ValueFormat.shown(dir, literals: true)), not auto, ltr or rtl")
             }
+            // Options the browser converts to text: the Python Admin SDK refuses anything but a
+            // string (TestWebpushNotificationEncoder), FCM passes it on, and the page shows
+            // "[object Object]", nothing, or an image it cannot load.
+            func converted(_ object: JSONObjectNode, in base: String) {
+                for (name, isURL, what) in convertedOptions {
+                    // A number or a boolean converts to its text, which a text option shows as
+                    // meant; an object or a list does not, nor is any of them a URL.
+                    guard let value = object[name], !value.isString, !value.isNull,
+                        isURL || value.objectValue != nil || value.arrayValue != nil
+                    else { continue }
+                    let at = JSONPath.member(base, ValueFormat.text(name))
+                    report.warning(CheckLocation(payload: at), "\(shortPath(at)) is \(ValueFormat.shown(value, literals: true)), not a string: \(what)")
+                }
+            }
+            converted(notification, in: "$.message.webpush.notification")
+            // A number, or text or a boolean that converts to one, is read as meant.
+            if let timestamp = notification["timestamp"], timestamp.integerValue == nil, timestamp.doubleValue == nil, !timestamp.isNull,
+                timestamp.boolValue == nil, timestamp.utf8.map({ Double(String(decoding: $0, as: UTF8.self)) == nil }) ?? true
+            {
+                let at = "$.message.webpush.notification.timestamp"
+                report.warning(
+                    CheckLocation(payload: at),
+                    "\(shortPath(at)) is \(ValueFormat.shown(timestamp, literals: true)), not a number of milliseconds since 1970: the browser converts it to a number, and text that is none gives 0 (1970)")
+            }
             if let actions = notification["actions"] {
                 if let list = actions.arrayValue {
                     for (index, action) in list.enumerated() {
@@ -170,6 +194,7 @@ extension FCMPayloadChecks {
                             warn("actions", index: index, "is not an object with an action and a title")
                             break
                         }
+                        converted(object, in: JSONPath.element("$.message.webpush.notification.actions", index))
                     }
                 } else {
                     warn("actions", "is \(ValueFormat.shown(actions, literals: true)), not a list of actions")
@@ -182,6 +207,17 @@ extension FCMPayloadChecks {
                 warn("vibrate", "is given with silent, which the standard forbids together")
             }
         }
+
+        /// The notification's (and an action's) options the browser reads as text, and what a
+        /// value that is not a string does.
+        static let convertedOptions: [(name: StaticString, isURL: Bool, effect: StaticString)] = [
+            ("title", false, "the browser shows the text it converts it to ([object Object] for an object)"),
+            ("body", false, "the browser shows the text it converts it to ([object Object] for an object)"),
+            ("action", false, "the browser hands the page the text it converts it to"),
+            ("icon", true, "the browser loads no image from it"),
+            ("badge", true, "the browser loads no image from it"),
+            ("image", true, "the browser loads no image from it"),
+        ]
 
         /// JavaScript's truthiness of a JSON value, as the browser converts a boolean option.
         private static func isTruthy(_ value: JSONNode) -> Bool {
