@@ -116,8 +116,8 @@ let package = Package(
         .testTarget(
             name: "PushmapTests",
             dependencies: ["Pushmap", "PushmapJSON", "LuaHost", "PushmapTestSupport", .product(name: "Logging", package: "swift-log")],
-            // Read from their paths by OutputStabilityTests and LiquidReferenceTests, not resources.
-            exclude: ["Golden", "LiquidReference"],
+            // Read from their paths by OutputStabilityTests, LiquidReferenceTests and PeerCorpusTests, not resources.
+            exclude: ["Golden", "LiquidReference", "PeerCorpus"],
             swiftSettings: strict
         ),
         .testTarget(
