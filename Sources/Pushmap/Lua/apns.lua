@@ -143,8 +143,9 @@ function host.apnsHeaders(intent, payload, ctx)
   return {
     ["apns-push-type"] = pushType,
     ["apns-priority"] = FIXED_PRIORITY[pushType] or (intent.delivery == "normal" and "5" or "10"),
-    -- 0 asks APNs to try once and keep nothing.
-    ["apns-expiration"] = ttl and format("%d", ttl == 0 and 0 or ctx.now + ttl),
+    -- 0 asks APNs to try once and keep nothing, which a pushtotalk push asks for when the
+    -- intent gives no ttl (Apple's Push to Talk guide: no audio that is over).
+    ["apns-expiration"] = ttl and format("%d", ttl == 0 and 0 or ctx.now + ttl) or (pushType == "pushtotalk" and "0" or nil),
     ["apns-collapse-id"] = intent.collapseKey,
     ["apns-topic"] = topic,
   }

@@ -146,6 +146,12 @@ enum APNSRequestChecks {
                 report.warning(
                     header("apns-expiration"),
                     "a pushtotalk push asks for apns-expiration 0, not \(ValueFormat.quoted(expiration)): APNs may deliver it late, for audio that is over (Apple's Push to Talk guide; give no ttl, or 0)")
+            } else if headers["apns-expiration"] == nil, !request.insideFCM {
+                // Apple says a push may be stored "depending on" the expiration, not what none
+                // does: unclear, so a warning that says so (FCM sets its own).
+                report.warning(
+                    header("apns-expiration"),
+                    "a pushtotalk push asks for apns-expiration 0 (Apple's Push to Talk guide), and has none: whether APNs then stores it, to deliver audio that is over, Apple does not say; send 0")
             }
         }
     }
