@@ -43,11 +43,19 @@ end
 
 local function apns(intent, ctx)
   local payload = builtin("plain", "apns", intent, ctx)
-  -- Templates carry the link's uri only, and no actions.
+  -- Templates carry the link's uri only, and no actions: a tap opens adb_uri, so an OPENAPP
+  -- link sends none, as on Android.
+  if payload.adb_a_type == "OPENAPP" and payload.adb_uri ~= nil then
+    payload.adb_uri = nil
+    warn("$.link.uri", "an OPENAPP link's uri is not sent: iOS templates open adb_uri on a tap, instead of the app")
+  end
   payload.adb_a_type = nil
   if payload.adb_act ~= nil then
     payload.adb_act = nil
     warn("$.buttons", IOS_BUTTONS)
+  end
+  if intent.remindLater ~= nil then
+    warn("$.remindLater", "remindLater is not shown on iOS: only Android's basic template has a remind-later button")
   end
 
   local aps = payload.aps

@@ -71,9 +71,23 @@ local function apns(intent, ctx)
   payload.adb_template_type = "car"
   dropImage(payload, "adb_media", intent)
 
+  -- iOS's carousel shows the body under an item without text, never the expanded body.
+  if payload.adb_body_ex ~= nil then
+    payload.adb_body_ex = nil
+    warn("$.expandedBody", "expandedBody is not shown by iOS's carousel: an item without text shows the body")
+  end
+
   local carousel = carouselOf(intent)
   payload.adb_car_mode = carousel.mode
-  payload.adb_items = items(carousel, false)
+  local list = items(carousel, false)
+  -- iOS opens the app for an item without a uri, Android the link's: the link's uri on both.
+  local linkUri = (intent.link or NONE).uri
+  if linkUri ~= nil then
+    for i = 1, #list do
+      if list[i].uri == nil then list[i].uri = linkUri end
+    end
+  end
+  payload.adb_items = list
   return payload
 end
 

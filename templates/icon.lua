@@ -9,15 +9,13 @@ local array, json = pushmap.array, pushmap.json
 local NONE = {} -- stands for an absent object; never written to
 
 -- The icons as adb_items entries {img, type, uri}, each with its action type (pushmap.action).
+-- Android leaves out an icon it cannot use (a DEEPLINK without a uri) and shows the rest when
+-- three remain: the payload check says which, and whether enough remain.
 local function items(icons)
   local list = table.create(#icons) -- room for every icon: a list that grows is rebuilt
   for i = 1, #icons do
     local icon = icons[i]
-    local kind, lacksUri = pushmap.action(icon, "OPENAPP")
-    if lacksUri then
-      pushmap.error("$.icons.items[" .. (i - 1) .. "].uri", "a " .. kind .. " icon needs a uri: without it Android leaves the icon out")
-    end
-    list[i] = { img = icon.image, type = kind, uri = icon.uri }
+    list[i] = { img = icon.image, type = pushmap.action(icon, "OPENAPP"), uri = icon.uri }
   end
   return array(list)
 end
@@ -33,6 +31,20 @@ local function fcm(intent, ctx)
   if data.adb_large_icon ~= nil then
     data.adb_large_icon = nil
     warn("$.android.largeIcon", "android.largeIcon is ignored by the icon template (its layout has no large icon)")
+  end
+  -- Nor does it show text: the expanded body and the text colours do nothing.
+  if data.adb_body_ex ~= nil then
+    data.adb_body_ex = nil
+    warn("$.expandedBody", "expandedBody is ignored by the icon template (it shows no text)")
+  end
+  local colors = intent.colors or NONE
+  if colors.title ~= nil then
+    data.adb_clr_title = nil
+    warn("$.colors.title", "colors.title is ignored by the icon template (it shows no text)")
+  end
+  if colors.body ~= nil then
+    data.adb_clr_body = nil
+    warn("$.colors.body", "colors.body is ignored by the icon template (it shows no text)")
   end
 
   local icons = intent.icons
