@@ -54,9 +54,6 @@ local function apns(intent, ctx)
     payload.adb_act = nil
     warn("$.buttons", IOS_BUTTONS)
   end
-  if intent.remindLater ~= nil then
-    warn("$.remindLater", "remindLater is not shown on iOS: only Android's basic template has a remind-later button")
-  end
 
   local aps = payload.aps
   local ios = intent.ios or NONE

@@ -76,10 +76,6 @@ local function fcm(intent, ctx)
     message.android = { collapse_key = collapseKey, priority = DELIVERY[delivery], ttl = ttl and format("%ds", ttl) }
   end
 
-  -- Android has no key for these: iOS's subtitle, and its templates' expanded title.
-  if intent.subtitle ~= nil then warn("$.subtitle", "subtitle is not shown on Android: Adobe's Android keys have no subtitle") end
-  if intent.expandedTitle ~= nil then warn("$.expandedTitle", "expandedTitle is not shown on Android: only iOS's templates read it") end
-
   customdata(intent.data, data, "fcm")
   return { message = message }
 end
