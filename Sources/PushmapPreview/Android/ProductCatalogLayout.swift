@@ -90,7 +90,9 @@ struct ProductCatalogLayout: AndroidTemplateLayout {
             return (.uses, text == "vertical" ? "vertical display: item image, title, body and price" : "not \"vertical\": horizontal display, no item body or price")
         case AdobeKey.items.name:
             switch items(data) {
-            case .success: return (.shows, "3 catalog items: image, title, body, price; a tap on the large image opens the item's uri")
+            case .success:
+                let shown = data.text(AdobeKey.display.name) == "vertical" ? "image, title, body, price" : "image and title (horizontal display)"
+                return (.shows, "3 catalog items: \(shown); a tap on the large image opens the item's uri")
             case .failure(let refusal): return (.uses, refusal.reason + ": Android shows nothing")
             }
         case AdobeKey.title.name: return (.shows, "title when collapsed (expanded shows the item's title)")
