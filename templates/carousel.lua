@@ -80,8 +80,9 @@ local function apns(intent, ctx)
   local carousel = carouselOf(intent)
   payload.adb_car_mode = carousel.mode
   local list = items(carousel, false)
-  -- iOS opens the app for an item without a uri, Android the link's: the link's uri on both.
-  local linkUri = (intent.link or NONE).uri
+  -- iOS opens the app for an item without a uri, Android the link's: the link's uri on both
+  -- (the one basic kept: an OPENAPP link's is left out).
+  local linkUri = payload.adb_uri
   if linkUri ~= nil then
     for i = 1, #list do
       if list[i].uri == nil then list[i].uri = linkUri end

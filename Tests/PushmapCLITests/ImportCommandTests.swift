@@ -223,13 +223,16 @@ struct ImportCommandTests {
         #expect(buttons?.first?["uri"] == nil)
 
         let timer = #""adb_template_type": "timer", "adb_version": "1", "adb_title": "T", "adb_body": "B", "adb_title_alt": "Over""#
-        let both = try imported("fcm", #"{"message": {"data": {\#(timer), "adb_tmr_dur": "60", "adb_tmr_end": "1767229200"}}}"#)
+        let both = try imported("fcm", #"{"message": {"data": {\#(timer), "adb_tmr_dur": "060", "adb_tmr_end": "1767229200"}}}"#)
         #expect(both.intent["timer"] as? [String: Int] == ["duration": 60])
         #expect(both.stderr.contains("$.message.data.adb_tmr_end: adb_tmr_end \"1767229200\" is not kept"), "\(both.stderr)")
         let fraction = try imported(
             "apns", #"{"aps": {"alert": {"title": "T", "body": "B"}}, "adb_template_type": "timer", "adb_title_alt": "Over", "adb_tmr_end": "1767229200.5"}"#)
         #expect(fraction.intent["timer"] as? [String: Int] == ["endsAt": 1_767_229_200])
         #expect(fraction.stderr.contains("adb_tmr_end changes: \"1767229200.5\" becomes \"1767229200\""), "\(fraction.stderr)")
+        // A bare payload's own "headers" key is the app's data, kept as written.
+        let custom = try imported("apns", #"{"aps": {"alert": {"body": "B"}}, "headers": {"Foo": "x"}}"#)
+        #expect((custom.intent["data"] as? [String: Any])?["headers"] as? [String: String] == ["Foo": "x"], "\(custom.intent)")
 
         let sticky = try imported("fcm", #"{"message": {"data": {\#(base), "adb_sticky": "TRUE"}}}"#)
         #expect((sticky.intent["android"] as? [String: Any])?["sticky"] as? Bool == true)

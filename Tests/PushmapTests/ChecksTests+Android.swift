@@ -293,6 +293,9 @@ extension ChecksTests {
         let enough = F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(four)])), .fcm, intentPaths: true)
         F.expectNone(enough, "android-carousel-items-count")
         F.expectOne(enough, "android-carousel-item-image", .warning, at: "$.carousel.items[1].image")
+        // The item left out has no word on its uri too, in an auto carousel.
+        let auto = F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(four), "adb_car_mode": "auto"])), .fcm, intentPaths: true)
+        #expect(!auto.contains { $0.rule == "android-carousel-item-uri" && $0.path.hasPrefix("$.carousel.items[1]") }, "\(auto)")
     }
 
     @Test("a two-item carousel intent gets one finding on Android, with one piece of advice, and none on iOS")
@@ -349,6 +352,14 @@ extension ChecksTests {
         let translation = try builtinTranslator().translate(Array(intent.utf8), platforms: [.fcm])
         #expect(translation.diagnostics.map(\.rule) == ["android-carousel-item-uri"], "\(translation.diagnostics)")
         #expect(translation.diagnostics.map(\.path) == ["$.carousel.items[0].uri"])
+        // On iOS the item gets the link's uri, unless the link opens the app (then it sends none).
+        func linked(_ type: String) -> [UInt8] {
+            Array(#"{"template": "carousel", "title": "T", "body": "B", "link": {"uri": "https://x/all"\#(type)}, "carousel": {"mode": "manual", "items": [{"image": "https://x.com/1.png"}]}}"#.utf8)
+        }
+        let iOS = try builtinTranslator().translate(linked(""), platforms: [.apns])
+        #expect(iOS.payloads[.apns]?["adb_items"]?[0]?["uri"] == "https://x/all")
+        let openApp = try builtinTranslator().translate(linked(#", "type": "OPENAPP""#), platforms: [.apns])
+        #expect(openApp.payloads[.apns]?["adb_items"]?[0]?["uri"] == nil)
     }
 
     // MARK: - Android: timer

@@ -393,12 +393,12 @@ extension ChecksTests {
         ])
         #expect(refused.allSatisfy { $0.severity == .warning })
         F.expectClean(try Self.message(
-            #"{"webpush": {"notification": {"title": 1, "dir": "rtl", "actions": [{"action": "a", "title": "A"}], "renotify": true, "tag": "t", "silent": false, "vibrate": [100], "timestamp": "1700000000000"}}}"#
+            #"{"webpush": {"notification": {"title": 1, "dir": "rtl", "actions": [{"action": "a", "title": "A"}], "renotify": true, "tag": "t", "silent": false, "vibrate": [100], "timestamp": " 1700000000000 "}}}"#
         ).checked)
         // What converts to no text or number the page meant: an object title, an image that is
         // no URL string, a timestamp that is no number (the Python Admin SDK refuses each).
         let converted = try Self.message(
-            #"{"webpush": {"notification": {"title": {}, "icon": 5, "timestamp": "soon", "actions": [{"action": "a", "title": ["A"]}]}}}"#
+            #"{"webpush": {"notification": {"title": {}, "icon": 5, "timestamp": "nan", "actions": [{"action": "a", "title": ["A"]}]}}}"#
         ).checked
         #expect(converted.filter { $0.rule == "fcm-webpush-notification" }.map(\.path) == [
             "$.message.webpush.notification.title", "$.message.webpush.notification.icon", "$.message.webpush.notification.timestamp",

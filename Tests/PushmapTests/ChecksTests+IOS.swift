@@ -60,6 +60,11 @@ extension ChecksTests {
         F.expectNone(F.check(titleEx, .apns), "ios-template-alert")
         let bodyEx = F.apns(F.merged(F.templateAps, ["alert": ["title": "t"]]), F.merged(F.basicKeys, ["adb_body_ex": "Expanded"]))
         F.expectNone(F.check(bodyEx, .apns), "ios-template-alert")
+        // Not for the alert itself, nor when empty (the eighteenth audit): no alert is one error.
+        let noAlert = F.apns(F.merged(F.templateAps, [:], removing: ["alert"]), F.merged(F.basicKeys, ["adb_title_ex": "T", "adb_body_ex": "B"]))
+        F.expectOne(F.check(noAlert, .apns), "ios-template-alert", .error, at: "$.aps.alert")
+        let emptyEx = F.apns(F.merged(F.templateAps, ["alert": ["body": "b"]]), F.merged(F.basicKeys, ["adb_title_ex": ""]))
+        F.expectOne(F.check(emptyEx, .apns), "ios-template-alert", .error, at: "$.aps.alert.title")
     }
 
     @Test("iOS colours are 6 or 8 hex digits, # allowed")

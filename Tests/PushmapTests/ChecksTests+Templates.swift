@@ -55,7 +55,7 @@ extension ChecksTests {
         F.expectOne(F.check(F.fcm(F.merged(base, ["adb_rate_act": .string(two)])), .fcm), "android-rating-actions", .error, at: "$.message.data.adb_rate_act")
     }
 
-    @Test("a bad icon is left out with a warning; fewer than 3 usable icons is an error")
+    @Test("a bad icon is left out with a warning; fewer than 3 usable icons is one error naming the bad ones")
     func iconItems() {
         let base: JSONObject = ["adb_version": "1", "adb_template_type": "icon"]
         let four = #"[{"img":"","type":"OPENAPP"},{"img":"a","type":"OPENAPP"},{"img":"b","type":""},{"img":"c","type":"DEEPLINK","uri":"app://c"}]"#
@@ -63,7 +63,9 @@ extension ChecksTests {
         F.expectOne(findings, "android-icon-items", .warning, at: "$.message.data.adb_items[0]")
         let two = #"[{"img":"a","type":"OPENAPP"},{"img":"b","type":"DEEPLINK"},{"img":"c","type":"OPENAPP"}]"#
         let short = F.check(F.fcm(F.merged(base, ["adb_items": .string(two)])), .fcm).filter { $0.rule == "android-icon-items" }
-        #expect(short.map(\.severity) == [.warning, .error], "\(short)")
+        // Too few left: the count's one error names the icon left out.
+        #expect(short.map(\.severity) == [.error], "\(short)")
+        #expect(short.first?.message.contains("icon 1 is DEEPLINK without a uri") == true, "\(short)")
         F.expectOne(F.check(F.fcm(F.merged(base, ["adb_items": "{}"])), .fcm), "android-icon-items", .error, at: "$.message.data.adb_items")
     }
 

@@ -48,6 +48,13 @@ struct PushTypeTranslationTests {
         }
     }
 
+    @Test("a silent payload goes at priority 5 whatever the push type: Apple calls 10 an error for content-available alone")
+    func silentPriority() throws {
+        let asAlert = try Self.translate(#"{"ios": {"pushType": "alert", "contentAvailable": true, "topic": "com.example.app"}}"#)
+        #expect(asAlert.payloads[.apns]?["headers"]?["apns-priority"] == "5")
+        #expect(!asAlert.diagnostics.contains { $0.severity == .error }, "\(asAlert.diagnostics)")
+    }
+
     @Test("a Live Activity push needs ios.liveActivity, and a start its attributes and an alert")
     func liveActivity() throws {
         #expect(Self.errors(#"{"title": "t", "ios": {"pushType": "liveactivity", "topic": "com.example.app"}}"#).map(\.path) == ["$.ios.liveActivity"])

@@ -98,6 +98,7 @@ enum AndroidClientChecks {
 
         // MARK: carousel
         CarouselLayout.self
+        CarouselMode.self
         CarouselLayoutMissing.self
         CarouselItemsJSON.self
         CarouselItemImage.self
@@ -328,6 +329,19 @@ enum AndroidClientChecks {
         }
     }
 
+    /// "auto" (or no key) is auto; Android reads any other value as manual (client-rules.md).
+    struct CarouselMode: CheckRule {
+        static var name: StaticString { "android-carousel-mode" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let mode = payload.keys.text(.carouselMode), !ValueFormat.isOne(of: ["auto", "manual"], mode) else { return }
+            report.warning(
+                payload.keys.location(.carouselMode),
+                "adb_car_mode \(ValueFormat.quoted(mode)) is not auto or manual: Android shows a manual carousel for anything but \"auto\"")
+        }
+    }
+
     struct CarouselLayoutMissing: CheckRule {
         static var name: StaticString { "android-carousel-layout-missing" }
         static var scope: RuleScope { .carousel }
@@ -411,7 +425,9 @@ enum AndroidClientChecks {
             guard let items = payload.items.node?.elements,
                   payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? !payload.keys.contains(.carouselMode) else { return }
             let usable = usableItemCount(items)
-            for (index, item) in items.enumerated() where index < usable && (item["uri"]?.utf8?.isEmpty ?? true) {
+            // An item whose image is not downloaded is left out: its image is the one finding.
+            let leftOut = Set(drawableItems(items).map(\.number))
+            for (index, item) in items.enumerated() where index < usable && !leftOut.contains(index) && (item["uri"]?.utf8?.isEmpty ?? true) {
                 report.warning(
                     payload.keys.location(.items).index(index).member("uri", intentKey: "uri"),
                     "carousel item \(index) has no uri: in an auto carousel Android does not fall back to adb_uri, so tapping it opens nothing; give the item a uri")

@@ -46,6 +46,7 @@ enum IOSClientChecks {
 
         // MARK: carousel
         CarouselItems.self
+        CarouselExpandedBody.self
         CarouselMediaHTTPS.self
         CarouselNoImage.self
         CarouselItemImage.self
@@ -115,8 +116,19 @@ enum IOSClientChecks {
         static var scope: RuleScope { .iOSTemplate }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.aps["alert"] != nil else {
+                // No alert at all: one fault, said once (the expanded text cannot stand in for it).
+                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                report.error(
+                    CheckLocation(payload: "$.aps.alert", intent: "$.title"),
+                    "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
+                return
+            }
             let alert = payload.aps["alert"]?.objectValue
-            for (field, expanded) in alertFields where !(alert?[field]?.isString ?? false) && payload.keys.text(expanded) == nil {
+            // The expanded text stands in for one of the alert's texts, not for the alert: with no
+            // alert dictionary the banner has nothing to show.
+            func standsIn(_ expanded: CustomKeys.Known) -> Bool { alert != nil && !(payload.keys.text(expanded)?.isEmpty ?? true) }
+            for (field, expanded) in alertFields where !(alert?[field]?.isString ?? false) && !standsIn(expanded) {
                 let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 report.error(
                     alertLocation(field),
@@ -146,6 +158,18 @@ enum IOSClientChecks {
             let found = payload.keys.value(.items).map { "is \(ValueFormat.withArticle($0.typeName)), not a JSON array" } ?? "is missing"
             report.error(
                 payload.keys.location(.items), "adb_items \(found): iOS's carousel needs a real array of {img, txt, uri} and shows the fallback")
+        }
+    }
+
+    /// iOS's carousel shows the alert's body under an item without text, never adb_body_ex
+    /// (adobe-templates.md 5, CarouselTemplateTest test_whenCarouselItemHasNoText).
+    struct CarouselExpandedBody: CheckRule {
+        static var name: StaticString { "ios-carousel-body-ex" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard payload.keys.contains(.bodyEx) else { return }
+            report.warning(payload.keys.location(.bodyEx), "adb_body_ex is not shown by iOS's carousel: an item without text shows the alert's body")
         }
     }
 

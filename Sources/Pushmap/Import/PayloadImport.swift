@@ -124,7 +124,7 @@ struct PayloadImport {
 
         // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
         if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
-        used.formUnion(outranked(data))
+        used.formUnion(outranked(data, android: true))
         for key in BuiltinTemplates.readableFCM where !used.contains(key.key.name) {
             guard let text = data[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.format, android: true) else { continue }
@@ -197,8 +197,10 @@ struct PayloadImport {
 
     /// The keys the phone does not read beside another that wins: adb_tmr_end beside a valid
     /// adb_tmr_dur, on both platforms (client-rules.md, timer). The intent holds one of the two.
-    private static func outranked(_ keys: JSONObject) -> Set<String> {
-        guard let duration = keys[AdobeKey.timerDuration.name]?.stringValue, (Int64(duration) ?? 0) > 0 else { return [] }
+    private static func outranked(_ keys: JSONObject, android: Bool) -> Set<String> {
+        guard let duration = keys[AdobeKey.timerDuration.name]?.stringValue,
+            PayloadReading.convert(duration, .integer(minimum: 1), android: android) != nil
+        else { return [] }
         return [AdobeKey.timerEnd.name]
     }
 
@@ -213,7 +215,7 @@ struct PayloadImport {
         var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
         let template = reading.template
         var used: Set<String> = [AdobeKey.templateType.name]
-        used.formUnion(outranked(keys))
+        used.formUnion(outranked(keys, android: false))
         for key in BuiltinTemplates.readableAPNS where !used.contains(key.key.name) {
             guard let text = keys[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.format, android: false) else { continue }

@@ -14,10 +14,14 @@ enum PayloadReading {
         case .choice(let values, let androidOtherwise):
             return (values[value] ?? (android ? androidOtherwise : nil)).map(JSONValue.string)
         case .integer(let minimum):
-            if let number = Int64(value), number >= minimum, String(number) == value { return .integer(number) }
-            // iOS reads its numbers with TimeInterval(String): a fraction is a time too
-            // (adobe-templates.md 5, "1712417524.5"); the intent keeps its whole seconds.
-            guard !android, let time = Double(value), time.isFinite, time >= Double(minimum), time < 9.2e18 else { return nil }
+            // Digits as the phones read them ("060" and "+60" are 60); a changed writing is the
+            // round trip's import-changed warning.
+            guard let number = Int64(value), number >= minimum else { return nil }
+            return .integer(number)
+        case .epochSeconds:
+            if let seconds = Int64(value), seconds >= 0 { return .integer(seconds) }
+            // The intent keeps the whole second a fraction falls in.
+            guard !android, let time = Double(value), time.isFinite, time >= 0, time < 9.2e18 else { return nil }
             return .integer(Int64(time.rounded(.down)))
         case .boolean:
             if android { return .bool(value.lowercased() == "true") }

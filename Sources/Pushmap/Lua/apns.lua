@@ -142,7 +142,8 @@ function host.apnsHeaders(intent, payload, ctx)
   end
   return {
     ["apns-push-type"] = pushType,
-    ["apns-priority"] = FIXED_PRIORITY[pushType] or (intent.delivery == "normal" and "5" or "10"),
+    -- A silent payload goes at 5 whatever the push type: Apple calls 10 an error for it.
+    ["apns-priority"] = FIXED_PRIORITY[pushType] or ((silent or intent.delivery == "normal") and "5" or "10"),
     -- 0 asks APNs to try once and keep nothing, which a pushtotalk push asks for when the
     -- intent gives no ttl (Apple's Push to Talk guide: no audio that is over).
     ["apns-expiration"] = ttl and format("%d", ttl == 0 and 0 or ctx.now + ttl) or (pushType == "pushtotalk" and "0" or nil),

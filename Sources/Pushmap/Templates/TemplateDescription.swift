@@ -67,6 +67,9 @@ package struct TemplateDescription: Sendable {
         case choice([String: String], androidOtherwise: String? = nil)
         /// A whole number of at least `minimum`.
         case integer(minimum: Int64)
+        /// Epoch seconds: a whole number, and on iOS, which reads it with TimeInterval(String),
+        /// a fraction too (adobe-templates.md 5, "1712417524.5"), read as the second it falls in.
+        case epochSeconds
         /// "true" or "false"; Android reads "true" in any case as true, anything else as false.
         case boolean
         /// A colour, which Android writes AARRGGBB for 8 digits.

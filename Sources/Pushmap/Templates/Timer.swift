@@ -17,7 +17,7 @@ extension TemplateDescription {
         keys: [
             Key(.timerColour, "colors.timer", .both, .colour),
             Key(.timerDuration, "timer.duration", .both, .integer(minimum: 1)),
-            Key(.timerEnd, "timer.endsAt", .both, .integer(minimum: 0)),
+            Key(.timerEnd, "timer.endsAt", .both, .epochSeconds),
             Key(.titleAlt, "expired.title", .both),
             Key(.bodyAlt, "expired.body", .both),
             Key(.bodyExAlt, "expired.expandedBody", .fcm),

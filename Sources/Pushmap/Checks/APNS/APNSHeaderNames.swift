@@ -47,7 +47,8 @@ struct APNSHeaderNames {
         guard case .object(var root) = payload else { return (payload, "", [:]) }
         switch platform {
         case .apns:
-            guard case .object(let headers)? = root["headers"], let (lowered, written) = lowered(headers) else { break }
+            // A bare payload's `headers` is the app's own key, not a request's.
+            guard root["aps"] == nil, case .object(let headers)? = root["headers"], let (lowered, written) = lowered(headers) else { break }
             root["headers"] = .object(lowered)
             return (.object(root), ".headers", written)
         case .fcm:

@@ -150,7 +150,8 @@ enum APNSPayloadChecks {
                 guard let bytes = name.utf8, bytes.last == UInt8(ascii: "s"), let pair = pairs.first(where: { ValueFormat.equals(bytes, $0.args) }),
                     let args = value.arrayValue, args.count > 0
                 else { continue }
-                if let key = alert[pair.key]?.utf8, !key.isEmpty { continue }
+                // A key of the wrong type is the walk's finding already.
+                if let key = alert[pair.key], !(key.utf8?.isEmpty ?? false) { continue }
                 // An alert with nothing to show is apns-alert's one finding.
                 guard APNSModel.alert.requirement?.anyOf.contains(where: { alert[$0] != nil }) ?? true else { return }
                 report.warning(

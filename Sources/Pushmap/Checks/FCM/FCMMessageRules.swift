@@ -178,9 +178,10 @@ extension FCMPayloadChecks {
                 }
             }
             converted(notification, in: "$.message.webpush.notification")
-            // A number, or text or a boolean that converts to one, is read as meant.
+            // A number, or text or a boolean that converts to one, is read as meant; JavaScript's
+            // ToNumber trims the text, and reads "nan" or "inf" as NaN, which is 0 too.
             if let timestamp = notification["timestamp"], timestamp.integerValue == nil, timestamp.doubleValue == nil, !timestamp.isNull,
-                timestamp.boolValue == nil, timestamp.utf8.map({ Double(String(decoding: $0, as: UTF8.self)) == nil }) ?? true
+                timestamp.boolValue == nil, timestamp.utf8.map({ !Self.isNumberText($0) }) ?? true
             {
                 let at = "$.message.webpush.notification.timestamp"
                 report.warning(
@@ -218,6 +219,13 @@ extension FCMPayloadChecks {
             ("badge", true, "the browser loads no image from it"),
             ("image", true, "the browser loads no image from it"),
         ]
+
+        /// Whether text converts to a finite number, whitespace around it trimmed as JavaScript does.
+        static func isNumberText(_ text: UnsafeRawBufferPointer) -> Bool {
+            let trimmed = String(decoding: text, as: UTF8.self).trimmingPrefix(while: \.isWhitespace)
+            let number = Double(String(trimmed.reversed().trimmingPrefix(while: \.isWhitespace).reversed()))
+            return number?.isFinite ?? false
+        }
 
         /// JavaScript's truthiness of a JSON value, as the browser converts a boolean option.
         private static func isTruthy(_ value: JSONNode) -> Bool {

@@ -222,18 +222,22 @@ enum AndroidTemplateRules {
                 report.error(location, "adb_items is not a JSON-encoded array of objects {img, type, uri}: Android shows no icons")
                 return
             }
-            // Android skips a bad icon and counts the rest.
-            var kept = 0
+            // Android skips a bad icon and counts the rest: a warning at each skipped one while
+            // enough remain, else the count's one error, naming them.
+            var skipped: [(index: Int, problem: String)] = []
             for (index, item) in items.enumerated() {
-                let problem = isNonEmptyString(item["img"]) ? actionProblem(item, uriRequired: false, emptyTypeAllowed: true) : "has no img"
-                guard let problem else {
-                    kept += 1
-                    continue
+                if let problem = isNonEmptyString(item["img"]) ? actionProblem(item, uriRequired: false, emptyTypeAllowed: true) : "has no img" {
+                    skipped.append((index, problem))
                 }
-                report.warning(location.index(index), "icon \(index) \(problem): Android leaves it out")
             }
-            if !iconCount.contains(kept) {
-                report.error(location, "\(kept) icon(s) are usable; Android needs 3 to 5 and shows nothing otherwise")
+            let kept = items.count - skipped.count
+            guard iconCount.contains(kept) else {
+                let named = skipped.isEmpty ? "" : " (\(skipped.map { "icon \($0.index) \($0.problem)" }.joined(separator: ", ")))"
+                report.error(location, "\(kept) icon(s) are usable\(named); Android needs 3 to 5 and shows nothing otherwise")
+                return
+            }
+            for (index, problem) in skipped {
+                report.warning(location.index(index), "icon \(index) \(problem): Android leaves it out")
             }
         }
     }
