@@ -20,32 +20,25 @@ local function items(icons)
   return array(list)
 end
 
+-- Leaves `key` out of the data map, with a warning at `path`, when the intent gave it (`given`).
+local function ignore(data, key, given, path, why)
+  if given ~= nil then
+    data[key] = nil
+    warn(path, why)
+  end
+end
+
 local function fcm(intent, ctx)
   local payload = builtin("basic", "fcm", intent, ctx)
   local data = payload.message.data
   data.adb_template_type = "icon"
-  if intent.image ~= nil then
-    data.adb_image = nil
-    warn("$.image", "image is ignored by the icon template (its items carry the images)")
-  end
-  if data.adb_large_icon ~= nil then
-    data.adb_large_icon = nil
-    warn("$.android.largeIcon", "android.largeIcon is ignored by the icon template (its layout has no large icon)")
-  end
-  -- Nor does it show text: the expanded body and the text colours do nothing.
-  if data.adb_body_ex ~= nil then
-    data.adb_body_ex = nil
-    warn("$.expandedBody", "expandedBody is ignored by the icon template (it shows no text)")
-  end
+  -- The icon layout has no image, large icon or text: what basic wrote for them is left out.
   local colors = intent.colors or NONE
-  if colors.title ~= nil then
-    data.adb_clr_title = nil
-    warn("$.colors.title", "colors.title is ignored by the icon template (it shows no text)")
-  end
-  if colors.body ~= nil then
-    data.adb_clr_body = nil
-    warn("$.colors.body", "colors.body is ignored by the icon template (it shows no text)")
-  end
+  ignore(data, "adb_image", intent.image, "$.image", "image is ignored by the icon template (its items carry the images)")
+  ignore(data, "adb_large_icon", data.adb_large_icon, "$.android.largeIcon", "android.largeIcon is ignored by the icon template (its layout has no large icon)")
+  ignore(data, "adb_body_ex", data.adb_body_ex, "$.expandedBody", "expandedBody is ignored by the icon template (it shows no text)")
+  ignore(data, "adb_clr_title", colors.title, "$.colors.title", "colors.title is ignored by the icon template (it shows no text)")
+  ignore(data, "adb_clr_body", colors.body, "$.colors.body", "colors.body is ignored by the icon template (it shows no text)")
 
   local icons = intent.icons
   if icons == nil then
