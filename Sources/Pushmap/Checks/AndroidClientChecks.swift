@@ -27,6 +27,40 @@ enum AndroidClientChecks {
         let actions: EncodedJSON.Value
         /// adb_items, for a carousel only.
         let items: EncodedJSON.Value
+        /// adb_items as Android reads them, when it is an array.
+        let carousel: CarouselItems?
+
+        init(keys: CustomKeys, template: UnsafeRawBufferPointer?, now: Int64, actions: EncodedJSON.Value, items: EncodedJSON.Value) {
+            self.keys = keys
+            self.template = template
+            self.now = now
+            self.actions = actions
+            self.items = items
+            carousel = items.node?.elements.map(CarouselItems.init)
+        }
+    }
+
+    /// A carousel's items as Android reads them, worked out once for the carousel rules.
+    struct CarouselItems {
+        let elements: EncodedNode.Elements
+        /// The items before the first without an image: Android stops reading there.
+        let usable: Int
+        /// The usable items whose image Android does not download (a drawable name, an app
+        /// scheme), with their images: adobe-templates.md 3.5, a carousel needs 3 downloaded.
+        let drawables: [(number: Int, image: UnsafeRawBufferPointer)]
+
+        init(_ elements: EncodedNode.Elements) {
+            self.elements = elements
+            var usable = 0
+            var drawables: [(number: Int, image: UnsafeRawBufferPointer)] = []
+            for item in elements {
+                guard item.isObject, let image = item["img"]?.utf8, !image.isEmpty else { break }
+                if !AndroidTemplateRules.isURL(image) { drawables.append((usable, image)) }
+                usable += 1
+            }
+            self.usable = usable
+            self.drawables = drawables
+        }
     }
 
     /// One element of adb_act, as Android reads it: whether it is an object, and its label,
@@ -373,9 +407,10 @@ enum AndroidClientChecks {
         static var scope: RuleScope { .carousel }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let items = payload.items.node?.elements else { return }
+            guard let carousel = payload.carousel else { return }
+            let items = carousel.elements
             // Android stops reading at the first item without an image: that item and all after it are lost.
-            let index = usableItemCount(items)
+            let index = carousel.usable
             if index < items.count {
                 let later = index + 1 < items.count ? " and the \(items.count - index - 1) after it are" : " is"
                 report.error(
@@ -384,9 +419,8 @@ enum AndroidClientChecks {
             }
             // An image that is no URL is not downloaded, and the carousel leaves its item out;
             // with too few left, the count's error says so instead.
-            let drawables = drawableItems(items)
-            guard index - drawables.count >= minCarouselItems else { return }
-            for (number, image) in drawables {
+            guard index - carousel.drawables.count >= minCarouselItems else { return }
+            for (number, image) in carousel.drawables {
                 report.warning(
                     payload.keys.location(.items).index(number).member("img", intentKey: "image"),
                     "carousel item \(number)'s img \(ValueFormat.quoted(image)) is not a URL: Android downloads only URLs (no drawable names), so the carousel leaves the item out")
@@ -405,9 +439,8 @@ enum AndroidClientChecks {
                     "a carousel needs adb_items with at least \(minCarouselItems) images: without them Android falls back to a basic notification")
                 return
             }
-            guard let items = payload.items.node?.elements else { return }
-            let drawables = drawableItems(items)
-            let downloaded = usableItemCount(items) - drawables.count
+            guard let drawables = payload.carousel?.drawables, let usable = payload.carousel?.usable else { return }
+            let downloaded = usable - drawables.count
             guard downloaded < minCarouselItems else { return }
             let unread = drawables.isEmpty ? "" : " (\(drawables.map { "item \($0.number)'s img is not a URL" }.joined(separator: ", ")): Android downloads only URLs)"
             report.error(
@@ -422,12 +455,11 @@ enum AndroidClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             // Auto is the default: an absent adb_car_mode is auto, any value but "auto" manual.
-            guard let items = payload.items.node?.elements,
+            guard let carousel = payload.carousel,
                   payload.keys.text(.carouselMode).map({ ValueFormat.equals($0, "auto") }) ?? !payload.keys.contains(.carouselMode) else { return }
-            let usable = usableItemCount(items)
             // An item whose image is not downloaded is left out: its image is the one finding.
-            let leftOut = Set(drawableItems(items).map(\.number))
-            for (index, item) in items.enumerated() where index < usable && !leftOut.contains(index) && (item["uri"]?.utf8?.isEmpty ?? true) {
+            let leftOut = Set(carousel.drawables.map(\.number))
+            for (index, item) in carousel.elements.prefix(carousel.usable).enumerated() where !leftOut.contains(index) && (item["uri"]?.utf8?.isEmpty ?? true) {
                 report.warning(
                     payload.keys.location(.items).index(index).member("uri", intentKey: "uri"),
                     "carousel item \(index) has no uri: in an auto carousel Android does not fall back to adb_uri, so tapping it opens nothing; give the item a uri")
@@ -513,26 +545,6 @@ enum AndroidClientChecks {
             report.warning(
                 action.location, "action \(action.number) is \(String(decoding: type, as: UTF8.self)) but has no uri: the button opens nothing")
         }
-    }
-
-    /// The items Android reads: those before the first without an image.
-    /// The items Android reads whose image it does not download (a drawable name, an app
-    /// scheme), with their images: adobe-templates.md 3.5, a carousel needs 3 downloaded.
-    private static func drawableItems(_ items: EncodedNode.Elements) -> [(number: Int, image: UnsafeRawBufferPointer)] {
-        var found: [(number: Int, image: UnsafeRawBufferPointer)] = []
-        for (number, item) in items.prefix(usableItemCount(items)).enumerated() {
-            if let image = item["img"]?.utf8, !AndroidTemplateRules.isURL(image) { found.append((number, image)) }
-        }
-        return found
-    }
-
-    private static func usableItemCount(_ items: EncodedNode.Elements) -> Int {
-        var count = 0
-        for item in items {
-            guard item.isObject, isNonEmptyString(item["img"]) else { break }
-            count += 1
-        }
-        return count
     }
 
     fileprivate static func isNonEmptyString(_ value: EncodedNode?) -> Bool {

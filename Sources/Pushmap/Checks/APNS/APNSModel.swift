@@ -99,6 +99,12 @@ enum APNSModel {
         let message: StaticString
         let payloadPath: StaticString
         let intentPath: StaticString
+
+        /// Whether `dictionary` has one of the keys, not an empty string. A key with a value of
+        /// the wrong type counts as there: it is the walk's finding, one finding per fault.
+        func isMet(by dictionary: JSONObjectNode) -> Bool {
+            anyOf.contains { key in dictionary[key].map { !($0.utf8?.isEmpty ?? false) } ?? false }
+        }
     }
 
     /// The keys of one dictionary, and what is said of a key not among them.

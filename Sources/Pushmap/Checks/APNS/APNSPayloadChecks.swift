@@ -73,21 +73,21 @@ enum APNSPayloadChecks {
                 report.error(location, "aps is \(ValueFormat.withArticle(aps.typeName)), not an object: iOS reads none of it, and the phone shows nothing")
                 return
             }
-            guard let type = payload.pushType else {
-                // A non-string push type is the header walk's to report.
-                if payload.headers?["apns-push-type"] != nil || root["mdm"] != nil { return }
-                // Translated without --request, the intent says what the headers will.
-                if payload.headers == nil, let told = payload.intent?.pushType {
-                    guard let entry = withoutAps.first(where: { ValueFormat.text($0.type) == told }) else { return }
-                    report.error(location, "a push of type \(entry.type) needs an aps object: without one \(entry.effect)")
-                    return
-                }
+            // The push type comes from the header, or, translated without --request, from the intent.
+            let isType: (StaticString) -> Bool
+            if let type = payload.pushType {
+                isType = { ValueFormat.equals(type, $0) }
+            } else if payload.headers?["apns-push-type"] != nil || root["mdm"] != nil {
+                return  // a non-string push type is the header walk's to report; mdm has its own rule
+            } else if payload.headers == nil, let told = payload.intent?.pushType {
+                isType = { ValueFormat.text($0) == told }
+            } else {
                 report.warning(
                     location,
                     "the payload has no aps: sent as alert or background it shows nothing and wakes nothing; only PushKit (voip, complication, fileprovider, location, pushtotalk) and mdm pushes go without one, sent with that apns-push-type")
                 return
             }
-            guard let entry = withoutAps.first(where: { ValueFormat.equals(type, $0.type) }) else { return }
+            guard let entry = withoutAps.first(where: { isType($0.type) }) else { return }
             report.error(location, "a push of type \(entry.type) needs an aps object: without one \(entry.effect)")
         }
     }
@@ -153,7 +153,7 @@ enum APNSPayloadChecks {
                 // A key of the wrong type is the walk's finding already.
                 if let key = alert[pair.key], !(key.utf8?.isEmpty ?? false) { continue }
                 // An alert with nothing to show is apns-alert's one finding.
-                guard APNSModel.alert.requirement?.anyOf.contains(where: { alert[$0] != nil }) ?? true else { return }
+                guard APNSModel.alert.requirement?.isMet(by: alert) ?? true else { return }
                 report.warning(
                     IntentOrigin.location(base: "$.aps.alert", key: ValueFormat.text(pair.args), table: IntentOrigin.alertKeys),
                     "aps.alert.\(pair.args) has no \(pair.key) to fill: iOS shows the plain text and drops the arguments; add \(pair.key)")

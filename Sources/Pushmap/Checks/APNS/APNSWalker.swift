@@ -135,14 +135,7 @@ enum APNSWalker {
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
     /// something to show, with `alertIn` the walk's context: see ``Context/nothingToShow(_:)``).
     private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, alertIn context: Context? = nil, _ report: inout CheckReport) {
-        guard let requirement = table.requirement else { return }
-        // A key there with a wrong value is the walk's finding already: one finding per fault. An
-        // empty string names nothing to show.
-        for key in requirement.anyOf {
-            guard let value = dictionary[key] else { continue }
-            if let text = value.utf8, text.isEmpty { continue }
-            return
-        }
+        guard let requirement = table.requirement, !requirement.isMet(by: dictionary) else { return }
         report.add(
             context?.nothingToShow(requirement) ?? requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
