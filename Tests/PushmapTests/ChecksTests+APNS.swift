@@ -87,6 +87,10 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(["alert": "Hello"]), .apns), "apns-alert")
         let full = try F.parse(#"{"aps":{"alert":{"title":"t","subtitle":"s","body":"b","loc-key":"K","loc-args":["x"],"title-loc-args":[]}}}"#)
         F.expectNone(F.check(full, .apns), "apns-alert")
+        // Arguments beside an empty title: the alert shows nothing, which is the one finding.
+        let empty = F.check(try F.parse(#"{"aps":{"alert":{"title":"","loc-args":["x"]}}}"#), .apns)
+        F.expectOne(empty, "apns-alert", .error, at: "$.aps.alert")
+        #expect(empty.count == 1, "\(empty)")
     }
 
     @Test("an alert with nothing to show (empty, or empty strings) is an error alone, a warning beside a sound or badge, which still play and show")
