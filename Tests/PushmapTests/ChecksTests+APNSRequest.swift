@@ -83,7 +83,12 @@ extension ChecksTests {
         let headers: JSONObject = ["apns-push-type": "background", "apns-priority": "5", "apns-topic": "com.example.app"]
         #expect(F.check(Self.request(headers, silent), .apns).isEmpty)
         F.expectOne(F.check(Self.request(F.merged(headers, ["apns-priority": "10"]), silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
-        F.expectOne(F.check(Self.request(F.merged(headers, [:], removing: ["apns-priority"]), silent), .apns), "apns-background", .error, at: #"$.headers["apns-priority"]"#)
+        // None given: APNs takes 10, but the peers send none by default and no source says APNs
+        // refuses it (sideshow/apns2 TestDefaultHeaders): a warning (the fifth audit's A29).
+        F.expectOne(F.check(Self.request(F.merged(headers, [:], removing: ["apns-priority"]), silent), .apns), "apns-background", .warning, at: #"$.headers["apns-priority"]"#)
+        let defaults = F.check(Self.request(["apns-push-type": "alert", "apns-topic": "com.example.app"], silent), .apns)
+        #expect(!defaults.contains { $0.severity == .error }, "\(defaults)")
+        F.expectOne(defaults, "apns-background", .warning, at: #"$.headers["apns-priority"]"#)
         F.expectOne(F.check(Self.request(headers, ["thread-id": "t"]), .apns), "apns-background", .error, at: #"$.payload.aps["content-available"]"#)
         // A badge or sound: one finding, the iOS rule's warning.
         let alerting = F.check(Self.request(headers, F.merged(silent, ["sound": "default"])), .apns, intentPaths: true)
@@ -183,6 +188,10 @@ extension ChecksTests {
         F.expectOne(findings, "apns-alert", .error, at: "$.message.apns.payload.aps.alert")
         #expect(findings.filter { $0.rule == "apns-background" }.map(\.path).sorted() == [#"$.message.apns.headers["apns-priority"]"#, "$.message.apns.payload.aps.alert"])
         #expect(findings.allSatisfy { $0.platform == .fcm })
+        // Sent as alert at priority 10 with content-available alone: the same error as outside
+        // FCM, which passes the headers on (the nineteenth audit found it only warned).
+        let silentAlert: JSONValue = ["headers": ["apns-push-type": "alert", "apns-priority": "10"], "payload": ["aps": ["content-available": 1]]]
+        F.expectOne(F.check(["message": ["token": "t", "apns": silentAlert]], .fcm), "apns-background", .error, at: #"$.message.apns.headers["apns-priority"]"#)
         // Headers alone: FCM builds the payload from the notification.
         F.expectOne(F.check(["message": ["token": "t", "apns": ["headers": ["apns-priority": "11"]]]], .fcm), "apns-priority", .error, at: #"$.message.apns.headers["apns-priority"]"#)
     }

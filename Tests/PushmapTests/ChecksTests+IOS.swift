@@ -38,6 +38,14 @@ extension ChecksTests {
         F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-template-category", .error, at: "$.ios.category", payloadPath: "$.aps.category")
         F.expectOne(F.check(F.apns(F.merged(F.templateAps, [:], removing: ["category"]), F.basicKeys), .apns), "ios-template-category", .error, at: "$.aps.category")
         F.expectNone(F.check(F.apns(F.merged(F.plainAps, ["category": "iosCategory"])), .apns), "ios-template-category")
+        // Of the wrong type: one finding, the template's error in place of the type walk's warning
+        // (the eighteenth audit found both at the same path).
+        let wrongType = F.check(F.apns(F.merged(F.templateAps, ["category": 5]), F.basicKeys), .apns)
+        F.expectOne(wrongType, "ios-template-category", .error, at: "$.aps.category")
+        #expect(wrongType.count == 1, "\(wrongType)")
+        let title = F.check(F.apns(F.merged(F.templateAps, ["alert": ["title": true, "body": "b"]]), F.basicKeys), .apns)
+        F.expectOne(title, "ios-template-alert", .error, at: "$.aps.alert.title")
+        #expect(title.count == 1, "\(title)")
     }
 
     @Test("a template needs mutable-content 1")

@@ -81,6 +81,15 @@ struct CheckReport {
         self.rule = outer
     }
 
+    /// An error that says more of a fault an earlier, general rule found at the same payload path
+    /// (a template's category of the wrong type, which the APNS walk only warns of): it takes that
+    /// finding's place, so the fault has one finding, the one that tells its whole effect.
+    mutating func errorInstead(_ location: CheckLocation, _ message: CheckMessage) {
+        let payload = base.map { $0 + location.payload.dropFirst() } ?? location.payload
+        diagnostics.removeAll { $0.payloadPath == payload }
+        add(.error, location, message.text)
+    }
+
     private mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ message: String) {
         // Translating reports at the intent field the user wrote; validating a payload has no intent.
         let payload = base.map { $0 + location.payload.dropFirst() } ?? location.payload

@@ -90,12 +90,17 @@ enum IOSClientChecks {
         static var scope: RuleScope { .iOSTemplate }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            let category = payload.aps["category"]?.utf8
-            guard !(category.map { ValueFormat.equals($0, templateCategory) } ?? false) else { return }
-            let found = category.map { "is \(ValueFormat.quoted($0))" } ?? "is missing"
-            report.error(
-                APNSPayloadChecks.location("category"),
-                "aps.category \(found) but templates need \"\(templateCategory)\": iOS does not run the template's content extension and shows the fallback")
+            let value = payload.aps["category"]
+            if let category = value?.utf8, ValueFormat.equals(category, templateCategory) { return }
+            let effect = "templates need \"\(templateCategory)\": iOS does not run the template's content extension and shows the fallback"
+            guard let value, value.utf8 == nil else {
+                let found = value?.utf8.map { "is \(ValueFormat.quoted($0))" } ?? "is missing"
+                report.error(APNSPayloadChecks.location("category"), "aps.category \(found) but \(effect)")
+                return
+            }
+            // Of the wrong type: the walk's warning said so without the template's fallback.
+            report.errorInstead(
+                APNSPayloadChecks.location("category"), "aps.category must be a string, not \(ValueFormat.shown(value, literals: true)): \(effect)")
         }
     }
 
@@ -130,9 +135,16 @@ enum IOSClientChecks {
             func standsIn(_ expanded: CustomKeys.Known) -> Bool { alert != nil && !(payload.keys.text(expanded)?.isEmpty ?? true) }
             for (field, expanded) in alertFields where !(alert?[field]?.isString ?? false) && !standsIn(expanded) {
                 let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                report.error(
+                guard let value = alert?[field] else {
+                    report.error(
+                        alertLocation(field),
+                        "the \(template) template needs aps.alert.\(field) (or \(expanded.name)): iOS templates read the \(field) from there and have none to show")
+                    continue
+                }
+                // Of the wrong type: the walk's finding said so without the template's effect.
+                report.errorInstead(
                     alertLocation(field),
-                    "the \(template) template needs aps.alert.\(field) (or \(expanded.name)): iOS templates read the \(field) from there and have none to show")
+                    "aps.alert.\(field) must be a string, not \(ValueFormat.shown(value, literals: true)): the \(template) template reads its \(field) from there and has none to show (or give \(expanded.name))")
             }
         }
     }
