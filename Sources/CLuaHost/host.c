@@ -134,9 +134,11 @@ static int pmh_msgh(lua_State *L) {
     if (h->instructions_exceeded) return 1;
     h->cap_lifted = 1;  // a traceback must not fail for want of the memory the script used up
     if (lua_type(L, 1) == LUA_TSTRING) {
-        const char *message = lua_tostring(L, 1);
-        if (push_blamed_on_script(L, message)) message = lua_tostring(L, -1);
-        luaL_traceback(L, L, message, 1);
+        // The message goes in as a Lua string, not a C one: a NUL in it would end it there.
+        if (!push_blamed_on_script(L, lua_tostring(L, 1))) lua_pushvalue(L, 1);
+        lua_pushliteral(L, "\n");
+        luaL_traceback(L, L, NULL, 1);
+        lua_concat(L, 3);
     } else {
         // Never tostring() a foreign value: its __tostring is the script's code. Lua places only
         // a string, so the place is said here: the script line that raised it.

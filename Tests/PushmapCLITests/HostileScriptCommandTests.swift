@@ -40,6 +40,8 @@ struct HostileScriptCommandTests {
         ("sort-long", "local s = ('x'):rep(1 << 20) local u = s .. 'y' local t = {} for i = 1, 20000 do t[i] = i % 2 == 0 and s or u end table.sort(t)", 2, "instruction limit"),
         // A script's message is one line: no line of its own that reads as pushmap's, no escape sequence.
         ("error-lines", "error('first\\nerror: second\\27[31m')", 2, "first\\nerror: second\\u001B[31m"),
+        // Nor is the text after a NUL lost (the third audit's F7: the traceback read a C string).
+        ("error-nul", "error('before\\0after')", 2, "before\\u0000after [runtime]"),
         ("rules", "pushmap.rules.carousel.ignores.buttons = nil", 2, "read-only"),
         // The second data map's keys were each looked for among the first's: minutes (a second audit).
         ("wide-payload", "local d, a = {}, {} for i = 1, 60000 do d['k' .. i] = 'v' a['k' .. i] = 'w' end return { message = { data = d, android = { data = a } } }", 1, "[fcm-size"),
@@ -129,6 +131,21 @@ struct HostileScriptCommandTests {
         // A payload the built-in templates wrote stays the intent's to fix: exit 1, no script named.
         let topic = try CommandRunner.run(["translate", "--platform", "fcm"], input: Data(#"{"title": "t", "target": {"topic": "news 2"}}"#.utf8))
         #expect(topic.status == 1 && !topic.stderr.contains("written by"), "\(topic.stderr)")
+    }
+
+    /// Source: the eighth audit's 135-apns-size (an FCM payload over its size named the line that
+    /// wrote message; an APNS one, whose size finding is at the root, named no script).
+    @Test("an APNS payload a team's mapping made too big fails as the script's, exit 2, naming it")
+    func apnsTooBig() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-probe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("s"), withIntermediateDirectories: true)
+        let source = "return { name = 'big', api = 1, platforms = {'apns'}, apns = function(intent, ctx)\n  return { aps = { alert = 'hi' }, big = string.rep('x', 5000) }\nend }\n"
+        try Data(source.utf8).write(to: folder.appendingPathComponent("s/big.lua"))
+        let result = try CommandRunner.run(["translate", "--platform", "apns", "--scripts", "s"], input: Data(#"{"template": "big"}"#.utf8), directory: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("[apns-size, apns, written by s/big.lua]"), "\(result.stderr)")
+        #expect(result.stderr.contains("script error: s/big.lua: returned an apns payload that fails the check apns-size at $ [bad value]"), "\(result.stderr)")
     }
 
     /// Source: the sandbox audit (print read the text after the collector freed it: a multi-MB

@@ -84,6 +84,8 @@ struct ScriptAuthoringTests {
             (#"local p = pushmap.map("basci", "fcm", intent, ctx)"#, #"t.lua:3: pushmap.map: no template named "basci"; the templates are basic, carousel, cat, icon, input, plain, rate, t, timer, zb [runtime]"#),
             (#"local p = pushmap.builtin("t", "fcm", intent, ctx)"#, #"t.lua:3: pushmap.builtin: no template named "t"; the templates are basic, carousel, cat, icon, input, plain, rate, timer, zb [runtime]"#),
             (#"local p = pushmap.builtin("basic", "web", intent, ctx)"#, #"t.lua:3: pushmap.builtin: the platform must be "fcm" or "apns", got "web""#),
+            // The nineteenth audit: no intent named the built-in script's line, not the caller's.
+            (#"local p = pushmap.builtin("basic", "fcm", nil, ctx)"#, #"t.lua:3: pushmap.builtin: pass the intent (a table) as the 3rd argument, got nil [runtime]"#),
             (#"pushmap.customdata(intent.data, nil, "fcm")"#, "t.lua:3: attempt to index a nil value (local 'into') (in customdata, pushmap/prelude.lua:"),
             (#"pushmap.customdata(intent.data, {}, "android")"#, #"t.lua:3: pushmap.reserved: the platform must be "fcm" or "apns", got "android" (in customdata, pushmap/prelude.lua:"#),
             (#"local kind = pushmap.action("https://example.com/sale", "OPENAPP")"#, #"t.lua:3: pushmap.action: the action must be a table with type and uri (a link, a button), got "https://example.com/sale""#),

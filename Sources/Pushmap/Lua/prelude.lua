@@ -300,6 +300,10 @@ local function call(entry, name, platform, intent, ctx, who, entries)
     end
     error(format("%s%s: template '%s' calls itself; to build on the built-in template use pushmap.builtin", where, who, entry.name), 0)
   end
+  -- Else the mapping fails on its first read of the intent, at a line of its own, not the caller's.
+  if type(intent) ~= "table" then
+    error(format("%s%s: pass the intent (a table) as the 3rd argument, got %s", callerOf(caller), who, describe(intent)), 0)
+  end
   active[entry] = true
   running = entry
   local payload = mapping(intent, ctx)

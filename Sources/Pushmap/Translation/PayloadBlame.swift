@@ -92,7 +92,8 @@ struct PayloadBlame {
             guard let (key, entry) = located(platform: platform, path: payloadPath) else {
                 // A payload's shape (no object `message`, no object `aps`) is what the mapping
                 // returned, whatever lines wrote inside it: an array, a table without `message`.
-                let shape = Self.shapeRules.contains(finding.rule)
+                // So is a finding on the whole payload (an APNS payload over its size).
+                let shape = Self.shapeRules.contains(finding.rule) || payloadPath == "$"
                 guard let returner, finding.severity == .error, shape || (entries[platform.name]?.isEmpty ?? true) else { return finding }
                 var finding = finding
                 finding.script = returner
