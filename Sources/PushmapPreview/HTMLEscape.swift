@@ -11,7 +11,10 @@ package enum HTMLEscape {
             case ">": escaped += "&gt;"
             case "\"": escaped += "&quot;"
             case "'": escaped += "&#39;"
-            case "\u{0}": escaped += "\u{FFFD}" // a NUL is not allowed in HTML text
+            // A control character (but tab, line and form feed, carriage return) is a parse
+            // error in HTML text, and a NUL is not allowed: each stands as U+FFFD.
+            case "\t", "\n", "\u{C}", "\r": escaped.unicodeScalars.append(character)
+            case "\u{0}"..."\u{1F}", "\u{7F}"..."\u{9F}": escaped += "\u{FFFD}"
             default: escaped.unicodeScalars.append(character)
             }
         }

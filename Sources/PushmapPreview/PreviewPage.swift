@@ -1,4 +1,5 @@
 @_spi(Tools) internal import Pushmap
+internal import PushmapJSON
 
 /// Writes previews as one self-contained HTML page: inline CSS, no script, nothing fetched.
 /// Every image is a framed placeholder naming its URL, unless `images` holds a data URI for it.
@@ -261,11 +262,13 @@ public struct PreviewPage: Sendable {
         return "<div class=\"frame placeholder \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"\(attributes)><span class=\"frame-label\">image</span><span class=\"frame-url\">\(escaped)</span></div>"
     }
 
+    /// The values as sent: a control character or a bidirectional override shows as its escape
+    /// (`\u202E`), so that a reviewer reads the value sent, not one turned around.
     private func keyTable(_ keys: [KeyReading]) -> String {
         var html = "<table class=\"keys\" data-role=\"keys\"><thead><tr><th>payload key</th><th>value</th><th>phone</th><th>why</th></tr></thead><tbody>\n"
         for reading in keys {
             html += "<tr data-key=\"\(HTMLEscape.text(reading.key))\" data-verdict=\"\(reading.verdict.rawValue)\">"
-            html += "<td><code>\(HTMLEscape.text(reading.key))</code></td><td class=\"value\">\(HTMLEscape.text(reading.value))</td>"
+            html += "<td><code>\(HTMLEscape.text(reading.key))</code></td><td class=\"value\">\(HTMLEscape.text(ShownText.escaped(reading.value)))</td>"
             html += "<td><span class=\"verdict \(reading.verdict.rawValue)\">\(reading.verdict.rawValue)</span></td><td>\(HTMLEscape.text(reading.reason))</td></tr>\n"
         }
         return html + "</tbody></table>\n"

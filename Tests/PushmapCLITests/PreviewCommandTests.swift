@@ -240,6 +240,21 @@ struct PreviewCommandTests {
         #expect(translate.stderr.contains(#"unknown field 'tittle\u001B[31m'"#), "\(translate.stderr)")
     }
 
+    /// Source: the fourth audit's F8: a link holding U+202E showed in the key table turned around
+    /// (`https://ok.example/gexe.pn`), and C0 controls went into the page raw (HTML parse errors).
+    @Test("the page's key table shows a value's controls and bidirectional overrides escaped; no C0 control goes into the page")
+    func pageControls() throws {
+        let folder = try temporaryFolder()
+        let page = folder.appendingPathComponent("page.html")
+        let intent = #"{"title": "t", "body": "a\u0001b", "link": {"uri": "https://ok.example/\u202egnp.exe"}}"#
+        let result = try CommandRunner.run(["preview", "--output", page.path, "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains(#"https://ok.example/\u202Egnp.exe"#))
+        #expect(!html.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x01 })
+        #expect(html.contains("a\u{FFFD}b"))
+    }
+
     /// Source: the second audit: an intent naming /etc/shadow as its image had the file embedded
     /// in a page made to be passed around for review.
     @Test("--images embeds only a file that is an image, whatever the intent names; another stays a frame, said in one line")
