@@ -129,7 +129,8 @@ enum APNSPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let aps = payload.aps else { return }
-            APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: payload.event != nil, aps: aps), &report)
+            let background = payload.pushType.map { ValueFormat.equals($0, "background") } ?? false
+            APNSWalker.walk(aps, APNSModel.aps, context: APNSWalker.Context(liveActivity: payload.event != nil, aps: aps, background: background), &report)
         }
     }
 

@@ -113,10 +113,17 @@ enum APNSRequestChecks {
             }
             // A sound or badge beside no alert is the iOS rule's (ios-silent-push-alerts) one
             // warning; an alert says the push is not a background one.
-            if request.aps?["alert"] != nil {
-                report.error(
-                    CheckLocation(payload: "$.payload.aps.alert", intent: "$.title"),
-                    "a background push carries aps.alert: iOS shows nothing of a background push; send it as alert, or leave the alert out")
+            if let alert = request.aps?["alert"] {
+                let location = CheckLocation(payload: "$.payload.aps.alert", intent: "$.title")
+                let empty = if let text = alert.utf8 { text.isEmpty } else if let dictionary = alert.objectValue {
+                    !(APNSModel.alert.requirement?.isMet(by: dictionary) ?? true)
+                } else { false }
+                if empty {
+                    // Nothing in it to show: the push still wakes the app, as it was meant to.
+                    report.warning(location, "a background push carries an empty aps.alert, which iOS ignores: leave it out")
+                } else {
+                    report.error(location, "a background push carries aps.alert: iOS shows nothing of a background push; send it as alert, or leave the alert out")
+                }
             }
             priority(headers, of: "a background push", &report)
         }

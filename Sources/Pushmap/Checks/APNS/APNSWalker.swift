@@ -13,6 +13,9 @@ enum APNSWalker {
         var insideFCM = false
         /// `aps` itself, looked into only for a finding that asks what else it holds.
         var aps: JSONObjectNode?
+        /// The request's push type is background: an alert with nothing to show is no fault of
+        /// its own there (apns-background says the alert does not belong).
+        var background = false
 
         /// aps has something to show or play: an alert, a sound or a badge.
         var showsSomething: Bool { aps.map(APNSRequestChecks.showsSomething) ?? false }
@@ -92,6 +95,7 @@ enum APNSWalker {
         }
         if case .stringOrDictionary(.alert) = key.shape, let text = value.utf8, text.isEmpty, let requirement = APNSModel.alert.requirement {
             // An empty alert string shows nothing, as an alert dictionary with nothing in it.
+            if context.background { return }
             report.add(
                 context.nothingToShow(requirement), rule: requirement.rule, location(bytes, table),
                 "aps.alert is \"\": iOS shows no alert")
@@ -135,7 +139,7 @@ enum APNSWalker {
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
     /// something to show, with `alertIn` the walk's context: see ``Context/nothingToShow(_:)``).
     private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, alertIn context: Context? = nil, _ report: inout CheckReport) {
-        guard let requirement = table.requirement, !requirement.isMet(by: dictionary) else { return }
+        guard let requirement = table.requirement, !requirement.isMet(by: dictionary), context?.background != true else { return }
         report.add(
             context?.nothingToShow(requirement) ?? requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
