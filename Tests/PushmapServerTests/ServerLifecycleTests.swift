@@ -125,6 +125,29 @@ struct ServerLifecycleTests {
         }
     }
 
+    /// Source: the twenty-first audit (N1, what was left of the fourth's F1): a team's script that
+    /// runs for seconds ran on the request's event loop, and /healthz waited behind it.
+    @Test("while teams' scripts run for seconds, two requests per core, /healthz still answers")
+    func slowScriptsLeaveTheLoopsFree() throws {
+        let (scratch, scripts) = try Self.scriptsFolder()
+        // Runs until the script time limit: each find is C work the instruction count hardly sees.
+        let slow = "return { name = 'slow', api = 1, platforms = {'fcm'}, fcm = function(intent, ctx)\n  local s = ('a'):rep(9000) while true do s:find('.-b') end\nend }\n"
+        try slow.write(to: scripts.appendingPathComponent("slow.lua"), atomically: true, encoding: .utf8)
+        let server = try ServerUnderTest(["--scripts", scripts.path], scratch: scratch)
+        let clients = try (0..<4).map { index in
+            try RunningProcess(
+                URL(fileURLWithPath: "/usr/bin/curl"),
+                ["-s", "--max-time", "30", "-X", "POST", "--data", #"{"template": "slow"}"#, "\(server.baseURL)/v1/translate?platform=fcm"],
+                scratch: server.scratch, label: "slow-\(index)")
+        }
+        defer { clients.forEach { $0.stop() } }
+        usleep(500_000)
+        let health = try Curl.get("\(server.baseURL)/healthz")
+        // Answered while the four translations still run, not after them.
+        #expect(health.status == 200, "\(health.text)")
+        #expect(clients.allSatisfy { $0.process.isRunning })
+    }
+
     @Test("SIGTERM: the request in flight finishes, new ones are refused, the exit status is 0")
     func gracefulStop() throws {
         let server = try ServerUnderTest()

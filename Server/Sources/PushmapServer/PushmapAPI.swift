@@ -27,7 +27,8 @@ struct PushmapAPI: APIProtocol {
         defer { metrics.translated(1, since: started) }
         let translation: Translation
         do throws(TranslationError) {
-            translation = try store.translator.translate(body, platforms: platforms, forms: forms)
+            let translator = store.translator
+            translation = try await store.running { () throws(TranslationError) in try translator.translate(body, platforms: platforms, forms: forms) }
         } catch {
             throw failure(error)
         }
@@ -82,7 +83,10 @@ struct PushmapAPI: APIProtocol {
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
         let drawn: NotificationPreview
         do throws(TranslationError) {
-            drawn = try Previewer(translator: store.translator).preview(body, name: "intent", platforms: platforms)
+            let translator = store.translator
+            drawn = try await store.running { () throws(TranslationError) in
+                try Previewer(translator: translator).preview(body, name: "intent", platforms: platforms)
+            }
         } catch {
             throw failure(error)
         }
@@ -107,7 +111,8 @@ struct PushmapAPI: APIProtocol {
         }
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do throws(TranslationError) {
-            imported = try store.translator.importIntent(payload, platform: platform, read: read)
+            let translator = store.translator
+            imported = try await store.running { () throws(TranslationError) in try translator.importIntent(payload, platform: platform, read: read) }
         } catch {
             throw failure(error)
         }

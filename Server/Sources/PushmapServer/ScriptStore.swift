@@ -1,3 +1,4 @@
+internal import Dispatch
 internal import Logging
 @_spi(Tools) internal import Pushmap
 internal import Synchronization
@@ -31,6 +32,23 @@ final class ScriptStore: Sendable {
         var scripts = TemplateScripts.builtin
         for directory in directories { try scripts.addDirectory(directory) }
         return scripts
+    }
+
+    /// Runs `body` (a translation, preview or import) where it may take its time. With teams'
+    /// scripts loaded, on Dispatch's threads: a script may run up to the Lua time limit, and on
+    /// the request's event loop it would stall every connection of that loop, the health probes
+    /// among them (the twenty-first audit: /healthz waited 6 s behind two slow scripts). The
+    /// built-in scripts, bounded by the body limit, run in place: no request pays the two thread
+    /// switches a hop costs (issue 28's latency).
+    func running<Success: Sendable, Failure: Error>(_ body: @escaping @Sendable () throws(Failure) -> Success) async throws(Failure) -> Success {
+        guard !directories.isEmpty else { return try body() }
+        let scope = RequestScope.current
+        let outcome: Result<Success, Failure> = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: RequestScope.$current.withValue(scope) { Result { () throws(Failure) in try body() } })
+            }
+        }
+        return try outcome.get()
     }
 
     private static func customCount(_ translator: Translator) -> Int {
