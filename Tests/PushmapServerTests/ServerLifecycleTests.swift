@@ -67,6 +67,25 @@ struct ServerLifecycleTests {
         #expect(try Curl.post("\(server.baseURL)/v1/translate?platform=fcm", intent).text.contains("ciao"))
     }
 
+    /// Source: the twenty-first audit (N5): a folder taken away was taken for one caught
+    /// mid-change at every poll, so nothing was logged or counted, and once it was back the
+    /// failing gauge of an earlier failure stayed up.
+    @Test("--watch reports a script folder that goes away, once, and clears it when the folder is back")
+    func watchedFolderGone() throws {
+        let (scratch, scripts) = try Self.scriptsFolder()
+        let server = try ServerUnderTest(["--scripts", scripts.path, "--watch", "--watch-interval-ms", "100"], scratch: scratch)
+        let moved = scratch.appendingPathComponent("moved")
+        try FileManager.default.moveItem(at: scripts, to: moved)
+        #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 1") })
+        usleep(500_000)
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains(#"pushmap_script_reloads_total{result="failed"} 1"#))
+        #expect(server.running.stderr.contains("no such directory"))
+        // The scripts in force stay.
+        #expect(try Self.templateNames(server).contains("greeting"))
+        try FileManager.default.moveItem(at: moved, to: scripts)
+        #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 0") })
+    }
+
     @Test("PUSHMAP_SCRIPTS: its folders are served beneath --scripts, watched and reloaded with them, and count as custom")
     func scriptsFromEnvironment() throws {
         let (scratch, scripts) = try Self.scriptsFolder()

@@ -12,6 +12,10 @@ final class ScriptStore: Sendable {
     /// The scripts of the last reload tried, good or bad: the watcher reloads only when the files
     /// differ from these, so a broken script is reported once, not at every poll.
     private let lastTried: Mutex<TemplateScripts>
+    /// The watcher's last failure to read the folders, and whether it was reported: a folder
+    /// caught mid-change reads at the next poll, so the same failure at two polls in a row is
+    /// reported, once (a folder taken away).
+    private let unreadable = Mutex<(error: String, reported: Bool)?>(nil)
 
     /// Loads the folders over the built-in scripts; fails when they cannot be read or compiled.
     /// - Parameter now: a fixed time for scripts and checks, else the system clock.
@@ -63,8 +67,18 @@ final class ScriptStore: Sendable {
         do {
             scripts = try Self.read(directories)
         } catch {
-            // A folder caught mid-change by the watcher is tried again at the next poll.
-            if onlyIfChanged { return }
+            if onlyIfChanged {
+                let text = "\(error)"
+                let persists = unreadable.withLock { last in
+                    guard let seen = last, seen.error == text else {
+                        last = (text, false)
+                        return false
+                    }
+                    last = (text, true)
+                    return !seen.reported
+                }
+                guard persists else { return }
+            }
             metrics.reloadFailed()
             logger.error("script reload failed; the scripts before it stay in force", metadata: ["reason": "\(reason)", "error": "\(error)"])
             return
@@ -74,7 +88,18 @@ final class ScriptStore: Sendable {
             last = scripts
             return true
         }
-        if onlyIfChanged && !changed { return }
+        let readAgain = unreadable.withLock { last in
+            defer { last = nil }
+            return last?.reported == true
+        }
+        if onlyIfChanged && !changed {
+            // The folders are back as they were: the scripts in force are theirs again.
+            if readAgain {
+                metrics.reloadFailureCleared()
+                logger.info("the script folders can be read again; the scripts in force are theirs", metadata: ["reason": "\(reason)"])
+            }
+            return
+        }
         do {
             try translator.reload(scripts)
             metrics.reloaded(templates: translator.templates.count, custom: Self.customCount(translator))

@@ -84,6 +84,11 @@ final class ServerMetrics: Sendable {
         scriptsInForce(templates: templates, custom: custom)
     }
 
+    /// The folders a failed reload could not read are back as they were, with the scripts in force.
+    func reloadFailureCleared() {
+        lastReloadFailed.record(0)
+    }
+
     /// A reload failed; the scripts before it stay in force.
     func reloadFailed() {
         reloadsFailed.increment()
