@@ -32,7 +32,9 @@ struct PushmapAPI: APIProtocol {
         } catch {
             throw failure(error)
         }
-        return .ok(.init(body: .applicationJsonBytes(HTTPBody(TranslationLine.success(translation, number: nil, platforms: platforms)))))
+        // The platforms in the order of their names: `pushmap translate --format json` sorts its keys.
+        let written = platforms.sorted { $0.name < $1.name }
+        return .ok(.init(body: .applicationJsonBytes(HTTPBody(TranslationLine.success(translation, number: nil, platforms: written)))))
     }
 
     func validate(_ input: Operations.Validate.Input) async throws -> Operations.Validate.Output {
