@@ -172,9 +172,9 @@ struct LiquidMarkupParser {
         return header
     }
 
-    /// `cycle "a", "b"` or `cycle "group": "a", "b"`: the group's name (the values as written
-    /// when none is given, so that cycles of the same values share their turn, as in Liquid)
-    /// and the values.
+    /// `cycle "a", "b"` or `cycle "group": "a", "b"`: the group's key (the values as written
+    /// when none is given, so that cycles of the same values share their turn, as in Liquid;
+    /// marked apart from a name given, which shares no turn with them in Liquid) and the values.
     mutating func cycle() throws(LiquidSyntaxError) -> (group: String, values: [LiquidExpression]) {
         if isAtEnd { throw text.error(at: current.offset, "'cycle' needs values, such as '{% cycle \"odd\", \"even\" %}'.") }
         let start = current.offset
@@ -190,7 +190,7 @@ struct LiquidMarkupParser {
         let valuesStart = group == nil ? start : tokens[max(index - 1, 0)].offset
         while take(.comma) { values.append(try expression()) }
         try expectEnd("',' and another value")
-        return (group ?? text.text(valuesStart..<current.offset).trimmingBlanks().description, values)
+        return (group.map { "named " + $0 } ?? "values " + text.text(valuesStart..<current.offset).trimmingBlanks().description, values)
     }
 
     /// The counter's name of an `increment` or `decrement`.

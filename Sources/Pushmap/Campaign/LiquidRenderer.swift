@@ -68,9 +68,12 @@ struct LiquidRenderer {
             case .assign(let name, let tag):
                 context.locals[name] = value(of: tag) ?? .null
             case .cycle(let group, let values):
+                // A group is shared by every cycle naming it, whatever its values: a turn past this
+                // cycle's values (a longer cycle of the group moved it) shows nothing and starts
+                // over, as Liquid does.
                 let turn = cycles[group, default: 0]
-                cycles[group] = (turn + 1) % values.count
-                render(LiquidOutput(expression: values[turn], filters: []))
+                cycles[group] = turn + 1 >= values.count ? 0 : turn + 1
+                if turn < values.count { render(LiquidOutput(expression: values[turn], filters: [])) }
             case .counter(let name, let step):
                 let current = context.counters[name, default: 0]
                 let shown = step > 0 ? current : current + step
