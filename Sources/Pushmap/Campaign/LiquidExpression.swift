@@ -80,16 +80,22 @@ struct LiquidPath: Sendable {
         return value
     }
 
-    /// An object's member, else the properties Liquid gives arrays (`size`, `first`, `last`) and
-    /// strings and objects (`size`; a string's size counts characters, as `truncate` does).
+    /// An object's member, else the properties Liquid gives arrays (`size`, `first`, `last`),
+    /// objects (`size`, and `first` as Ruby's Hash#first: the first member as [key, value]) and
+    /// strings (`size`, counting characters, as `truncate` does).
     static func member(_ key: String, of value: JSONValue) -> JSONValue? {
         // A whole number beyond 64 bits is a number, whatever its mark is made of.
         if LiquidWholeNumber(value) != nil { return nil }
         switch value {
         case .object(let object):
             if let member = object[key] { return member }
-            guard key == "size" else { return nil }
-            return .integer(Int64(object.count))
+            switch key {
+            case "size": return .integer(Int64(object.count))
+            case "first":
+                var members = object.makeIterator()
+                return members.next().map { .array([.string($0.key), $0.value]) }
+            default: return nil
+            }
         case .array(let array):
             switch key {
             case "size": return .integer(Int64(array.count))
