@@ -20,7 +20,15 @@ struct LiquidComparison: Sendable {
         switch operation {
         case .equal: return try Self.equal(left, right, context)
         case .notEqual: return try !Self.equal(left, right, context)
-        case .contains: return try Self.contains(left.evaluate(context), right.evaluate(context))
+        case .contains:
+            // As Liquid: `empty` and `blank` are no element of a list or key of an object; a text
+            // contains them (as their text, "") whatever it holds.
+            let container = left.evaluate(context)
+            if right.isSpecial {
+                if case .string? = container { return true }
+                return false
+            }
+            return try Self.contains(container, right.evaluate(context))
         case .less, .greater, .lessOrEqual, .greaterOrEqual:
             // As Liquid: `empty` and `blank` have no order.
             if left.isSpecial || right.isSpecial { return false }
