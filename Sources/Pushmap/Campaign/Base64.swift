@@ -27,15 +27,22 @@
     }
 
     /// The bytes of strict base64 (whole groups of four, padding only at the end, unused bits
-    /// zero, as Ruby's `strict_decode64`), or nil. `urlSafe` reads `-` and `_` instead of `+` and
-    /// `/`, and, as Ruby's `urlsafe_decode64`, pads a text whose length is not a multiple of four.
+    /// zero, as Ruby's `strict_decode64`), or nil. `urlSafe`, as Ruby's `urlsafe_decode64`, reads
+    /// `-` and `_` as `+` and `/` (which it takes too) and pads a text whose length is not a
+    /// multiple of four.
     public static func decode(_ text: String, urlSafe: Bool = false) -> [UInt8]? {
         var digits = Array(text.utf8)
-        if urlSafe, digits.last != UInt8(ascii: "="), digits.count % 4 != 0 {
-            digits += Array(repeating: UInt8(ascii: "="), count: 4 - digits.count % 4)
+        if urlSafe {
+            if digits.last != UInt8(ascii: "="), digits.count % 4 != 0 {
+                digits += Array(repeating: UInt8(ascii: "="), count: 4 - digits.count % 4)
+            }
+            for index in digits.indices {
+                if digits[index] == UInt8(ascii: "-") { digits[index] = UInt8(ascii: "+") }
+                if digits[index] == UInt8(ascii: "_") { digits[index] = UInt8(ascii: "/") }
+            }
         }
         guard digits.count % 4 == 0 else { return nil }
-        let alphabet = urlSafe ? Self.urlSafe : standard
+        let alphabet = standard
         var out: [UInt8] = []
         out.reserveCapacity(digits.count / 4 * 3)
         var group = 0
