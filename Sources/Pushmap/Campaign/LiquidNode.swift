@@ -23,7 +23,8 @@ enum LiquidNode: Sendable {
     /// `cycle [group:] a, b, ...`: the next of its values each time it renders.
     case cycle(group: String, [LiquidExpression])
     /// `increment name` (writes the counter, then adds 1) or `decrement name` (takes 1, then
-    /// writes it): counters apart from assigned variables, starting at 0.
+    /// writes it): counters apart from assigned variables, starting at the recipient's whole
+    /// number of the name, else 0.
     case counter(String, step: Int64)
 }
 

@@ -75,7 +75,10 @@ struct LiquidRenderer {
                 cycles[group] = turn + 1 >= values.count ? 0 : turn + 1
                 if turn < values.count { render(LiquidOutput(expression: values[turn], filters: [])) }
             case .counter(let name, let step):
-                let current = context.counters[name, default: 0]
+                // Liquid keeps its counters among the variables given to the render: a
+                // recipient's whole number of the name is where it starts.
+                let given = context.variables[name].flatMap { LiquidWholeNumber($0) == nil ? $0.integerValue : nil }
+                let current = context.counters[name] ?? given ?? 0
                 let shown = step > 0 ? current : current + step
                 context.counters[name] = current + step
                 append(String(shown))
