@@ -5,7 +5,9 @@
 struct LiquidLexer {
     /// One piece of the template, with byte ranges into the source.
     enum Token {
-        case text(Range<Int>)
+        /// Text; `raw` when a `raw` block's body, which is never blank to Liquid (its `blank?` is
+        /// an empty body), so whitespace in it stays inside a block that writes nothing else.
+        case text(Range<Int>, raw: Bool)
         /// `{{ markup }}`, opening at byte `start`.
         case output(markup: Range<Int>, start: Int)
         /// `{% name markup %}`, opening at byte `start`, its name at byte `nameStart`.
@@ -76,7 +78,7 @@ struct LiquidLexer {
             guard let end = findEndTag("endraw", nestedIn: nil, from: after) else {
                 throw text.error(at: start, "This '{% raw %}' is never closed with '{% endraw %}'.")
             }
-            appendText(after..<end.start, trimEnd: end.trimsLeft)
+            appendText(after..<end.start, trimEnd: end.trimsLeft, raw: true)
             trimNext = end.trimsRight
             return end.after
         case "comment":
@@ -179,12 +181,12 @@ struct LiquidLexer {
 
     /// Adds the text in `range`, without its leading blanks after a `-}}` or `-%}` and without
     /// its trailing blanks before a `{{-` or `{%-` (a `raw` body too: the dashes ask for it).
-    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool) {
+    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool, raw: Bool = false) {
         let bytes = text.bytes
         var lower = range.lowerBound, upper = range.upperBound
         if trimNext { while lower < upper, LiquidSourceText.isSpace(bytes[lower]) { lower += 1 } }
         if trimEnd { while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 } }
         trimNext = false
-        if lower < upper { found.append(.text(lower..<upper)) }
+        if lower < upper { found.append(.text(lower..<upper, raw: raw)) }
     }
 }

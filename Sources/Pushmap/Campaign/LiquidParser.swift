@@ -61,8 +61,9 @@ struct LiquidParser {
             let token = tokens[index]
             index += 1
             switch token {
-            case .text(let range):
-                nodes.append(.text(text.text(range)))
+            case .text(let range, let raw):
+                // A raw body is written as a value is, so that no blank-body rule drops it.
+                nodes.append(raw ? .output(LiquidOutput(expression: .literal(.string(text.text(range))), filters: [])) : .text(text.text(range)))
             case .output(let markup, _):
                 var parser = try LiquidMarkupParser(text, markup: markup)
                 if let output = try parser.output() { nodes.append(.output(output)) }
