@@ -137,6 +137,10 @@ extension LiquidTemplateTests {
         let banana = try Self.render(#"[{{ fruit | date: "%Y" }}]"#, vars)
         #expect(banana.text == "[]")
         #expect(banana.problems == [.filterFailed(filter: "date", message: "'date' cannot read \"banana\" as a time; give epoch seconds, an ISO 8601 date such as 2026-11-26T10:00:00Z or an English one such as March 14, 2016.")])
+        // Epoch seconds are digits only, as Liquid's /\A\d+\z/ (the twentieth audit, N8: "+5" read as 5).
+        let signed = try Self.render(#"[{{ "+5" | date: "%s" }}]"#, vars)
+        #expect(signed.problems.count == 1 && signed.text == "[]", "\(signed)")
+        #expect(try Self.render(#"[{{ "42" | date: "%s" }}]"#, vars).text == "[42]")
         // Nothing to format stays nothing, as Liquid leaves nil and "" alone.
         #expect(try Self.render("[{{ n2 | date: '%Y' }}{{ '' | date: '%Y' }}]", #"{"n2": null}"#) == LiquidRendering(text: "[]", problems: []))
     }

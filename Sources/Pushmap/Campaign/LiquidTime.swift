@@ -43,7 +43,10 @@ enum LiquidTime {
         let lowered = text.lowercased()
         if lowered == "now" || lowered == "today" { return Instant(seconds: now) }
         let bytes = Array(text.utf8)
-        if let digits = Int64(text), !bytes.isEmpty { return Instant(seconds: digits) }
+        // Only digits, as Liquid's /\A\d+\z/: no sign (Int64 would take "+5" and "-0").
+        if !bytes.isEmpty, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let digits = Int64(text) {
+            return Instant(seconds: digits)
+        }
         return iso8601(bytes) ?? written(text, now: now)
     }
 
