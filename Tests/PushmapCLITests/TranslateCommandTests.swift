@@ -104,7 +104,7 @@ struct TranslateCommandTests {
     @Test("gives one clear line for bad files and bad bytes, exit 1", arguments: [
         ("missing", ["translate", "no/such/file.json"], Data(), "no/such/file.json: no such file or directory"),
         ("directory", ["translate", "examples"], Data(), "examples: is a directory, not a file"),
-        ("empty", ["translate", "-"], Data(), "<stdin>: empty input: expected a JSON object"),
+        ("empty", ["translate", "-"], Data(), "<stdin>: error: $: 1:1: empty input [json-syntax]"),
         ("utf8", ["translate", "-"], Data([0x7B, 0x22, 0x74, 0x69, 0x74, 0x6C, 0x65, 0x22, 0x3A, 0x22, 0xFF, 0x22, 0x7D]), "invalid UTF-8"),
         ("nested", ["translate", "-"], Data((String(repeating: "[", count: 100_000)).utf8), "nesting deeper than 32 levels"),
         ("huge", ["translate", "-"], Data(("{\"title\":\"" + String(repeating: "x", count: 2_000_000) + "\"}").utf8), "limit"),
@@ -116,6 +116,20 @@ struct TranslateCommandTests {
         #expect(result.stderr.contains(expected), "\(name): \(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(name): \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    /// Source: the twenty-first audit: with --format json an empty input was a line of text on
+    /// standard error, where text that is not JSON was a JSON report.
+    @Test("an empty input is a json-syntax finding in the format asked for")
+    func emptyInputAsJSON() throws {
+        for arguments in [["translate", "--format", "json", "-"], ["import", "--platform", "fcm", "--format", "json", "-"]] {
+            let result = try CommandRunner.run(arguments, input: Data())
+            #expect(result.status == 1, "\(arguments): \(result.stderr)")
+            #expect(result.stderr == #"{"diagnostics":[{"message":"1:1: empty input","path":"$","rule":"json-syntax","severity":"error"}],"file":"<stdin>"}"# + "\n", "\(arguments)")
+        }
+        let validate = try CommandRunner.run(["validate", "--platform", "apns", "--format", "json", "-"], input: Data("not json".utf8))
+        #expect(validate.status == 1, "\(validate.stderr)")
+        #expect(validate.stdout.contains(#""rule":"json-syntax""#) && validate.stdout.contains(#""valid":false"#), "\(validate.stdout)")
     }
 
     @Test("fails a check with exit 1 and the intent path")

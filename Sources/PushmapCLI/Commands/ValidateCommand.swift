@@ -23,17 +23,21 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let input = InputFile(file)
-        let payload: JSONValue
+        let findings: [Diagnostic]
         do {
-            payload = try JSONParser.parse(try input.read(limit: 1 << 20))
+            let payload = try JSONParser.parse(try input.read(limit: 1 << 20))
+            findings = PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform)
         } catch let error as JSONParseError {
-            StandardStream.note("\(input.name): error: \(error.path): \(error.line):\(error.column): \(error.reason) [json-syntax]")
-            throw ExitStatus.invalid
+            // As JSON, the report a reader parses says it; as lines, one line on standard error.
+            guard format == .json else {
+                StandardStream.note("\(input.name): error: \(error.path): \(error.line):\(error.column): \(error.reason) [json-syntax]")
+                throw ExitStatus.invalid
+            }
+            findings = [.jsonSyntax(error)]
         } catch {
             StandardStream.note("pushmap: \(error)")
             throw ExitStatus.invalid
         }
-        let findings = PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform)
         let report = DiagnosticReport(format: format, file: input.name)
         var text: String
         switch format {
