@@ -67,4 +67,19 @@ struct ServerRequestHeadTests {
         #expect(kept.read(until: "}\n", seconds: 10))
         #expect(!kept.closed(within: 1))
     }
+
+    /// Source: the twenty-first audit (N4), RFC 9112 6.1: a streamed answer to an HTTP/1.0
+    /// request came chunked, its chunk sizes mixed into the NDJSON a 1.0 client reads.
+    @Test("a batch asked for over HTTP/1.0 is answered as HTTP/1.0: not chunked, ended by closing the connection")
+    func http10Stream() throws {
+        let server = try ServerUnderTest()
+        let body = #"{"title":"a","body":"b"}"# + "\n"
+        let request = try StreamingRequest(port: server.port, raw: "POST /v1/batch?platform=fcm HTTP/1.0\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        #expect(request.read(until: "}}}}\n", seconds: 10))
+        #expect(request.closed(within: 5))
+        let answer = String(decoding: request.received, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.0 200"), "\(answer)")
+        #expect(!answer.lowercased().contains("transfer-encoding"), "\(answer)")
+        #expect(answer.hasSuffix("\r\n\r\n" + #"{"line":1,"fcm":{"message":{"data":{"adb_body":"b","adb_title":"a"}}}}"# + "\n"), "\(answer)")
+    }
 }

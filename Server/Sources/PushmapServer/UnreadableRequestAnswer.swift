@@ -131,18 +131,36 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
 /// An HTTP/1.0 request that does not ask to keep the connection alive closes it after its answer,
 /// as HTTP/1.0 says. The codec after this handler writes requests as HTTPTypes, which carry no
 /// version: Hummingbird then kept such a connection open until the idle timeout, and a client
-/// reading to the end of the stream waited that long. It reads `Connection: close` instead.
-final class HTTP10Close: ChannelInboundHandler, RemovableChannelHandler {
+/// reading to the end of the stream waited that long. It reads `Connection: close` instead. Its
+/// answer goes out as HTTP/1.0 too: as 1.1, a streamed answer (batch, campaign) was chunked,
+/// which a 1.0 client does not read (RFC 9112 6.1); as 1.0 it ends when the connection closes.
+final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// The request being answered is HTTP/1.0 and closes the connection.
+    private var closing = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0, !head.isKeepAlive else {
             context.fireChannelRead(data)
             return
         }
+        closing = true
         head.headers.replaceOrAdd(name: "connection", value: "close")
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard closing, case .head(var head) = unwrapOutboundIn(data), head.status != .continue else {
+            context.write(data, promise: promise)
+            return
+        }
+        head.version = .http1_0
+        head.headers.remove(name: "transfer-encoding")
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 
