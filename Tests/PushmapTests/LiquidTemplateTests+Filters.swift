@@ -137,6 +137,12 @@ extension LiquidTemplateTests {
         let banana = try Self.render(#"[{{ fruit | date: "%Y" }}]"#, vars)
         #expect(banana.text == "[]")
         #expect(banana.problems == [.filterFailed(filter: "date", message: "'date' cannot read \"banana\" as a time; give epoch seconds, an ISO 8601 date such as 2026-11-26T10:00:00Z or an English one such as March 14, 2016.")])
+        // Places past 32 bits fail the recipient, as Ruby's RangeError does (the twentieth audit, N9).
+        for places in ["2147483648", "-9223372036854775808"] {
+            let huge = try Self.render("[{{ 0.1 | round: \(places) }}]", vars)
+            #expect(huge.problems.count == 1 && huge.text == "[]", "\(places): \(huge)")
+        }
+        #expect(try Self.render("[{{ 0.15 | round: 2147483647 }}]", vars).text == "[0.15]")
         // Epoch seconds are digits only, as Liquid's /\A\d+\z/ (the twentieth audit, N8: "+5" read as 5).
         let signed = try Self.render(#"[{{ "+5" | date: "%s" }}]"#, vars)
         #expect(signed.problems.count == 1 && signed.text == "[]", "\(signed)")

@@ -35,6 +35,10 @@ enum LiquidNumber: Equatable {
         case .round:
             // As Liquid, the places are a number as any other (nil, false or a word: 0), its
             // fraction dropped; past 400 either way, every number this reads rounds the same.
+            // Places past 32 bits Ruby cannot take (a RangeError): the recipient fails, as there.
+            if let places = operand?.double, places.rounded(.towardZero) > Double(Int32.max) || places.rounded(.towardZero) < Double(Int32.min) {
+                throw LiquidFailure(message: "The number of places of 'round' must fit in 32 bits.")
+            }
             let given = operand.map { (places: LiquidNumber) -> Int in
                 let double = places.double
                 return double.isNaN ? 0 : Int(Swift.min(Swift.max(double.rounded(.towardZero), -400), 400))
