@@ -190,6 +190,15 @@ enum APNSModel {
             message: "aps.alert has no title, subtitle, body or loc key to show: iOS shows no alert",
             payloadPath: "$.aps.alert", intentPath: "$.title"))
 
+    /// Whether an `aps.alert` value gives iOS nothing to show: an empty string, or a dictionary
+    /// that meets no part of the alert's requirement. A value of another type is the walk's
+    /// finding, so not this. One reading for the walk and the background-push rule.
+    static func alertShowsNothing(_ value: JSONNode) -> Bool {
+        if let text = value.utf8 { return text.isEmpty }
+        guard let dictionary = value.objectValue, let requirement = alert.requirement else { return false }
+        return !requirement.isMet(by: dictionary)
+    }
+
     /// The critical-alert sound dictionary.
     static let sound = Table(
         name: "aps.sound", prefix: "aps.sound.", path: "$.aps.sound", origins: IntentOrigin.soundKeys,

@@ -115,10 +115,7 @@ enum APNSRequestChecks {
             // warning; an alert says the push is not a background one.
             if let alert = request.aps?["alert"] {
                 let location = CheckLocation(payload: "$.payload.aps.alert", intent: "$.title")
-                let empty = if let text = alert.utf8 { text.isEmpty } else if let dictionary = alert.objectValue {
-                    !(APNSModel.alert.requirement?.isMet(by: dictionary) ?? true)
-                } else { false }
-                if empty {
+                if APNSModel.alertShowsNothing(alert) {
                     // Nothing in it to show: the push still wakes the app, as it was meant to.
                     report.warning(location, "a background push carries an empty aps.alert, which iOS ignores: leave it out")
                 } else {

@@ -93,7 +93,7 @@ enum APNSWalker {
             }
             return
         }
-        if case .stringOrDictionary(.alert) = key.shape, let text = value.utf8, text.isEmpty, let requirement = APNSModel.alert.requirement {
+        if case .stringOrDictionary(.alert) = key.shape, APNSModel.alertShowsNothing(value), let requirement = APNSModel.alert.requirement {
             // An empty alert string shows nothing, as an alert dictionary with nothing in it.
             if context.background { return }
             report.add(
