@@ -28,7 +28,7 @@ struct BatchAnswer: LineAnswering {
         // The request, bound again on each worker thread, so that a script's print names it.
         let scope = RequestScope.current
         let results = workers.map(lines) { line, session in
-            RequestScope.$current.withValue(scope) {
+            scope.bound {
                 TranslationLine.translate(
                     line.bytes, number: line.number, overlongLength: line.overlongLength, maxIntentBytes: maxLineBytes,
                     session: session, platforms: platforms, forms: forms)

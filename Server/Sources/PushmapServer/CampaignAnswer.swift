@@ -20,7 +20,7 @@ struct CampaignAnswer: LineAnswering {
         // The request, bound again on each worker thread, so that a script's print names it.
         let scope = RequestScope.current
         let results = workers.map(lines) { line, session in
-            RequestScope.$current.withValue(scope) {
+            scope.bound {
                 // Body line 1 is the intent: recipient N is body line N + 1.
                 CampaignLine.translate(
                     line.bytes, number: line.number - 1, overlongLength: line.overlongLength, settings: settings, session: session)

@@ -221,7 +221,7 @@ struct LineStream<Answering: LineAnswering>: AsyncSequence, Sendable {
                 // The request bound there too, for the log lines of its translations.
                 let scope = self.scope
                 DispatchQueue.global().async {
-                    done.yield(.translated(run, RequestScope.$current.withValue(scope) { answering.translate(lines) }))
+                    done.yield(.translated(run, scope.bound { answering.translate(lines) }))
                 }
             }
             if reading == nil && !bodyEnded && waitingChunks < LineStream.chunksAhead && waiting.count < LineStream.linesAhead {

@@ -49,7 +49,7 @@ final class ScriptStore: Sendable {
         let scope = RequestScope.current
         let outcome: Result<Success, Failure> = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(returning: RequestScope.$current.withValue(scope) { Result { () throws(Failure) in try body() } })
+                continuation.resume(returning: Result { () throws(Failure) in try scope.bound(body) })
             }
         }
         return try outcome.get()

@@ -24,4 +24,12 @@ struct RequestScope: Sendable {
     let requestID: String
     let logger: Logger
     let head: HTTPRequest
+
+    /// `body` run with this request bound. A task-local does not follow work handed to Dispatch
+    /// or to LineWorkers' threads: each such body binds the request again, for its log lines
+    /// (a script's print names the request) and its error answers' ids.
+    func bound<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
+        let outcome: Result<T, Failure> = RequestScope.$current.withValue(self) { Result { () throws(Failure) in try body() } }
+        return try outcome.get()
+    }
 }
