@@ -83,3 +83,50 @@ struct ServerRequestHeadTests {
         #expect(answer.hasSuffix("\r\n\r\n" + #"{"line":1,"fcm":{"message":{"data":{"adb_body":"b","adb_title":"a"}}}}"# + "\n"), "\(answer)")
     }
 }
+
+extension ServerRequestHeadTests {
+    /// Source: the twenty-first audit (N3): CONNECT got a 405 head with no body and its
+    /// connection was held until the idle timeout (60 s); a request pipelined after it was never
+    /// answered. NIO reads what follows a CONNECT as a tunnel, so the connection closes instead.
+    @Test("CONNECT is answered 405 with Allow and the connection closes at once")
+    func connect() throws {
+        let server = try ServerUnderTest()
+        let request = try StreamingRequest(
+            port: server.port, raw: "CONNECT /v1/translate HTTP/1.1\r\nHost: x\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(request.read(until: "\r\n\r\n", seconds: 10))
+        #expect(request.closed(within: 5))
+        let answer = String(decoding: request.received, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer)")
+        // The pipelined GET is not answered: NIO read it as the tunnel's bytes.
+        #expect(!answer.contains("200"), "\(answer)")
+        #expect(answer.lowercased().contains("allow: post\r\n"), "\(answer)")
+        #expect(answer.lowercased().contains("connection: close\r\n"), "\(answer)")
+    }
+}
+
+extension ServerRequestHeadTests {
+    /// Source: the twenty-first audit (N7): a head NIO cannot read was answered with NIO's name
+    /// for its parser's state ("paused (swift-http-parser error)", "invalid constant string"),
+    /// a bare-LF HTTP/1.1 line was said not to be HTTP/1.1, and the 501 left HEAD out.
+    @Test("a head that cannot be read is answered with what is wrong in it")
+    func unreadableReasons() throws {
+        let server = try ServerUnderTest()
+        let cases: [(raw: String, says: String)] = [
+            ("GET /healthz HTTP/1.1\nHost: x\n\n", "a line of its head is not ended by CR LF"),
+            ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", "it is HTTP/2 or asks to switch protocols"),
+            ("GET /x /y HTTP/1.1\r\nHost: x\r\n\r\n", "its request line is not a method, a target and the version, one space apart"),
+            ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", "its Content-Length is not a number of bytes within 64 bits"),
+            ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "Transfer-Encoding beside Content-Length"),
+            ("GET /healthz HTTP/1.1\r\nBad Header: x\r\n\r\n", "a header is not a name with no spaces, a colon and a value"),
+            ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nFFFFFFFFFFFFFFFFFF\r\n", "a chunk's size is not a hexadecimal number within 64 bits"),
+            ("FOO / HTTP/1.1\r\nHost: x\r\n\r\n", "its routes take GET, HEAD and POST"),
+        ]
+        for (raw, says) in cases {
+            let connection = try StreamingRequest(port: server.port, raw: raw)
+            #expect(connection.read(until: "}\n", seconds: 10), "\(raw.prefix(40))")
+            let text = String(decoding: connection.received, as: UTF8.self)
+            #expect(text.contains(says), "\(raw.prefix(40)): \(text)")
+            #expect(!text.contains("parser error") && !text.contains("constant string"), "\(text)")
+        }
+    }
+}

@@ -1,3 +1,4 @@
+internal import NIOHTTP1
 internal import PushmapJSON
 
 /// The last line of a streamed answer (a batch's, a campaign's) that stopped early, saying how
@@ -13,8 +14,9 @@ enum StreamStop {
         return line
     }
 
-    /// Why a body could not be read on, for the line: NIO's parser error by name.
+    /// Why a body could not be read on, for the line (and a whole body's 400).
     static func reason(_ error: any Error) -> String {
-        "the request's body could not be read as HTTP/1.1 (\(error))"
+        if let error = error as? HTTPParserError { return "the request's body could not be read as HTTP/1.1: \(error.reason)" }
+        return "the request's body could not be read as HTTP/1.1 (\(error))"
     }
 }

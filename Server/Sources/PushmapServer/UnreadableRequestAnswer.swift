@@ -114,16 +114,12 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         switch error {
         case .invalidMethod:
             // RFC 9110 15.6.2: a method the server does not know is 501.
-            (.notImplemented, "the request's method is not one pushmap-server knows; its routes take GET and POST")
+            (.notImplemented, "the request's method is not one pushmap-server knows; its routes take GET, HEAD and POST")
         case .headerOverflow:
             (.init(code: 431, reasonPhrase: "Request Header Fields Too Large"),
              "the request's head is over the server's limits: 80 KiB a line or header, 80 KiB of headers in all, 1,000 headers")
-        case .invalidVersion:
-            (.badRequest, "the request is not HTTP/1.0 or HTTP/1.1")
-        case .invalidURL:
-            (.badRequest, "the request's target is not a valid path")
         default:
-            (.badRequest, "the request could not be read as HTTP/1.1 (\(error))")
+            (.badRequest, "the request could not be read as HTTP/1.1: \(error.reason)")
         }
     }
 }
@@ -134,6 +130,11 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
 /// reading to the end of the stream waited that long. It reads `Connection: close` instead. Its
 /// answer goes out as HTTP/1.0 too: as 1.1, a streamed answer (batch, campaign) was chunked,
 /// which a 1.0 client does not read (RFC 9112 6.1); as 1.0 it ends when the connection closes.
+///
+/// A `CONNECT` request closes it too. NIO's parser reads what follows its head as a tunnel's
+/// bytes, not as requests, and its encoder sends the answer (405) with no body: kept open, the
+/// connection held the client until the idle timeout and a request pipelined after it was never
+/// answered (the twenty-first audit, N3). Closed, the client reads the 405 to its end.
 final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -142,9 +143,21 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The request being answered is HTTP/1.0 and closes the connection.
     private var closing = false
+    /// The request being answered is a CONNECT: its answer says the connection closes.
+    private var connect = false
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), head.version.major == 1, head.version.minor == 0, !head.isKeepAlive else {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        if head.method == .CONNECT {
+            connect = true
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.fireChannelRead(wrapInboundOut(.head(head)))
+            return
+        }
+        guard head.version.major == 1, head.version.minor == 0, !head.isKeepAlive else {
             context.fireChannelRead(data)
             return
         }
@@ -154,12 +167,16 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard closing, case .head(var head) = unwrapOutboundIn(data), head.status != .continue else {
+        guard closing || connect, case .head(var head) = unwrapOutboundIn(data), head.status != .continue else {
             context.write(data, promise: promise)
             return
         }
-        head.version = .http1_0
-        head.headers.remove(name: "transfer-encoding")
+        if connect {
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        } else {
+            head.version = .http1_0
+            head.headers.remove(name: "transfer-encoding")
+        }
         context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }

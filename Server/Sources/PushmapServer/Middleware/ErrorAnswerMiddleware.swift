@@ -33,7 +33,7 @@ struct ErrorAnswerMiddleware: RouterMiddleware {
         case is NIOTooManyBytesError:
             return .bodyTooLarge
         case let error as HTTPParserError:
-            return .badRequest("the request's body could not be read as HTTP/1.1 (\(error))")
+            return .badRequest(StreamStop.reason(error))
         case let error as HTTPError where error.status == .notFound:
             if let route = routes.route(path), let method = routes.methods[route] { return .methodNotAllowed(route, allowed: method) }
             return .notFound
