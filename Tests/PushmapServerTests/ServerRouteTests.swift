@@ -322,6 +322,34 @@ struct ServerRouteTests {
         #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
     }
 
+    /// Source: the twenty-first audit (N2): a batch client that stopped reading for longer than the
+    /// idle time filled the socket; the server read no more of the body it could not answer and
+    /// closed the connection as idle, the client reset after about a hundred of 20,000 lines.
+    @Test("a batch client that stops reading for longer than --idle-timeout-ms still gets every line")
+    func slowReaderKeepsItsBatch() throws {
+        let server = try ServerUnderTest(Self.now + ["--idle-timeout-ms", "500"])
+        let intent = String(decoding: try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Self.seed)), as: UTF8.self)
+        let count = 6_000
+        let body = Array(String(repeating: intent + "\n", count: count).utf8)
+        let request = try StreamingRequest(
+            port: server.port, raw: "POST /v1/batch?platform=both HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n")
+        // The body goes on another thread: the server stops reading it while its answer waits.
+        nonisolated(unsafe) let sender = request
+        let sent = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            try? sender.sendRaw(body)
+            sent.signal()
+        }
+        #expect(request.read(until: #"{"line":1,"#, seconds: 20))
+        Thread.sleep(forTimeInterval: 2)
+        #expect(request.readToClose(seconds: 120))
+        #expect(sent.wait(timeout: .now() + 10) == .success)
+        let answer = request.received
+        let lines = answer.indices.dropLast(8).filter { answer[$0] == UInt8(ascii: "{") && answer[$0 + 1] == UInt8(ascii: "\"") && answer[($0 + 2)...($0 + 7)].elementsEqual("line\":".utf8) }
+        #expect(lines.count == count)
+        #expect(answer.suffix(7).elementsEqual("\r\n0\r\n\r\n".utf8))
+    }
+
     /// Source: the second audit (slowloris): 3,000 connections that sent part of a head were held
     /// for good. An answer being written is not idle: a batch longer than the idle time is whole.
     @Test("a connection that sends part of a request's head, or nothing, is closed after --idle-timeout-ms")

@@ -69,6 +69,23 @@ final class StreamingRequest {
     /// Ends the body.
     func finish() throws { try write(Array("0\r\n\r\n".utf8)) }
 
+    /// Reads what arrives until the server closes the connection or `seconds` pass; whether it
+    /// closed. For a long answer, which `read(until:seconds:)` would search again at each read.
+    func readToClose(seconds: Double) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let left = Int32(deadline.timeIntervalSinceNow * 1000)
+            guard left > 0 else { return false }
+            var ready = pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, left) > 0 else { return false }
+            let count = recv(socketDescriptor, &buffer, buffer.count, 0)
+            if count == 0 { return true }
+            guard count > 0 else { return false }
+            received += buffer[..<count]
+        }
+    }
+
     /// Reads what arrives until the text received contains `expected` or `seconds` pass; whether it does.
     func read(until expected: String, seconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(seconds)

@@ -176,10 +176,11 @@ enum PushmapServer {
         let app = Application(
             router: router,
             // A client that opens a connection and sends part of a request's head, or nothing, held
-            // it for good (a second audit held 3,000): the idle time closes it.
+            // it for good (a second audit held 3,000): IdleTimeout closes it, Hummingbird's own
+            // idle handling off (IdleTimeout says why).
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [UnreadableRequestAnswer()],
-                idleTimeout: .milliseconds(Int64(configuration.idleTimeoutMilliseconds)))),
+                additionalChannelHandlers: [UnreadableRequestAnswer(), IdleTimeout(milliseconds: configuration.idleTimeoutMilliseconds)],
+                idleTimeout: nil)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "pushmap-server"),
             services: [reloader],
             onServerRunning: { channel in
