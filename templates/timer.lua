@@ -60,7 +60,7 @@ return {
   api = 1,
   platforms = { "fcm", "apns" },
   base = "basic",
-  owns = { "timer", "expired" },
+  owns = { "timer", "expired", "colors.timer" },
   ignores = { "buttons", "remindLater" },
   fcm = fcm,
   apns = apns,

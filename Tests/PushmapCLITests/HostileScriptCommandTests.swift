@@ -211,7 +211,7 @@ struct HostileScriptCommandTests {
         let outputs = result.stdout.split(separator: "\n").map(String.init)
         #expect(outputs.count == 3)
         #expect(outputs[1].contains(#""changed":"false""#) && outputs[1].contains(#""owner":"timer""#), "\(outputs[1])")
-        #expect(outputs[1].contains(#""n":"7""#) && outputs[1].contains(#""refused":"catalog,icons,reply,rating,timer,expired,zeroBezel""#), "\(outputs[1])")
+        #expect(outputs[1].contains(#""n":"8""#) && outputs[1].contains(#""refused":"catalog,icons,reply,rating,timer,expired,colors.timer,zeroBezel""#), "\(outputs[1])")
         #expect(outputs[0].replacingOccurrences(of: #""line":1"#, with: "") == outputs[2].replacingOccurrences(of: #""line":3"#, with: ""))
         #expect(outputs[0].contains("buttons are ignored"), "\(outputs[0])")
     }

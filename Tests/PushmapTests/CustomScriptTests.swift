@@ -299,3 +299,36 @@ struct OwnTemplateTests {
         }
     }
 }
+
+extension CustomScriptTests {
+    /// Source: docs/intent.md (colors.timer, "Timer text colour (timer template)") and the policy
+    /// of a warning for what a template leaves unread. It was silent on every other template.
+    @Test("colors.timer on a template other than timer is ignored with one warning where the fix goes; timer and what builds on it read it")
+    func timerColourElsewhere() throws {
+        let translator = try builtinTranslator()
+        let intent = ##"{"template": "basic", "title": "Hi", "body": "There", "colors": {"title": "#112233", "timer": "#445566"}}"##
+        let basic = try translator.translate(Array(intent.utf8), platforms: [.fcm, .apns])
+        #expect(basic.diagnostics.map(\.message) == Array(repeating: "field 'colors.timer' belongs to the timer template, not basic: it is ignored", count: 2))
+        #expect(basic.diagnostics.map(\.path) == ["$.colors.timer", "$.colors.timer"])
+        #expect(basic.diagnostics.allSatisfy { $0.severity == .warning })
+        // plain ignores colors whole: that one warning a platform, not a second for colors.timer.
+        let plainIntent = ##"{"template": "plain", "title": "Hi", "body": "There", "colors": {"title": "#112233", "timer": "#445566"}}"##
+        let plain = try translator.translate(Array(plainIntent.utf8), platforms: [.fcm])
+        #expect(plain.diagnostics.map(\.path) == ["$.colors"])
+        let timer = ##"{"template": "timer", "title": "Hi", "body": "There", "timer": {"duration": 60}, "expired": {"title": "Over"}, "colors": {"timer": "#445566"}}"##
+        let timed = try translator.translate(Array(timer.utf8), platforms: [.fcm])
+        #expect(timed.diagnostics.isEmpty, "\(timed.diagnostics)")
+        #expect(data(timed.payloads[.fcm])?["adb_clr_tmr"] == .string("445566"))
+        // A template built on timer accepts it too, as it accepts timer's own fields.
+        let countdown = try Translator(scripts: scripts(["countdown": Self.countdown]), logger: quietLogger)
+        let built = try countdown.translate(Array(("{\"template\": \"countdown\"," + timer.dropFirst(#"{"template": "timer","#.count)).utf8), platforms: [.fcm])
+        #expect(built.diagnostics.isEmpty, "\(built.diagnostics)")
+    }
+
+    static let countdown = """
+        return {
+          name = "countdown", api = 1, platforms = { "fcm" }, base = "timer",
+          fcm = function(intent, ctx) return pushmap.builtin("timer", "fcm", intent, ctx) end,
+        }
+        """
+}

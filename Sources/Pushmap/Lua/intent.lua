@@ -46,6 +46,15 @@ local function note(notes, platform, at, message)
   return notes
 end
 
+-- Whether `notes` has a warning at `path`.
+local function noted(notes, path)
+  if notes == nil then return false end
+  for i = 2, #notes, 3 do
+    if notes[i] == path then return true end
+  end
+  return false
+end
+
 -- What the host does before the mappings of template `name` run, once a translation: returns the
 -- intent the mappings get (without the fields the template ignores) and the warnings to record
 -- before each platform's mapping, a flat list of platform (false for every one), path and message
@@ -70,12 +79,22 @@ function host.admit(intent, name, strict)
     end
   end
   local rule = rules[name]
-  local refuses = rule.refuses
+  local refuses = rule.refusedAtTop
   for i = 1, #refuses do
     local field = refuses[i]
     -- A truth test, not `~= nil`: no intent field at the top level is a boolean, and the test
     -- costs no comparison for each of the many fields an intent does not have.
     if intent[field] then
+      notes = note(notes, false, "$." .. field, format("field '%s' belongs to the %s template, not %s: it is ignored", field, rule.owners[field], name))
+    end
+  end
+  -- A field inside a common object: the object is checked to be one before it is read, and
+  -- one already said to be ignored whole (plain's colors) gets no second warning.
+  local inside = rule.refusedInside
+  for i = 1, #inside, 3 do
+    local object = intent[inside[i + 1]]
+    if object ~= nil and type(object) == "table" and object[inside[i + 2]] ~= nil and not noted(notes, "$." .. inside[i + 1]) then
+      local field = inside[i]
       notes = note(notes, false, "$." .. field, format("field '%s' belongs to the %s template, not %s: it is ignored", field, rule.owners[field], name))
     end
   end

@@ -347,7 +347,7 @@ end
 -- Host-only: what templates declare of each other ---------------------------------------------
 
 -- The rules of a template that declares nothing: it decides for itself.
-local NO_RULES = { refuses = {}, owners = {}, ignores = {}, ignoresInOrder = {} }
+local NO_RULES = { refuses = {}, owners = {}, ignores = {}, ignoresInOrder = {}, refusedAtTop = {}, refusedInside = {} }
 
 -- Template name -> what the declarations say of it (NO_RULES for any other name): the host's
 -- own (host.rules, for intent.lua's admit). Refilled in place as scripts are loaded.
@@ -428,14 +428,28 @@ local function computeRules()
         for j = 1, #owns do accepted[owns[j]] = true end
         current = current.base and declarationOf(current.base)
       end
-      local refuses = {}
+      -- For admit, a field inside a common object (colors.timer) is kept apart and split, as the
+      -- object's name then the field's: looked up in two steps, with no string work a translation.
+      local refuses, refusedAtTop, refusedInside = {}, {}, {}
       for j = 1, #owned do
-        if not accepted[owned[j]] then refuses[#refuses + 1] = owned[j] end
+        local field = owned[j]
+        if not accepted[field] then
+          refuses[#refuses + 1] = field
+          local object, inner = match(field, "^([^.]+)%.(.+)$")
+          if object then
+            local n = #refusedInside
+            refusedInside[n + 1], refusedInside[n + 2], refusedInside[n + 3] = field, object, inner
+          else
+            refusedAtTop[#refusedAtTop + 1] = field
+          end
+        end
       end
       local ignores = {}
       local ignored = declaration.ignores or {}
       for j = 1, #ignored do ignores[ignored[j]] = true end
-      rulesOf[name] = { refuses = refuses, owners = owners, ignores = ignores, ignoresInOrder = ignored }
+      rulesOf[name] = {
+        refuses = refuses, owners = owners, ignores = ignores, ignoresInOrder = ignored, refusedAtTop = refusedAtTop, refusedInside = refusedInside,
+      }
     end
   end
 end
@@ -451,7 +465,8 @@ local function fieldList(broken, key, list)
   local copy = {}
   for i = 1, count do
     local field = list[i]
-    if type(field) ~= "string" or not match(field, "^[%a_][%w_]*$") then
+    -- owns may also name a field of a common object (the timer template's colors.timer).
+    if type(field) ~= "string" or not (match(field, "^[%a_][%w_]*$") or key == "owns" and match(field, "^[%a_][%w_]*%.[%a_][%w_]*$")) then
       broken("'%s' must be a list of intent field names (%s = %s), got %s at index %d", key, key, example, describe(field), i)
     end
     copy[i] = field

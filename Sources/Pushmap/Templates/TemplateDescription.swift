@@ -15,6 +15,9 @@ package struct TemplateDescription: Sendable {
     /// The top-level intent objects the template owns (the script's `owns`): another template
     /// ignores them.
     let fields: [IntentField]
+    /// Fields of the common objects that only this template reads (`colors.timer`), also in the
+    /// script's `owns`: another template ignores them with a warning.
+    let ownedInside: [String]
     /// The payload keys it adds to the template it is built on.
     let keys: [Key]
     /// The keys Android's code for the template needs: without one it shows nothing.
@@ -22,12 +25,16 @@ package struct TemplateDescription: Sendable {
     /// The lists import reads back for a payload of this template.
     let lists: [ListReading]
 
-    init(name: String, type: String?, onIOS: Bool, scope: RuleScope, fields: [IntentField] = [], keys: [Key], androidRequires: [AdobeKey] = [], lists: [ListReading] = []) {
+    init(
+        name: String, type: String?, onIOS: Bool, scope: RuleScope, fields: [IntentField] = [], ownedInside: [String] = [], keys: [Key],
+        androidRequires: [AdobeKey] = [], lists: [ListReading] = []
+    ) {
         self.name = name
         self.type = type
         self.onIOS = onIOS
         self.scope = scope
         self.fields = fields
+        self.ownedInside = ownedInside
         self.keys = keys
         self.androidRequires = androidRequires
         self.lists = lists

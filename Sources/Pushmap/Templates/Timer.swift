@@ -14,6 +14,7 @@ extension TemplateDescription {
                 IntentField("image", IntentSchema.text, "Image once the timer has run out."),
             ])), "What a timer notification shows after it expires."),
         ],
+        ownedInside: ["colors.timer"],
         keys: [
             Key(.timerColour, "colors.timer", .both, .colour),
             Key(.timerDuration, "timer.duration", .both, .integer(minimum: 1)),
