@@ -69,3 +69,31 @@ struct CampaignWholeNumberTests {
         }
     }
 }
+
+extension CampaignWholeNumberTests {
+    /// Source: the twenty-second audit (C1, N1): `increment` of a recipient's largest 64-bit
+    /// integer (or `decrement` of the smallest) trapped the process, every recipient's line lost;
+    /// one beyond 64 bits was counted from 0. Ruby goes on with a bignum, which pushmap does not
+    /// show rounded: that recipient fails, with one line, and the others are translated.
+    @Test("increment and decrement past 64 bits, or from a number beyond them, fail that recipient alone")
+    func counters() throws {
+        let intent = #"{"title": "{% increment c %}{% decrement d %}", "body": "b"}"#
+        let recipients = [
+            #"{"id": "a", "vars": {"c": 1, "d": 1}}"#,
+            #"{"id": "b", "vars": {"c": 9223372036854775807, "d": 1}}"#,
+            #"{"id": "c", "vars": {"c": 1, "d": -9223372036854775808}}"#,
+            #"{"id": "d", "vars": {"c": 12345678901234567890, "d": 1}}"#,
+            #"{"id": "e", "vars": {"c": 2, "d": 2}}"#,
+        ]
+        let result = try CampaignCommandTests.campaign(intent, recipients, ["--platform", "fcm"])
+        #expect(result.status == 1, "\(result.stdout) \(result.stderr)")
+        let lines = CampaignCommandTests.lines(result.stdout)
+        #expect(lines.count == 5)
+        let titles = lines.map { ((($0["fcm"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: Any])?["adb_title"] as? String }
+        #expect(titles == ["10", nil, nil, nil, "21"])
+        let messages = lines.map { CampaignCommandTests.diagnostics($0).first?["message"] as? String }
+        #expect(messages[1] == "'increment c' would pass 64 bits: c is 9223372036854775807.")
+        #expect(messages[2] == "'decrement d' would pass 64 bits: d is -9223372036854775808.")
+        #expect(messages[3] == "c is 12345678901234567890, a whole number beyond 64 bits: 'increment' cannot use it exactly.")
+    }
+}

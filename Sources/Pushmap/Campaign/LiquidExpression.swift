@@ -134,7 +134,7 @@ struct LiquidContext {
     var loops: [(item: String, value: JSONValue, forloop: JSONValue)] = []
     /// The counters of `increment` and `decrement`, which an assigned variable of the same name
     /// hides, as in Liquid.
-    var counters: [String: Int64] = [:]
+    var counters: [String: JSONValue] = [:]
 
     init(variables: JSONValue, now: Int64) {
         self.variables = variables
@@ -148,7 +148,7 @@ struct LiquidContext {
             if root == "forloop" { return loop.forloop }
         }
         if let local = locals[root] { return local }
-        if let counter = counters[root] { return .integer(counter) }
+        if let counter = counters[root] { return counter }
         return variables[root]
     }
 }

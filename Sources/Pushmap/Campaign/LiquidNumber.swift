@@ -56,6 +56,27 @@ enum LiquidNumber: Equatable {
         }
     }
 
+    /// `increment`'s or `decrement`'s count from `value` (nil: none yet), and the next: Ruby adds
+    /// the step to the value as it is, so a fraction goes on as one (5.5, then 6.5) and nil or
+    /// false start at 0. What Ruby cannot add to (text, true, a list; a TypeError stops Liquid),
+    /// a whole number past 64 bits and a count that would pass it fail the recipient.
+    static func counted(_ value: JSONValue?, by step: Int64, name: String) throws(LiquidFailure) -> (current: JSONValue, next: JSONValue) {
+        let tag = step > 0 ? "increment" : "decrement"
+        if let number = value.flatMap(LiquidWholeNumber.init) { throw LiquidFailure(message: number.refusal("'\(tag)'")) }
+        switch value {
+        case nil, .null, .bool(false):
+            return (.integer(0), .integer(step))
+        case .integer(let integer):
+            let (next, overflow) = integer.addingReportingOverflow(step)
+            if overflow { throw LiquidFailure(message: "'\(tag) \(name)' would pass 64 bits: \(name) is \(integer).") }
+            return (.integer(integer), .integer(next))
+        case .double(let double):
+            return (.double(double), .double(double + Double(step)))
+        case let other?:
+            throw LiquidFailure(message: "'\(tag) \(name)' counts from a number, and \(name) is \(LiquidText.plain(other)).")
+        }
+    }
+
     /// The values added as numbers, as Liquid's `sum` adds them: 0 for none.
     static func sum(_ values: [JSONValue], name: String) throws(LiquidFailure) -> JSONValue {
         var total = LiquidNumber.integer(0)

@@ -76,12 +76,16 @@ struct LiquidRenderer {
                 if turn < values.count { render(LiquidOutput(expression: values[turn], filters: [])) }
             case .counter(let name, let step):
                 // Liquid keeps its counters among the variables given to the render: a
-                // recipient's whole number of the name is where it starts.
-                let given = context.variables[name].flatMap { LiquidWholeNumber($0) == nil ? $0.integerValue : nil }
-                let current = context.counters[name] ?? given ?? 0
-                let shown = step > 0 ? current : current + step
-                context.counters[name] = current + step
-                append(String(shown))
+                // recipient's number of the name is where it starts.
+                do throws(LiquidFailure) {
+                    let (current, next) = try LiquidNumber.counted(context.counters[name] ?? context.variables[name], by: step, name: name)
+                    context.counters[name] = next
+                    var shown = ""
+                    LiquidText.append(step > 0 ? current : next, to: &shown)
+                    append(shown)
+                } catch {
+                    problems.append(.renderFailed(message: error.message))
+                }
             case .capture(let name, let body):
                 let outer = output, outerCapture = capturing
                 output = ""

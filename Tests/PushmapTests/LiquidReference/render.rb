@@ -11,7 +11,8 @@ cases.each do |c|
     template = Liquid::Template.parse(c.fetch("template"), error_mode: :strict)
     output = template.render!(c.fetch("vars", {}), strict_variables: true, strict_filters: true)
     puts JSON.generate({ "output" => output })
-  rescue Liquid::Error, ArgumentError => e
+  # TypeError and NoMethodError: what a tag does with a value it cannot use (increment of text).
+  rescue Liquid::Error, ArgumentError, TypeError, NoMethodError => e
     puts JSON.generate({ "error" => e.class.name })
   end
 end
