@@ -24,7 +24,7 @@ enum LiquidTime {
         case .double(let double):
             let whole = double.rounded(.down)
             instant = double.isFinite && abs(double) < 1e15 ? Instant(seconds: Int64(whole), nanoseconds: Int64(((double - whole) * 1e9).rounded(.down))) : nil
-        case .string(let text): instant = parse(String(text.trimmingBlanks()), now: now)
+        case .string(let text): instant = parse(text, now: now)
         default:
             throw LiquidFilter.Failure(message: "'date' needs a time, not \(value.typeName == "array" || value.typeName == "object" ? "an" : "a") \(value.typeName).")
         }
@@ -40,14 +40,17 @@ enum LiquidTime {
     }
 
     private static func parse(_ text: String, now: Int64) -> Instant? {
+        // `now`, `today` and epoch seconds as the whole text, as Liquid's Utils.to_date matches
+        // them: digits only (/\A\d+\z/), no sign (Int64 would take "+5" and "-0") and no blank
+        // or line end around them (" 3 " is no time there). Dates are read with blanks trimmed.
         let lowered = text.lowercased()
         if lowered == "now" || lowered == "today" { return Instant(seconds: now) }
         let bytes = Array(text.utf8)
-        // Only digits, as Liquid's /\A\d+\z/: no sign (Int64 would take "+5" and "-0").
         if !bytes.isEmpty, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let digits = Int64(text) {
             return Instant(seconds: digits)
         }
-        return iso8601(bytes) ?? written(text, now: now)
+        let trimmed = String(text.trimmingBlanks())
+        return iso8601(Array(trimmed.utf8)) ?? written(trimmed, now: now)
     }
 
     /// An ISO 8601 date: `YYYY-MM-DD`, the ordinal `YYYY-DDD`, or the basic `YYYYMMDD` when a time
