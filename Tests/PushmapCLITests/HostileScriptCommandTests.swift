@@ -146,6 +146,16 @@ struct HostileScriptCommandTests {
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("[apns-size, apns, written by s/big.lua]"), "\(result.stderr)")
         #expect(result.stderr.contains("script error: s/big.lua: returned an apns payload that fails the check apns-size at $ [bad value]"), "\(result.stderr)")
+        // The twenty-second audit (N3): in a send-ready request the payload is at $.payload, or
+        // inside FCM's message, and the same payload named no script there (exit 1).
+        let request = try CommandRunner.run(["translate", "--platform", "apns", "--request", "--scripts", "s"], input: Data(#"{"template": "big"}"#.utf8), directory: folder)
+        #expect(request.status == 2, "\(request.stderr)")
+        #expect(request.stderr.contains("returned an apns payload that fails the check apns-size at $.payload [bad value]"), "\(request.stderr)")
+        let both = "return { name = 'big', api = 1, platforms = {'fcm', 'apns'}, fcm = function() return { message = { data = { a = 'b' } } } end, apns = function(intent, ctx)\n  return { aps = { alert = 'hi' }, big = string.rep('x', 5000) }\nend }\n"
+        try Data(both.utf8).write(to: folder.appendingPathComponent("s/big.lua"))
+        let inFCM = try CommandRunner.run(["translate", "--platform", "fcm", "--fcm-apns", "--scripts", "s"], input: Data(#"{"template": "big"}"#.utf8), directory: folder)
+        #expect(inFCM.status == 2, "\(inFCM.stderr)")
+        #expect(inFCM.stderr.contains("fails the check apns-size at $.message.apns.payload [bad value]"), "\(inFCM.stderr)")
     }
 
     /// Source: the sandbox audit (print read the text after the collector freed it: a multi-MB

@@ -92,8 +92,10 @@ struct PayloadBlame {
             guard let (key, entry) = located(platform: platform, path: payloadPath) else {
                 // A payload's shape (no object `message`, no object `aps`) is what the mapping
                 // returned, whatever lines wrote inside it: an array, a table without `message`.
-                // So is a finding on the whole payload (an APNS payload over its size).
-                let shape = Self.shapeRules.contains(finding.rule) || payloadPath == "$"
+                // So is a finding on the whole payload (an APNS payload over its size), at its
+                // root or where a send-ready request holds it.
+                let whole = payloadPath == "$" || Self.requestParts.contains { $0.part == "apns" && $0.prefix == payloadPath }
+                let shape = Self.shapeRules.contains(finding.rule) || whole
                 guard let returner, finding.severity == .error, shape || (entries[platform.name]?.isEmpty ?? true) else { return finding }
                 var finding = finding
                 finding.script = returner
