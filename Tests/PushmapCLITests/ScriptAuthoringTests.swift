@@ -86,6 +86,11 @@ struct ScriptAuthoringTests {
             (#"local p = pushmap.builtin("basic", "web", intent, ctx)"#, #"t.lua:3: pushmap.builtin: the platform must be "fcm" or "apns", got "web""#),
             // The nineteenth audit: no intent named the built-in script's line, not the caller's.
             (#"local p = pushmap.builtin("basic", "fcm", nil, ctx)"#, #"t.lua:3: pushmap.builtin: pass the intent (a table) as the 3rd argument, got nil [runtime]"#),
+            // The twenty-second audit (N4): text read nothing and blamed the intent's title and
+            // body; a number or true blamed the built-in script's line.
+            (#"local p = pushmap.builtin("basic", "fcm", "x", ctx)"#, #"t.lua:3: pushmap.builtin: pass the intent (a table) as the 3rd argument, got "x" [runtime]"#),
+            (#"local p = pushmap.map("basic", "fcm", 5, ctx)"#, #"t.lua:3: pushmap.map: pass the intent (a table) as the 3rd argument, got 5 [runtime]"#),
+            (#"local p = pushmap.builtin("basic", "fcm", true, ctx)"#, #"t.lua:3: pushmap.builtin: pass the intent (a table) as the 3rd argument, got true [runtime]"#),
             (#"pushmap.customdata(intent.data, nil, "fcm")"#, "t.lua:3: attempt to index a nil value (local 'into') (in customdata, pushmap/prelude.lua:"),
             (#"pushmap.customdata(intent.data, {}, "android")"#, #"t.lua:3: pushmap.reserved: the platform must be "fcm" or "apns", got "android" (in customdata, pushmap/prelude.lua:"#),
             (#"local kind = pushmap.action("https://example.com/sale", "OPENAPP")"#, #"t.lua:3: pushmap.action: the action must be a table with type and uri (a link, a button), got "https://example.com/sale""#),
