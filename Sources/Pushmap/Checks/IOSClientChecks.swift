@@ -130,6 +130,16 @@ enum IOSClientChecks {
                 return
             }
             let alert = payload.aps["alert"]?.objectValue
+            guard alert != nil else {
+                // An alert that is no dictionary (a string, say) holds neither text: one fault, at
+                // the alert (the twenty-second audit, N9: one error for each of title and body).
+                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                let found = payload.aps["alert"].map { ValueFormat.shown($0, literals: true) } ?? ""
+                report.errorInstead(
+                    CheckLocation(payload: "$.aps.alert", intent: "$.title"),
+                    "the \(template) template needs aps.alert as a dictionary with a title and a body, not \(found): iOS templates read them from there and have none to show")
+                return
+            }
             // The expanded text stands in for one of the alert's texts, not for the alert: with no
             // alert dictionary the banner has nothing to show.
             func standsIn(_ expanded: CustomKeys.Known) -> Bool { alert != nil && !(payload.keys.text(expanded)?.isEmpty ?? true) }

@@ -215,11 +215,12 @@ enum APNSRequestChecks {
         }
     }
 
-    static let alerting: [StaticString] = ["alert", "sound", "badge"]
-
-    /// aps has something to show or play: an alert, a sound or a badge.
+    /// aps has something to show or play: an alert with something in it, a sound or a badge. An
+    /// empty alert is no alert to the rules that ask this (a background push "to show" told to go
+    /// as alert had nothing to show: the twenty-second audit, N7).
     static func showsSomething(_ aps: JSONObjectNode) -> Bool {
-        !alerting.allSatisfy { aps[$0] == nil }
+        if let alert = aps["alert"], !APNSModel.alertShowsNothing(alert) { return true }
+        return aps["sound"] != nil || aps["badge"] != nil
     }
 
     /// content-available 1 with no alert, sound or badge.

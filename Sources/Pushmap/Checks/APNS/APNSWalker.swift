@@ -121,6 +121,9 @@ enum APNSWalker {
                 "\(table.prefix)\(key.name) is \(ValueFormat.shown(value, literals: true)), which iOS reads as \(meaning); Apple documents the number 1: write 1, or leave the key out")
             return
         }
+        // A background push's alert does not belong, whatever its type: apns-background's one
+        // finding, which says to leave it out (the twenty-second audit, N8).
+        if context.background, case .stringOrDictionary(.alert) = key.shape { return }
         // An alert text of the wrong type leaves the alert's other texts to show: a warning then
         // (the Python Admin SDK refuses it, TestApsAlertEncoder; FCM and APNs pass it on).
         let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) } ?? false
