@@ -81,6 +81,16 @@ struct ServerRequestHeadTests {
         #expect(answer.hasPrefix("HTTP/1.0 200"), "\(answer)")
         #expect(!answer.lowercased().contains("transfer-encoding"), "\(answer)")
         #expect(answer.hasSuffix("\r\n\r\n" + #"{"line":1,"fcm":{"message":{"data":{"adb_body":"b","adb_title":"a"}}}}"# + "\n"), "\(answer)")
+        // The twenty-second audit (N5): asked with keep-alive, the stream was chunked all the
+        // same. It has no length to end it by, so it ends with the connection too.
+        let kept = try StreamingRequest(
+            port: server.port, raw: "POST /v1/batch?platform=fcm HTTP/1.0\r\nConnection: keep-alive\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+        #expect(kept.read(until: "}}}}\n", seconds: 10))
+        #expect(kept.closed(within: 5))
+        let keptAnswer = String(decoding: kept.received, as: UTF8.self)
+        #expect(keptAnswer.hasPrefix("HTTP/1.0 200"), "\(keptAnswer)")
+        #expect(!keptAnswer.lowercased().contains("transfer-encoding"), "\(keptAnswer)")
+        #expect(keptAnswer.hasSuffix("\r\n\r\n" + #"{"line":1,"fcm":{"message":{"data":{"adb_body":"b","adb_title":"a"}}}}"# + "\n"), "\(keptAnswer)")
     }
 }
 

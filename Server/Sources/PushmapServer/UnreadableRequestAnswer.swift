@@ -143,6 +143,10 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The request being answered is HTTP/1.0 and closes the connection.
     private var closing = false
+    /// The request being answered is HTTP/1.0 and asks to keep the connection alive.
+    private var keptAlive10 = false
+    /// The answer being written is streamed to an HTTP/1.0 client: the connection closes after it.
+    private var closeAfterEnd = false
     /// The request being answered is a CONNECT: its answer says the connection closes.
     private var connect = false
 
@@ -157,7 +161,9 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
             context.fireChannelRead(wrapInboundOut(.head(head)))
             return
         }
-        guard head.version.major == 1, head.version.minor == 0, !head.isKeepAlive else {
+        let http10 = head.version.major == 1 && head.version.minor == 0
+        keptAlive10 = http10 && head.isKeepAlive
+        guard http10, !head.isKeepAlive else {
             context.fireChannelRead(data)
             return
         }
@@ -167,17 +173,32 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard closing || connect, case .head(var head) = unwrapOutboundIn(data), head.status != .continue else {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status != .continue && (closing || connect || keptAlive10):
+            if connect {
+                head.headers.replaceOrAdd(name: "connection", value: "close")
+            } else if closing || !head.headers.contains(name: "content-length") {
+                // A kept-alive 1.0 client's streamed answer (a batch, a campaign) has no length
+                // to end it by and cannot be chunked: it ends, as a closing one's, with the
+                // connection (the twenty-second audit, N5).
+                head.version = .http1_0
+                head.headers.remove(name: "transfer-encoding")
+                if !closing {
+                    head.headers.replaceOrAdd(name: "connection", value: "close")
+                    closeAfterEnd = true
+                }
+            }
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end where closeAfterEnd:
+            closeAfterEnd = false
+            let channel = context.channel
+            context.writeAndFlush(data).whenComplete { result in
+                promise?.completeWith(result)
+                channel.close(promise: nil)
+            }
+        default:
             context.write(data, promise: promise)
-            return
         }
-        if connect {
-            head.headers.replaceOrAdd(name: "connection", value: "close")
-        } else {
-            head.version = .http1_0
-            head.headers.remove(name: "transfer-encoding")
-        }
-        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 }
 
