@@ -84,6 +84,16 @@ struct ServerLifecycleTests {
         #expect(try Self.templateNames(server).contains("greeting"))
         try FileManager.default.moveItem(at: moved, to: scripts)
         #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 0") })
+        // The twenty-second audit (N6): a folder whose script did not compile, taken away and
+        // put back unchanged, cleared the gauge and was said to be in force.
+        try "return {{{ not lua\n".write(to: scripts.appendingPathComponent("greeting.lua"), atomically: true, encoding: .utf8)
+        #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 1") })
+        try FileManager.default.moveItem(at: scripts, to: moved)
+        #expect(try eventually(seconds: 10) { server.running.stderr.components(separatedBy: "no such directory").count > 2 })
+        try FileManager.default.moveItem(at: moved, to: scripts)
+        #expect(try eventually(seconds: 10) { server.running.stderr.contains("still fail to load") })
+        #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 1"))
+        #expect(try Self.templateNames(server).contains("greeting"))
     }
 
     @Test("PUSHMAP_SCRIPTS: its folders are served beneath --scripts, watched and reloaded with them, and count as custom")

@@ -12,6 +12,9 @@ final class ScriptStore: Sendable {
     /// The scripts of the last reload tried, good or bad: the watcher reloads only when the files
     /// differ from these, so a broken script is reported once, not at every poll.
     private let lastTried: Mutex<TemplateScripts>
+    /// Whether that reload failed (a script that does not compile): the scripts in force are not
+    /// the folders' then, though the files have not changed.
+    private let lastTriedFailed = Mutex(false)
     /// The watcher's last failure to read the folders, and whether it was reported: a folder
     /// caught mid-change reads at the next poll, so the same failure at two polls in a row is
     /// reported, once (a folder taken away).
@@ -93,18 +96,28 @@ final class ScriptStore: Sendable {
             return last?.reported == true
         }
         if onlyIfChanged && !changed {
-            // The folders are back as they were: the scripts in force are theirs again.
+            // The folders are back as they were: the scripts in force are theirs again, unless
+            // their last reload failed, which still holds (the twenty-second audit, N6: the
+            // gauge was cleared over a script that did not compile).
             if readAgain {
-                metrics.reloadFailureCleared()
-                logger.info("the script folders can be read again; the scripts in force are theirs", metadata: ["reason": "\(reason)"])
+                if lastTriedFailed.withLock({ $0 }) {
+                    logger.error(
+                        "the script folders can be read again, but their scripts still fail to load; the scripts before them stay in force",
+                        metadata: ["reason": "\(reason)"])
+                } else {
+                    metrics.reloadFailureCleared()
+                    logger.info("the script folders can be read again; the scripts in force are theirs", metadata: ["reason": "\(reason)"])
+                }
             }
             return
         }
         do {
             try translator.reload(scripts)
+            lastTriedFailed.withLock { $0 = false }
             metrics.reloaded(templates: translator.templates.count, custom: Self.customCount(translator))
             logger.info("scripts reloaded", metadata: ["reason": "\(reason)", "templates": "\(translator.templates.keys.sorted())"])
         } catch {
+            lastTriedFailed.withLock { $0 = true }
             metrics.reloadFailed()
             logger.error("script reload failed; the scripts before it stay in force", metadata: ["reason": "\(reason)", "error": "\(error)"])
         }
