@@ -262,13 +262,15 @@ public struct PreviewPage: Sendable {
         return "<div class=\"frame placeholder \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"\(attributes)><span class=\"frame-label\">image</span><span class=\"frame-url\">\(escaped)</span></div>"
     }
 
-    /// The values as sent: a control character or a bidirectional override shows as its escape
-    /// (`\u202E`), so that a reviewer reads the value sent, not one turned around.
+    /// The keys and values as sent: a control character or a bidirectional override shows as its
+    /// escape (`\u202E`), so that a reviewer reads what is sent, not one turned around (a key is
+    /// sent too: the twenty-second audit, N14).
     private func keyTable(_ keys: [KeyReading]) -> String {
         var html = "<table class=\"keys\" data-role=\"keys\"><thead><tr><th>payload key</th><th>value</th><th>phone</th><th>why</th></tr></thead><tbody>\n"
         for reading in keys {
-            html += "<tr data-key=\"\(HTMLEscape.text(reading.key))\" data-verdict=\"\(reading.verdict.rawValue)\">"
-            html += "<td><code>\(HTMLEscape.text(reading.key))</code></td><td class=\"value\">\(HTMLEscape.text(ShownText.escaped(reading.value)))</td>"
+            let key = HTMLEscape.text(ShownText.escaped(reading.key))
+            html += "<tr data-key=\"\(key)\" data-verdict=\"\(reading.verdict.rawValue)\">"
+            html += "<td><code>\(key)</code></td><td class=\"value\">\(HTMLEscape.text(ShownText.escaped(reading.value)))</td>"
             html += "<td><span class=\"verdict \(reading.verdict.rawValue)\">\(reading.verdict.rawValue)</span></td><td>\(HTMLEscape.text(reading.reason))</td></tr>\n"
         }
         return html + "</tbody></table>\n"

@@ -246,11 +246,13 @@ struct PreviewCommandTests {
     func pageControls() throws {
         let folder = try temporaryFolder()
         let page = folder.appendingPathComponent("page.html")
-        let intent = #"{"title": "t", "body": "a\u0001b", "link": {"uri": "https://ok.example/\u202egnp.exe"}}"#
+        // The twenty-second audit (N14): a data key's override was still raw in the key column.
+        let intent = #"{"title": "t", "body": "a\u0001b", "link": {"uri": "https://ok.example/\u202egnp.exe"}, "data": {"k\u202e": "v"}}"#
         let result = try CommandRunner.run(["preview", "--output", page.path, "-"], input: Data(intent.utf8))
         #expect(result.status == 0, "\(result.stderr)")
         let html = try String(contentsOf: page, encoding: .utf8)
         #expect(html.contains(#"https://ok.example/\u202Egnp.exe"#))
+        #expect(html.contains(#"<code>k\u202E</code>"#))
         #expect(!html.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x01 })
         #expect(html.contains("a\u{FFFD}b"))
     }
