@@ -36,7 +36,9 @@ enum LiquidNumber: Equatable {
             // As Liquid, the places are a number as any other (nil, false or a word: 0), its
             // fraction dropped; past 400 either way, every number this reads rounds the same.
             // Places past 32 bits Ruby cannot take (a RangeError): the recipient fails, as there.
-            if let places = operand?.double, places.rounded(.towardZero) > Double(Int32.max) || places.rounded(.towardZero) < Double(Int32.min) {
+            // Its range holds the number before its fraction is dropped: -2147483648.5 is past it
+            // (the twenty-second audit, N11), 2147483647.9 is not.
+            if let places = operand?.double, places >= Double(Int32.max) + 1 || places < Double(Int32.min) {
                 throw LiquidFailure(message: "The number of places of 'round' must fit in 32 bits.")
             }
             let given = operand.map { (places: LiquidNumber) -> Int in

@@ -11,8 +11,9 @@ cases.each do |c|
     template = Liquid::Template.parse(c.fetch("template"), error_mode: :strict)
     output = template.render!(c.fetch("vars", {}), strict_variables: true, strict_filters: true)
     puts JSON.generate({ "output" => output })
-  # TypeError and NoMethodError: what a tag does with a value it cannot use (increment of text).
-  rescue Liquid::Error, ArgumentError, TypeError, NoMethodError => e
+  # TypeError, NoMethodError, RangeError: what a tag or filter does with a value it cannot use
+  # (increment of text, round to places past 32 bits).
+  rescue Liquid::Error, ArgumentError, TypeError, NoMethodError, RangeError => e
     puts JSON.generate({ "error" => e.class.name })
   end
 end
