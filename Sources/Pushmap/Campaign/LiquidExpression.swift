@@ -49,8 +49,13 @@ indirect enum LiquidExpression: Sendable {
 /// A variable's path: a name, then `.key`, `[index]`, `["key"]` or `[variable]` steps.
 struct LiquidPath: Sendable {
     enum Step: Sendable {
+        /// `.key`: a member, else a property (`size`, `first`, `last`).
         case key(String)
+        /// `["key"]`: a member only. Liquid reads a property by a dot alone (a command of its
+        /// VariableLookup): `h["first"]` is no variable (the twenty-second audit, N12).
+        case bracketed(String)
         case index(Int)
+        /// `[variable]`: its value an index, or a member's name (as `["key"]`).
         case lookup(LiquidExpression)
     }
 
@@ -66,11 +71,12 @@ struct LiquidPath: Sendable {
             let next: JSONValue?
             switch step {
             case .key(let key): next = Self.member(key, of: value)
+            case .bracketed(let key): next = Self.member(key, of: value, properties: false)
             case .index(let index): next = Self.element(index, of: value)
             case .lookup(let expression):
                 switch expression.evaluate(context) {
                 case .integer(let index)?: next = Self.element(Int(truncatingIfNeeded: index), of: value)
-                case .string(let key)?: next = Self.member(key, of: value)
+                case .string(let key)?: next = Self.member(key, of: value, properties: false)
                 default: next = nil
                 }
             }
@@ -83,9 +89,13 @@ struct LiquidPath: Sendable {
     /// An object's member, else the properties Liquid gives arrays (`size`, `first`, `last`),
     /// objects (`size`, and `first` as Ruby's Hash#first: the first member as [key, value]) and
     /// strings (`size`, counting characters, as `truncate` does).
-    static func member(_ key: String, of value: JSONValue) -> JSONValue? {
+    static func member(_ key: String, of value: JSONValue, properties: Bool = true) -> JSONValue? {
         // A whole number beyond 64 bits is a number, whatever its mark is made of.
         if LiquidWholeNumber(value) != nil { return nil }
+        if !properties {
+            guard case .object(let object) = value else { return nil }
+            return object[key]
+        }
         switch value {
         case .object(let object):
             if let member = object[key] { return member }

@@ -312,7 +312,7 @@ struct LiquidMarkupParser {
                 advance()
                 switch inner {
                 case .literal(.integer(let number)): steps.append(.index(Int(truncatingIfNeeded: number)))
-                case .literal(.string(let key)): steps.append(.key(key))
+                case .literal(.string(let key)): steps.append(.bracketed(key))
                 case .variable: steps.append(.lookup(inner))
                 default: throw text.error(at: open + 1, "An index must be a whole number, a string or a variable.")
                 }
