@@ -172,9 +172,12 @@ struct LiquidMarkupParser {
         return header
     }
 
-    /// `cycle "a", "b"` or `cycle "group": "a", "b"`: the group's key (the values as written
-    /// when none is given, so that cycles of the same values share their turn, as in Liquid;
-    /// marked apart from a name given, which shares no turn with them in Liquid) and the values.
+    /// `cycle "a", "b"` or `cycle "group": "a", "b"`: the group's key and the values. With no
+    /// name, the key is the values as read, as Liquid keys a cycle by its values' `to_s`: cycles of
+    /// the same values share their turn however they are written (`'a','b'` and `"a", "b"`), and
+    /// a cycle with a variable among its values is a group of its own, as each tag's variable
+    /// lookup is a new object there (the twenty-second audit, N10: the key was the text). Marked
+    /// apart from a name given, which shares no turn with them in Liquid.
     mutating func cycle() throws(LiquidSyntaxError) -> (group: String, values: [LiquidExpression]) {
         if isAtEnd { throw text.error(at: current.offset, "'cycle' needs values, such as '{% cycle \"odd\", \"even\" %}'.") }
         let start = current.offset
@@ -187,10 +190,15 @@ struct LiquidMarkupParser {
             group = LiquidText.text(of: name)
             values = [try expression()]
         }
-        let valuesStart = group == nil ? start : tokens[max(index - 1, 0)].offset
         while take(.comma) { values.append(try expression()) }
         try expectEnd("',' and another value")
-        return (group.map { "named " + $0 } ?? "values " + text.text(valuesStart..<current.offset).trimmingBlanks().description, values)
+        if let group { return ("named " + group, values) }
+        var literals: [JSONValue] = []
+        for value in values {
+            guard case .literal(let literal) = value else { return ("tag at \(start)", values) }
+            literals.append(literal)
+        }
+        return ("values " + String(decoding: JSONWriter(style: .compact).write(.array(literals)), as: UTF8.self), values)
     }
 
     /// The counter's name of an `increment` or `decrement`.
