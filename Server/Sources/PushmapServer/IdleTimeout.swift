@@ -20,10 +20,7 @@ final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
     private let limit: TimeAmount
     /// When the connection last read or wrote a part of a request or an answer.
     private var lastActive = NIODeadline.now()
-    /// A request's head was read and its end not yet.
-    private var requestOpen = false
-    /// Requests whose head was read and whose answer has not ended.
-    private var unanswered = 0
+    private var progress = RequestProgress()
     private var timer: Scheduled<Void>?
 
     init(milliseconds: Int) {
@@ -53,19 +50,13 @@ final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         lastActive = .now()
-        switch unwrapInboundIn(data) {
-        case .head:
-            requestOpen = true
-            unanswered += 1
-        case .end: requestOpen = false
-        case .body: break
-        }
+        progress.read(unwrapInboundIn(data))
         context.fireChannelRead(data)
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         lastActive = .now()
-        if case .end = unwrapOutboundIn(data) { unanswered = max(0, unanswered - 1) }
+        progress.wrote(unwrapOutboundIn(data))
         context.write(data, promise: promise)
     }
 
@@ -81,7 +72,7 @@ final class IdleTimeout: ChannelDuplexHandler, RemovableChannelHandler {
         guard context.channel.isActive else { return }
         let now = NIODeadline.now()
         // An answer under way whose request was read whole, or whose writes wait on the client.
-        if unanswered > 0 && (!requestOpen || !context.channel.isWritable) {
+        if progress.unanswered > 0 && (!progress.requestOpen || !context.channel.isWritable) {
             schedule(context, at: now + limit)
         } else if now >= lastActive + limit {
             context.close(promise: nil)

@@ -31,10 +31,7 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         }
     }
 
-    /// A request's head was read and its end not yet.
-    private var requestOpen = false
-    /// Requests whose head was read and whose answer has not ended.
-    private var unanswered = 0
+    private var progress = RequestProgress()
     /// A parser error met while an answer was owed, answered after it.
     private var held: HTTPParserError?
     /// An answer ended while its request's body was still coming: a batch or a campaign stopped
@@ -49,17 +46,11 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         if draining {
             if case .end = part {
                 draining = false
-                requestOpen = false
+                progress.read(part)
             }
             return
         }
-        switch part {
-        case .head:
-            requestOpen = true
-            unanswered += 1
-        case .end: requestOpen = false
-        case .body: break
-        }
+        progress.read(part)
         context.fireChannelRead(data)
     }
 
@@ -70,26 +61,26 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let isEnd = if case .end = unwrapOutboundIn(data) { true } else { false }
+        let part = unwrapOutboundIn(data)
         context.write(data, promise: promise)
-        guard isEnd else { return }
-        if requestOpen && !draining {
+        guard case .end = part else { return }
+        if progress.requestOpen && !draining {
             draining = true
             context.read()
         }
-        unanswered = max(0, unanswered - 1)
-        if unanswered == 0, let error = held {
+        progress.wrote(part)
+        if progress.unanswered == 0, let error = held {
             held = nil
             answer(error, context: context)
         }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        guard let parserError = error as? HTTPParserError, !requestOpen, context.channel.isActive else {
+        guard let parserError = error as? HTTPParserError, !progress.requestOpen, context.channel.isActive else {
             context.fireErrorCaught(error)
             return
         }
-        if unanswered > 0 {
+        if progress.unanswered > 0 {
             held = parserError
         } else {
             answer(parserError, context: context)
