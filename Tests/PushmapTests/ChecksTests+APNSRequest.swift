@@ -104,6 +104,18 @@ extension ChecksTests {
             #expect(findings.count == 1, "\(findings)")
             F.expectOne(findings, "apns-background", .warning, at: "$.payload.aps.alert")
         }
+        // The twenty-second and twenty-third audits (N8, A3, A4): an alert of the wrong type, or
+        // with a text of the wrong type, is apns-background's one error, not the walk's too; with
+        // no content-available it is no alert "to show", so not told to go as alert.
+        for wrong: JSONValue in [5, .null, false, [], ["title": 5]] {
+            let findings = F.check(Self.request(headers, F.merged(silent, ["alert": wrong])), .apns)
+            #expect(findings.count == 1, "\(wrong): \(findings)")
+            F.expectOne(findings, "apns-background", .error, at: "$.payload.aps.alert")
+        }
+        for wrong: JSONValue in [5, false, []] {
+            let findings = F.check(Self.request(headers, ["alert": wrong]), .apns)
+            #expect(!findings.contains { $0.message.contains("send it as alert") && $0.path.contains("apns-push-type") }, "\(wrong): \(findings)")
+        }
         // A silent payload sent as alert: APNs takes it (sideshow/apns2 sends alert by default)
         // and Apple calls background "recommended" on iOS, so a warning. With no push type, too.
         F.expectOne(F.check(Self.request(Self.alertHeaders, silent), .apns), "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
@@ -191,8 +203,9 @@ extension ChecksTests {
     func fcmAPNS() {
         let apns: JSONValue = ["headers": ["apns-push-type": "background", "apns-priority": "10"], "payload": ["aps": ["alert": ["titel": "Hi"], "content-available": 1]]]
         let findings = F.check(["message": ["token": "t", "apns": apns]], .fcm)
-        F.expectOne(findings, "apns-alert-key", .error, at: "$.message.apns.payload.aps.alert.titel")
-        // On a background push an alert with nothing to show is apns-background's to say, once.
+        // On a background push the alert does not belong: apns-background's to say, once, and
+        // nothing of what is inside it (the twenty-third audit, A4).
+        F.expectNone(findings, "apns-alert-key")
         F.expectNone(findings, "apns-alert")
         #expect(findings.filter { $0.rule == "apns-background" }.map(\.path).sorted() == [#"$.message.apns.headers["apns-priority"]"#, "$.message.apns.payload.aps.alert"])
         #expect(findings.allSatisfy { $0.platform == .fcm })

@@ -62,6 +62,10 @@ extension ChecksTests {
         let stringAlert = F.apns(F.merged(F.templateAps, ["alert": "just text"]), F.basicKeys)
         // The twenty-second audit (N9): one error at the alert, not one for each of its texts.
         F.expectOne(F.check(stringAlert, .apns), "ios-template-alert", .error, at: "$.aps.alert")
+        // The twenty-third audit (A5): an empty alert dictionary had three errors.
+        let emptyAlert = F.check(F.apns(F.merged(F.templateAps, ["alert": [:]]), F.basicKeys), .apns).filter { $0.severity == .error }
+        #expect(emptyAlert.count == 1, "\(emptyAlert)")
+        F.expectOne(emptyAlert, "ios-template-alert", .error, at: "$.aps.alert")
         F.expectNone(F.check(F.apns(F.templateAps, F.basicKeys), .apns), "ios-template-alert")
         // The expanded text stands in for the alert's (Adobe's BasicPayloadTests
         // testInit_when_expandedBody_unavailable, TimerPayloadTests testInit_without_expandedTitle).

@@ -17,7 +17,7 @@ extension HTTPParserError {
         case .invalidContentLength:
             "its Content-Length is not a number of bytes within 64 bits"
         case .unexpectedContentLength:
-            "it has both Content-Length and Transfer-Encoding (RFC 9112 6.3): send one of them"
+            "it has Content-Length more than once, or beside Transfer-Encoding (RFC 9112 6.3): send one length"
         case .invalidChunkSize:
             "a chunk's size is not a hexadecimal number within 64 bits"
         case .paused:

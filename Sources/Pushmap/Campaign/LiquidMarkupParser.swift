@@ -195,8 +195,12 @@ struct LiquidMarkupParser {
         if let group { return ("named " + group, values) }
         var literals: [JSONValue] = []
         for value in values {
-            guard case .literal(let literal) = value else { return ("tag at \(start)", values) }
-            literals.append(literal)
+            switch value {
+            case .literal(let literal): literals.append(literal)
+            // A range of literals is its ends (Ruby's 1..2), marked apart from a literal's value.
+            case .range(.literal(let from), .literal(let to)): literals.append(.array([.string(".."), from, to]))
+            default: return ("tag at \(start)", values)
+            }
         }
         return ("values " + String(decoding: JSONWriter(style: .compact).write(.array(literals)), as: UTF8.self), values)
     }

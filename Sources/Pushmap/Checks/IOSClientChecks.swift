@@ -143,6 +143,15 @@ enum IOSClientChecks {
             // The expanded text stands in for one of the alert's texts, not for the alert: with no
             // alert dictionary the banner has nothing to show.
             func standsIn(_ expanded: CustomKeys.Known) -> Bool { alert != nil && !(payload.keys.text(expanded)?.isEmpty ?? true) }
+            if let alert, !(APNSModel.alert.requirement?.isMet(by: alert) ?? true), !standsIn(.titleEx), !standsIn(.bodyEx) {
+                // Nothing in it to show (`{}`): one fault, at the alert, in place of the walk's
+                // (the twenty-third audit, A5: three errors).
+                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
+                report.errorInstead(
+                    CheckLocation(payload: "$.aps.alert", intent: "$.title"),
+                    "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
+                return
+            }
             for (field, expanded) in alertFields where !(alert?[field]?.isString ?? false) && !standsIn(expanded) {
                 let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
                 guard let value = alert?[field] else {

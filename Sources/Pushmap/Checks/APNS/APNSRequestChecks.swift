@@ -219,7 +219,8 @@ enum APNSRequestChecks {
     /// empty alert is no alert to the rules that ask this (a background push "to show" told to go
     /// as alert had nothing to show: the twenty-second audit, N7).
     static func showsSomething(_ aps: JSONObjectNode) -> Bool {
-        if let alert = aps["alert"], !APNSModel.alertShowsNothing(alert) { return true }
+        // An alert of another type (5, []) shows nothing either: the walk's finding says why.
+        if let alert = aps["alert"], alert.utf8 != nil || alert.objectValue != nil, !APNSModel.alertShowsNothing(alert) { return true }
         return aps["sound"] != nil || aps["badge"] != nil
     }
 
