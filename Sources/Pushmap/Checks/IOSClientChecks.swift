@@ -121,40 +121,32 @@ enum IOSClientChecks {
         static var scope: RuleScope { .iOSTemplate }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard payload.aps["alert"] != nil else {
+            let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let whole = CheckLocation(payload: "$.aps.alert", intent: "$.title")
+            guard let node = payload.aps["alert"] else {
                 // No alert at all: one fault, said once (the expanded text cannot stand in for it).
-                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                report.error(
-                    CheckLocation(payload: "$.aps.alert", intent: "$.title"),
-                    "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
+                report.error(whole, "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
                 return
             }
-            let alert = payload.aps["alert"]?.objectValue
-            guard alert != nil else {
+            guard let alert = node.objectValue else {
                 // An alert that is no dictionary (a string, say) holds neither text: one fault, at
                 // the alert (the twenty-second audit, N9: one error for each of title and body).
-                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                let found = payload.aps["alert"].map { ValueFormat.shown($0, literals: true) } ?? ""
                 report.errorInstead(
-                    CheckLocation(payload: "$.aps.alert", intent: "$.title"),
-                    "the \(template) template needs aps.alert as a dictionary with a title and a body, not \(found): iOS templates read them from there and have none to show")
+                    whole,
+                    "the \(template) template needs aps.alert as a dictionary with a title and a body, not \(ValueFormat.shown(node, literals: true)): iOS templates read them from there and have none to show")
                 return
             }
             // The expanded text stands in for one of the alert's texts, not for the alert: with no
             // alert dictionary the banner has nothing to show.
-            func standsIn(_ expanded: CustomKeys.Known) -> Bool { alert != nil && !(payload.keys.text(expanded)?.isEmpty ?? true) }
-            if let alert, !(APNSModel.alert.requirement?.isMet(by: alert) ?? true), !standsIn(.titleEx), !standsIn(.bodyEx) {
+            func standsIn(_ expanded: CustomKeys.Known) -> Bool { !(payload.keys.text(expanded)?.isEmpty ?? true) }
+            if APNSModel.alertShowsNothing(node), !standsIn(.titleEx), !standsIn(.bodyEx) {
                 // Nothing in it to show (`{}`): one fault, at the alert, in place of the walk's
                 // (the twenty-third audit, A5: three errors).
-                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                report.errorInstead(
-                    CheckLocation(payload: "$.aps.alert", intent: "$.title"),
-                    "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
+                report.errorInstead(whole, "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
                 return
             }
-            for (field, expanded) in alertFields where !(alert?[field]?.isString ?? false) && !standsIn(expanded) {
-                let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
-                guard let value = alert?[field] else {
+            for (field, expanded) in alertFields where !(alert[field]?.isString ?? false) && !standsIn(expanded) {
+                guard let value = alert[field] else {
                     report.error(
                         alertLocation(field),
                         "the \(template) template needs aps.alert.\(field) (or \(expanded.name)): iOS templates read the \(field) from there and have none to show")

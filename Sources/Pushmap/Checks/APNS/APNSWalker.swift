@@ -145,7 +145,7 @@ enum APNSWalker {
     /// What a dictionary needs whatever else it holds (a critical sound a name, an alert
     /// something to show, with `alertIn` the walk's context: see ``Context/nothingToShow(_:)``).
     private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, alertIn context: Context? = nil, _ report: inout CheckReport) {
-        guard let requirement = table.requirement, !requirement.isMet(by: dictionary), context?.background != true else { return }
+        guard let requirement = table.requirement, !requirement.isMet(by: dictionary) else { return }
         report.add(
             context?.nothingToShow(requirement) ?? requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
