@@ -310,6 +310,28 @@ struct ServerRouteTests {
         #expect(request.read(until: #""adb_title":"#, seconds: 10))
     }
 
+    /// Source: the twenty-first audit (N6) and RFC 9110 10.1.1: a translate request announcing a
+    /// body over --max-body-bytes got `100 Continue`, then the body it asked for was drained only
+    /// to answer 413. The 413 now comes alone and closes the connection; a batch, whose body has
+    /// no size limit, still gets its 100.
+    @Test("Expect: 100-continue over the body limit gets the 413 alone, and a batch still its 100")
+    func expectContinueOverLimit() throws {
+        let server = try ServerUnderTest(Self.now + ["--max-body-bytes", "1000"])
+        let head = "POST //v1/translate/?platform=fcm HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            + "Content-Length: 2000000\r\nExpect: 100-continue\r\n\r\n"
+        let refused = try StreamingRequest(port: server.port, raw: head)
+        #expect(refused.readToClose(seconds: 10))
+        let answer = String(decoding: refused.received, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 413"), "\(answer)")
+        #expect(answer.lowercased().contains("connection: close"))
+        #expect(answer.contains("the body exceeds the limit of 1000 bytes"))
+
+        let batch = try StreamingRequest(
+            port: server.port,
+            raw: "POST /v1/batch?platform=fcm HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\nExpect: 100-continue\r\n\r\n")
+        #expect(batch.read(until: "HTTP/1.1 100 Continue\r\n\r\n", seconds: 10))
+    }
+
     @Test("a batch whose client stops sending ends at --batch-timeout-ms with the time-out line, and frees its slot")
     func stalledBatchTimesOut() throws {
         let server = try ServerUnderTest(Self.now + ["--batch-timeout-ms", "1500", "--max-concurrent-requests", "1"])

@@ -179,7 +179,7 @@ enum PushmapServer {
             // it for good (a second audit held 3,000): IdleTimeout closes it, Hummingbird's own
             // idle handling off (IdleTimeout says why).
             server: .http1(configuration: .init(
-                additionalChannelHandlers: [UnreadableRequestAnswer(), IdleTimeout(milliseconds: configuration.idleTimeoutMilliseconds)],
+                additionalChannelHandlers: [UnreadableRequestAnswer(maxBodyBytes: configuration.maxBodyBytes), IdleTimeout(milliseconds: configuration.idleTimeoutMilliseconds)],
                 idleTimeout: nil)),
             configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: "pushmap-server"),
             services: [reloader],

@@ -19,8 +19,13 @@ struct RouteTable: Sendable {
     /// `/v1/translate`. Nil for a path no route has.
     func route(_ path: String) -> String? {
         if methods[path] != nil { return path }
-        let route = "/" + path.split(separator: "/").joined(separator: "/")
+        let route = Self.canonical(path)
         return methods[route] != nil ? route : nil
+    }
+
+    /// `path` as the router reads it: its empty parts skipped.
+    static func canonical(_ path: some StringProtocol) -> String {
+        "/" + path.split(separator: "/").joined(separator: "/")
     }
 
     /// Takes each registration's path and method and keeps no handler.

@@ -27,8 +27,15 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
     func handlerAdded(context: ChannelHandlerContext) {
         let pipeline = context.pipeline.syncOperations
         if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
-            try? pipeline.addHandlers([HTTP10Close(), ExpectContinue()], position: .before(codec))
+            try? pipeline.addHandlers([HTTP10Close(), ExpectContinue(maxBodyBytes: maxBodyBytes)], position: .before(codec))
         }
+    }
+
+    /// `--max-body-bytes`, for ``ExpectContinue``.
+    private let maxBodyBytes: Int
+
+    init(maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
     }
 
     private var progress = RequestProgress()
@@ -197,10 +204,25 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
 /// and of `-T -`, then waits a second for the answer before it sends: a second a large batch
 /// lost, counted against its time limit (a 300 ms limit ended with no line read). A route that
 /// refuses the request answers it all the same; the client then stops sending.
-final class ExpectContinue: ChannelInboundHandler, RemovableChannelHandler {
+///
+/// Not when the announced length is over `--max-body-bytes` on a route that reads one whole
+/// body: that route answers 413 before reading a byte, and a 100 first asked the client to send
+/// a body only to have it drained (the twenty-first audit, N6). RFC 9110 10.1.1 lets the server
+/// answer with the final status alone; the request then says `Connection: close`, since a client
+/// told no 100 may or may not send the body, and the connection cannot tell which came.
+final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
     typealias OutboundOut = HTTPServerResponsePart
+
+    private let maxBodyBytes: Int
+    /// The request being answered was refused unread: its answer says the connection closes.
+    private var closing = false
+
+    init(maxBodyBytes: Int) {
+        self.maxBodyBytes = maxBodyBytes
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard case .head(var head) = unwrapInboundIn(data), head.version == .http1_1,
@@ -209,7 +231,29 @@ final class ExpectContinue: ChannelInboundHandler, RemovableChannelHandler {
             return
         }
         head.headers.remove(name: "expect")
-        context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        if refusedUnread(head) {
+            closing = true
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+        } else {
+            context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        }
         context.fireChannelRead(wrapInboundOut(.head(head)))
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        guard closing, case .head(var head) = unwrapOutboundIn(data) else {
+            context.write(data, promise: promise)
+            return
+        }
+        closing = false
+        head.headers.replaceOrAdd(name: "connection", value: "close")
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+    }
+
+    /// Whether the route answers `head` with 413 for its announced length alone.
+    private func refusedUnread(_ head: HTTPRequestHead) -> Bool {
+        guard let length = head.headers["content-length"].first.flatMap({ Int($0) }), length > maxBodyBytes else { return false }
+        let path = head.uri.prefix { $0 != "?" }
+        return !PushmapAPI.streamedRoutes.contains(RouteTable.canonical(path))
     }
 }
