@@ -89,9 +89,9 @@ struct ServerLifecycleTests {
         try "return {{{ not lua\n".write(to: scripts.appendingPathComponent("greeting.lua"), atomically: true, encoding: .utf8)
         #expect(try eventually(seconds: 10) { try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 1") })
         try FileManager.default.moveItem(at: scripts, to: moved)
-        #expect(try eventually(seconds: 10) { server.running.stderr.components(separatedBy: "no such directory").count > 2 })
+        #expect(eventually(seconds: 10) { server.running.stderr.components(separatedBy: "no such directory").count > 2 })
         try FileManager.default.moveItem(at: moved, to: scripts)
-        #expect(try eventually(seconds: 10) { server.running.stderr.contains("still fail to load") })
+        #expect(eventually(seconds: 10) { server.running.stderr.contains("still fail to load") })
         #expect(try Curl.get("\(server.baseURL)/metrics").text.contains("pushmap_script_reload_failing 1"))
         #expect(try Self.templateNames(server).contains("greeting"))
     }
