@@ -192,6 +192,8 @@ struct LiquidMarkupParser {
         }
         while take(.comma) { values.append(try expression()) }
         try expectEnd("',' and another value")
+        // Liquid drops a nil among the values (`cycle nil, "a"` is `cycle "a"`), as it reads them.
+        values.removeAll { if case .literal(.null) = $0 { true } else { false } }
         if let group { return ("named " + group, values) }
         var literals: [JSONValue] = []
         for value in values {

@@ -29,6 +29,10 @@ enum LiquidNode: Sendable {
 }
 
 extension LiquidNode {
+    var isText: Bool {
+        if case .text = self { true } else { false }
+    }
+
     /// A block's bodies (each branch, `when` and `else`); nil for a node that is no block.
     var bodies: [[LiquidNode]]? {
         switch self {

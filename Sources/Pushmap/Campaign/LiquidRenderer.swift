@@ -28,7 +28,7 @@ struct LiquidRenderer {
     }
 
     mutating func render(_ nodes: [LiquidNode]) {
-        for node in nodes where !full && interrupt == nil {
+        for node in nodes where !full {
             switch node {
             case .text(let text):
                 append(text)
@@ -100,6 +100,10 @@ struct LiquidRenderer {
                     full = false
                 }
             }
+            // As Liquid, a `break` or `continue` stops a body after the tag or output that met
+            // it, not before each node: a body entered with one already met (a second `when`
+            // that matches) writes its text up to its first tag or output, and renders that one.
+            if interrupt != nil, !node.isText { break }
         }
     }
 
