@@ -205,28 +205,66 @@ enum LiquidNumber: Equatable {
         }
     }
 
-    /// Both as decimals of one scale, or nil when that does not fit 64 bits.
-    private static func aligned(_ a: LiquidNumber, _ b: LiquidNumber) -> (Int64, Int64, scale: Int)? {
-        func parts(_ number: LiquidNumber) -> (Int64, Int)? {
-            switch number {
-            case .integer(let integer): (integer, 0)
-            case .decimal(let mantissa, let scale): (mantissa, scale)
-            case .double: nil
-            }
+    /// The number as mantissa × 10^-scale, nil for a Double.
+    private var exactParts: (mantissa: Int64, scale: Int)? {
+        switch self {
+        case .integer(let integer): (integer, 0)
+        case .decimal(let mantissa, let scale): (mantissa, scale)
+        case .double: nil
         }
-        guard var (x, xs) = parts(a), var (y, ys) = parts(b) else { return nil }
-        func widen(_ value: inout Int64, _ scale: inout Int, to target: Int) -> Bool {
-            while scale < target {
+    }
+
+    /// Both as decimals of one scale, or nil when that does not fit `Integer`: 64 bits for the
+    /// exact decimal, 128 for a result past it (``wide(_:_:_:)``).
+    private static func aligned<Integer: FixedWidthInteger & SignedInteger>(
+        _ a: LiquidNumber, _ b: LiquidNumber, as _: Integer.Type
+    ) -> (Integer, Integer, scale: Int)? {
+        guard let (xm, xs) = a.exactParts, let (ym, ys) = b.exactParts else { return nil }
+        var (x, y) = (Integer(xm), Integer(ym))
+        func widen(_ value: inout Integer, from scale: Int, to target: Int) -> Bool {
+            for _ in scale..<target {
                 let (next, overflow) = value.multipliedReportingOverflow(by: 10)
                 if overflow { return false }
                 value = next
-                scale += 1
             }
             return true
         }
         let scale = max(xs, ys)
-        guard widen(&x, &xs, to: scale), widen(&y, &ys, to: scale) else { return nil }
+        guard widen(&x, from: xs, to: scale), widen(&y, from: ys, to: scale) else { return nil }
         return (x, y, scale)
+    }
+
+    /// The exact result, as Ruby's BigDecimal has it, of what overflowed 64 bits on the way:
+    /// worked out in 128 bits, then kept as a decimal when it fits 64 bits, else the Double
+    /// nearest it (its `to_f`). Any product of two 64-bit mantissas fits; a sum, a remainder or
+    /// a quotient does while the scales are close enough. Nil past that (the Doubles are used).
+    /// The twentieth audit (N1): `1.2345678901234567 | times: 3` was worked out in Doubles,
+    /// 3.70370367037037 where Liquid shows 3.7037036703703703.
+    private static func wide(_ a: LiquidNumber, _ b: LiquidNumber, _ filter: LiquidStandardFilter) -> LiquidNumber? {
+        let result: Int128, scale: Int
+        if filter == .times {
+            guard let (x, xs) = a.exactParts, let (y, ys) = b.exactParts else { return nil }
+            (result, scale) = (Int128(x) * Int128(y), xs + ys)
+        } else {
+            guard let (x, y, common) = aligned(a, b, as: Int128.self) else { return nil }
+            switch filter {
+            case .plus, .minus:
+                let (sum, overflow) = filter == .plus ? x.addingReportingOverflow(y) : x.subtractingReportingOverflow(y)
+                if overflow { return nil }
+                result = sum
+            case .modulo:
+                var remainder = x % y
+                if remainder != 0, (remainder < 0) != (y < 0) { remainder += y }
+                result = remainder
+            case .dividedBy:
+                return .double(quotient(x, y))
+            default:
+                return nil
+            }
+            scale = common
+        }
+        if let mantissa = Int64(exactly: result) { return .decimal(mantissa: mantissa, scale: scale) }
+        return .double(Double("\(result)e\(-scale)") ?? .nan)
     }
 
     /// Ruby's `+ - * / %`: on two integers an integer (division and remainder rounded toward
@@ -257,7 +295,7 @@ enum LiquidNumber: Equatable {
             // Liquid writes Infinity or NaN here; no notification should show either.
             throw LiquidFailure(message: "Division by zero.")
         }
-        if let (a, b, scale) = Self.aligned(self, other) {
+        if let (a, b, scale) = Self.aligned(self, other, as: Int64.self) {
             switch filter {
             case .plus, .minus:
                 let (sum, overflow) = filter == .plus ? a.addingReportingOverflow(b) : a.subtractingReportingOverflow(b)
@@ -275,6 +313,7 @@ enum LiquidNumber: Equatable {
                 break
             }
         }
+        if let exact = Self.wide(self, other, filter) { return exact }
         let a = double, b = other.double
         switch filter {
         case .plus: return .double(a + b)
@@ -289,7 +328,7 @@ enum LiquidNumber: Equatable {
 
     /// a / b (b not 0) as the Double nearest the decimal quotient, as Ruby's BigDecimal division
     /// then `to_f` gives it: long division to 20 significant digits, read as a Double.
-    private static func quotient(_ a: Int64, _ b: Int64) -> Double {
+    private static func quotient<Integer: FixedWidthInteger & SignedInteger>(_ a: Integer, _ b: Integer) -> Double {
         let divisor = b.magnitude
         let (whole, first) = a.magnitude.quotientAndRemainder(dividingBy: divisor)
         var text = (a < 0) != (b < 0) ? "-" : ""
