@@ -13,11 +13,11 @@ struct PushmapAPI: APIProtocol {
     let store: ScriptStore
     let configuration: ServerConfiguration
     let metrics: ServerMetrics
+    let readiness: Readiness
 
     /// The routes whose body is streamed, with a limit per line (``LineSplitter``); every other
     /// route reads one whole body of at most `--max-body-bytes` (``RequestBody``).
     static let streamedRoutes: Set<String> = ["/v1/batch", "/v1/campaign"]
-    let readiness: Readiness
 
     /// The OpenAPI document, embedded at build time from Server/Sources/PushmapServer/openapi.yaml.
     static var openAPIDocument: String { ServerFiles.files.first?.source ?? "" }

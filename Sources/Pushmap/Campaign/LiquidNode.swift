@@ -29,6 +29,7 @@ enum LiquidNode: Sendable {
 }
 
 extension LiquidNode {
+    /// Plain text: Liquid looks for a pending `break` or `continue` after any other node.
     var isText: Bool {
         if case .text = self { true } else { false }
     }
