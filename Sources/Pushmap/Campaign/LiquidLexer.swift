@@ -12,6 +12,9 @@ struct LiquidLexer {
         case output(markup: Range<Int>, start: Int)
         /// `{% name markup %}`, opening at byte `start`, its name at byte `nameStart`.
         case tag(name: String, nameStart: Int, markup: Range<Int>, start: Int)
+        /// A comment (`comment`, `#`, a `#` line of `liquid`) or a `raw` with nothing in it:
+        /// nothing to write, but a tag to Liquid (see ``LiquidNode/comment``).
+        case comment
     }
 
     let text: LiquidSourceText
@@ -69,7 +72,10 @@ struct LiquidLexer {
         let bytes = text.bytes
         var nameStart = markup.lowerBound
         while nameStart < markup.upperBound, LiquidSourceText.isSpace(bytes[nameStart]) { nameStart += 1 }
-        if nameStart < markup.upperBound, bytes[nameStart] == UInt8(ascii: "#") { return after } // inline comment
+        if nameStart < markup.upperBound, bytes[nameStart] == UInt8(ascii: "#") { // inline comment
+            found.append(.comment)
+            return after
+        }
         var nameEnd = nameStart
         while nameEnd < markup.upperBound, LiquidMarkupLexer.isWordByte(bytes[nameEnd]) { nameEnd += 1 }
         let name = text.text(nameStart..<nameEnd)
@@ -78,13 +84,16 @@ struct LiquidLexer {
             guard let end = findEndTag("endraw", nestedIn: nil, from: after) else {
                 throw text.error(at: start, "This '{% raw %}' is never closed with '{% endraw %}'.")
             }
+            let count = found.count
             appendText(after..<end.start, trimEnd: end.trimsLeft, raw: true)
+            if found.count == count { found.append(.comment) }
             trimNext = end.trimsRight
             return end.after
         case "comment":
             guard let end = findEndTag("endcomment", nestedIn: "comment", from: after) else {
                 throw text.error(at: start, "This '{% comment %}' is never closed with '{% endcomment %}'.")
             }
+            found.append(.comment)
             trimNext = end.trimsRight
             return end.after
         case "liquid":
@@ -106,7 +115,9 @@ struct LiquidLexer {
             while lineEnd < markup.upperBound, bytes[lineEnd] != UInt8(ascii: "\n") { lineEnd += 1 }
             var nameStart = lineStart
             while nameStart < lineEnd, LiquidSourceText.isSpace(bytes[nameStart]) { nameStart += 1 }
-            if nameStart < lineEnd, bytes[nameStart] != UInt8(ascii: "#") {
+            if nameStart < lineEnd, bytes[nameStart] == UInt8(ascii: "#") {
+                found.append(.comment)
+            } else if nameStart < lineEnd {
                 var nameEnd = nameStart
                 while nameEnd < lineEnd, LiquidMarkupLexer.isWordByte(bytes[nameEnd]) { nameEnd += 1 }
                 let name = text.text(nameStart..<nameEnd)

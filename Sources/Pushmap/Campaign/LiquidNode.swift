@@ -26,6 +26,9 @@ enum LiquidNode: Sendable {
     /// writes it): counters apart from assigned variables, starting at the recipient's whole
     /// number of the name, else 0.
     case counter(String, step: Int64)
+    /// A comment, or a `raw` with nothing in it: writes nothing, but Liquid counts it as a tag,
+    /// after which it looks for a pending `break` or `continue` (the twenty-fourth audit, A2).
+    case comment
 }
 
 extension LiquidNode {

@@ -67,6 +67,8 @@ struct LiquidParser {
             case .output(let markup, _):
                 var parser = try LiquidMarkupParser(text, markup: markup)
                 if let output = try parser.output() { nodes.append(.output(output)) }
+            case .comment:
+                nodes.append(.comment)
             case .tag(let name, let nameStart, let markup, let start):
                 switch name {
                 case "if", "unless", "case", "for", "capture":
@@ -204,7 +206,7 @@ struct LiquidParser {
     private static func isBlank(_ node: LiquidNode) -> Bool {
         switch node {
         case .text(let text): text.utf8.allSatisfy(LiquidSourceText.isSpace)
-        case .assign, .capture: true
+        case .assign, .capture, .comment: true
         case .output, .interrupt, .cycle, .counter: false
         case .conditional, .choice, .loop: node.bodies?.allSatisfy { $0.allSatisfy(isBlank) } ?? false
         }

@@ -12,8 +12,11 @@ struct LiquidRenderer {
     /// that capture alone.
     private var capturing: String?
     private var captureFull = false
-    /// A `break` or `continue` met, until its loop takes it.
-    private var interrupt: LiquidInterrupt?
+    /// The `break`s and `continue`s met and not yet taken by a loop, the latest last. As in
+    /// Liquid a loop takes one after each pass, and while any is left no body renders past its
+    /// next tag: two met in one pass (a second matching `when`) stop the next pass too, and one
+    /// left after the last pass stops the rest of the text (the twenty-fourth audit, A1).
+    private var interrupts: [LiquidInterrupt] = []
     /// The passes through loop bodies so far.
     private var passes = 0
     /// Where each loop name stopped, for `offset: continue`.
@@ -64,7 +67,9 @@ struct LiquidRenderer {
             case .loop(let loop):
                 render(loop)
             case .interrupt(let kind):
-                interrupt = kind
+                interrupts.append(kind)
+            case .comment:
+                break
             case .assign(let name, let tag):
                 context.locals[name] = value(of: tag) ?? .null
             case .cycle(let group, let values):
@@ -103,7 +108,7 @@ struct LiquidRenderer {
             // As Liquid, a `break` or `continue` stops a body after the tag or output that met
             // it, not before each node: a body entered with one already met (a second `when`
             // that matches) writes its text up to its first tag or output, and renders that one.
-            if interrupt != nil, !node.isText { break }
+            if !interrupts.isEmpty, !node.isText { break }
         }
     }
 
@@ -174,11 +179,7 @@ struct LiquidRenderer {
             forloop["parentloop"] = parent ?? .null
             context.loops[context.loops.count - 1] = (header.variable, items[index], .object(forloop))
             render(loop.body)
-            if interrupt == .break {
-                interrupt = nil
-                break
-            }
-            interrupt = nil
+            if interrupts.popLast() == .break { break }
         }
     }
 
