@@ -332,6 +332,33 @@ struct ServerRouteTests {
         #expect(batch.read(until: "HTTP/1.1 100 Continue\r\n\r\n", seconds: 10))
     }
 
+    /// Source: the twenty-fourth audit (S1, S2, S4): behind two pipelined requests, the refused
+    /// request's `connection: close` went on the first answer; a `100 Continue` for a pipelined
+    /// request came before the answer ahead of it; an absolute target (`POST http://host/v1/batch`)
+    /// was not known as the batch route.
+    @Test("Expect: 100-continue with pipelined requests: the close and the 100 go with their own request")
+    func expectContinuePipelined() throws {
+        let server = try ServerUnderTest(Self.now + ["--max-body-bytes", "2000"])
+        let seed = String(decoding: Self.seed, as: UTF8.self).replacingOccurrences(of: "\n", with: "")
+        let translate = "POST /v1/translate?platform=fcm HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: \(seed.utf8.count)\r\n"
+        let refused = "POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\nExpect: 100-continue\r\n\r\n"
+        let pipelined = try StreamingRequest(port: server.port, raw: translate + "\r\n" + seed + translate + "\r\n" + seed + refused)
+        #expect(pipelined.readToClose(seconds: 10))
+        let heads = String(decoding: pipelined.received, as: UTF8.self).components(separatedBy: "HTTP/1.1 ").dropFirst()
+            .map { String($0.prefix(3)) + ($0.lowercased().prefix { $0 != "{" }.contains("connection: close") ? " close" : "") }
+        #expect(heads == ["200", "200", "413 close"])
+
+        let held = try StreamingRequest(port: server.port, raw: translate + "\r\n" + seed + translate + "Expect: 100-continue\r\n\r\n")
+        #expect(held.read(until: "HTTP/1.1 100 Continue\r\n\r\n", seconds: 10))
+        let answer = String(decoding: held.received, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "the 100 came before the answer ahead of it: \(answer)")
+
+        let absolute = try StreamingRequest(
+            port: server.port,
+            raw: "POST http://127.0.0.1/v1/batch?platform=fcm HTTP/1.1\r\nHost: x\r\nContent-Length: 5000000\r\nExpect: 100-continue \r\n\r\n")
+        #expect(absolute.read(until: "HTTP/1.1 100 Continue\r\n\r\n", seconds: 10))
+    }
+
     @Test("a batch whose client stops sending ends at --batch-timeout-ms with the time-out line, and frees its slot")
     func stalledBatchTimesOut() throws {
         let server = try ServerUnderTest(Self.now + ["--batch-timeout-ms", "1500", "--max-concurrent-requests", "1"])

@@ -200,7 +200,8 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
     }
 }
 
-/// Answers `Expect: 100-continue` with `100 Continue` at once. curl asks it of a body over 1 MB
+/// Answers `Expect: 100-continue` with `100 Continue` at once (behind pipelined requests, once
+/// their answers are written). curl asks it of a body over 1 MB
 /// and of `-T -`, then waits a second for the answer before it sends: a second a large batch
 /// lost, counted against its time limit (a 300 ms limit ended with no line read). A route that
 /// refuses the request answers it all the same; the client then stops sending.
@@ -217,43 +218,80 @@ final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let maxBodyBytes: Int
-    /// The request being answered was refused unread: its answer says the connection closes.
-    private var closing = false
+    /// Requests whose head was read, and answers written to their end, on this connection:
+    /// pipelined requests are read before the answers to the ones ahead of them are written.
+    private var requestsRead = 0
+    private var answersEnded = 0
+    /// The request, by its number, refused unread: its answer says the connection closes.
+    private var closingAnswer: Int?
+    /// The request, by its number, whose `100 Continue` waits for the answers ahead of it: sent
+    /// at once, it came before them (the twenty-fourth audit, S1 and S4).
+    private var heldContinue: (request: Int, version: HTTPVersion)?
 
     init(maxBodyBytes: Int) {
         self.maxBodyBytes = maxBodyBytes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data), head.version == .http1_1,
-              head.headers["expect"].contains(where: { $0.lowercased() == "100-continue" }) else {
+        guard case .head(var head) = unwrapInboundIn(data) else {
+            context.fireChannelRead(data)
+            return
+        }
+        requestsRead += 1
+        guard head.version == .http1_1,
+              head.headers["expect"].contains(where: Self.asksToContinue) else {
             context.fireChannelRead(data)
             return
         }
         head.headers.remove(name: "expect")
         if refusedUnread(head) {
-            closing = true
+            closingAnswer = requestsRead
             head.headers.replaceOrAdd(name: "connection", value: "close")
-        } else {
+        } else if answersEnded == requestsRead - 1 {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
+        } else {
+            heldContinue = (requestsRead, head.version)
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        guard closing, case .head(var head) = unwrapOutboundIn(data) else {
+        switch unwrapOutboundIn(data) {
+        case .head(var head) where head.status != .continue && closingAnswer == answersEnded + 1:
+            closingAnswer = nil
+            head.headers.replaceOrAdd(name: "connection", value: "close")
+            context.write(wrapOutboundOut(.head(head)), promise: promise)
+        case .end:
+            answersEnded += 1
             context.write(data, promise: promise)
-            return
+            if let held = heldContinue, held.request == answersEnded + 1 {
+                heldContinue = nil
+                context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: held.version, status: .continue))), promise: nil)
+            }
+        default:
+            context.write(data, promise: promise)
         }
-        closing = false
-        head.headers.replaceOrAdd(name: "connection", value: "close")
-        context.write(wrapOutboundOut(.head(head)), promise: promise)
     }
 
     /// Whether the route answers `head` with 413 for its announced length alone.
     private func refusedUnread(_ head: HTTPRequestHead) -> Bool {
         guard let length = head.headers["content-length"].first.flatMap({ Int($0) }), length > maxBodyBytes else { return false }
-        let path = head.uri.prefix { $0 != "?" }
-        return !PushmapAPI.streamedRoutes.contains(RouteTable.canonical(path))
+        return !PushmapAPI.streamedRoutes.contains(RouteTable.canonical(Self.path(of: head.uri)))
+    }
+
+    /// Whether an `Expect` value is `100-continue`, in any case, blanks around it allowed.
+    private static func asksToContinue(_ value: String) -> Bool {
+        value.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }) == ["100-continue"]
+    }
+
+    /// The path of a request target: its query left out, and the scheme and host of an
+    /// absolute one (`POST http://host/v1/batch`, RFC 9112 3.2.2) too.
+    static func path(of target: String) -> Substring {
+        var path = target.prefix { $0 != "?" }
+        if !path.hasPrefix("/"), let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") {
+            let authority = path[colon...].dropFirst(3)
+            path = authority.firstIndex(of: "/").map { authority[$0...] } ?? "/"
+        }
+        return path
     }
 }
