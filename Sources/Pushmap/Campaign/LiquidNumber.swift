@@ -51,7 +51,7 @@ enum LiquidNumber: Equatable {
             return try rounded.checked()
         case .atLeast, .atMost:
             let bound = operand ?? .integer(0)
-            let past = filter == .atLeast ? bound.double > input.double : bound.double < input.double
+            let past = filter == .atLeast ? bound.exceeds(input) : input.exceeds(bound)
             return try (past ? bound : input).checked()
         default:
             return value
@@ -203,6 +203,14 @@ enum LiquidNumber: Equatable {
         case .decimal(let mantissa, let scale): Double("\(mantissa)e\(-scale)") ?? .nan
         case .double(let double): double
         }
+    }
+
+    /// Whether this is greater than `other`, exactly where both are exact (Ruby compares
+    /// BigDecimals): in Doubles, `"0.999999999999999999" | at_least: 1` was a tie, and kept the
+    /// fraction (the twenty-fourth audit, A7).
+    private func exceeds(_ other: LiquidNumber) -> Bool {
+        if let (a, b, _) = Self.aligned(self, other, as: Int128.self) { return a > b }
+        return double > other.double
     }
 
     /// The number as mantissa × 10^-scale, nil for a Double.
