@@ -154,7 +154,13 @@ struct LiquidParser {
         var parser = try LiquidMarkupParser(text, markup: markup)
         let subject = try parser.subject()
         let (before, first) = try body(inside: block, depth: depth)
-        if before.contains(where: { if case .text(let text) = $0 { !text.utf8.allSatisfy(LiquidSourceText.isSpace) } else { true } }) {
+        if before.contains(where: { node in
+            switch node {
+            case .text(let text): !text.utf8.allSatisfy(LiquidSourceText.isSpace)
+            case .comment: false
+            default: true
+            }
+        }) {
             throw text.error(at: block.start, "Only '{% when %}' or '{% else %}' may follow '{% case %}' at first.")
         }
         var whens: [LiquidWhen] = []
