@@ -201,10 +201,10 @@ final class HTTP10Close: ChannelDuplexHandler, RemovableChannelHandler {
 }
 
 /// Answers `Expect: 100-continue` with `100 Continue` at once (behind pipelined requests, once
-/// their answers are written). curl asks it of a body over 1 MB
-/// and of `-T -`, then waits a second for the answer before it sends: a second a large batch
-/// lost, counted against its time limit (a 300 ms limit ended with no line read). A route that
-/// refuses the request answers it all the same; the client then stops sending.
+/// their answers are written). curl asks it of a body over 1 MB and of `-T -`, then waits a
+/// second for the answer before it sends: a second a large batch lost, counted against its time
+/// limit (a 300 ms limit ended with no line read). A route that refuses the request answers it
+/// all the same; the client then stops sending.
 ///
 /// Not when the announced length is over `--max-body-bytes` on a route that reads one whole
 /// body: that route answers 413 before reading a byte, and a 100 first asked the client to send
@@ -286,7 +286,7 @@ final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The path of a request target: its query left out, and the scheme and host of an
     /// absolute one (`POST http://host/v1/batch`, RFC 9112 3.2.2) too.
-    static func path(of target: String) -> Substring {
+    private static func path(of target: String) -> Substring {
         var path = target.prefix { $0 != "?" }
         if !path.hasPrefix("/"), let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") {
             let authority = path[colon...].dropFirst(3)
