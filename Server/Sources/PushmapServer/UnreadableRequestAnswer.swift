@@ -218,53 +218,54 @@ final class ExpectContinue: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     private let maxBodyBytes: Int
-    /// Requests whose head was read, and answers written to their end, on this connection:
-    /// pipelined requests are read before the answers to the ones ahead of them are written.
-    private var requestsRead = 0
-    private var answersEnded = 0
-    /// The request, by its number, refused unread: its answer says the connection closes.
-    private var closingAnswer: Int?
-    /// The request, by its number, whose `100 Continue` waits for the answers ahead of it: sent
-    /// at once, it came before them (the twenty-fourth audit, S1 and S4).
-    private var heldContinue: (request: Int, version: HTTPVersion)?
+    /// Pipelined requests are read before the answers to the ones ahead of them are written.
+    private var progress = RequestProgress()
+    /// The answers still to end before the one to a request refused unread, which says the
+    /// connection closes; and before a held `100 Continue`, which, sent at once, came before
+    /// them (the twenty-fourth audit, S1 and S4).
+    private var aheadOfClosing: Int?
+    private var heldContinue: (ahead: Int, version: HTTPVersion)?
 
     init(maxBodyBytes: Int) {
         self.maxBodyBytes = maxBodyBytes
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard case .head(var head) = unwrapInboundIn(data) else {
-            context.fireChannelRead(data)
-            return
-        }
-        requestsRead += 1
-        guard head.version == .http1_1,
+        let part = unwrapInboundIn(data)
+        progress.read(part)
+        guard case .head(var head) = part, head.version == .http1_1,
               head.headers["expect"].contains(where: Self.asksToContinue) else {
             context.fireChannelRead(data)
             return
         }
         head.headers.remove(name: "expect")
+        let ahead = progress.unanswered - 1
         if refusedUnread(head) {
-            closingAnswer = requestsRead
+            aheadOfClosing = ahead
             head.headers.replaceOrAdd(name: "connection", value: "close")
-        } else if answersEnded == requestsRead - 1 {
+        } else if ahead == 0 {
             context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: head.version, status: .continue))), promise: nil)
         } else {
-            heldContinue = (requestsRead, head.version)
+            heldContinue = (ahead, head.version)
         }
         context.fireChannelRead(wrapInboundOut(.head(head)))
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        switch unwrapOutboundIn(data) {
-        case .head(var head) where head.status != .continue && closingAnswer == answersEnded + 1:
-            closingAnswer = nil
+        let part = unwrapOutboundIn(data)
+        progress.wrote(part)
+        switch part {
+        case .head(var head) where head.status != .continue && aheadOfClosing == 0:
+            aheadOfClosing = nil
             head.headers.replaceOrAdd(name: "connection", value: "close")
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end:
-            answersEnded += 1
             context.write(data, promise: promise)
-            if let held = heldContinue, held.request == answersEnded + 1 {
+            aheadOfClosing = aheadOfClosing.map { $0 - 1 }
+            guard let held = heldContinue else { return }
+            if held.ahead > 1 {
+                heldContinue = (held.ahead - 1, held.version)
+            } else {
                 heldContinue = nil
                 context.writeAndFlush(wrapOutboundOut(.head(HTTPResponseHead(version: held.version, status: .continue))), promise: nil)
             }

@@ -84,9 +84,7 @@ struct LiquidLexer {
             guard let end = findEndTag("endraw", nestedIn: nil, from: after) else {
                 throw text.error(at: start, "This '{% raw %}' is never closed with '{% endraw %}'.")
             }
-            let count = found.count
-            appendText(after..<end.start, trimEnd: end.trimsLeft, raw: true)
-            if found.count == count { found.append(.comment) }
+            if !appendText(after..<end.start, trimEnd: end.trimsLeft, raw: true) { found.append(.comment) }
             trimNext = end.trimsRight
             return end.after
         case "comment":
@@ -191,13 +189,17 @@ struct LiquidLexer {
     }
 
     /// Adds the text in `range`, without its leading blanks after a `-}}` or `-%}` and without
-    /// its trailing blanks before a `{{-` or `{%-` (a `raw` body too: the dashes ask for it).
-    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool, raw: Bool = false) {
+    /// its trailing blanks before a `{{-` or `{%-` (a `raw` body too: the dashes ask for it);
+    /// whether any was left to add.
+    @discardableResult
+    private mutating func appendText(_ range: Range<Int>, trimEnd: Bool, raw: Bool = false) -> Bool {
         let bytes = text.bytes
         var lower = range.lowerBound, upper = range.upperBound
         if trimNext { while lower < upper, LiquidSourceText.isSpace(bytes[lower]) { lower += 1 } }
         if trimEnd { while upper > lower, LiquidSourceText.isSpace(bytes[upper - 1]) { upper -= 1 } }
         trimNext = false
-        if lower < upper { found.append(.text(lower..<upper, raw: raw)) }
+        guard lower < upper else { return false }
+        found.append(.text(lower..<upper, raw: raw))
+        return true
     }
 }

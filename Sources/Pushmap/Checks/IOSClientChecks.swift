@@ -121,11 +121,13 @@ enum IOSClientChecks {
         static var scope: RuleScope { .iOSTemplate }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            let template = payload.template.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            // Worded only for a finding: every iOS template's translation runs this rule.
+            var template: String { payload.template.map { String(decoding: $0, as: UTF8.self) } ?? "" }
+            var noAlert: CheckMessage { "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show" }
             let whole = CheckLocation(payload: "$.aps.alert", intent: "$.title")
             guard let node = payload.aps["alert"] else {
                 // No alert at all: one fault, said once (the expanded text cannot stand in for it).
-                report.error(whole, "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
+                report.error(whole, noAlert)
                 return
             }
             guard let alert = node.objectValue else {
@@ -142,7 +144,7 @@ enum IOSClientChecks {
             if APNSModel.alertShowsNothing(node), !standsIn(.titleEx), !standsIn(.bodyEx) {
                 // Nothing in it to show (`{}`): one fault, at the alert, in place of the walk's
                 // (the twenty-third audit, A5: three errors).
-                report.errorInstead(whole, "the \(template) template needs aps.alert with a title and a body: iOS templates read them from there and have none to show")
+                report.errorInstead(whole, noAlert)
                 return
             }
             for (field, expanded) in alertFields where !(alert[field]?.isString ?? false) && !standsIn(expanded) {
