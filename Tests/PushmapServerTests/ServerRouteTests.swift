@@ -376,7 +376,10 @@ struct ServerRouteTests {
     /// closed the connection as idle, the client reset after about a hundred of 20,000 lines.
     @Test("a batch client that stops reading for longer than --idle-timeout-ms still gets every line")
     func slowReaderKeepsItsBatch() throws {
-        let server = try ServerUnderTest(Self.now + ["--idle-timeout-ms", "500"])
+        // A second of idle time, not less: on a loaded machine (the whole suite at once) the
+        // sending thread itself could start later than half a second, and the connection was
+        // rightly closed as idle before the test began.
+        let server = try ServerUnderTest(Self.now + ["--idle-timeout-ms", "1000"])
         let intent = String(decoding: try JSONSerialization.data(withJSONObject: JSONSerialization.jsonObject(with: Self.seed)), as: UTF8.self)
         let count = 6_000
         let body = Array(String(repeating: intent + "\n", count: count).utf8)
@@ -385,12 +388,12 @@ struct ServerRouteTests {
         // The body goes on another thread: the server stops reading it while its answer waits.
         nonisolated(unsafe) let sender = request
         let sent = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
+        Thread {
             try? sender.sendRaw(body)
             sent.signal()
-        }
+        }.start()
         #expect(request.read(until: #"{"line":1,"#, seconds: 20))
-        Thread.sleep(forTimeInterval: 2)
+        Thread.sleep(forTimeInterval: 3)
         #expect(request.readToClose(seconds: 120))
         #expect(sent.wait(timeout: .now() + 10) == .success)
         let answer = request.received
