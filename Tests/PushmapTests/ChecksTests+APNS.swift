@@ -28,6 +28,25 @@ extension ChecksTests {
         }
     }
 
+    @Test("an aps with nothing to show or wake warns, as a payload with no aps does (twenty-fifth audit, F1)")
+    func apnsApsDoesNothing() {
+        // validate without headers: {"aps":{}} shows nothing as an alert push, but a VoIP push may
+        // carry it, so a warning; with headers the push type rule says it once.
+        for aps: JSONObject in [[:], ["thread-id": "x"], ["mutable-content": 1], ["category": "C"], ["content-available": 0]] {
+            F.expectOne(F.check(["aps": .object(aps), "k": 1], .apns), "apns-aps-object", .warning, at: "$.aps")
+        }
+        for aps: JSONObject in [["alert": "Hi"], ["sound": "default"], ["badge": 0], ["content-available": 1], ["content-changed": true], ["event": "end", "timestamp": 1]] {
+            F.expectNone(F.check(["aps": .object(aps)], .apns), "apns-aps-object")
+        }
+        let headers: JSONObject = ["apns-priority": "10"]
+        let request = F.check(["headers": .object(headers), "payload": ["aps": [:]]], .apns)
+        F.expectNone(request, "apns-aps-object")
+        let missing = F.expectOne(request, "apns-push-type", .warning, at: #"$.headers["apns-push-type"]"#)
+        #expect(missing?.message.contains("aps has no alert, sound, badge or content-available") == true)
+        let voip: JSONObject = ["apns-push-type": "voip", "apns-topic": "com.example.app.voip"]
+        #expect(F.check(["headers": .object(voip), "payload": ["aps": [:]]], .apns).isEmpty)
+    }
+
     @Test("an MDM push is {mdm: PushMagic} and nothing else")
     func apnsMDM() {
         let headers: JSONObject = ["apns-push-type": "mdm", "apns-topic": "com.apple.mgmt.External.0f2a"]
@@ -72,6 +91,16 @@ extension ChecksTests {
         F.expectNone(F.check(live, .apns), "apns-aps-key")
     }
 
+    @Test("a typo of the alert's only text is one finding, not a second for the alert that shows nothing (twenty-fifth audit, F5)")
+    func apnsAlertTypoOnce() {
+        let diagnostics = F.check(["aps": ["alert": ["titel": "Hi"]]], .apns)
+        F.expectOne(diagnostics, "apns-alert-key", .error, at: "$.aps.alert.titel")
+        F.expectNone(diagnostics, "apns-alert")
+        #expect(diagnostics.count == 1)
+        // An unknown key near no text leaves the alert with nothing to show: that error stays.
+        F.expectOne(F.check(["aps": ["alert": ["foo": "Hi"]]], .apns), "apns-alert", .error, at: "$.aps.alert")
+    }
+
     @Test("aps.alert is a string or an object of strings and string arrays")
     func apnsAlert() throws {
         F.expectOne(F.check(F.apns(["alert": 5]), .apns), "apns-alert", .error, at: "$.aps.alert")
@@ -80,10 +109,11 @@ extension ChecksTests {
         F.expectOne(F.check(F.apns(["alert": ["title": 5, "body": "b"]]), .apns, intentPaths: true), "apns-alert", .warning, at: "$.title", payloadPath: "$.aps.alert.title")
         F.expectOne(F.check(F.apns(["alert": ["title": 5]]), .apns), "apns-alert", .error, at: "$.aps.alert.title")
         F.expectOne(F.check(F.apns(["alert": ["loc-args": ["a", 1], "loc-key": "K"]]), .apns), "apns-alert", .error, at: #"$.aps.alert["loc-args"]"#)
-        // Nothing to show: a typo of the only text key (the title it meant is missing) and the empty alert are errors.
+        // Nothing to show: a typo of the only text key (the title it meant is missing) is an
+        // error, the one finding (apnsAlertTypoOnce), as the empty alert is.
         let typo = F.check(F.apns(["alert": ["titel": "Hi"]]), .apns)
         F.expectOne(typo, "apns-alert-key", .error, at: "$.aps.alert.titel")
-        F.expectOne(typo, "apns-alert", .error, at: "$.aps.alert")
+        F.expectNone(typo, "apns-alert")
         F.expectNone(F.check(F.apns(["alert": "Hello"]), .apns), "apns-alert")
         let full = try F.parse(#"{"aps":{"alert":{"title":"t","subtitle":"s","body":"b","loc-key":"K","loc-args":["x"],"title-loc-args":[]}}}"#)
         F.expectNone(F.check(full, .apns), "apns-alert")

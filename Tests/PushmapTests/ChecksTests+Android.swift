@@ -7,6 +7,21 @@ import PushmapTestSupport
 extension ChecksTests {
     // MARK: - Android: every template
 
+    /// Source: adobe-templates.md 1, PushTemplateType.fromString: an exact, case-sensitive match,
+    /// anything else drawn by the legacy builder as basic; the twenty-fifth audit, F2.
+    @Test("an adb_template_type Android does not know is drawn as basic: a warning with the type meant")
+    func androidTemplateType() {
+        for (written, meant) in [("carousel", "car"), ("BASIC", "basic"), ("Timer", "timer")] {
+            let diagnostics = F.check(F.fcm(F.merged(F.basicData, ["adb_template_type": .string(written)])), .fcm)
+            let finding = F.expectOne(diagnostics, "android-template-type", .warning, at: "$.message.data.adb_template_type")
+            #expect(finding?.message.hasSuffix("Android draws it as a basic notification (did you mean \(meant)?)") == true, "\(diagnostics)")
+        }
+        for type in ["basic", "car", "input", "zb", "cat", "rate", "icon", "timer"] {
+            F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_template_type": .string(type)])), .fcm), "android-template-type")
+        }
+        F.expectNone(F.check(F.fcm(["adb_title": "T", "adb_body": "B"]), .fcm), "android-template-type")
+    }
+
     /// Sources: the eighth audit (adb_titel, adb_medai passed with no word); adobe-templates.md:
     /// Adobe's input sample sends adb_feedback_image, "not a key the code reads" (it reads
     /// adb_feedback_img); index.json: adb_title_ex is an iOS key, adb_car_layout "ignored" on iOS.

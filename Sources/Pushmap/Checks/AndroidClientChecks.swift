@@ -114,6 +114,7 @@ enum AndroidClientChecks {
     @RuleListBuilder static var rules: some RuleList<Payload> {
         // MARK: every payload
         RequiredKey.self
+        TemplateType.self
         AdobePush.self
         LinkType.self
         LinkWithoutType.self
@@ -164,6 +165,26 @@ enum AndroidClientChecks {
                 let named = template.isEmpty ? "template code (adb_template_type is empty)" : "\(String(decoding: template, as: UTF8.self)) template code"
                 report.error(payload.keys.location(key), "\(key.name) is required by Android's \(named): without it the notification is not shown")
             }
+        }
+    }
+
+    /// A type Android's notificationbuilder does not know (its match is exact and case-sensitive)
+    /// is drawn as a basic notification (adobe-templates.md 1): shown, but not as the template
+    /// meant, so a warning, as iOS's fallback is (the twenty-fifth audit, F2).
+    struct TemplateType: CheckRule {
+        static var name: StaticString { "android-template-type" }
+        static var scope: RuleScope { .otherTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let template = payload.template else { return }
+            let written = String(decoding: template, as: UTF8.self)
+            let known = BuiltinTemplates.androidTypes.sorted()
+            // A template's name for its type ("carousel" for car), else a near miss ("BASIC").
+            let meant = BuiltinTemplates.all.first { $0.name == written.lowercased() && $0.type != nil }?.type
+                ?? Suggestion.nearest(to: written, among: known)
+            report.warning(
+                payload.keys.location(.templateType),
+                "adb_template_type \(ValueFormat.quoted(template)) is not one of Android's template types (\(known.joined(separator: ", "))): Android draws it as a basic notification\(meant.map { " (did you mean \($0)?)" } ?? "")")
         }
     }
 

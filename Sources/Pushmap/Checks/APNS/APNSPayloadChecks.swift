@@ -59,7 +59,15 @@ enum APNSPayloadChecks {
         ]
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard payload.aps == nil else { return }
+            if let aps = payload.aps {
+                // A bare payload (validate: no headers, no intent) whose aps gives iOS nothing to
+                // show or do. With headers, the push type rule says it; translated, the mapping.
+                guard payload.headers == nil, payload.intent == nil, !payload.insideFCM, APNSRequestChecks.doesNothing(aps) else { return }
+                report.warning(
+                    CheckLocation(payload: "$.aps"),
+                    "aps has no alert, sound, badge or content-available: sent as an alert or background push it shows nothing and wakes nothing; only a push type that reads the payload's own keys (voip, complication, fileprovider, location, pushtotalk) goes so")
+                return
+            }
             guard let root = payload.root.objectValue else {
                 // Apple's error table names no answer for it: what is sure is that neither iOS
                 // nor PushKit reads anything but a dictionary.

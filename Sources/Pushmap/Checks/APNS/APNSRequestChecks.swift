@@ -47,6 +47,11 @@ enum APNSRequestChecks {
                     report.warning(
                         location,
                         "a silent push (content-available, no alert, sound or badge) goes as apns-push-type background: without it APNs may delay or drop it")
+                } else if doesNothing(aps) {
+                    // One finding for the fault, where either fix goes: the push type or aps.
+                    report.warning(
+                        location,
+                        "apns-push-type is missing and aps has no alert, sound, badge or content-available: as an alert push the phone shows nothing; name the push type that reads the payload's own keys (voip, complication, fileprovider, location, pushtotalk), or give aps something to show")
                 } else {
                     report.warning(location, "apns-push-type is missing: watchOS needs it, and recent iOS features may not work without it")
                 }
@@ -222,6 +227,14 @@ enum APNSRequestChecks {
         // An alert of another type (5, []) shows nothing either: the walk's finding says why.
         if let alert = aps["alert"], alert.utf8 != nil || alert.objectValue != nil, !APNSModel.alertShowsNothing(alert) { return true }
         return aps["sound"] != nil || aps["badge"] != nil
+    }
+
+    /// No alert, sound, badge or content-available, and neither a Live Activity (aps.event) nor
+    /// a widgets push (aps.content-changed): nothing for iOS to show or wake. An alert that is
+    /// there but shows nothing is the alert's own rules' to report.
+    static func doesNothing(_ aps: JSONObjectNode) -> Bool {
+        aps["alert"] == nil && aps["sound"] == nil && aps["badge"] == nil && !ValueFormat.isFlagSet(aps["content-available"])
+            && aps["event"] == nil && aps["content-changed"] == nil
     }
 
     /// content-available 1 with no alert, sound or badge.

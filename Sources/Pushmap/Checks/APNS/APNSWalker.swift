@@ -146,6 +146,15 @@ enum APNSWalker {
     /// something to show, with `alertIn` the walk's context: see ``Context/nothingToShow(_:)``).
     private static func required(_ dictionary: JSONObjectNode, _ table: APNSModel.Table, alertIn context: Context? = nil, _ report: inout CheckReport) {
         guard let requirement = table.requirement, !requirement.isMet(by: dictionary) else { return }
+        // A near miss of a key the requirement names (`titel`) has its finding already, which says
+        // that key is missing: one finding for one typo (the twenty-fifth audit, F5).
+        let nearMiss = dictionary.contains { member in
+            guard let bytes = member.key.utf8 else { return false }
+            let name = String(decoding: bytes, as: UTF8.self)
+            guard !table.names.contains(name), let meant = Suggestion.nearest(to: name, among: table.names) else { return false }
+            return requirement.anyOf.contains { ValueFormat.text($0) == meant }
+        }
+        if nearMiss { return }
         report.add(
             context?.nothingToShow(requirement) ?? requirement.severity, rule: requirement.rule,
             CheckLocation(payload: ValueFormat.text(requirement.payloadPath), intent: ValueFormat.text(requirement.intentPath)),
