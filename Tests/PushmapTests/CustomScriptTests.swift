@@ -116,10 +116,11 @@ struct CustomScriptTests {
         let keys = ["adb_title", "aps", "from", "google.x", "gcm.notification.y", "message_type", "orderId", "adb", "apsx", "gcm.y"]
         let intent = JSONValue.object(JSONObject([("template", .string("keys")), ("keys", .array(keys.map(JSONValue.string)))]))
         let payload = try translator.translate(intent, platforms: [.apns]).payloads[.apns]
-        let collides = "collides with the keys pushmap writes (adb_*, aps)"
-        // FCM's v1 API reserves gcm.notification.*, not every gcm. key.
-        let fcm = [collides, collides, "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "ok", "ok", "ok", "ok"]
-        let apns = [collides, collides, "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"]
+        let collides = "collides with the keys pushmap writes (adb_*)"
+        // FCM's v1 API reserves gcm.notification.*, not every gcm. key; an FCM data map may hold
+        // aps (twenty-fifth audit, F3: validate passed the payload translate refused).
+        let fcm = [collides, "ok", "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "is reserved by FCM", "ok", "ok", "ok", "ok"]
+        let apns = [collides, "collides with the aps dictionary pushmap writes", "ok", "ok", "ok", "ok", "ok", "ok", "ok", "ok"]
         #expect(payload?["fcm"]?.arrayValue?.compactMap(\.stringValue) == fcm + fcm)
         #expect(payload?["apns"]?.arrayValue?.compactMap(\.stringValue) == apns + apns)
     }
@@ -308,8 +309,10 @@ extension CustomScriptTests {
         let translator = try builtinTranslator()
         let intent = ##"{"template": "basic", "title": "Hi", "body": "There", "colors": {"title": "#112233", "timer": "#445566"}}"##
         let basic = try translator.translate(Array(intent.utf8), platforms: [.fcm, .apns])
-        #expect(basic.diagnostics.map(\.message) == Array(repeating: "field 'colors.timer' belongs to the timer template, not basic: it is ignored", count: 2))
-        #expect(basic.diagnostics.map(\.path) == ["$.colors.timer", "$.colors.timer"])
+        // Said by both platforms' runs, it is one finding with no platform (twenty-fifth audit, F4).
+        #expect(basic.diagnostics.map(\.message) == ["field 'colors.timer' belongs to the timer template, not basic: it is ignored"])
+        #expect(basic.diagnostics.map(\.path) == ["$.colors.timer"])
+        #expect(basic.diagnostics.map(\.platform) == [nil])
         #expect(basic.diagnostics.allSatisfy { $0.severity == .warning })
         // plain ignores colors whole: that one warning a platform, not a second for colors.timer.
         let plainIntent = ##"{"template": "plain", "title": "Hi", "body": "There", "colors": {"title": "#112233", "timer": "#445566"}}"##

@@ -152,13 +152,15 @@ end
 
 -- Custom keys ----------------------------------------------------------------------------------
 
--- Why `key` cannot be a custom key: the SDK's namespace (adb_*) and the APNS dictionary (aps)
--- belong to the mappings, and FCM reserves a few keys of its own. Prefixes are tested on the
+-- Why `key` cannot be a custom key: the SDK's namespace (adb_*) belongs to the mappings, as does
+-- the APNS dictionary (aps) in an APNS payload (an FCM data map may carry an aps key: nothing
+-- there writes or reads one), and FCM reserves a few keys of its own. Prefixes are tested on the
 -- first byte, then by `sub`: most keys start with neither 'a' nor 'g', and no pattern runs.
 local function findReserved(key, fcm)
   local first = byte(key, 1)
-  if first == 97 and (key == "aps" or sub(key, 1, 4) == "adb_") then -- 'a'
-    return "collides with the keys pushmap writes (adb_*, aps)"
+  if first == 97 then -- 'a'
+    if sub(key, 1, 4) == "adb_" then return "collides with the keys pushmap writes (adb_*)" end
+    if key == "aps" and not fcm then return "collides with the aps dictionary pushmap writes" end
   end
   if fcm then
     if key == "from" or key == "message_type" then return "is reserved by FCM" end

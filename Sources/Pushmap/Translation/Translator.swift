@@ -315,7 +315,7 @@ public final class Translator: Sendable {
         texts.reserveCapacity(plan.runs.count)
         var headers: [UInt8]?
         var findings: [Diagnostic] = []
-        let scriptDiagnostics: [Diagnostic]
+        var scriptDiagnostics: [Diagnostic]
         do {
             scriptDiagnostics = try runtime.translate(
                 intent, template: name, platforms: plan.runs, now: now, metered: template.metered, request: plan.request
@@ -335,6 +335,8 @@ public final class Translator: Sendable {
             }
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
+        // A template's finding about the intent is made by each platform's run: said once.
+        if plan.runs.count > 1 { scriptDiagnostics.mergePlatforms() }
         if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
 
         if texts.count < plan.runs.count {
