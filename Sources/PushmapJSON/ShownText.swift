@@ -1,5 +1,6 @@
-/// Untrusted text as a terminal or a log line may show it: control characters (C0, DEL, C1) and
-/// the bidirectional overrides and isolates written as escapes (`\n`, `\t`, `\u001B`, `\u202E`),
+/// Untrusted text as a terminal or a log line may show it: control characters (C0, DEL, C1), the
+/// line and paragraph separators, and the bidirectional overrides and isolates written as escapes
+/// (`\n`, `\t`, `\u001B`, `\u2028`, `\u202E`),
 /// so that an intent's or a script's text can neither start a line that reads as pushmap's own,
 /// nor send a terminal its escape sequences, nor turn the rest of a line around. Everything else,
 /// including other non-ASCII text, is written as it is.
@@ -57,8 +58,10 @@ package enum ShownText {
             return UInt32(sequence[0])
         case 2 where sequence[0] == 0xC2 && (0x80...0x9F).contains(sequence[1]):
             return UInt32(sequence[1])  // C1: U+0080 to U+009F
-        case 3 where sequence[0] == 0xE2 && sequence[1] == 0x80 && (0xAA...0xAE).contains(sequence[2]):
-            return 0x2000 | UInt32(sequence[2] & 0x3F)  // U+202A to U+202E
+        case 3 where sequence[0] == 0xE2 && sequence[1] == 0x80 && (0xA8...0xAE).contains(sequence[2]):
+            // U+2028 and U+2029 end a line for many readers (the twenty-fifth audit, F7), U+202A
+            // to U+202E turn text around.
+            return 0x2000 | UInt32(sequence[2] & 0x3F)  // U+2028 to U+202E
         case 3 where sequence[0] == 0xE2 && sequence[1] == 0x81 && (0xA6...0xA9).contains(sequence[2]):
             return 0x2040 | UInt32(sequence[2] & 0x3F)  // U+2066 to U+2069
         default:

@@ -92,6 +92,32 @@ struct TranslateCommandTests {
         #expect(result.stderr == "<stdin>: error: $.tittle: unknown field 'tittle' at $; did you mean 'title'? [unknown-field]\n")
     }
 
+    /// Source: the twenty-fifth audit, F7: a U+2028 in a key printed raw made Python's
+    /// splitlines see two lines, and a newline in a value was shown as a blank.
+    @Test("a line separator in a key or a newline in a value is written escaped: one finding, one line")
+    func lineBreaksEscaped() throws {
+        let key = try CommandRunner.run(["translate", "-"], input: Data(#"{"titl\u2028e": "x", "title": "a"}"#.utf8))
+        #expect(key.status == 1)
+        #expect(key.stderr == #"<stdin>: error: $["titl\u2028e"]: unknown field 'titl\u2028e' at $; did you mean 'title'? [unknown-field]"# + "\n")
+        let value = try CommandRunner.run(["validate", "--platform", "apns", "-"], input: Data(#"{"aps": {"alert": "Hi", "badge": "3\n4"}}"#.utf8))
+        #expect(value.status == 1)
+        #expect(value.stdout.contains(#"not "3\n4": iOS does not set the badge"#), "\(value.stdout)")
+        #expect(value.stdout.split(separator: "\n").count == 2)
+    }
+
+    /// Source: the twenty-fifth audit, F3: an FCM data map may hold aps (validate passed the
+    /// payload), only the APNS payload's aps is the mapping's.
+    @Test("a data key aps is refused on APNS only")
+    func dataKeyAps() throws {
+        let intent = Data(#"{"title": "a", "body": "b", "data": {"aps": "x"}}"#.utf8)
+        let fcm = try CommandRunner.run(["translate", "--platform", "fcm", "--compact", "-"], input: intent)
+        #expect(fcm.status == 0, "\(fcm.stderr)")
+        #expect(fcm.stdout.contains(#""aps":"x""#))
+        let apns = try CommandRunner.run(["translate", "--platform", "apns", "-"], input: intent)
+        #expect(apns.status == 1)
+        #expect(apns.stderr.contains("$.data.aps: data key 'aps' collides with the aps dictionary pushmap writes [script, apns]"), "\(apns.stderr)")
+    }
+
     @Test("reports malformed JSON with line, column and path, exit 1")
     func malformed() throws {
         let result = try CommandRunner.run(["translate", "-"], input: Data("{\n  \"title\": \"x\",\n  \"body\": }".utf8))

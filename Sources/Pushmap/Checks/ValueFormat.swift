@@ -67,11 +67,34 @@ enum ValueFormat {
         return true
     }
 
-    /// A string value quoted for a message, shortened so that a finding stays on one line.
+    /// A string value quoted for a message, shortened so that a finding stays on one line: a
+    /// line break in it is written as its escape (`"3\n4"`), so that the value shown is the one
+    /// the payload holds (the twenty-fifth audit, F7; it was a blank).
     static func quoted(_ bytes: UnsafeRawBufferPointer) -> String {
         let text = String(decoding: bytes, as: UTF8.self)
         let shown = characterCount(bytes, over: 40) != nil ? String(text.prefix(40)) + "…" : text
-        return "\"" + String(shown.map { $0.isNewline ? " " : $0 }) + "\""
+        guard shown.contains(where: \.isNewline) else { return "\"" + shown + "\"" }
+        var out = "\""
+        for character in shown {
+            guard character.isNewline else {
+                out.append(character)
+                continue
+            }
+            for scalar in character.unicodeScalars {
+                switch scalar {
+                case "\n": out += "\\n"
+                case "\r": out += "\\r"
+                default: out += "\\u" + fourHexDigits(scalar.value)
+                }
+            }
+        }
+        return out + "\""
+    }
+
+    /// Four upper-case hex digits, as a JSON escape writes a scalar of the first plane.
+    private static func fourHexDigits(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
     }
 
     /// A value as a message shows it: a string quoted; with `literals`, numbers and Booleans as
@@ -217,3 +240,4 @@ enum ValueFormat {
         DecimalText.withDigits(of: number) { bytes.append(contentsOf: $0) }
     }
 }
+
