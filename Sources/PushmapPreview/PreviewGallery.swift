@@ -56,6 +56,13 @@ package struct PreviewGallery: Sendable {
         switch input {
         case .fixture(let fixture):
             let expectsError = fixture.expectedError != nil
+            if input.platforms(platforms).isEmpty {
+                // Nothing asked for is the fixture's: shown as such, not as a failure.
+                var preview = failed(path, kind: "not drawn", lines: [input.uncovered(platforms)], template: fixture.intent["template"]?.stringValue)
+                preview.failure?.expected = true
+                preview.now = fixture.now
+                return preview
+            }
             do {
                 return try previewer.preview(fixture.intent, name: path, platforms: input.platforms(platforms), now: fixture.now)
             } catch {

@@ -16,10 +16,19 @@ package enum PreviewInput: Sendable {
     }
 
     /// The platforms to draw of those asked for: a fixture's own, those it expects payloads for
-    /// (all asked for when it expects an error or names none of them).
+    /// (all asked for when it expects an error or no payload at all); none when it gives
+    /// payloads for other platforms only (an FCM-only fixture asked for apns: the twenty-fifth
+    /// audit, F8, drew it for iOS and failed).
     package func platforms(_ asked: [Platform]) -> [Platform] {
-        guard case .fixture(let fixture) = self, fixture.expectedError == nil else { return asked }
-        let wanted = asked.filter { fixture.expected[$0] != nil }
-        return wanted.isEmpty ? asked : wanted
+        guard case .fixture(let fixture) = self, fixture.expectedError == nil, !fixture.expected.isEmpty else { return asked }
+        return asked.filter { fixture.expected[$0] != nil }
+    }
+
+    /// Why a fixture has nothing to draw for `asked` (``platforms(_:)`` is empty), as a sentence
+    /// after its name.
+    package func uncovered(_ asked: [Platform]) -> String {
+        guard case .fixture(let fixture) = self else { return "" }
+        let given = Platform.all.filter { fixture.expected[$0] != nil }.map(\.name).joined(separator: " and ")
+        return "the fixture gives a payload for \(given) only, none for \(asked.map(\.name).joined(separator: " or "))"
     }
 }

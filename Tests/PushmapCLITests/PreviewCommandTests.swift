@@ -135,6 +135,21 @@ struct PreviewCommandTests {
         #expect(dom.texts("caption").contains("Green"))
     }
 
+    /// Source: the twenty-fifth audit, F8: `--platform apns` drew an FCM-only fixture for iOS,
+    /// whose mapping then failed, and the stock gallery exited 1.
+    @Test("a fixture with payloads for the other platform only is not drawn: noted in the gallery, refused alone")
+    func fixtureOfTheOtherPlatform() throws {
+        let page = try temporaryFolder().appendingPathComponent("apns.html")
+        let gallery = try CommandRunner.run(["preview", "--gallery", "templates", "--platform", "apns", "--output", page.path])
+        #expect(gallery.status == 0, "\(gallery.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(!html.contains(#"data-expected="false""#))
+        #expect(html.contains("the fixture gives a payload for fcm only, none for apns"))
+        let alone = try CommandRunner.run(["preview", "--platform", "apns", "templates/icon.test/android-only-without-text.json"])
+        #expect(alone.status == 1)
+        #expect(alone.stderr == "pushmap: templates/icon.test/android-only-without-text.json: the fixture gives a payload for fcm only, none for apns: nothing to draw\n")
+    }
+
     @Test("a PNG drawn by Chromium is not blank")
     func picture() throws {
         let png = try temporaryFolder().appendingPathComponent("preview.png")

@@ -193,6 +193,9 @@ struct PreviewCommand: ParsableCommand {
                 case .fixture where recipient != nil || recipients != nil:
                     StandardStream.note("pushmap: \(input.name): \(recipient != nil ? "--recipient" : "--recipients") draws an intent, not a fixture")
                     throw ExitStatus.invalid
+                case .fixture where file.platforms(platforms).isEmpty:
+                    StandardStream.note("pushmap: \(input.name): \(file.uncovered(platforms)): nothing to draw")
+                    throw ExitStatus.invalid
                 case .fixture(let fixture):
                     previews = [try previewer.preview(fixture.intent, name: input.name, platforms: file.platforms(platforms), now: fixture.now)]
                 }
