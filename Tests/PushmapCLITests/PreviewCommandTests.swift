@@ -172,6 +172,21 @@ struct PreviewCommandTests {
         #expect(!FileManager.default.fileExists(atPath: png.path))
     }
 
+    /// Source: the twenty-fifth audit, F12: a failed draw deleted the picture already there,
+    /// where an invalid intent keeps it.
+    @Test("a browser that fails leaves the file at --output as it was")
+    func failedDrawKeepsFile() throws {
+        let png = try temporaryFolder().appendingPathComponent("kept.png")
+        try Data("earlier picture".utf8).write(to: png)
+        for browser in ["/bin/false", "/bin/true"] {
+            let result = try CommandRunner.run(["preview", "--output", png.path, "examples/seeds/basic-fcm.json"], environment: ["PUSHMAP_CHROMIUM": browser])
+            #expect(result.status == 3, "\(browser): \(result.stderr)")
+            // The intent's two warnings, then the browser's one line.
+            #expect(result.stderr.split(separator: "\n").last?.hasPrefix("pushmap: preview: \(browser) ") == true, "\(result.stderr)")
+            #expect(try Data(contentsOf: png) == Data("earlier picture".utf8))
+        }
+    }
+
     @Test("an invalid intent writes no page: exit 1 with its diagnostics")
     func invalidIntent() throws {
         let page = try temporaryFolder().appendingPathComponent("page.html")

@@ -45,7 +45,9 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
     /// Everything from an open descriptor (standard input, a pipe) up to `limit` bytes.
     package static func readAll(_ descriptor: Int32, path: String, limit: Int = 1 << 30, sizeHint: Int = 0) throws(FileError) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(max(4096, min(sizeHint + 1, limit + 1)))
+        // Room for the size the file says plus one byte (to see it end), the limit past which
+        // nothing is kept; added with overflow in mind, as a limit may be Int.max.
+        bytes.reserveCapacity(max(4096, min(sizeHint, limit) &+ 1))
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { buffer in

@@ -58,19 +58,29 @@ struct HeadlessBrowser {
             throw Failure(description: "\(error)")
         }
         let target = output.hasPrefix("/") ? output : Self.currentDirectory() + "/" + output
-        // A stale picture must not pass for a new one.
-        unlink(target)
+        // Drawn in the temporary folder and moved to `output` only when whole: a failed draw
+        // leaves the file there as it was, as an invalid intent does (the twenty-fifth audit,
+        // F12: it was deleted), and never a stale picture passing for a new one.
+        let shot = folder + "/page.png"
         let arguments = [
             executable, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run",
-            "--disable-extensions", "--user-data-dir=\(folder)/profile", "--screenshot=\(target)",
+            "--disable-extensions", "--user-data-dir=\(folder)/profile", "--screenshot=\(shot)",
             "--window-size=\(width),\(height)", Self.fileURL(page),
         ]
         let status = try run(arguments, log: log)
         guard status == 0 else {
             throw Failure(description: "\(executable) failed (status \(status)) drawing the page: \(Self.lastLine(of: log))")
         }
-        guard let size = Self.fileSize(target), size > 0 else {
+        guard let size = Self.fileSize(shot), size > 0 else {
             throw Failure(description: "\(executable) wrote no picture to \(output): \(Self.lastLine(of: log))")
+        }
+        if rename(shot, target) != 0 {
+            // Another file system than the temporary folder's: copied instead.
+            do {
+                try FileSystem.writeFile(try FileSystem.readFile(shot), to: target)
+            } catch {
+                throw Failure(description: "\(error)")
+            }
         }
     }
 
