@@ -158,7 +158,7 @@ extension FCMPayloadChecks {
                 let at = index.map { JSONPath.element(member, $0) } ?? member
                 report.warning(
                     CheckLocation(payload: at),
-                    "\(shortPath(at)) \(problem): the browser's showNotification refuses the options (a TypeError), so a web page showing them as given shows nothing")
+                    "\(shortPath(at)) \(problem): the browser's showNotification refuses the options (a TypeError), so a service worker that shows them as given, as Firebase's does, shows nothing; a site's own worker may read them otherwise")
             }
             if let dir = notification["dir"], !(dir.utf8.map { ValueFormat.isOne(of: directions, $0) } ?? false) {
                 warn("dir", "is \(ValueFormat.shown(dir, literals: true)), not auto, ltr or rtl")
