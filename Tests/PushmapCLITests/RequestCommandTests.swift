@@ -76,12 +76,19 @@ struct RequestCommandTests {
 
     @Test("each flag touches only its own platform's output")
     func flagsPerPlatform() throws {
+        // A flag for the platform not asked for does nothing, and says so in a note (the
+        // twenty-fifth audit, F11: it was silent).
         let fcm = try CommandRunner.run(["translate", "--request", "--platform", "fcm", "--compact", "-"], input: Data(Self.intent.utf8))
         #expect(fcm.status == 0, "\(fcm.stderr)")
         #expect((try Self.object(fcm.stdout)["message"] as? [String: Any])?["apns"] == nil)
+        #expect(fcm.stderr.hasPrefix("pushmap: translate: --request does nothing without the APNS payload"), "\(fcm.stderr)")
         let apns = try CommandRunner.run(["translate", "--fcm-apns", "--platform", "apns", "--compact", "-"], input: Data(Self.intent.utf8))
         #expect(apns.status == 0, "\(apns.stderr)")
         #expect(try Self.object(apns.stdout)["aps"] != nil)
+        #expect(apns.stderr.hasPrefix("pushmap: translate: --fcm-apns does nothing without the FCM message"), "\(apns.stderr)")
+        let batch = try CommandRunner.run(["batch", "--request", "--platform", "fcm", "-"], input: Data(#"{"title": "Hi", "body": "There"}"#.utf8 + [0x0A]))
+        #expect(batch.status == 0, "\(batch.stderr)")
+        #expect(batch.stderr.hasPrefix("pushmap: batch: --request does nothing"), "\(batch.stderr)")
         // --fcm-apns alone: FCM carries the request, APNS stays a bare payload.
         let both = try CommandRunner.run(["translate", "--fcm-apns", "--compact", "-"], input: Data(Self.intent.utf8))
         let output = try Self.object(both.stdout)

@@ -31,6 +31,7 @@ struct BatchCommand: ParsableCommand {
         StandardStream.ignoreBrokenPipes()
         let translator = try scriptOptions.translator(format: .human, now: clock.now)
         let platforms = platform.platforms
+        if let unused = requestOptions.unused(with: platforms) { StandardStream.note("pushmap: batch: \(unused)") }
         let forms = requestOptions.forms
         let maxIntentBytes = translator.options.maxIntentBytes
         var total = 0

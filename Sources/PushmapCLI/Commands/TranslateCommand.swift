@@ -40,6 +40,8 @@ struct TranslateCommand: ParsableCommand {
         }
         let translator = try scriptOptions.translator(format: format, now: clock.now, blameWarnings: true)
         let platforms = platform.platforms
+        // As a line for people only: with --format json, standard error is one JSON object.
+        if format == .human, let unused = requestOptions.unused(with: platforms) { StandardStream.note("pushmap: translate: \(unused)") }
         let translation: Translation
         do {
             translation = try translator.translate(bytes, platforms: platforms, forms: requestOptions.forms)
