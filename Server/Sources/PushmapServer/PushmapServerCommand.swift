@@ -29,7 +29,9 @@ struct PushmapServerCommand: AsyncParsableCommand {
     @Option(name: .long, help: "The address to listen on.")
     var host = "127.0.0.1"
 
-    @Option(name: .long, help: "The port; 0 picks a free one. The bound address is printed on standard output.")
+    // Unconditional, as the numbers below: "-1" is a value to refuse with its range, not a
+    // missing one (the twenty-fifth audit, F17).
+    @Option(name: .long, parsing: .unconditional, help: "The port; 0 picks a free one. The bound address is printed on standard output.")
     var port = 8080
 
     @Option(name: .customLong("scripts"), help: ArgumentHelp(
@@ -40,30 +42,30 @@ struct PushmapServerCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Reload the scripts when a file in a script folder (--scripts or PUSHMAP_SCRIPTS) changes (polled).")
     var watch = false
 
-    @Option(name: .customLong("watch-interval-ms"), help: "How often --watch polls, in milliseconds.")
+    @Option(name: .customLong("watch-interval-ms"), parsing: .unconditional, help: "How often --watch polls, in milliseconds.")
     var watchIntervalMilliseconds = 1000
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp(
         "A file holding the shared token every request must carry as 'Authorization: Bearer TOKEN'.", valueName: "file"))
     var tokenFile: String?
 
-    @Option(name: .customLong("max-body-bytes"), help: "Largest request body (translate, validate, preview, import) and batch line, in bytes.")
+    @Option(name: .customLong("max-body-bytes"), parsing: .unconditional, help: "Largest request body (translate, validate, preview, import) and batch line, in bytes.")
     var maxBodyBytes = 1 << 20
 
-    @Option(name: .customLong("max-concurrent-requests"), help: "Requests served at once; more get 503.")
+    @Option(name: .customLong("max-concurrent-requests"), parsing: .unconditional, help: "Requests served at once; more get 503.")
     var maxConcurrentRequests = 256
 
-    @Option(name: .customLong("request-timeout-ms"), help: "Time for one request, in milliseconds; slower ones get 408.")
+    @Option(name: .customLong("request-timeout-ms"), parsing: .unconditional, help: "Time for one request from its whole head to its answer, in milliseconds; slower ones get 408. A head that comes slowly is --idle-timeout-ms's.")
     var requestTimeoutMilliseconds = 10_000
 
-    @Option(name: .customLong("batch-timeout-ms"), help: "Time for one batch stream, in milliseconds.")
+    @Option(name: .customLong("batch-timeout-ms"), parsing: .unconditional, help: "Time for one batch stream, in milliseconds.")
     var batchTimeoutMilliseconds = 600_000
 
-    @Option(name: .customLong("idle-timeout-ms"), help: ArgumentHelp(
+    @Option(name: .customLong("idle-timeout-ms"), parsing: .unconditional, help: ArgumentHelp(
         "Time a connection may send nothing, in milliseconds, before it is closed: between requests, inside a request's head, or in its body. An answer being written is not idle."))
     var idleTimeoutMilliseconds = 60_000
 
-    @Option(name: .customLong("drain-delay-ms"), help: ArgumentHelp(
+    @Option(name: .customLong("drain-delay-ms"), parsing: .unconditional, help: ArgumentHelp(
         "On SIGTERM or SIGINT, time to go on taking requests with /readyz answering 503, in milliseconds, before the listener closes and the requests in flight finish: for a load balancer that polls /readyz. 0 closes at once."))
     var drainDelayMilliseconds = 0
 
