@@ -154,6 +154,21 @@ struct ServerLifecycleTests {
         }
     }
 
+    /// Source: the twenty-fifth audit, F17: "-1" read as a missing value ("Missing value for
+    /// '--port <port>'"), where 99999 was refused with its range.
+    @Test("a negative number for a numeric option is refused with its range, exit 64")
+    func negativeNumbers() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-negative-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for (option, reason) in [("--port", "--port must be between 0 and 65535"), ("--request-timeout-ms", "timeouts and the watch interval must be over 0")] {
+            let process = try RunningProcess(ServerPaths.server, [option, "-1"], scratch: scratch, label: "negative")
+            defer { process.stop() }
+            #expect(process.wait(seconds: 20) == 64)
+            #expect(process.stderr.hasPrefix("Error: \(reason)\n"), "\(process.stderr)")
+        }
+    }
+
     /// Source: the twenty-first audit (N1, what was left of the fourth's F1): a team's script that
     /// runs for seconds ran on the request's event loop, and /healthz waited behind it.
     @Test("while teams' scripts run for seconds, two requests per core, /healthz still answers")
