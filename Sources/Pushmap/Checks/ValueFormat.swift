@@ -240,4 +240,3 @@ enum ValueFormat {
         DecimalText.withDigits(of: number) { bytes.append(contentsOf: $0) }
     }
 }
-
