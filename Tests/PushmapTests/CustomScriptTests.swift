@@ -335,3 +335,29 @@ extension CustomScriptTests {
         }
         """
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F1: a team's override of plain with an endless
+    /// apnsHeaders hung `translate --request` for a built-in basic intent, as the built-in took
+    /// its base's headers from the team's layer and ran them unmetered.
+    @Test("a built-in template writes its request headers from the built-in layer, not a team's override of its base")
+    func builtinHeadersFromBuiltinLayer() throws {
+        let plain = """
+            local builtin = pushmap.builtin
+            return { name = "plain", api = 1, platforms = { "fcm", "apns" },
+              fcm = function(intent, ctx) return builtin("plain", "fcm", intent, ctx) end,
+              apns = function(intent, ctx) return builtin("plain", "apns", intent, ctx) end,
+              apnsHeaders = function(intent, payload, ctx)
+                while true do end
+              end }
+            """
+        let translator = try Translator(scripts: scripts(["plain": plain]), logger: quietLogger)
+        let basic = try translator.translate(Array(#"{"template": "basic", "title": "Hi", "body": "B"}"#.utf8), platforms: [.apns], forms: [.apnsRequest])
+        #expect(basic.payloads[.apns]?["headers"]?["apns-push-type"] == "alert")
+        // The override's own template still runs its headers, under the instruction count.
+        let error = translationError {
+            _ = try translator.translate(Array(#"{"title": "Hi", "body": "B"}"#.utf8), platforms: [.apns], forms: [.apnsRequest])
+        }
+        #expect(error?.scriptError?.kind == .instructionLimit, "\(String(describing: error))")
+    }
+}

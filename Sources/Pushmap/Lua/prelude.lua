@@ -630,13 +630,18 @@ local host = {
 }
 
 -- The template that writes a template's APNS request headers: itself, else the template it
--- builds on (and so on); nil when none has apnsHeaders (the host's then write them).
+-- builds on (and so on); nil when none has apnsHeaders (the host's then write them). A built-in
+-- template builds on the built-in layer, as its mappings do (pushmap.builtin): a team's override
+-- of its base does not write its headers, or that team's code would run in a translation the
+-- host runs as pushmap's own, with no instruction count (the twenty-sixth audit, F1: a loop
+-- there never ended).
 local function headersOf(entry)
+  local layer = entry ~= nil and builtins[entry.name] == entry and builtins or winners
   local seen = {}
   while entry ~= nil and not seen[entry] do
     if entry.apnsHeaders ~= nil then return entry end
     seen[entry] = true
-    entry = entry.base and winners[entry.base]
+    entry = entry.base and layer[entry.base]
   end
   return nil
 end
