@@ -99,9 +99,21 @@ static int is_sealed(lua_State *L, int index) {
     return sealed;
 }
 
+void pmh_seal_metatable(lua_State *L, int index, const char *why) {
+    index = lua_absindex(L, index);
+    if (why != NULL) lua_pushstring(L, why); else lua_pushboolean(L, 1);
+    lua_rawsetp(L, index, &pmh_sealed_key);
+}
+
 static int pmh_rawset(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
-    if (is_sealed(L, 1)) return luaL_error(L, "rawset: this table is read-only");
+    if (lua_getmetatable(L, 1)) {
+        // A sealed table's reason, when its metatable gives one (the intent's guards).
+        int kind = lua_rawgetp(L, -1, &pmh_sealed_key);
+        if (kind == LUA_TSTRING) return luaL_error(L, "rawset: %s", lua_tostring(L, -1));
+        if (kind != LUA_TNIL) return luaL_error(L, "rawset: this table is read-only");
+        lua_pop(L, 2);
+    }
     lua_pushvalue(L, lua_upvalueindex(1));
     lua_insert(L, 1);
     lua_call(L, lua_gettop(L) - 1, 1);

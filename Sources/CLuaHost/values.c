@@ -200,6 +200,24 @@ static int host_changed(lua_State *L) {
     return 1;
 }
 
+// seal(mt): the sandbox's rawset refuses the tables `mt` guards, as the intent's: a rawset went
+// around __newindex, and a key it added went unseen (the twenty-sixth audit, F3).
+static int host_seal(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    pmh_seal_metatable(L, 1, "the intent is read-only (it is the sender's): write to the payload, or copy the value into a local");
+    return 0;
+}
+
+// rawset(t, key, value), unguarded: intent.lua's own writes to the guarded tables.
+static int host_rawset(lua_State *L) {
+    luaL_checktype(L, 1, LUA_TTABLE);
+    luaL_checkany(L, 2);
+    luaL_checkany(L, 3);
+    lua_settop(L, 3);
+    lua_rawset(L, 1);
+    return 1;
+}
+
 void pmh_open_values(lua_State *L, pmh_host *h) {
     // The string cache: one slot per PMH_CACHE_SLOTS, filled as keys and values come.
     lua_createtable(L, PMH_CACHE_SLOTS, 0);
@@ -238,11 +256,15 @@ void pmh_open_values(lua_State *L, pmh_host *h) {
     lua_setfield(L, -3, "_hostdebug");
     lua_pop(L, 1);
     // For intent.lua alone, which takes them out before any script loads: strict access's walks.
-    lua_createtable(L, 0, 2);
+    lua_createtable(L, 0, 4);
     lua_pushcfunction(L, host_guard);
     lua_setfield(L, -2, "guard");
     lua_pushcfunction(L, host_changed);
     lua_setfield(L, -2, "changed");
+    lua_pushcfunction(L, host_seal);
+    lua_setfield(L, -2, "seal");
+    lua_pushcfunction(L, host_rawset);
+    lua_setfield(L, -2, "rawset");
     lua_setfield(L, -2, "_hostintent");
     // For the prelude alone, which takes it out: read-only views of what scripts may read only.
     lua_pushcfunction(L, pmh_lib_readonly);

@@ -67,6 +67,39 @@ struct IntentAccessTests {
         #expect(result.stderr.contains("m/writer.lua:7: intent.title is read-only"), "\(result.stderr)")
     }
 
+    /// Source: the twenty-sixth audit, F2 and F3: rawset went around __newindex (a new key added
+    /// unseen, which the APNS mapping then read; a changed one sent the check into runs without
+    /// end, reported as the instruction limit in pushmap's own files), and table.sort likewise.
+    @Test("a write that goes around __newindex is an error too: rawset at its line, table.sort without run after run", arguments: [
+        ("rawset(intent, 'image', 'https://example.com/leak.png')", "m/sneaky.lua:7: rawset: the intent is read-only"),
+        ("rawset(intent, 'title', 'changed')", "m/sneaky.lua:7: rawset: the intent is read-only"),
+        ("table.sort(intent.buttons, function(a, b) return a.label > b.label end)", "m/sneaky.lua: intent.buttons[0] was written: the intent is read-only"),
+    ])
+    func writeAroundNewIndex(write: String, expected: String) throws {
+        let sneaky = """
+            return {
+              name = "sneaky",
+              api = 1,
+              platforms = { "fcm", "apns" },
+              fcm = function(intent, ctx)
+                local payload = pushmap.builtin("plain", "fcm", intent, ctx)
+                \(write)
+                return payload
+              end,
+              apns = function(intent, ctx) return pushmap.builtin("plain", "apns", intent, ctx) end,
+            }
+
+            """
+        let intent = #"{"template": "sneaky", "title": "Hi", "body": "There", "buttons": [{"label": "a"}, {"label": "b"}]}"#
+        let folder = try ScriptAuthoringTests.folder(["m/sneaky.lua": sneaky, "intent.json": intent])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["translate", "--scripts", "m", "intent.json"], directory: folder)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+        #expect(!result.stderr.contains("instruction limit"), "\(result.stderr)")
+    }
+
     @Test("pushmap's own scripts, run as a team's copy on every fixture, read only declared fields and write nothing")
     func builtinsReadDeclaredFields() throws {
         let folder = try ScriptAuthoringTests.folder([:])

@@ -19,7 +19,9 @@ local getinfo = pushmap._hostdebug.getinfo
 local walks = pushmap._hostintent
 pushmap._hostintent = nil
 local format, byte, sub, create = string.format, string.byte, string.sub, table.create
-local type, next, rawget, rawset, rawequal, setmetatable, getmetatable = type, next, rawget, rawset, rawequal, setmetatable, getmetatable
+local type, next, rawget, rawequal, setmetatable, getmetatable = type, next, rawget, rawequal, setmetatable, getmetatable
+-- The sandbox's rawset refuses the guarded tables (seal, below); this chunk writes them itself.
+local rawset = walks.rawset
 local mathtype = math.type
 
 -- Admission ------------------------------------------------------------------------------------
@@ -213,6 +215,7 @@ local function guardOf(spec)
 end
 -- Lists and free-form maps read freely (no __index); every table refuses writes.
 local OPEN_GUARD = { __index = function(t, key) local away = held[t] return away and away[key] end, __newindex = refuse, __metatable = false }
+walks.seal(OPEN_GUARD)
 
 local declared = {}      -- field name -> true (a leaf), a nested spec, or { item spec } (a list)
 local guards = {}        -- object spec -> its metatable
@@ -222,7 +225,9 @@ function host.declare(spec)
   -- The scripts are loaded: pushmap.rules is final (pairs sees every template from here on).
   host.refreshRuleViews()
   local function index(object)
-    guards[object] = guardOf(object)
+    local guard = guardOf(object)
+    walks.seal(guard)
+    guards[object] = guard
     for _, inner in next, object do
       if type(inner) == "table" then
         if inner[1] ~= nil then index(inner[1]) else index(inner) end
