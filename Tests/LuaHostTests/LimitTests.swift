@@ -108,6 +108,12 @@ struct LimitTests {
         #expect(try evaluate(state, "return (string.rep('a', 5000)):find('.-.-b', 1, true)") == .null)
         // Ordinary patterns on ordinary strings still work.
         #expect(try evaluate(state, "return (('  hello  '):gsub('^%s+', ''):gsub('%s+$', ''))") == .string("hello"))
+        // The trim idiom on a notification body of 1,500 bytes: anchored, it is tried at the start
+        // only (the twenty-sixth audit, F13: refused past 99 bytes); unanchored, five items still
+        // fail at once on 100 bytes.
+        let trimmed = "local s = ' ' .. string.rep('word ', 300) .. ' ' return #s:match('^%s*(.-)%s*$')"
+        #expect(try evaluate(state, trimmed) == .integer(1499))
+        #expect(luaError { _ = try evaluate(state, "return (string.rep('a', 100)):find('a*a*a*a*a*b')") }?.message.contains("may take too long") == true)
         #expect(try stillWorks(state))
     }
 
