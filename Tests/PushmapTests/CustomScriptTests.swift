@@ -361,3 +361,22 @@ extension CustomScriptTests {
         #expect(error?.scriptError?.kind == .instructionLimit, "\(String(describing: error))")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F18: pushmap.warn and pushmap.error as a script loaded
+    /// went nowhere, and the translation passed without a word.
+    @Test("pushmap.warn or pushmap.error as a script loads is a script error at its line", arguments: ["warn", "error"])
+    func findingAtLoad(function: String) throws {
+        let source = """
+            pushmap.\(function)("$.title", "at load")
+            return { name = "early", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx) return pushmap.builtin("plain", "fcm", intent, ctx) end }
+            """
+        do {
+            _ = try Translator(scripts: scripts(["early": source]), logger: quietLogger)
+            Issue.record("expected a script error")
+        } catch {
+            #expect(error.line == 1, "\(error)")
+            #expect(error.message.contains("pushmap.\(function) is for a mapping"), "\(error)")
+        }
+    }
+}

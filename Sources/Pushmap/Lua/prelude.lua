@@ -244,11 +244,19 @@ local function record(severity, who, path, message)
   diagnosticCount = diagnosticCount + 4
 end
 
+-- A finding is about an intent, which only a mapping has: one made as a script loads went
+-- nowhere, without a word (the twenty-sixth audit, F18).
+local function outsideRun(who)
+  error(format("%s is for a mapping: call it while your fcm or apns function runs, not as the script loads", who), 3)
+end
+
 function pushmap.warn(path, message)
+  if runPlatform == nil then outsideRun("pushmap.warn") end
   record("warning", "pushmap.warn", path, message)
 end
 
 function pushmap.error(path, message)
+  if runPlatform == nil then outsideRun("pushmap.error") end
   record("error", "pushmap.error", path, message)
 end
 
