@@ -134,6 +134,9 @@ struct CustomScriptTests {
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = 'carousel', fcm = function() return {} end }", "'owns'"),
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = {'timer'}, fcm = function() return {} end }", "owned by the timer template"),
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 2, fcm = function() return {} end }", "'base'"),
+        // A misspelt ignores entry ignored nothing (the twenty-sixth audit, F11).
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'basic', ignores = {'remindLatr'}, fcm = function() return {} end }",
+         "'ignores' names 'remindLatr', which is no intent field; did you mean remindLater?"),
     ])
     func contractErrors(source: String, mentions: String) throws {
         do {

@@ -624,7 +624,10 @@ local function register(layer, name, path, template, returnLine)
     declaredBy[name] = nil
   end
   computeRules()
-  return { name = name, api = api, platforms = array(list), fields = object(described), required = array(required), base = template.base }
+  return {
+    name = name, api = api, platforms = array(list), fields = object(described), required = array(required), base = template.base,
+    ignores = array(declaration and declaration.ignores or {}),
+  }
 end
 
 -- Host-only: run -------------------------------------------------------------------------------

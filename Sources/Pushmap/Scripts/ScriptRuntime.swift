@@ -60,9 +60,11 @@ final class ScriptRuntime {
             try state.seal()
             var seen: [String: TemplateScript] = [:]
             var bases: [(script: TemplateScript, base: String)] = []
+            var ignored: [(script: TemplateScript, fields: [String])] = []
             for script in scripts.scripts {
                 let info = try load(script, register: register)
                 if let base = info.base { bases.append((script, base)) }
+                if !info.ignores.isEmpty { ignored.append((script, info.ignores)) }
                 templates[script.name] = TemplateInfo(
                     name: script.name, api: info.api, platforms: info.platforms, fields: info.fields,
                     path: script.path, layer: script.layer, replaces: seen[script.name]?.path,
@@ -95,6 +97,16 @@ final class ScriptRuntime {
             intentCheck = IntentCheck(templates: templates.mapValues(\.fields))
             // Any template's field may be read by any script (a template reads its base's).
             declared = IntentSchema.root(adding: templates.keys.sorted().flatMap { templates[$0]?.fields ?? [] })
+            // An `ignores` name is a field an intent may have: a misspelt one ignored nothing, and
+            // the host's own read of it was reported as an undeclared read on every translation
+            // (the twenty-sixth audit, F11).
+            let fieldNames = declared.fields.map(\.name)
+            for (script, fields) in ignored {
+                for field in fields where !fieldNames.contains(field) {
+                    let hint = Suggestion.nearest(to: field, among: fieldNames).map { "; did you mean \($0)?" } ?? ""
+                    throw Self.broken("'ignores' names '\(field)', which is no intent field\(hint)", in: script)
+                }
+            }
             _ = try state.call(declare, [.value(IntentAccess.spec(declared))], resultCount: 0)
             state.release(declare)
             // A fresh set, not a copy sharing the translator's storage.
@@ -111,7 +123,9 @@ final class ScriptRuntime {
         }
     }
 
-    private func load(_ script: TemplateScript, register: LuaReference) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?) {
+    private func load(
+        _ script: TemplateScript, register: LuaReference
+    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
         do {
             let chunk = try state.load(script.source, name: script.path)
             let returned = try state.callForOptionalReference(chunk)
@@ -137,11 +151,17 @@ final class ScriptRuntime {
     }
 
     /// Reads the description `register` returned.
-    private static func contract(_ value: JSONValue, script: TemplateScript) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?) {
+    private static func contract(
+        _ value: JSONValue, script: TemplateScript
+    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
         let api = Int(value["api"]?.integerValue ?? 1)
         let platforms = (value["platforms"]?.arrayValue ?? []).compactMap(\.stringValue).map(Platform.init)
         let required = (value["required"]?.arrayValue ?? []).compactMap(\.stringValue)
-        return (api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script), value["base"]?.stringValue)
+        let ignores = (value["ignores"]?.arrayValue ?? []).compactMap(\.stringValue)
+        return (
+            api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script), value["base"]?.stringValue,
+            ignores
+        )
     }
 
     /// A contract error in `script`, at the line of its last top-level `return`.
