@@ -383,3 +383,28 @@ extension CustomScriptTests {
         }
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F5 and F6: a tail call into an API function, or a limit met
+    /// inside one, was reported at pushmap/prelude.lua or pushmap/intent.lua, a file the team
+    /// cannot fix.
+    @Test("an error that stops inside pushmap's own Lua names the team's file, pushmap's place after", arguments: [
+        ("do return pushmap.color(nil) end", "pushmap.color: the colour must be a string, got nil (in pushmap/prelude.lua:"),
+        // Met in the loop's own line or inside pushmap.color: either way the team's file.
+        ("for i = 1, 1000000 do local c = pushmap.color('#ff00' .. (i % 100)) end", "instruction limit of 2000000 exceeded"),
+    ])
+    func errorsInsidePushmap(body: String, expected: String) throws {
+        let source = """
+            return { name = "inside", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              \(body)
+              return pushmap.builtin("plain", "fcm", intent, ctx)
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["inside": source]), logger: quietLogger)
+        let error = translationError { _ = try translator.translate(Array(#"{"template": "inside", "title": "Hi"}"#.utf8), platforms: [.fcm]) }
+        let scriptError = try #require(error?.scriptError)
+        #expect(scriptError.script == "custom/inside.lua", "\(scriptError)")
+        #expect(scriptError.message.hasPrefix(expected), "\(scriptError)")
+        #expect(!scriptError.description.hasPrefix("pushmap/"), "\(scriptError)")
+    }
+}

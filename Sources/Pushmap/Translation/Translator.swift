@@ -333,6 +333,13 @@ public final class Translator: Sendable {
             if template.metered, let line = badValueLine(error, intent, name: name, plan: plan, now: now, on: lent) {
                 (scriptError.script, scriptError.line) = (line.script, line.line)
             }
+            if template.metered, let own = scriptError.script, own.hasPrefix("pushmap/"), let team = generation.scripts.winners[name]?.path {
+                // Stopped inside pushmap's own Lua with no line of the team's left to name (a tail
+                // call, a limit met in an API function): the team's file, pushmap's place after,
+                // never pushmap's file as the one to fix (the twenty-sixth audit, F5 and F6).
+                scriptError.message += " (in \(scriptError.line.map { "\(own):\($0)" } ?? own))"
+                (scriptError.script, scriptError.line) = (team, nil)
+            }
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
         // A template's finding about the intent is made by each platform's run: said once.
