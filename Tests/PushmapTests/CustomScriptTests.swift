@@ -408,3 +408,36 @@ extension CustomScriptTests {
         #expect(!scriptError.description.hasPrefix("pushmap/"), "\(scriptError)")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F12: a pcall that caught an error from pushmap.map left
+    /// the callee marked as running, and the next call of it said it "calls itself".
+    @Test("a template whose mapping raised into a pcall can be called again; one that calls itself is still refused")
+    func callAfterCaughtError() throws {
+        let caller = """
+            return { name = "caller", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local ok = pcall(pushmap.map, "raiser", "fcm", { boom = true }, ctx)
+              local payload = pushmap.map("raiser", "fcm", intent, ctx)
+              payload.message.data.caught = ok and "no" or "yes"
+              return payload
+            end }
+            """
+        let raiser = """
+            return { name = "raiser", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              if rawget(intent, "boom") then error("boom") end
+              return pushmap.builtin("plain", "fcm", intent, ctx)
+            end }
+            """
+        let looping = """
+            return { name = "looping", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.map("looping", "fcm", intent, ctx)
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["caller": caller, "raiser": raiser, "looping": looping]), logger: quietLogger)
+        let translation = try translator.translate(Array(#"{"template": "caller", "title": "Hi"}"#.utf8), platforms: [.fcm])
+        #expect(translation.payloads[.fcm]?["message"]?["data"]?["caught"] == "yes")
+        let error = translationError { _ = try translator.translate(Array(#"{"template": "looping", "title": "Hi"}"#.utf8), platforms: [.fcm]) }
+        #expect(error?.scriptError?.message.contains("calls itself") == true, "\(String(describing: error))")
+    }
+}

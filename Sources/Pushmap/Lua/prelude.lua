@@ -297,11 +297,25 @@ end
 -- work); written to a table, only the table is looked at again.
 local handed = {}
 
+-- Whether a mapping of `entry` is running: on the stack, not just marked active by a call that
+-- raised into a script's pcall, which left the mark (the twenty-sixth audit, F12: the next call
+-- said the template "calls itself"). Walked only when the mark is there, which is rare.
+local function onStack(entry)
+  local level = 2
+  while true do
+    local info = getinfo(level, "f")
+    if info == nil then return false end
+    if info.func == entry.fcm or info.func == entry.apns then return true end
+    level = level + 1
+  end
+end
+
 -- Calls an entry's mapping for `platform`. The API function that calls it (map, builtin) is the
 -- next frame up, the script that called that the one after.
 local function call(entry, name, platform, intent, ctx, who, entries)
   local caller = running
   local mapping = entry and entry[platform]
+  if active[entry] and not onStack(entry) then active[entry] = nil end
   if mapping == nil or active[entry] then
     local where = callerOf(caller)
     if entry == nil then
