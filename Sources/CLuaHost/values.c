@@ -26,6 +26,12 @@ static int set_mark(lua_State *L, void *key, const char *name) {
             lua_settop(L, 1);
             return 1;
         }
+        // A metatable that cannot be read is a guard's: the intent's tables under strict access
+        // (the twenty-sixth audit, F20: the message named a metatable the team never set).
+        lua_pop(L, 2);
+        if (luaL_getmetafield(L, 1, "__metatable") != LUA_TNIL) {
+            return luaL_error(L, "%s: the table is read-only (an intent's table, or pushmap's): copy its values into a new table", name);
+        }
         return luaL_error(L, "%s: the table already has a metatable", name);
     }
     push_mark(L, key);

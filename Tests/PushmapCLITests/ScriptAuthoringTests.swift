@@ -149,6 +149,21 @@ struct ScriptAuthoringTests {
         }
     }
 
+    /// Source: the twenty-sixth audit, F21: two folders' shared.lua giving one field two types
+    /// passed, the later folder's type winning without a word.
+    @Test("two folders' shared.lua that give one field two types: a contract error in the later one")
+    func sharedAcrossFolders() throws {
+        let first = try Self.folder(["shared.lua": "return {\n  fields = { orderId = \"string\" },\n}\n"])
+        let second = try Self.folder(["shared.lua": "return {\n  fields = { orderId = \"integer\" },\n}\n"])
+        let same = try Self.folder(["shared.lua": "return {\n  fields = { orderId = \"string\", coupon = \"string\" },\n}\n"])
+        defer { for folder in [first, second, same] { try? FileManager.default.removeItem(at: folder) } }
+        let clash = try CommandRunner.run(["templates", "--scripts", first.path, "--scripts", second.path])
+        #expect(clash.status == 2, "\(clash.stderr)")
+        #expect(clash.stderr.contains("\(second.path)/shared.lua:1: template contract: field 'orderId' is declared with another type in an earlier folder's shared.lua"), "\(clash.stderr)")
+        // The same type again, with a field added, is fine.
+        #expect(try CommandRunner.run(["templates", "--scripts", first.path, "--scripts", same.path]).status == 0)
+    }
+
     /// Source: the eighth audit: `scripts check` on an empty folder said "0 passed, 0 failed" and
     /// exit 0, so a wrong path in CI showed green.
     @Test("scripts check on a folder with no scripts and no fixtures fails, saying so")

@@ -441,3 +441,31 @@ extension CustomScriptTests {
         #expect(error?.scriptError?.message.contains("calls itself") == true, "\(String(describing: error))")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F17, F20 and F22: load's error for a chunk too deep to
+    /// compile carried a traceback of pushmap's frames; pushmap.array on an intent list named a
+    /// metatable the team never set; a `#!` first line was a syntax error.
+    @Test("load's errors are one line, pushmap.array on the intent says it is read-only, a #! line is skipped")
+    func smallScriptMessages() throws {
+        let source = """
+            #!/usr/bin/env lua
+            return { name = "small", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.builtin("plain", "fcm", intent, ctx)
+              local _, problem = load("return " .. ("("):rep(300) .. "1" .. (")"):rep(300))
+              payload.message.data.problem = problem
+              if intent.buttons then pushmap.array(intent.buttons) end
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["small": source]), logger: quietLogger)
+        let translation = try translator.translate(Array(#"{"template": "small", "title": "Hi"}"#.utf8), platforms: [.fcm])
+        let problem = try #require(translation.payloads[.fcm]?["message"]?["data"]?["problem"]?.stringValue)
+        #expect(!problem.contains("\n") && !problem.isEmpty, "\(problem)")
+        let error = translationError {
+            _ = try translator.translate(Array(#"{"template": "small", "title": "Hi", "buttons": [{"label": "a"}]}"#.utf8), platforms: [.fcm])
+        }
+        #expect(error?.scriptError?.line == 6, "\(String(describing: error))")
+        #expect(error?.scriptError?.message.contains("read-only") == true, "\(String(describing: error))")
+    }
+}

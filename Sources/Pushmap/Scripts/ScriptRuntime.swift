@@ -82,6 +82,12 @@ final class ScriptRuntime {
             var shared: [IntentField] = []
             for script in scripts.shared {
                 for field in try loadShared(script) {
+                    // A later folder may add to the fields, or repeat one as it is; given another
+                    // type, one of the two is wrong, and the later one won without a word (the
+                    // twenty-sixth audit, F21).
+                    if let earlier = shared.first(where: { $0.name == field.name }), earlier.shape != field.shape {
+                        throw Self.broken("field '\(field.name)' is declared with another type in an earlier folder's shared.lua", in: script)
+                    }
                     shared.removeAll { $0.name == field.name }
                     shared.append(field)
                 }
@@ -127,7 +133,10 @@ final class ScriptRuntime {
         _ script: TemplateScript, register: LuaReference
     ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
         do {
-            let chunk = try state.load(script.source, name: script.path)
+            // A first line starting with '#' (`#!/usr/bin/env lua`) is skipped, as `lua` itself
+            // skips it (the twenty-sixth audit, F22: a syntax error); made a comment, so that
+            // every line keeps its number.
+            let chunk = try state.load(script.source.hasPrefix("#") ? "--" + script.source : script.source, name: script.path)
             let returned = try state.callForOptionalReference(chunk)
             state.release(chunk)
             // An empty file, or one that ends with no `return`: the first step of a new script.

@@ -56,10 +56,12 @@ struct ScriptsCommand: ParsableCommand {
                 let existing = files.map { base + "/" + $0.path }.filter(FileSystem.exists)
                     .filter { !(typesOnly && $0 == base + "/" + LuaAnnotations.path) }
                 if let first = existing.first {
+                    // "DIR/basic.lua already exists", or "DIR/basic.lua and 62 more files export
+                    // writes already exist" (the twenty-sixth audit, F22: the sentence was garbled).
                     let what = existing.count == 1
-                        ? "already exists (use --force to replace it)"
-                        : "and \(existing.count - 1) more of the files export writes already exist (use --force to replace them)"
-                    StandardStream.note("pushmap: \(first): \(what); nothing was written")
+                        ? "\(first) already exists (use --force to replace it)"
+                        : "\(first) and \(existing.count - 1) more files export writes already exist (use --force to replace them)"
+                    StandardStream.note("pushmap: scripts export: \(what); nothing was written")
                     throw ExitStatus.invalid
                 }
             }
