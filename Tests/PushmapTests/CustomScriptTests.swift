@@ -134,6 +134,11 @@ struct CustomScriptTests {
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = 'carousel', fcm = function() return {} end }", "'owns'"),
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = {'timer'}, fcm = function() return {} end }", "owned by the timer template"),
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 2, fcm = function() return {} end }", "'base'"),
+        // A claim on a common field every built-in reads (the twenty-sixth audit, F10).
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = {'title'}, fcm = function() return {} end }",
+         "'owns' names 'title', a common intent field the built-in templates read"),
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = {'colors.title'}, fcm = function() return {} end }",
+         "'owns' names 'colors.title', a common intent field"),
         // A misspelt ignores entry ignored nothing (the twenty-sixth audit, F11).
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'basic', ignores = {'remindLatr'}, fcm = function() return {} end }",
          "'ignores' names 'remindLatr', which is no intent field; did you mean remindLater?"),

@@ -640,7 +640,7 @@ local function register(layer, name, path, template, returnLine)
   computeRules()
   return {
     name = name, api = api, platforms = array(list), fields = object(described), required = array(required), base = template.base,
-    ignores = array(declaration and declaration.ignores or {}),
+    ignores = array(declaration and declaration.ignores or {}), owns = array(declaration and declaration.owns or {}),
   }
 end
 

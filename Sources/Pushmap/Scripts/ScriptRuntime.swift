@@ -131,7 +131,7 @@ final class ScriptRuntime {
 
     private func load(
         _ script: TemplateScript, register: LuaReference
-    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
+    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String], owns: [String]) {
         do {
             // A first line starting with '#' (`#!/usr/bin/env lua`) is skipped, as `lua` itself
             // skips it (the twenty-sixth audit, F22: a syntax error); made a comment, so that
@@ -162,15 +162,35 @@ final class ScriptRuntime {
     /// Reads the description `register` returned.
     private static func contract(
         _ value: JSONValue, script: TemplateScript
-    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
+    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String], owns: [String]) {
         let api = Int(value["api"]?.integerValue ?? 1)
         let platforms = (value["platforms"]?.arrayValue ?? []).compactMap(\.stringValue).map(Platform.init)
         let required = (value["required"]?.arrayValue ?? []).compactMap(\.stringValue)
         let ignores = (value["ignores"]?.arrayValue ?? []).compactMap(\.stringValue)
+        let owns = (value["owns"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if !script.isBuiltin, let common = owns.first(where: Self.isCommon) {
+            // Every template reads a common field, and a claim on it made each built-in one warn
+            // that it ignores the field it then wrote (the twenty-sixth audit, F10).
+            throw broken(
+                "'owns' names '\(common)', a common intent field the built-in templates read; own a field of your own, declared in 'fields'",
+                in: script)
+        }
         return (
             api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script), value["base"]?.stringValue,
-            ignores
+            ignores, owns
         )
+    }
+
+    /// Whether `field` (`title`, `colors.title`) is one of the intent's common fields, which no
+    /// built-in template owns: `carousel` and `colors.timer` are owned, `colors` and `target` not.
+    private static func isCommon(_ field: String) -> Bool {
+        let owned = BuiltinTemplates.all.flatMap { $0.fields.map(\.name) + $0.ownedInside }
+        guard !owned.contains(field) else { return false }
+        let parts = field.split(separator: ".", maxSplits: 1).map(String.init)
+        guard let top = IntentSchema.root.field(named: parts[0]), !owned.contains(parts[0]) else { return false }
+        guard parts.count == 2 else { return true }
+        if case .object(let object) = top.shape { return object.field(named: parts[1]) != nil }
+        return false
     }
 
     /// A contract error in `script`, at the line of its last top-level `return`.
