@@ -139,6 +139,8 @@ struct CustomScriptTests {
          "'owns' names 'title', a common intent field the built-in templates read"),
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, owns = {'colors.title'}, fcm = function() return {} end }",
          "'owns' names 'colors.title', a common intent field"),
+        // A base that leads back to the template (the twenty-sixth audit, F15).
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'bad', fcm = function() return {} end }", "'base' goes round: bad -> bad"),
         // A misspelt ignores entry ignored nothing (the twenty-sixth audit, F11).
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'basic', ignores = {'remindLatr'}, fcm = function() return {} end }",
          "'ignores' names 'remindLatr', which is no intent field; did you mean remindLater?"),

@@ -78,6 +78,18 @@ final class ScriptRuntime {
                 let hint = Suggestion.nearest(to: base, among: templates.keys.sorted()).map { " (did you mean \($0)?)" } ?? ""
                 throw Self.broken("'base': no template is named \"\(base)\"\(hint)", in: script)
             }
+            // A base that leads back to the template builds on nothing: ownership went round, and
+            // a run said the template "calls itself" (the twenty-sixth audit, F15).
+            let baseOf = Dictionary(bases.map { ($0.script.name, $0.base) }, uniquingKeysWith: { _, last in last })
+            for (script, _) in bases where seen[script.name] == script {
+                var chain = [script.name]
+                while let next = baseOf[chain[chain.count - 1]], chain.count <= baseOf.count {
+                    chain.append(next)
+                    if next == script.name {
+                        throw Self.broken("'base' goes round: \(chain.joined(separator: " -> ")); a template builds on another, never on itself", in: script)
+                    }
+                }
+            }
             // Fields of shared.lua, declared once for every template; a later folder's add to them.
             var shared: [IntentField] = []
             for script in scripts.shared {
