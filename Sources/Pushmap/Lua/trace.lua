@@ -21,6 +21,7 @@ pushmap._hostdebug = nil
 local sethook, getinfo, getlocal = hostdebug.sethook, hostdebug.getinfo, hostdebug.getlocal
 local type, error, next, rawequal, rawget = type, error, next, rawequal, rawget
 local mathtype = math.type
+local format = string.format
 local array, path = pushmap.array, pushmap.path
 
 -- The hook's work: entries and locals read, and events seen.
@@ -38,6 +39,13 @@ local function trace(name, platforms, intent, now, request)
       local kind = type(value)
       if where and (kind == "string" or kind == "number" or kind == "table") and origins[value] == nil then
         origins[value] = where
+      end
+      -- A whole number also as the text the built-ins write it as (format("%d")), marked "=":
+      -- converted as an FCM data value must be, what it says is still the sender's (the
+      -- twenty-sixth audit, F14: an exported timer.lua made a past endsAt its own failure).
+      if where and mathtype(value) == "integer" then
+        local text = format("%d", value)
+        if origins[text] == nil then origins[text] = "=" .. where end
       end
       if kind == "table" and not intentTables[value] then learn(value, where or at) end
     end

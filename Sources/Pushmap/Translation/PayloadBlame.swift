@@ -109,6 +109,16 @@ struct PayloadBlame {
             }
             guard let writer = entry.writer, let line = Self.teamLine(writer, teamScripts: teamScripts) else { return finding }
             var finding = finding
+            if key == payloadPath, let origin = entry.origin, origin.hasPrefix("=") {
+                // The sender's number written as its text ("=" marks it, trace.lua), as a data
+                // value must be: what fails is what the sender said, and the fix is in the intent,
+                // as when pushmap's own script wrote it (the twenty-sixth audit, F14: an exported
+                // copy of the built-ins made a past endsAt a script failure at a payload path). A
+                // value copied as it was stays the line's: where it went, not what it says, may
+                // be the fault (a number in an FCM data map).
+                finding.path = String(origin.dropFirst())
+                return finding
+            }
             finding.script = writer
             finding.path = key == payloadPath ? entry.origin ?? payloadPath : payloadPath
             if finding.severity == .error, scriptError == nil {
