@@ -139,6 +139,7 @@ struct LuaValueReader: ~Copyable {
         var members = JSONObject()
         var integerKeys = 0
         var largestKey: lua_Integer = 0
+        var firstIntegerKey: lua_Integer = 0
         lua_pushnil(state)
         while lua_next(state, index) != 0 {
             let keyType = lua_type(state, -2)
@@ -155,13 +156,18 @@ struct LuaValueReader: ~Copyable {
                     pmh_pop(state, 2)
                     throw failure { at in "the table at \(at) has the key \(key): an array's keys are 1...n" }
                 }
+                if integerKeys == 0 { firstIntegerKey = key }
                 integerKeys += 1
                 largestKey = max(largestKey, key)
             } else {
                 let described = describeKey(at: -2)
                 pmh_pop(state, 2)
                 if keyType == LUA_TSTRING || keyType == LUA_TNUMBER {
-                    throw failure { at in "the table at \(at) mixes array and object keys (key \(described))" }
+                    // Both kinds named, the one met first among them: Lua's order is the table's,
+                    // so naming only the second made a string key look the stray one (the
+                    // twenty-sixth audit, F16: 'adb_version' for a data map given [1]).
+                    let other = integerKeys > 0 ? "\(firstIntegerKey)" : members.members.first.map { "'\($0.key)'" } ?? "?"
+                    throw failure { at in "the table at \(at) mixes array and object keys (\(other) and \(described))" }
                 }
                 throw failure { at in "the table at \(at) has a key of type \(described): object keys must be strings" }
             }

@@ -114,7 +114,7 @@ struct ScriptAuthoringTests {
     func badValueNamesTheLine() throws {
         let cases: [(write: String, says: String)] = [
             ("payload.message.data.cb = function() end", "t.lua:3: a function value at $.message.data.cb cannot be converted to JSON (in the fcm payload) [bad value]"),
-            ("payload.message.data.t = { 1, 2, x = 3 }", "t.lua:3: the table at $.message.data.t mixes array and object keys (key 'x') (in the fcm payload) [bad value]"),
+            ("payload.message.data.t = { 1, 2, x = 3 }", "t.lua:3: the table at $.message.data.t mixes array and object keys (1 and 'x') (in the fcm payload) [bad value]"),
             ("local c = {} c.self = c payload.message.data.c = c", "t.lua:3: the table at $.message.data.c.self contains itself (a cycle) (in the fcm payload) [bad value]"),
             ("payload.message.data.n = 0/0", "t.lua:3: NaN at $.message.data.n is not a JSON number (in the fcm payload) [bad value]"),
         ]
