@@ -166,8 +166,9 @@ struct LuaValueReader: ~Copyable {
                     // Both kinds named, the one met first among them: Lua's order is the table's,
                     // so naming only the second made a string key look the stray one (the
                     // twenty-sixth audit, F16: 'adb_version' for a data map given [1]).
-                    let other = integerKeys > 0 ? "\(firstIntegerKey)" : members.members.first.map { "'\($0.key)'" } ?? "?"
-                    throw failure { at in "the table at \(at) mixes array and object keys (\(other) and \(described))" }
+                    let other = integerKeys > 0 ? "\(firstIntegerKey)" : members.members.first.map { "'\($0.key)'" }
+                    let keys = other.map { "\($0) and \(described)" } ?? "key \(described)"
+                    throw failure { at in "the table at \(at) mixes array and object keys (\(keys))" }
                 }
                 throw failure { at in "the table at \(at) has a key of type \(described): object keys must be strings" }
             }

@@ -339,7 +339,12 @@ local function call(entry, name, platform, intent, ctx, who, entries)
   end
   active[entry] = true
   running = entry
+  -- A finding of the mapping called is its platform's: an fcm mapping that builds an apns
+  -- payload gets that payload's warnings as apns ones (the twenty-sixth audit, F22).
+  local outerPlatform = runPlatform
+  runPlatform = platform
   local payload = mapping(intent, ctx)
+  runPlatform = outerPlatform
   running = caller
   active[entry] = nil
   if type(payload) ~= "table" then
