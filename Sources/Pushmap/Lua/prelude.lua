@@ -315,8 +315,9 @@ end
 local function call(entry, name, platform, intent, ctx, who, entries)
   local caller = running
   local mapping = entry and entry[platform]
-  if active[entry] and not onStack(entry) then active[entry] = nil end
-  if mapping == nil or active[entry] then
+  -- A mark whose mapping is not on the stack is stale: the call goes on (looked at only when
+  -- the mark is there, which is rare).
+  if mapping == nil or active[entry] and onStack(entry) then
     local where = callerOf(caller)
     if entry == nil then
       error(format("%s%s: no template named %s; the templates are %s", where, who, describe(name),
@@ -339,12 +340,7 @@ local function call(entry, name, platform, intent, ctx, who, entries)
   end
   active[entry] = true
   running = entry
-  -- A finding of the mapping called is its platform's: an fcm mapping that builds an apns
-  -- payload gets that payload's warnings as apns ones (the twenty-sixth audit, F22).
-  local outerPlatform = runPlatform
-  runPlatform = platform
   local payload = mapping(intent, ctx)
-  runPlatform = outerPlatform
   running = caller
   active[entry] = nil
   if type(payload) ~= "table" then
@@ -368,15 +364,23 @@ local function ctxFor(who, ctx, platform)
 end
 
 -- Not tail calls: call's errors look two frames up for the script line that called these.
+-- A finding of a mapping run for the other platform is that platform's: an fcm mapping that
+-- builds an apns payload gets its warnings as apns ones (the twenty-sixth audit, F22).
 function pushmap.map(name, platform, intent, ctx)
   ctx = ctxFor("pushmap.map", ctx, platform)
+  local outer = runPlatform
+  if platform ~= outer then runPlatform = platform end
   local payload = call(winners[name], name, platform, intent, ctx, "pushmap.map", winners)
+  runPlatform = outer
   return payload
 end
 
 function pushmap.builtin(name, platform, intent, ctx)
   ctx = ctxFor("pushmap.builtin", ctx, platform)
+  local outer = runPlatform
+  if platform ~= outer then runPlatform = platform end
   local payload = call(builtins[name], name, platform, intent, ctx, "pushmap.builtin", builtins)
+  runPlatform = outer
   return payload
 end
 
