@@ -141,6 +141,9 @@ struct CustomScriptTests {
          "'owns' names 'colors.title', a common intent field"),
         // A base that leads back to the template (the twenty-sixth audit, F15).
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'bad', fcm = function() return {} end }", "'base' goes round: bad -> bad"),
+        // A field both required and left out: no intent could pass (the twenty-sixth audit, F15).
+        ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'basic', required = {'buttons'}, ignores = {'buttons'}, fcm = function() return {} end }",
+         "'required' and 'ignores' both name 'buttons'"),
         // A misspelt ignores entry ignored nothing (the twenty-sixth audit, F11).
         ("return { name = 'bad', api = 1, platforms = {'fcm'}, base = 'basic', ignores = {'remindLatr'}, fcm = function() return {} end }",
          "'ignores' names 'remindLatr', which is no intent field; did you mean remindLater?"),

@@ -180,6 +180,11 @@ final class ScriptRuntime {
         let required = (value["required"]?.arrayValue ?? []).compactMap(\.stringValue)
         let ignores = (value["ignores"]?.arrayValue ?? []).compactMap(\.stringValue)
         let owns = (value["owns"]?.arrayValue ?? []).compactMap(\.stringValue)
+        if let both = required.first(where: ignores.contains) {
+            // The host takes an ignored field out before the mappings run, and a required one
+            // must be there: no intent could pass (the twenty-sixth audit, F15).
+            throw broken("'required' and 'ignores' both name '\(both)': a template cannot need a field it leaves out", in: script)
+        }
         if !script.isBuiltin, let common = owns.first(where: Self.isCommon) {
             // Every template reads a common field, and a claim on it made each built-in one warn
             // that it ignores the field it then wrote (the twenty-sixth audit, F10).
