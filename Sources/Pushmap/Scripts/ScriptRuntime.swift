@@ -32,15 +32,16 @@ final class ScriptRuntime {
             state = try LuaState(limits: limits, library: "pushmap", logger: logger)
             let prelude = try state.load(BuiltinFiles.prelude, name: "pushmap/prelude.lua", own: true)
             let host = try state.callForReference(prelude)
-            guard let register = try state.field("register", of: host), let run = try state.field("run", of: host) else {
-                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define register and run"), script: nil)
+            guard let run = try state.field("run", of: host) else {
+                throw ScriptError(LuaError(kind: .runtime, message: "the prelude does not define run"), script: nil)
             }
             self.run = run
-            // The host's modules, with the prelude's host table: pushmap.get and pushmap.path,
-            // the intent's admission and strict access, Apple's push types, and what the sandbox
+            // The host's modules, with the prelude's host table: the contract and the templates'
+            // rules (before intent.lua, which reads them), pushmap.get and pushmap.path, the
+            // intent's admission and strict access, Apple's push types, and what the sandbox
             // leaves out.
             let modules = [
-                (BuiltinFiles.pathsPath, "pushmap/paths.lua"),
+                (BuiltinFiles.contractPath, "pushmap/contract.lua"), (BuiltinFiles.pathsPath, "pushmap/paths.lua"),
                 (BuiltinFiles.intentPath, "pushmap/intent.lua"), (BuiltinFiles.apnsPath, "pushmap/apns.lua"),
                 (BuiltinFiles.absentPath, "pushmap/absent.lua"),
             ]
@@ -48,6 +49,9 @@ final class ScriptRuntime {
                 let module = try state.load(BuiltinFiles.source(path), name: name, own: true)
                 _ = try state.call(module, [.reference(host)], resultCount: 0)
                 state.release(module)
+            }
+            guard let register = try state.field("register", of: host) else {
+                throw ScriptError(LuaError(kind: .runtime, message: "pushmap/contract.lua does not define register"), script: nil)
             }
             guard let declare = try state.field("declare", of: host) else {
                 throw ScriptError(LuaError(kind: .runtime, message: "pushmap/intent.lua does not define declare"), script: nil)
@@ -143,7 +147,7 @@ final class ScriptRuntime {
 
     private func load(
         _ script: TemplateScript, register: LuaReference
-    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String], owns: [String]) {
+    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
         do {
             // A first line starting with '#' (`#!/usr/bin/env lua`) is skipped, as `lua` itself
             // skips it (the twenty-sixth audit, F22: a syntax error); made a comment, so that
@@ -174,7 +178,7 @@ final class ScriptRuntime {
     /// Reads the description `register` returned.
     private static func contract(
         _ value: JSONValue, script: TemplateScript
-    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String], owns: [String]) {
+    ) throws(ScriptError) -> (api: Int, platforms: [Platform], fields: [IntentField], base: String?, ignores: [String]) {
         let api = Int(value["api"]?.integerValue ?? 1)
         let platforms = (value["platforms"]?.arrayValue ?? []).compactMap(\.stringValue).map(Platform.init)
         let required = (value["required"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -194,7 +198,7 @@ final class ScriptRuntime {
         }
         return (
             api, platforms, try declaredFields(value["fields"]?.objectValue, required: required, script: script), value["base"]?.stringValue,
-            ignores, owns
+            ignores
         )
     }
 

@@ -72,6 +72,7 @@ extension TemplateScripts {
 package enum BuiltinFiles {
     static let preludePath = "Sources/Pushmap/Lua/prelude.lua"
 
+    static let contractPath = "Sources/Pushmap/Lua/contract.lua"
     static let pathsPath = "Sources/Pushmap/Lua/paths.lua"
     static let intentPath = "Sources/Pushmap/Lua/intent.lua"
     static let apnsPath = "Sources/Pushmap/Lua/apns.lua"
