@@ -10,6 +10,20 @@ struct SandboxTests {
         #expect(try evaluate(state, "return type(\(name))") == .string("nil"))
     }
 
+    @Test("type() names every kind of value as Lua's does, and asks for an argument")
+    func typeNamesEveryKind() throws {
+        // The sandbox's own type() (kept names, for speed) must answer as Lua 5.4's.
+        let state = try makeState()
+        let names = try evaluate(state, """
+            return table.concat({ type(nil), type(true), type(1), type(1.5), type("s"), type({}), type(print) }, ",")
+            """)
+        #expect(names == .string("nil,boolean,number,number,string,table,function"))
+        #expect(try evaluate(state, "return type(type)") == .string("function"))
+        let error = luaError { _ = try evaluate(state, "local kind = type() return kind") }
+        #expect(error?.message == "bad argument #1 to 'type' (value expected)")
+        #expect(try stillWorks(state))
+    }
+
     @Test("removes string.dump, also from the string metatable")
     func removesStringDump() throws {
         let state = try makeState()
