@@ -200,6 +200,29 @@ struct CampaignCommandTests {
         #expect(campaign.stdout.contains("Hi {{Ann}}") && !campaign.stdout.contains("campaign-only"), "\(campaign.stdout)")
     }
 
+    /// Source: the twenty-fifth audit, F13: `translate` said only "campaign-only" of a locale
+    /// layer with an unknown field, which `campaign` refuses; a user checking the intent with
+    /// `translate` or `batch` did not learn that it was broken for the campaign.
+    @Test("translate and batch warn of what campaign refuses in a locale layer, at the layer's path; the translation still goes")
+    func localeLayerFaultsOutsideCampaigns() throws {
+        let intent = #"{"title": "Hi", "body": "b", "locales": {"fr": {"title": "Salut", "bogus": 1, "badge": "x"}}}"#
+        let translated = try CommandRunner.run(["translate", "--platform", "apns"], input: Data(intent.utf8))
+        #expect(translated.status == 0, "\(translated.stderr)")
+        #expect(translated.stdout.contains("\"Hi\""))
+        #expect(translated.stderr.contains("warning: $.locales.fr.bogus: unknown field 'bogus' at $.locales.fr; pushmap campaign refuses this layer [unknown-field]"), "\(translated.stderr)")
+        #expect(translated.stderr.contains("warning: $.locales.fr.badge: expected an integer, got string; pushmap campaign refuses this layer [wrong-type]"), "\(translated.stderr)")
+        let batch = try CommandRunner.run(["batch", "--platform", "apns"], input: Data((intent + "\n").utf8))
+        #expect(batch.status == 0)
+        #expect(batch.stdout.contains(#""path":"$.locales.fr.bogus","rule":"unknown-field""#), "\(batch.stdout)")
+        // The campaign refuses the same two, as errors at the same paths.
+        let campaign = try Self.campaign(intent, [#"{"id": "a"}"#], ["--platform", "apns"])
+        #expect(campaign.status == 1)
+        #expect(campaign.stderr.contains("error: $.locales.fr.bogus: unknown field 'bogus' at $.locales.fr [unknown-field]"), "\(campaign.stderr)")
+        // A layer with nothing campaign refuses adds nothing to the campaign-only warning.
+        let clean = try CommandRunner.run(["translate", "--platform", "apns"], input: Data(#"{"title": "Hi", "body": "b", "locales": {"fr": {"title": "Salut"}}}"#.utf8))
+        #expect(clean.stderr.split(separator: "\n").count == 1, "\(clean.stderr)")
+    }
+
     // MARK: - Templates that do not compile
 
     @Test("a template syntax error names the intent path and the column, before any recipient; exit 1")

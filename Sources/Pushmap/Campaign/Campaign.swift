@@ -102,21 +102,12 @@ public struct Campaign: Sendable {
         }
     }
 
-    /// The rules whose findings no recipient's values can mend: what is wrong with the intent
-    /// as written (a template renders a string where a string is, whatever its text).
-    static let writtenRules: Set<String> = ["unknown-field", "wrong-type", "out-of-range", "too-many-items", "unknown-template"]
-
     /// What is wrong with the intent whoever receives it: the base and each layer checked as
     /// `translator` checks intents, each error at its path in the file.
     private func problems(_ translator: Translator) -> [Diagnostic] {
-        var found = translator.intentFindings(written.base).filter { $0.severity == .error && Self.writtenRules.contains($0.rule) }
+        var found = translator.intentFindings(written.base).filter { $0.severity == .error && IntentCheck.writtenRules.contains($0.rule) }
         for (key, layer) in written.layers {
-            let at = JSONPath.member(JSONPath.member("$", "locales"), key)
-            for var finding in translator.intentFindings(layer) where finding.severity == .error && Self.writtenRules.contains(finding.rule) {
-                finding.path = at + finding.path.dropFirst()
-                finding.message = finding.message.replacing(" at $", with: " at " + at, maxReplacements: 1)
-                found.append(finding)
-            }
+            found += translator.layerErrors(key: key, layer: layer)
         }
         return found
     }

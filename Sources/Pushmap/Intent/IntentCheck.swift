@@ -112,7 +112,53 @@ package struct IntentCheck: Sendable {
             let unknown = reporter.diagnostics.filter { $0.rule == "unknown-template" }
             if !unknown.isEmpty { return unknown }
         }
-        return reporter.diagnostics
+        return reporter.diagnostics + localeLayerWarnings(tape)
+    }
+
+    /// The rules whose findings no recipient's values can mend: what is wrong with an intent as
+    /// written (a campaign's template renders a string where a string is, whatever its text).
+    package static let writtenRules: Set<String> = ["unknown-field", "wrong-type", "out-of-range", "too-many-items", "unknown-template"]
+
+    /// What `pushmap campaign` refuses in the locale layer `key` (a partial intent): its errors
+    /// under ``writtenRules``, each at its path in the file (`$.locales.fr.bogus`).
+    package func layerErrors(key: String, layer: JSONValue) -> [Diagnostic] {
+        let at = JSONPath.member(JSONPath.member("$", "locales"), key)
+        return findings(JSONTape(layer)).compactMap { finding in
+            guard finding.severity == .error, Self.writtenRules.contains(finding.rule) else { return nil }
+            var moved = finding
+            moved.path = at + finding.path.dropFirst()
+            moved.message = finding.message.replacing(" at $", with: " at " + at, maxReplacements: 1)
+            return moved
+        }
+    }
+
+    /// A locale layer only a campaign reads, checked as the campaign checks it: the translation
+    /// sends the base text, so what the campaign would refuse is a warning here (the
+    /// twenty-fifth audit, F13: `translate` said nothing of a layer `campaign` refused).
+    private func localeLayerWarnings(_ tape: JSONTape) -> [Diagnostic] {
+        var reader = tape.reader
+        guard reader.op == JSONTape.Op.object else { return [] }
+        for _ in 0..<reader.count() {
+            guard JSONItems.same(reader.string(), "locales"), reader.op == JSONTape.Op.object else {
+                reader.skip()
+                continue
+            }
+            var warnings: [Diagnostic] = []
+            for _ in 0..<reader.count() {
+                let key = String(decoding: reader.string(), as: UTF8.self)
+                guard reader.op == JSONTape.Op.object else {
+                    reader.skip()
+                    continue
+                }
+                for var error in layerErrors(key: key, layer: reader.value()) {
+                    error.severity = .warning
+                    error.message += "; pushmap campaign refuses this layer"
+                    warnings.append(error)
+                }
+            }
+            return warnings
+        }
+        return []
     }
 
     private func walkIntent<Reporter: IntentReporter>(_ tape: JSONTape, root: Shape, reporter: inout Reporter) -> Bool {

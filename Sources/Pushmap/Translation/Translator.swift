@@ -463,6 +463,11 @@ public final class Translator: Sendable {
         generation.check.findings(JSONTape(intent))
     }
 
+    /// What `pushmap campaign` refuses in an intent's locale layer `key`, at its path in the file.
+    package func layerErrors(key: String, layer: JSONValue) -> [Diagnostic] {
+        generation.check.layerErrors(key: key, layer: layer)
+    }
+
     /// Checks an existing payload (hand-written, or from another tool) against the platform and
     /// client rules, with no intent and no script.
     public func validate(_ payload: JSONValue, platform: Platform) -> [Diagnostic] {
