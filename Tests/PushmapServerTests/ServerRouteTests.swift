@@ -425,9 +425,14 @@ struct ServerRouteTests {
             ("GET /\(long) HTTP/1.1\r\nHost: x\r\n\r\n", "431 Request Header Fields Too Large", "request header fields too large"),
             ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Long: \(long)\r\n\r\n", "431 Request Header Fields Too Large", "request header fields too large"),
             ("GET /healthz HTTP/9.9\r\nHost: x\r\n\r\n", "400 Bad Request", "bad request"),
+            // The twenty-fifth audit, F15: a first line with no method was said to be an
+            // unknown method (501); so was a TLS handshake sent to the plain port.
+            ("hello\r\n\r\n", "400 Bad Request", "bad request"),
+            ("\u{16}\u{03}\u{01}\u{02}\u{00}\u{01}\u{00}\u{01}\u{fc}\u{03}\u{03}", "400 Bad Request", "bad request"),
             // A bad chunk in a body: the route is answering, and says the body could not be read.
             ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", "400 Bad Request", "bad request"),
         ]
+        var messages: [String: String] = [:]
         for (raw, status, kind) in cases {
             let connection = try StreamingRequest(port: server.port, raw: raw)
             #expect(connection.read(until: "}\n", seconds: 10), "\(raw.prefix(40))")
@@ -435,7 +440,10 @@ struct ServerRouteTests {
             #expect(text.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(raw.prefix(40)): \(text.prefix(200))")
             #expect(text.contains(#"{"error":{"kind":"\#(kind)","message":""#), "\(text.prefix(300))")
             #expect(text.contains(#""requestId":""#))
+            messages[String(raw.prefix(5))] = text
         }
+        #expect(messages["hello"]?.contains("its first line is not METHOD TARGET HTTP/1.1") == true, "\(messages["hello"] ?? "")")
+        #expect(messages["\u{16}\u{03}\u{01}\u{02}\u{00}"]?.contains("TLS handshake: pushmap-server speaks plain HTTP") == true)
         // After an answered request on the same connection, the unreadable one is answered second.
         let pipelined = try StreamingRequest(port: server.port, raw: "GET /healthz HTTP/1.1\r\nHost: x\r\n\r\nFOO / HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(pipelined.read(until: "not implemented", seconds: 10))

@@ -29,7 +29,13 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         if let codec = try? pipeline.handler(type: HTTP1ToHTTPServerCodec.self) {
             try? pipeline.addHandlers([HTTP10Close(), ExpectContinue(maxBodyBytes: maxBodyBytes)], position: .before(codec))
         }
+        try? pipeline.addHandler(firstBytes, position: .first)
     }
+
+    /// The connection's first bytes, for a first request the parser cannot read.
+    private let firstBytes = FirstBytes()
+    /// Whether a request's head has been read on this connection.
+    private var readAnyHead = false
 
     /// `--max-body-bytes`, for ``ExpectContinue``.
     private let maxBodyBytes: Int
@@ -58,6 +64,7 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
             return
         }
         progress.read(part)
+        if case .head = part { readAnyHead = true }
         context.fireChannelRead(data)
     }
 
@@ -95,7 +102,7 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
     }
 
     private func answer(_ error: HTTPParserError, context: ChannelHandlerContext) {
-        let (status, message) = Self.answer(error)
+        let (status, message) = Self.answer(error, firstBytes: readAnyHead ? nil : firstBytes.bytes)
         let requestID = RequestIDMiddleware.requestID(from: nil)
         let kind = status == .badRequest ? "bad request" : status.reasonPhrase.lowercased()
         let body = Answer.json(.object(["error": .object(["kind": .string(kind), "message": .string(message)]), "requestId": .string(requestID)]))
@@ -107,9 +114,16 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in channel.close(promise: nil) }
     }
 
-    /// The status and the one-line message for what the parser met.
-    static func answer(_ error: HTTPParserError) -> (HTTPResponse.Status, String) {
+    /// The status and the one-line message for what the parser met; `firstBytes`, the
+    /// connection's first bytes when the request is its first.
+    static func answer(_ error: HTTPParserError, firstBytes: [UInt8]? = nil) -> (HTTPResponse.Status, String) {
         switch error {
+        case .invalidMethod where firstBytes.map(FirstBytes.isTLSHandshake) == true:
+            (.badRequest, "the connection began with a TLS handshake: pushmap-server speaks plain HTTP (use http://, or put TLS in a proxy in front)")
+        case .invalidMethod where firstBytes.map(FirstBytes.startsWithMethod) == false:
+            // NIO's parser says "invalid method" of any first line it cannot read (`hello`): a
+            // line with no method and space is no request at all (the twenty-fifth audit, F15).
+            (.badRequest, "the request could not be read as HTTP/1.1: its first line is not METHOD TARGET HTTP/1.1")
         case .invalidMethod:
             // RFC 9110 15.6.2: a method the server does not know is 501.
             (.notImplemented, "the request's method is not one pushmap-server knows; its routes take GET, HEAD and POST")
@@ -118,6 +132,45 @@ final class UnreadableRequestAnswer: ChannelDuplexHandler, RemovableChannelHandl
              "the request's head is over the server's limits: 80 KiB a line or header, 80 KiB of headers in all, 1,000 headers")
         default:
             (.badRequest, "the request could not be read as HTTP/1.1: \(error.reason)")
+        }
+    }
+}
+
+/// Keeps the first bytes a connection sends, before the HTTP parser reads them, then leaves the
+/// pipeline: the parser reports any first line it cannot read as an unknown method, and these
+/// tell an unknown method (`FOO / HTTP/1.1`, 501) from bytes that are no request (`hello`, a TLS
+/// handshake: 400).
+final class FirstBytes: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    typealias InboundOut = ByteBuffer
+
+    /// Enough for the longest method a client sends and the space after it.
+    private static let kept = 32
+    private(set) var bytes: [UInt8] = []
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let buffer = unwrapInboundIn(data)
+        bytes += buffer.readableBytesView.prefix(Self.kept - bytes.count)
+        context.fireChannelRead(data)
+        if bytes.count >= Self.kept { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
+    }
+
+    /// A TLS record of the handshake type (22) and major version 3: a client speaking HTTPS.
+    static func isTLSHandshake(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 2 && bytes[0] == 0x16 && bytes[1] == 0x03
+    }
+
+    /// Whether the bytes start as a request line does, with a method (a token, RFC 9110 5.6.2)
+    /// up to the first space; true when they end inside one (the parser's verdict stands).
+    static func startsWithMethod(_ bytes: [UInt8]) -> Bool {
+        let method = bytes.prefix { $0 != UInt8(ascii: " ") }
+        return !method.isEmpty && method.allSatisfy(isTokenByte)
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
         }
     }
 }
