@@ -165,6 +165,24 @@ struct APNSPeerCasesTests {
         Case(
             "\(apnswift)/Widgets testEncode",
             request(#""apns-push-type": "widgets", "apns-topic": "com.example.app.push-type.widgets""#, #"{"aps": {"content-changed": true}}"#)),
+        // iOS 18 controls, Apple's sample request (the twenty-seventh audit, F1: refused as InvalidPushType).
+        Case(
+            "Apple, Updating controls locally and remotely (WidgetKit): the sample request",
+            request(
+                #""apns-push-type": "controls", "apns-expiration": "0", "apns-priority": "10", "apns-topic": "com.example.MyApp.push-type.controls""#,
+                #"{"aps": {"content-changed": true}}"#)),
+        // An alert sent to the controls topic goes to no app (DeviceTokenNotForTopic).
+        Case(
+            "Apple, Updating controls locally and remotely (WidgetKit): the topic is the controls push type's",
+            request(#""apns-push-type": "alert", "apns-topic": "com.example.MyApp.push-type.controls""#, #"{"aps": {"alert": "Hi"}}"#),
+            .error("apns-topic", #"$.headers["apns-topic"]"#)),
+        // A broadcast names the app in its path and sends no topic (the twenty-seventh audit, F2:
+        // refused as MissingTopic); apns-request-id is one of its headers (F3: said unknown).
+        Case(
+            "Apple, Sending broadcast push notification requests to APNs; parse-community/node-apn broadcast()",
+            request(
+                #""authorization": "bearer x", "apns-channel-id": "dHN0LXNyY2gtY2hubA==", "apns-push-type": "liveactivity", "apns-priority": "10", "apns-expiration": "0", "apns-request-id": "3f2c9a1e-7b4d-4c1a-9e2f-0a1b2c3d4e5f""#,
+                #"{"aps": {"event": "update", "timestamp": 1704067200, "content-state": {"score": "1-0"}}}"#)),
         // The PushKit types: the app's own keys, never aps (APNSwift's doc comments).
         Case(
             "\(apnswift)/VoIP APNSVoIPNotification",

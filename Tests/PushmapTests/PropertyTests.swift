@@ -468,7 +468,7 @@ struct PropertyTests {
         var generator = IntentGenerator(seed: seed &+ 3, now: Self.now)
         let translator = try Translator(options: Translator.Options(clock: { Self.now }), logger: quietLogger)
         let types = APNSModel.pushTypes.map { ValueFormat.text($0.type) }
-        #expect(types.count == 10)
+        #expect(types.count == 11)
         for index in 0..<(types.count * 30) {
             let type = types[index % types.count]
             var object = generator.intent("plain")
@@ -502,7 +502,7 @@ struct PropertyTests {
             switch type {
             case "mdm":
                 #expect(payload.count == 1 && payload["mdm"]?.stringValue != nil, "\(shown): an MDM push is {mdm} alone")
-            case "widgets":
+            case "widgets", "controls":
                 #expect(aps == ["content-changed": true], "\(shown)")
             case "background":
                 #expect(aps?["content-available"] == 1 && aps?["alert"] == nil && aps?["sound"] == nil && aps?["badge"] == nil, "\(shown)")

@@ -55,6 +55,18 @@ struct PushTypeTranslationTests {
         #expect(!asAlert.diagnostics.contains { $0.severity == .error }, "\(asAlert.diagnostics)")
     }
 
+    /// Source: Apple, WidgetKit "Updating controls locally and remotely" (iOS 18): apns-push-type
+    /// controls, the topic <bundle id>.push-type.controls, aps {"content-changed": true}; the
+    /// twenty-seventh audit, F1, found the push type refused.
+    @Test("a controls push is aps.content-changed alone, to the bundle id's .push-type.controls topic")
+    func controls() throws {
+        let controls = try Self.translate(#"{"title": "t", "data": {"k": "v"}, "ios": {"pushType": "controls", "topic": "com.example.MyApp"}}"#)
+        #expect(controls.payloads[.apns]?["payload"] == ["aps": ["content-changed": true], "k": "v"])
+        #expect(controls.payloads[.apns]?["headers"]?["apns-push-type"] == "controls")
+        #expect(controls.payloads[.apns]?["headers"]?["apns-topic"] == "com.example.MyApp.push-type.controls")
+        #expect(controls.diagnostics.map(\.path) == ["$.title"])
+    }
+
     @Test("a Live Activity push needs ios.liveActivity, and a start its attributes and an alert")
     func liveActivity() throws {
         #expect(Self.errors(#"{"title": "t", "ios": {"pushType": "liveactivity", "topic": "com.example.app"}}"#).map(\.path) == ["$.ios.liveActivity"])

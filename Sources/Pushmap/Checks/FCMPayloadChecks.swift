@@ -24,6 +24,9 @@ enum FCMPayloadChecks {
         let message: JSONObjectNode?
         /// `message.android` when it is an object.
         let android: JSONObjectNode?
+        /// `message.android_v2` when it is an object, and its path as written: the same TTL and
+        /// data as android's (Google's model describes them in the same words).
+        let androidV2: (config: JSONObjectNode, path: StaticString, data: StaticString)?
         /// The other members the format rules read, found in one pass.
         let members: MessageMembers
         let compactSize: Int?
@@ -39,9 +42,16 @@ enum FCMPayloadChecks {
             message = root.objectValue?["message"]?.objectValue
             members = MessageMembers(message: message)
             android = members.android?.objectValue
+            androidV2 = members.androidV2.flatMap { v2 in
+                v2.value.objectValue.map { config in
+                    ValueFormat.equals(v2.name, "android_v2")
+                        ? (config, "$.message.android_v2", "$.message.android_v2.data") : (config, "$.message.androidV2", "$.message.androidV2.data")
+                }
+            }
             self.compactSize = compactSize
             read(members.data, base: "$.message.data")
             read(android?["data"], base: "$.message.android.data")
+            if let androidV2 { read(androidV2.config["data"], base: androidV2.data) }
         }
 
         private mutating func read(_ value: JSONNode?, base: StaticString) {
@@ -124,7 +134,7 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-data-map" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            checkDataMap(given(payload.members.data), payload, inAndroid: false, &report)
+            checkDataMap(given(payload.members.data), payload, base: "$.message.data", &report)
         }
     }
 
@@ -224,20 +234,26 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-ttl" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let ttl = given(payload.android?["ttl"]) else { return }
+            if let ttl = given(payload.android?["ttl"]) { check(ttl, at: androidLocation("ttl"), named: "android.ttl", &report) }
+            if let v2 = payload.androidV2, let ttl = given(v2.config["ttl"]) {
+                let path = ValueFormat.text(v2.path)
+                check(ttl, at: CheckLocation(payload: path + ".ttl"), named: String(path.dropFirst("$.message.".count)) + ".ttl", &report)
+            }
+        }
+
+        private static func check(_ ttl: JSONNode, at location: CheckLocation, named field: String, _ report: inout CheckReport) {
             guard let duration = ttl.utf8.flatMap(ValueFormat.duration) else {
                 if let text = ttl.utf8, ValueFormat.isNegativeDuration(text) {
                     return report.error(
-                        androidLocation("ttl"), "android.ttl \(ValueFormat.shown(ttl, literals: false)) is negative: a time to live is 0s or more: FCM refuses the message")
+                        location, "\(field) \(ValueFormat.shown(ttl, literals: false)) is negative: a time to live is 0s or more: FCM refuses the message")
                 }
                 report.error(
-                    androidLocation("ttl"),
-                    "android.ttl must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(ValueFormat.shown(ttl, literals: false)): FCM refuses the message")
+                    location,
+                    "\(field) must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(ValueFormat.shown(ttl, literals: false)): FCM refuses the message")
                 return
             }
             if duration.seconds > maxTTLSeconds || (duration.seconds == maxTTLSeconds && duration.fraction) {
-                report.error(
-                    androidLocation("ttl"), "android.ttl \(ValueFormat.shown(ttl, literals: false)) is over 28 days (2419200s): FCM refuses the message")
+                report.error(location, "\(field) \(ValueFormat.shown(ttl, literals: false)) is over 28 days (2419200s): FCM refuses the message")
             }
         }
     }
@@ -257,8 +273,9 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-data-map" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            // android.data is the same map as data; FCM reads both.
-            checkDataMap(given(payload.android?["data"]), payload, inAndroid: true, &report)
+            // android.data is the same map as data; FCM reads both, and android_v2's alike.
+            checkDataMap(given(payload.android?["data"]), payload, base: "$.message.android.data", &report)
+            if let v2 = payload.androidV2 { checkDataMap(given(v2.config["data"]), payload, base: v2.data, &report) }
         }
     }
 
@@ -346,18 +363,17 @@ enum FCMPayloadChecks {
         }
     }
 
-    /// A data map (`data` or `android.data`) is an object; its members each go through
-    /// ``memberRules``, those that some rule applies to.
-    private static func checkDataMap(_ value: JSONNode?, _ payload: Payload, inAndroid: Bool, _ report: inout CheckReport) {
+    /// A data map (`data`, `android.data` or `android_v2.data`, at `base`) is an object; its
+    /// members each go through ``memberRules``, those that some rule applies to.
+    private static func checkDataMap(_ value: JSONNode?, _ payload: Payload, base: StaticString, _ report: inout CheckReport) {
         guard let value else { return }
         guard value.objectValue != nil else {
-            let base: StaticString = inAndroid ? "$.message.android.data" : "$.message.data"
             report.error(
                 CheckLocation(payload: ValueFormat.text(base)),
                 "FCM data must be an object of string values, not \(ValueFormat.withArticle(value.typeName)): FCM refuses the message")
             return
         }
-        for member in payload.flagged where ValueFormat.equals(member.base, "$.message.android.data") == inAndroid {
+        for member in payload.flagged where ValueFormat.equals(member.base, base) {
             report.run(memberRules, on: member, scope: member.scope)
         }
     }

@@ -278,8 +278,9 @@ struct PayloadImport {
         if pushType == "mdm" {
             reading.fields.set("ios.pushType", .string("mdm"), from: "$.mdm")
         }
-        // WidgetKit's push: aps.content-changed true says what it is (APNSwift's widgets payload).
-        if aps["content-changed"] == .bool(true), aps["event"] == nil {
+        // WidgetKit's push: aps.content-changed true says what it is (APNSwift's widgets payload),
+        // unless the request's header says it is for the controls.
+        if aps["content-changed"] == .bool(true), aps["event"] == nil, pushType != "controls" {
             reading.fields.set("ios.pushType", .string("widgets"), from: "$.aps.content-changed")
         }
         // Templates always write their category and mutable-content; plain says them.

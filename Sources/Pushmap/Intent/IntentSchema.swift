@@ -117,7 +117,7 @@ package enum IntentSchema {
     ]
 
     /// apns-push-type's values.
-    package static let apnsPushTypes = ["alert", "background", "location", "voip", "complication", "fileprovider", "mdm", "liveactivity", "pushtotalk", "widgets"]
+    package static let apnsPushTypes = APNSModel.pushTypeNames.map(ValueFormat.text)
 
     /// What a sender needs beyond the payloads, for both platforms; `android`'s own collapseKey,
     /// delivery and ttl win on FCM.

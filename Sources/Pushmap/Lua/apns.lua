@@ -18,6 +18,7 @@ local NONE = {} -- stands for an absent object; never written to
 local TOPIC_SUFFIX = {
   location = ".location-query", voip = ".voip", complication = ".complication", fileprovider = ".pushkit.fileprovider",
   liveactivity = ".push-type.liveactivity", pushtotalk = ".voip-ptt", widgets = ".push-type.widgets",
+  controls = ".push-type.controls",
 }
 -- The priority Apple fixes for a push type; the others follow `delivery`.
 local FIXED_PRIORITY = { background = "5", fileprovider = "5", pushtotalk = "10" }
@@ -31,6 +32,7 @@ local NO_APS = {
   pushtotalk = "the PushToTalk framework hands the app only the payload's own keys (give them as data)",
   mdm = "an MDM push carries only mdm (give the PushMagic string as data.mdm)",
   widgets = "a widgets push carries only aps.content-changed",
+  controls = "a controls push carries only aps.content-changed",
 }
 -- The intent fields an alert writes, which the push types of NO_APS leave out.
 local SHOWN = { "title", "subtitle", "body", "image", "sound", "badge", "link", "buttons" }
@@ -117,8 +119,8 @@ function pushmap.pushtype(intent, ctx)
     payload.mdm = data.mdm
     return payload
   end
-  -- WidgetKit reloads the widgets; the data, if any, goes beside aps.
-  if pushType == "widgets" then payload.aps = { ["content-changed"] = true } end
+  -- WidgetKit reloads the widgets or the controls; the data, if any, goes beside aps.
+  if pushType == "widgets" or pushType == "controls" then payload.aps = { ["content-changed"] = true } end
   local classic = intent.campaignClassic
   if classic then payload._mId, payload._dId = classic.messageId, classic.deliveryId end
   pushmap.customdata(intent.data, payload, "apns")

@@ -230,8 +230,8 @@ enum APNSModel {
             Key(name: "filter-criteria", shape: .string, rule: "apns-aps-type", severity: .warning, effect: "iOS ignores it and shows the notification in every Focus"),
             // Safari web push: the values filled into the website's URL format.
             Key(name: "url-args", shape: .stringArray, rule: "apns-aps-type", severity: .warning, effect: "Safari cannot fill in the URL"),
-            // A widgets push (WidgetKit): the whole aps is {"content-changed": true}.
-            Key(name: "content-changed", shape: .trueValue, rule: "apns-flag", severity: .warning, effect: "WidgetKit does not reload the widgets"),
+            // A widgets or controls push (WidgetKit): the whole aps is {"content-changed": true}.
+            Key(name: "content-changed", shape: .trueValue, rule: "apns-flag", severity: .warning, effect: "WidgetKit does not reload the widgets or controls"),
             // Live Activities.
             Key(name: "event", shape: .choice(.liveActivityEvents), rule: "apns-live-activity", severity: .error,
                 effect: "iOS neither starts, updates nor ends the Live Activity", liveActivity: true),
@@ -284,6 +284,8 @@ enum APNSModel {
         PushType(type: "liveactivity", topicSuffix: ".push-type.liveactivity", needsAps: true, tokenOnly: true),
         PushType(type: "pushtotalk", topicSuffix: ".voip-ptt", needsAps: false, tokenOnly: false),
         PushType(type: "widgets", topicSuffix: ".push-type.widgets", needsAps: true, tokenOnly: false),
+        // iOS 18 controls (WidgetKit's ControlPushHandler; "Updating controls locally and remotely").
+        PushType(type: "controls", topicSuffix: ".push-type.controls", needsAps: true, tokenOnly: false),
     ]
 
     /// The push type with these bytes.
@@ -321,6 +323,10 @@ enum APNSModel {
             // Broadcast Live Activities (iOS 18): the channel to send to.
             Key(name: "apns-channel-id", shape: .text(maxBytes: 255), rule: "apns-header-string", severity: .error,
                 effect: "APNs refuses the request"),
+            // Broadcast and channel requests: the request's own id, which APNs answers with.
+            // Apple gives a UUID and names no error for another value: a warning.
+            Key(name: "apns-request-id", shape: .uuid, rule: "apns-header-string", severity: .warning,
+                effect: "Apple's broadcast pages give a UUID, and do not say what APNs does with another value"),
             Key(name: "authorization", shape: .text(maxBytes: 8192), rule: "apns-header-string", severity: .error,
                 effect: "APNs answers 403 (InvalidProviderToken)"),
         ],

@@ -56,6 +56,7 @@ enum APNSPayloadChecks {
         static let withoutAps: [(type: StaticString, effect: StaticString)] = [
             ("alert", "the phone shows nothing"), ("background", "iOS does not wake the app"),
             ("liveactivity", "iOS does not start, update or end the Live Activity"), ("widgets", "WidgetKit does not reload the widgets"),
+            ("controls", "WidgetKit does not reload the controls"),
         ]
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {

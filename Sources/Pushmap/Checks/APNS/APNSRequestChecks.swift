@@ -200,12 +200,14 @@ enum APNSRequestChecks {
 
     /// Live Activity and location pushes go only with token authentication, where APNs answers
     /// a request without apns-topic with 400 MissingTopic, as it does any request with a provider
-    /// token. FCM's apns is left alone: FCM completes its headers.
+    /// token. FCM's apns is left alone: FCM completes its headers. A broadcast (apns-channel-id,
+    /// iOS 18) names the app in its path, /4/broadcasts/apps/<bundle id>, and sends no topic
+    /// (Apple's "Sending broadcast push notification requests to APNs"; node-apn's broadcast()).
     struct TopicRequired: CheckRule {
         static var name: StaticString { "apns-topic-required" }
 
         static func check(_ request: Request, _ report: inout CheckReport) {
-            guard !request.insideFCM, let headers = request.headers, headers["apns-topic"] == nil else { return }
+            guard !request.insideFCM, let headers = request.headers, headers["apns-topic"] == nil, headers["apns-channel-id"] == nil else { return }
             if let type = request.pushType, let entry = APNSModel.pushType(type), entry.tokenOnly, let suffix = entry.topicSuffix {
                 report.error(
                     header("apns-topic"),

@@ -60,6 +60,8 @@ enum FCMModel {
         ("AndroidConfig", "data"),
         ("AndroidConfig", "priority"),  // fcm-delivery-priority
         ("AndroidConfig", "ttl"),  // fcm-ttl
+        ("AndroidConfigV2", "data"),
+        ("AndroidConfigV2", "ttl"),
     ]
 
     /// The model made once into flat arrays of plain values, which the walk reads by index.
