@@ -76,6 +76,19 @@ extension ChecksTests {
         F.expectOne(F.check(F.apns(["content-changed": 1]), .apns), "apns-flag", .warning, at: #"$.aps["content-changed"]"#)
     }
 
+    /// Source: Apple's Live Activity times are epoch seconds ("Starting and updating Live
+    /// Activities with ActivityKit push notifications"); the twenty-seventh audit sent Date.now()'s
+    /// milliseconds through FCM's Live Activity example and it passed without a word.
+    @Test("a Live Activity time in milliseconds is a warning at its key, with the fix; seconds pass")
+    func apnsLiveActivityMilliseconds() {
+        let update: JSONObject = ["event": "update", "timestamp": 1_767_225_600_000, "content-state": ["score": "1-0"]]
+        F.expectOne(F.check(F.apns(update), .apns), "apns-live-activity", .warning, at: "$.aps.timestamp")
+        #expect(F.check(F.apns(update), .apns).first?.message.contains("divide it by 1000") == true)
+        let dates = F.merged(update, ["timestamp": 1_767_225_600, "stale-date": 1_767_229_200_000, "dismissal-date": 1_767_229_200_000])
+        #expect(F.check(F.apns(dates), .apns).map(\.path) == ["$.aps[\"stale-date\"]", "$.aps[\"dismissal-date\"]"])
+        #expect(F.check(F.apns(F.merged(update, ["timestamp": 1_767_225_600])), .apns).isEmpty)
+    }
+
     @Test("a key Apple does not define in aps is ignored by iOS: a warning; a typo of a key the payload lacks is an error")
     func apnsApsKey() {
         let payload = F.apns(F.merged(F.plainAps, ["adb_media": "https://x.com/a.png"]))

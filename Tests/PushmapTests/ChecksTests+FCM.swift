@@ -16,6 +16,17 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.basicData), .fcm), "fcm-message-object")
     }
 
+    /// Source: RFC 8030 5.2 (TTL: delta-seconds) and 5.3 (Urgency: very-low, low, normal, high),
+    /// the headers webpush.headers carries to the browser's push service; the twenty-seventh audit
+    /// found "urgent" passed without a word.
+    @Test("webpush headers the Web Push protocol does not define are a warning each; its own pass")
+    func fcmWebpushHeaders() {
+        let bad = F.check(F.fcm(F.basicData, message: ["webpush": ["headers": ["Urgency": "urgent", "TTL": "1h", "Topic": "news"]]]), .fcm)
+        #expect(bad.filter { $0.rule == "fcm-webpush-headers" }.map(\.path).sorted() == ["$.message.webpush.headers.TTL", "$.message.webpush.headers.Urgency"])
+        #expect(bad.allSatisfy { $0.severity == .warning })
+        F.expectNone(F.check(F.fcm(F.basicData, message: ["webpush": ["headers": ["urgency": "very-low", "ttl": "0"]]]), .fcm), "fcm-webpush-headers")
+    }
+
     @Test("message.android must be an object")
     func fcmAndroidObject() {
         F.expectOne(F.check(F.fcm(F.basicData, message: ["android": "HIGH"]), .fcm), "fcm-android-object", .error, at: "$.message.android")

@@ -103,6 +103,7 @@ enum FCMPayloadChecks {
         LightColor.self
         WebpushLink.self
         WebpushNotification.self
+        WebpushHeaders.self
         AnalyticsLabel.self
         ImageURL.self
         LocArgs.self

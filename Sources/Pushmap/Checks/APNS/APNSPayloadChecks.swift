@@ -193,7 +193,24 @@ enum APNSPayloadChecks {
                     APNSWalker.location(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), APNSModel.aps),
                     "a Live Activity \(ValueFormat.quoted(event)) push needs aps.\(key): \(effect)")
             }
+            // Apple's times are epoch seconds; a millisecond count (JavaScript's Date.now()) is a
+            // date some 50,000 years ahead, which iOS takes as given: a warning, since this push
+            // still shows (the twenty-seventh audit's observation, FCM's Live Activity example).
+            for (key, effect) in millisecondTimes {
+                guard let value = aps[key].flatMap(ValueFormat.wholeNumber), value >= millisecondsFloor else { continue }
+                report.warning(
+                    APNSWalker.location(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), APNSModel.aps),
+                    "aps.\(key) \(value) reads as epoch milliseconds: Live Activity times are epoch seconds, and as seconds this is thousands of years ahead, so \(effect); divide it by 1000")
+            }
         }
+
+        /// 10^11 seconds is the year 5138; the milliseconds of any date since 1973 are more.
+        static let millisecondsFloor: Int64 = 100_000_000_000
+        static let millisecondTimes: [(StaticString, StaticString)] = [
+            ("timestamp", "iOS takes every later update, sent in seconds, as older and drops it"),
+            ("stale-date", "the Live Activity never goes stale"),
+            ("dismissal-date", "iOS keeps the ended Live Activity for up to four hours instead"),
+        ]
     }
 
     struct Size: CheckRule {

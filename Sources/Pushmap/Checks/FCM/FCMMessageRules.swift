@@ -140,6 +140,32 @@ extension FCMPayloadChecks {
         }
     }
 
+    /// `webpush.headers` go to the browser's push service as the Web Push protocol's headers
+    /// (RFC 8030 5.2 and 5.3): TTL is a whole number of seconds, Urgency one of very-low, low,
+    /// normal and high. FCM does not say what it does with another value and no Admin SDK checks
+    /// them: a warning, for a push that may be kept no time or sent at another urgency.
+    struct WebpushHeaders: CheckRule {
+        static var name: StaticString { "fcm-webpush-headers" }
+        static let urgencies: [StaticString] = ["very-low", "low", "normal", "high"]
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let headers = given(payload.members.webpush?.objectValue?["headers"])?.objectValue else { return }
+            for (key, value) in headers {
+                guard let name = key.utf8, let text = value.utf8 else { continue }
+                let at = JSONPath.member("$.message.webpush.headers", String(decoding: name, as: UTF8.self))
+                if ValueFormat.equalsIgnoringCase(name, "Urgency"), !ValueFormat.isOne(of: urgencies, text) {
+                    report.warning(
+                        CheckLocation(payload: at),
+                        "\(shortPath(at)) is \(ValueFormat.quoted(text)), not very-low, low, normal or high (RFC 8030): the browser's push service may refuse the push or send it at normal urgency")
+                } else if ValueFormat.equalsIgnoringCase(name, "TTL"), text.isEmpty || !text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                    report.warning(
+                        CheckLocation(payload: at),
+                        "\(shortPath(at)) is \(ValueFormat.quoted(text)), not a whole number of seconds (RFC 8030): the browser's push service may refuse the push or keep it no time")
+                }
+            }
+        }
+    }
+
     /// `webpush.notification` is handed to the browser's `showNotification` as its options (as
     /// Firebase's service worker does), which throws a TypeError, showing nothing, for options
     /// the Notifications API standard refuses: a `dir` other than auto, ltr or rtl, `actions`
