@@ -47,6 +47,7 @@ struct FCMModelTests {
     static let ownRules: [String: String] = [
         "Message.data": "fcm-data-map", "Message.android": "fcm-android-object", "AndroidConfig.data": "fcm-data-map",
         "AndroidConfig.priority": "fcm-delivery-priority", "AndroidConfig.ttl": "fcm-ttl",
+        "AndroidConfigV2.data": "fcm-data-map", "AndroidConfigV2.ttl": "fcm-ttl",
     ]
 
     static func valid(_ type: FCMModel.ValueType) -> JSONValue {
