@@ -223,6 +223,25 @@ struct CampaignCommandTests {
         #expect(clean.stderr.split(separator: "\n").count == 1, "\(clean.stderr)")
     }
 
+    /// Source: the twenty-eighth audit, F3: a link built from recipient data went out with a
+    /// space and a line break in it, or empty (a tap that opens nothing), with no word.
+    @Test("a link that recipient data leaves empty or with a space is a warning on that recipient's line, per platform")
+    func recipientLinks() throws {
+        let result = try Self.campaign(
+            #"{"title": "t", "body": "b", "link": {"uri": "{{ base }}{{ order }}"}}"#,
+            [
+                #"{"id": "1", "vars": {"base": "https://shop.example.com/o/", "order": "a b"}}"#, #"{"id": "2", "vars": {"base": "", "order": ""}}"#,
+                #"{"id": "3", "vars": {"base": "https://shop.example.com/o/", "order": "77"}}"#,
+            ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = Self.lines(result.stdout)
+        #expect(lines.count == 3)
+        let rules = lines.map { Self.diagnostics($0).compactMap { $0["rule"] as? String }.sorted() }
+        #expect(rules == [["android-link-uri", "ios-link-uri"], ["android-link-uri", "ios-link-uri"], []], "\(result.stdout)")
+        let paths = Set(lines.prefix(2).flatMap { Self.diagnostics($0).compactMap { $0["path"] as? String } })
+        #expect(paths == ["$.link.uri"], "\(paths)")
+    }
+
     // MARK: - Templates that do not compile
 
     @Test("a template syntax error names the intent path and the column, before any recipient; exit 1")

@@ -119,6 +119,7 @@ enum AndroidClientChecks {
         LinkType.self
         LinkWithoutType.self
         OpenAppURI.self
+        LinkURI.self
         ImageKey.self
         ActionsJSON.self
         ActionCount.self
@@ -241,6 +242,14 @@ enum AndroidClientChecks {
             report.error(
                 payload.keys.location(.uri),
                 "adb_a_type is OPENAPP but adb_uri is \(ValueFormat.quoted(uri)): Android opens the uri on a tap, not the app (send no adb_uri to open the app)")
+        }
+    }
+
+    struct LinkURI: CheckRule {
+        static var name: StaticString { "android-link-uri" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.linkURI(payload.keys, .android, &report)
         }
     }
 

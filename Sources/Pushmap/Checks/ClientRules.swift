@@ -97,6 +97,23 @@ enum ClientRules {
         }
     }
 
+    /// adb_uri, which both platforms open on a tap (but for DISMISS, NONE and OPENAPP, whose
+    /// uri android-open-app-uri speaks of): empty, it opens nothing; with a space or a control
+    /// character, which no URI holds (RFC 3986), whether the phone opens it depends on the app's
+    /// handler. Warnings: the notification shows (the twenty-eighth audit, F3: a campaign's
+    /// recipient data made both, with no word).
+    static func linkURI(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        guard let uri = keys.text(.uri) else { return }
+        if let type = keys.text(.linkType), ValueFormat.isOne(of: ["DISMISS", "NONE", "OPENAPP"], type) { return }
+        if uri.isEmpty {
+            report.warning(keys.location(.uri), "adb_uri is empty: a tap on the notification opens nothing on \(platform.name); leave the uri out to open the app")
+        } else if uri.contains(where: { $0 <= 0x20 || $0 == 0x7F }) {
+            report.warning(
+                keys.location(.uri),
+                "adb_uri \(ValueFormat.quoted(uri)) holds a space or a control character, which a URI cannot: \(platform.name) may not open it; percent-encode it (a space is %20)")
+        }
+    }
+
     /// The other platform's image key without this one's: this platform shows no image.
     static func imageKey(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
         guard keys.contains(platform.otherImageKey), !keys.contains(platform.imageKey) else { return }

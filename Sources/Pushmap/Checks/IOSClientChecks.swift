@@ -63,6 +63,7 @@ enum IOSClientChecks {
 
         // MARK: every payload
         MediaHTTPS.self
+        LinkURI.self
         ImageKey.self
         Color.self
         TextLength.self
@@ -309,6 +310,14 @@ enum IOSClientChecks {
                     payload.keys.location(key),
                     "\(key.name) \(ValueFormat.quoted(url)) is not an https URL: the SDK attaches media only for https, so no image shows")
             }
+        }
+    }
+
+    struct LinkURI: CheckRule {
+        static var name: StaticString { "ios-link-uri" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.linkURI(payload.keys, .iOS, &report)
         }
     }
 
