@@ -244,6 +244,17 @@ struct CampaignCommandTests {
 
     // MARK: - Templates that do not compile
 
+    /// Source: the twenty-eighth audit, F1: a data key `{{ k }}` went to every phone as written,
+    /// with no word from campaign (translate warned of it).
+    @Test("a key holding a Liquid tag is refused before any recipient: only values render")
+    func tagInKey() throws {
+        let result = try Self.campaign(#"{"title": "t", "body": "b", "data": {"{{ k }}": "v", "ok": "{{ k }}"}}"#, [#"{"id": "u-1", "vars": {"k": "key"}}"#])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains(#"intent.json: error: $.data["{{ k }}"]: the key holds a Liquid tag, but a campaign renders values only"#), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
     @Test("a template syntax error names the intent path and the column, before any recipient; exit 1")
     func syntaxError() throws {
         let result = try Self.campaign(#"{"title": "t", "body": "Hi {{ first_name", "buttons": [{"label": "{% if x %}open"}]}"#, [#"{"id": "u-1"}"#])

@@ -250,6 +250,14 @@ private struct Compiler {
                 return .value(value)
             }
         case .object(let object):
+            // Only values render: a key holding a tag went to every phone as written (the
+            // twenty-eighth audit, F1: a data key `{{ k }}`), refused before any recipient.
+            for member in object where LiquidLexer.hasMarkup(member.key) {
+                diagnostics.append(
+                    .error(
+                        path.appending(member.key).description, "template-syntax",
+                        "the key holds a Liquid tag, but a campaign renders values only, never keys: every phone would get the key as written; put the personal part in the value"))
+            }
             return .object(object.map { member in (member.key, node(member.value, path: path.appending(member.key))) })
         case .array(let items):
             return .array(items.enumerated().map { index, item in node(item, path: path.appending(index)) })
