@@ -165,6 +165,20 @@ struct ServerCampaignTests {
         }
     }
 
+    /// Source: the twenty-eighth audit, F2: the repository's own examples/campaign/welcome.json,
+    /// written over several lines, sent with its recipients, got "1:2: unexpected end of input".
+    @Test("an intent written over several lines is a 400 that says the intent is the body's first line, whole")
+    func multiLineIntent() throws {
+        let server = try ServerUnderTest(Self.now)
+        let intent = try String(contentsOf: ServerPaths.root.appendingPathComponent("examples/campaign/welcome.json"), encoding: .utf8)
+        let recipients = try String(contentsOf: ServerPaths.root.appendingPathComponent("examples/campaign/recipients.ndjson"), encoding: .utf8)
+        #expect(intent.contains("\n{") || intent.hasPrefix("{\n"), "the example is written over several lines")
+        let answer = try Curl.request(
+            "POST", "\(server.baseURL)/v1/campaign?platform=apns", body: Data((intent + recipients).utf8), headers: ["Content-Type": "application/x-ndjson"])
+        #expect(answer.status == 400, "\(answer.text)")
+        #expect(answer.text.contains("unexpected end of input; the intent must be the body's first line, whole"), "\(answer.text)")
+    }
+
     @Test("a large campaign streams: 5,000 recipients in one body, each answered in order, as the command line answers them")
     func streamed() throws {
         let server = try ServerUnderTest(Self.now)

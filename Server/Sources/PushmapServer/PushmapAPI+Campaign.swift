@@ -36,7 +36,14 @@ extension PushmapAPI {
         do throws(JSONParseError) {
             value = try JSONParser.parse(intent)
         } catch {
-            throw APIError.invalidJSON([.jsonSyntax(error)])
+            var finding = Diagnostic.jsonSyntax(error)
+            // The line ended inside the intent: written over several lines, as a file may hold
+            // it (examples/campaign/welcome.json), where the route reads its first line alone
+            // (the twenty-eighth audit, F2: "1:2: unexpected end of input" said no more).
+            if finding.message.hasSuffix("unexpected end of input") {
+                finding.message += "; the intent must be the body's first line, whole (write it compactly, as jq -c does)"
+            }
+            throw APIError.invalidJSON([finding])
         }
         do throws(CampaignError) {
             return try Campaign(intent: value, translator: translator)
