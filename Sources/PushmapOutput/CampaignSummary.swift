@@ -12,6 +12,9 @@ public struct CampaignSummary: Sendable, Equatable {
 
     public init() {}
 
+    /// The counts a line of ``lines`` names; the JSON form has them all.
+    public static let shownPerLine = 20
+
     /// Counts one recipient.
     public mutating func add(_ output: CampaignLine.Output) {
         recipients += 1
@@ -33,7 +36,8 @@ public struct CampaignSummary: Sendable, Equatable {
     }
 
     /// The summary for people: a line of totals, then a line per kind of count that has any,
-    /// most frequent first.
+    /// most frequent first, the first ``shownPerLine`` of each (the locale tags come from the
+    /// recipients, who can send thousands: the twenty-eighth audit, F8, met a line of 935 KB).
     public var text: String { lines.joined(separator: "\n") }
 
     /// The summary's lines, each written as a line of its own.
@@ -42,7 +46,8 @@ public struct CampaignSummary: Sendable, Equatable {
         func line(_ title: String, _ counts: [String: Int]) {
             guard !counts.isEmpty else { return }
             let sorted = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
-            lines.append("  \(title): " + sorted.map { "\($0.key) \($0.value)" }.joined(separator: ", "))
+            let more = sorted.count > Self.shownPerLine ? ", and \(sorted.count - Self.shownPerLine) more" : ""
+            lines.append("  \(title): " + sorted.prefix(Self.shownPerLine).map { "\($0.key) \($0.value)" }.joined(separator: ", ") + more)
         }
         line("missing variables", missingVariables)
         line("locale fallbacks", localeFallbacks)

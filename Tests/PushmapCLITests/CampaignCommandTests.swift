@@ -242,6 +242,19 @@ struct CampaignCommandTests {
         #expect(paths == ["$.link.uri"], "\(paths)")
     }
 
+    /// Source: the twenty-eighth audit, F8: 5,000 recipients' own locale tags made the summary's
+    /// fallback line 935 KB long.
+    @Test("the summary names the 20 most frequent locale fallbacks and counts the rest")
+    func boundedSummary() throws {
+        let tags = ["aa", "ab", "ae", "af", "ak", "am", "an", "ar", "as", "av", "ay", "az", "ba", "be", "bg", "bi", "bm", "bn", "bo", "br", "bs", "ca", "ce", "ch", "co"]
+        let recipients = tags.enumerated().map { #"{"id": "u-\#($0.offset)", "locale": "\#($0.element)"}"# }
+        let result = try Self.campaign(#"{"title": "t", "body": "b", "locales": {"fr": {"title": "Salut"}}}"#, recipients, ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = result.stderr.split(separator: "\n").first { $0.contains("locale fallbacks:") } ?? ""
+        #expect(line.hasSuffix(", and 5 more"), "\(line)")
+        #expect(line.components(separatedBy: ", ").count == 21, "\(line)")
+    }
+
     // MARK: - Templates that do not compile
 
     /// Source: the twenty-eighth audit, F1: a data key `{{ k }}` went to every phone as written,

@@ -34,6 +34,20 @@ struct CampaignLibraryTests {
         #expect(outcome.fallback == nil && outcome.missingVariables.isEmpty && outcome.truncated.isEmpty)
     }
 
+    /// Source: RFC 5646 2.2.5 and 2.2.6 (a variant or a singleton given twice is no tag) and RFC
+    /// 4647 3.4 (Lookup drops a singleton a truncation leaves at the end); the twenty-eighth
+    /// audit, F8 and F9: `en-US-x` was a step of the fallback chain, and a variant said twenty
+    /// times a tag.
+    @Test("a tag with a variant or a singleton twice is no tag; its fallback chain skips a truncation ending in a singleton")
+    func localeTags() {
+        #expect(LocaleTag("de-1901-1901") == nil)
+        #expect(LocaleTag("en-a-bbb-a-ccc") == nil)
+        #expect(LocaleTag("sl-rozaj-biske-1994")?.description == "sl-rozaj-biske-1994")
+        #expect(LocaleTag("en-x-a-a")?.description == "en-x-a-a")
+        #expect(LocaleTag("en-US-x-private")?.chain.map(\.description) == ["en-US-x-private", "en-US", "en"])
+        #expect(LocaleTag("fr_ca")?.chain.map(\.description) == ["fr-CA", "fr"])
+    }
+
     @Test("a missing variable is the recipient's error, or with lenient a warning; a language with no layer falls back")
     func missing() throws {
         let campaign = try Campaign(intent: Self.intent, translator: translator())
