@@ -453,6 +453,32 @@ struct CampaignCommandTests {
         #expect((lines.last?["missingVariables"] as? [String: Int]) == ["n": 2], "\(lines.last ?? [:])")
     }
 
+    /// Source: the twenty-eighth audit, F12: a CRM export's epoch milliseconds failed the date
+    /// filter with no word of the fix; Liquid's is `divided_by: 1000`.
+    @Test("a date in epoch milliseconds fails the recipient with the fix; divided by 1000 it renders")
+    func dateMilliseconds() throws {
+        let recipient = #"{"id": "1", "vars": {"d": "1764151200000"}}"#
+        let failed = try Self.campaign(#"{"title": "t", "body": "{{ d | date: \"%F\" }}"}"#, [recipient], ["--platform", "apns"])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("It reads as epoch milliseconds: divide by 1000 first (| divided_by: 1000)."), "\(failed.stdout)")
+        let fixed = try Self.campaign(#"{"title": "t", "body": "{{ d | divided_by: 1000 | date: \"%F\" }}"}"#, [recipient], ["--platform", "apns"])
+        #expect(fixed.status == 0 && fixed.stdout.contains(#""body":"2025-11-26""#), "\(fixed.stdout)")
+    }
+
+    /// Source: the twenty-eighth audit, F10: a title of one grapheme cluster of 6,001 bytes (an e
+    /// and 3,000 combining marks) was cut to "…" alone and counted as translated: a blank
+    /// notification, which docs/campaign.md says a recipient never gets.
+    @Test("a title or body that only the ellipsis would be left of fails the recipient on its size")
+    func ellipsisAlone() throws {
+        let huge = "e" + String(repeating: "\u{301}", count: 3000)
+        let recipient = String(decoding: try JSONSerialization.data(withJSONObject: ["id": "c", "vars": ["t": huge]]), as: UTF8.self)
+        let result = try Self.campaign(#"{"title": "{{ t }}", "body": "b"}"#, [recipient], ["--platform", "apns"])
+        #expect(result.status == 1, "\(result.stdout)")
+        let line = try #require(Self.lines(result.stdout).first)
+        #expect(Self.diagnostics(line).map { $0["rule"] as? String } == ["apns-size"], "\(line)")
+        #expect(!result.stdout.contains("\"title\":\"…\""))
+    }
+
     /// Source: the sixth audit: FCM's adb_items holds the captions as JSON inside a JSON string,
     /// where a quote costs 4 bytes; counted as 2, the cut took two whole captions ([700, 1, 1]
     /// characters, 3,231 bytes) where cutting the second to about 215 fits.

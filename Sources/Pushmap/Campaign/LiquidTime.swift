@@ -34,7 +34,11 @@ enum LiquidTime {
             throw LiquidFilter.Failure(message: "'date' cannot read \"\(quoted)\" as a time; give epoch seconds, an ISO 8601 date such as 2026-11-26T10:00:00Z or an English one such as March 14, 2016.")
         }
         guard range.contains(instant.seconds) else {
-            throw LiquidFilter.Failure(message: "'date' takes times from year 1 to 9999; \(instant.seconds) seconds is outside.")
+            // Epoch milliseconds (JavaScript's, many exports') of any date since 2001 are past
+            // 9999 as seconds: say the fix (the twenty-eighth audit, F12).
+            let milliseconds = instant.seconds > range.upperBound && range.contains(instant.seconds / 1000)
+                ? " It reads as epoch milliseconds: divide by 1000 first (| divided_by: 1000)." : ""
+            throw LiquidFilter.Failure(message: "'date' takes times from year 1 to 9999; \(instant.seconds) seconds is outside.\(milliseconds)")
         }
         return instant
     }

@@ -62,7 +62,7 @@ enum PayloadFit {
         var warning: Diagnostic {
             let (from, to) = (before.count, after.count)
             let lengths = from == to
-                ? "from \(before.utf8.count) to \(after.utf8.count) bytes (\(from) characters either way: one of many bytes was taken)"
+                ? "from \(before.utf8.count) to \(after.utf8.count) bytes (\(from) character\(from == 1 ? "" : "s") either way: one of many bytes was taken)"
                 : "from \(from) to \(to) characters"
             return .warning(path, "truncated", "shortened \(lengths) to fit the payload within its limit")
         }
@@ -86,6 +86,8 @@ enum PayloadFit {
             // escaped twice, a quote there costs 4 bytes. Counted so, a cut never takes more
             // than it must; where it is less (APNS's items), the next try takes the rest.
             let nested = field.contains(.key("carousel"))
+            // The notification's own title and body keep a character: the ellipsis alone says nothing.
+            let keepsOne = field == [.key("title")] || field == [.key("body")]
             // A text written twice in a payload, or escaped otherwise than counted (a caption
             // counted as FCM's adb_items escape it, in an APNS payload, which escapes it once),
             // needs more cuts. Each that saves something goes on with the same text, so that the
@@ -93,7 +95,7 @@ enum PayloadFit {
             // half of what is left (nothing escapes more than twice as FCM counts it), so a few
             // dozen are the most even 64 KiB needs.
             for _ in 0..<64 {
-                guard let shorter = cut(text, saving: overflow, nested: nested) else { break }
+                guard let shorter = cut(text, saving: overflow, nested: nested, keepsOne: keepsOne) else { break }
                 let candidate = set(intent, at: field[...], to: .string(shorter))
                 do {
                     let translation = try translate(JSONWriter(style: .compact).write(candidate))
@@ -116,8 +118,10 @@ enum PayloadFit {
 
     /// `text` with whole characters taken from the end, and "…" added, so that it is `saving`
     /// bytes shorter as JSON text (`nested`: as JSON text inside a JSON string); nil when nothing
-    /// is left to take.
-    static func cut(_ text: String, saving: Int, nested: Bool = false) -> String? {
+    /// is left to take, or with `keepsOne` when the ellipsis alone would be left: a title or a
+    /// body that says nothing is a blank notification (the twenty-eighth audit, F10: a title of
+    /// one cluster of 6,000 bytes went out as "…"), and the recipient fails instead.
+    static func cut(_ text: String, saving: Int, nested: Bool = false, keepsOne: Bool = false) -> String? {
         var characters = Array(text)
         // A text cut before ends in the ellipsis, which goes and comes back.
         if characters.last == ellipsis { characters.removeLast() }
@@ -127,6 +131,7 @@ enum PayloadFit {
         while saved < saving, let last = characters.popLast() {
             saved += escapedLength(last, nested: nested)
         }
+        if keepsOne, characters.isEmpty { return nil }
         return String(characters) + String(ellipsis)
     }
 
