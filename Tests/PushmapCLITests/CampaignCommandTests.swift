@@ -453,6 +453,16 @@ struct CampaignCommandTests {
         #expect((lines.last?["missingVariables"] as? [String: Int]) == ["n": 2], "\(lines.last ?? [:])")
     }
 
+    /// Source: the twenty-eighth audit, F6: a data value of 5,000 bytes, which no cut shortens,
+    /// failed the recipient with a size finding at `$` that did not say what to make smaller.
+    @Test("a recipient whose payload no cut makes fit names the largest value a campaign never cuts")
+    func uncutValueNamed() throws {
+        let recipient = #"{"id": "d", "vars": {"v": "\#(String(repeating: "x", count: 5000))"}}"#
+        let result = try Self.campaign(#"{"title": "t", "body": "b", "data": {"k": "{{ v }}"}}"#, [recipient], ["--platform", "fcm"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("the texts were shortened as far as they go, and the largest value a campaign never cuts is $.data.k, 5000 bytes"), "\(result.stdout)")
+    }
+
     /// Source: the twenty-eighth audit, F12: a CRM export's epoch milliseconds failed the date
     /// filter with no word of the fix; Liquid's is `divided_by: 1000`.
     @Test("a date in epoch milliseconds fails the recipient with the fix; divided by 1000 it renders")

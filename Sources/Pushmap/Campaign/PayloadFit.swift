@@ -45,6 +45,33 @@ enum PayloadFit {
         return fields
     }
 
+    /// `error`, a fit's last, with each size finding naming the largest string of `intent` that
+    /// no cut shortens (a data value, a link, a label), the one to make smaller.
+    static func namingUncut(_ error: TranslationError, _ intent: JSONValue) -> TranslationError {
+        let cuttable = Set(fields(intent).map { JSONPath($0).description })
+        var largest: (path: String, bytes: Int)?
+        func walk(_ value: JSONValue, _ path: JSONPath) {
+            switch value {
+            case .string(let text):
+                let described = path.description
+                if text.utf8.count > largest?.bytes ?? 0, !cuttable.contains(described) { largest = (described, text.utf8.count) }
+            case .object(let object):
+                for (key, member) in object where !(path == .root && key == "locales") { walk(member, path.appending(key)) }
+            case .array(let items):
+                for (index, item) in items.enumerated() { walk(item, path.appending(index)) }
+            default:
+                break
+            }
+        }
+        walk(intent, .root)
+        guard let largest, largest.bytes >= 256 else { return error }
+        var named = error
+        for index in named.diagnostics.indices where named.diagnostics[index].bytesOver != nil {
+            named.diagnostics[index].message += "; the texts were shortened as far as they go, and the largest value a campaign never cuts is \(largest.path), \(largest.bytes) bytes"
+        }
+        return named
+    }
+
     /// The result of a fit: the translation, and each text cut.
     struct Fitted {
         var translation: Translation
