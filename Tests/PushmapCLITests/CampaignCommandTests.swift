@@ -463,6 +463,18 @@ struct CampaignCommandTests {
         #expect(result.stdout.contains("the texts were shortened as far as they go, and the largest value a campaign never cuts is $.data.k, 5000 bytes"), "\(result.stdout)")
     }
 
+    /// Source: the twenty-eighth audit, F5: a member missing from one item of a loop was named by
+    /// the loop's variable (`i.price`), not by what the audience file lacks (`items[2].price`).
+    @Test("a member missing from a loop's item is named by its path in the recipient's vars, nested loops too")
+    func loopItemPaths() throws {
+        let intent = #"{"title": "t", "body": "{% for i in items %}{{ i.name }} {{ i.price }};{% endfor %}{% for o in orders %}{% for l in o.lines %}{{ l.sku }}{% endfor %}{% endfor %}"}"#
+        let recipient = #"{"id": "1", "vars": {"items": [{"name": "a", "price": 1}, {"name": "b"}], "orders": [{"lines": [{"sku": "x"}]}, {"lines": [{"sku": "y"}, {}]}]}}"#
+        let result = try Self.campaign(intent, [recipient], ["--platform", "apns"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("items[1].price is not in this recipient's vars"), "\(result.stdout)")
+        #expect(result.stderr.contains("missing variables: items[1].price 1, orders[1].lines[1].sku 1"), "\(result.stderr)")
+    }
+
     /// Source: the twenty-eighth audit, F12: a CRM export's epoch milliseconds failed the date
     /// filter with no word of the fix; Liquid's is `divided_by: 1000`.
     @Test("a date in epoch milliseconds fails the recipient with the fix; divided by 1000 it renders")

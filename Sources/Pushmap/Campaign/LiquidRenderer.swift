@@ -23,6 +23,9 @@ struct LiquidRenderer {
     private var offsets: [String: Int] = [:]
     /// The next turn of each cycle group.
     private var cycles: [String: Int] = [:]
+    /// For each open loop (as `context.loops`), the recipient's data its item is, when the loop
+    /// goes over a list of `vars`: `items[2]`.
+    private var itemSources: [String?] = []
 
     init(context: LiquidContext, capacity: Int) {
         self.context = context
@@ -117,17 +120,20 @@ struct LiquidRenderer {
     private mutating func render(_ loop: LiquidLoop) {
         let header = loop.header
         if let path = header.limit?.missingPath(context) ?? header.offset?.missingPath(context) {
-            problems.append(.missingVariable(path))
+            problems.append(.missingVariable(dataPath(path)))
             return
         }
         let items: LiquidLoopItems
         var sliced = true
+        // The list's path in the recipient's data, for a missing member of an item.
+        var source: String?
         switch header.source {
         case .collection(let expression):
             guard let value = expression.evaluate(context) else {
-                if let path = expression.missingPath(context) { problems.append(.missingVariable(path)) }
+                if let path = expression.missingPath(context) { problems.append(.missingVariable(dataPath(path))) }
                 return
             }
+            if case .array = value, case .variable(let path) = expression { source = dataPath(path.written) }
             items = .list(LiquidLoopItems.items(of: value))
             // As Liquid: a text is one item, whatever the offset and limit say.
             if case .string = value { sliced = false }
@@ -161,7 +167,11 @@ struct LiquidRenderer {
         let length = window.count
         let parent = context.loops.last?.forloop
         context.loops.append((header.variable, .null, .null))
-        defer { context.loops.removeLast() }
+        itemSources.append(nil)
+        defer {
+            context.loops.removeLast()
+            itemSources.removeLast()
+        }
         for position in 0..<length where !full {
             let index = header.reversed ? window.upperBound - 1 - position : window.lowerBound + position
             passes += 1
@@ -178,9 +188,23 @@ struct LiquidRenderer {
             ]
             forloop["parentloop"] = parent ?? .null
             context.loops[context.loops.count - 1] = (header.variable, items[index], .object(forloop))
+            itemSources[itemSources.count - 1] = source.map { "\($0)[\(index)]" }
             render(loop.body)
             if interrupts.popLast() == .break { break }
         }
+    }
+
+    /// A missing path as the recipient's data names it: inside a loop over a list of `vars`, the
+    /// loop's variable is the item it is at (`i.price` is `items[2].price`), which is what the
+    /// audience file lacks (the twenty-eighth audit, F5). Anything else, as written.
+    private func dataPath(_ written: String) -> String {
+        for (loop, source) in zip(context.loops, itemSources).reversed() {
+            guard written.hasPrefix(loop.item) else { continue }
+            let rest = written.dropFirst(loop.item.count)
+            guard rest.isEmpty || rest.first == "." || rest.first == "[" else { continue }
+            return source.map { $0 + rest } ?? written
+        }
+        return written
     }
 
     private mutating func render(_ tag: LiquidOutput) {
@@ -203,7 +227,7 @@ struct LiquidRenderer {
             value = found
         } else {
             if !tag.hasDefault, case .variable(let path) = tag.expression {
-                problems.append(.missingVariable(path.written))
+                problems.append(.missingVariable(dataPath(path.written)))
             }
             value = .null
         }
@@ -213,7 +237,7 @@ struct LiquidRenderer {
         var missing = false
         for filter in tag.filters {
             for path in filter.argumentVariables where path.resolve(context) == nil {
-                problems.append(.missingVariable(path.written))
+                problems.append(.missingVariable(dataPath(path.written)))
                 missing = true
             }
         }
