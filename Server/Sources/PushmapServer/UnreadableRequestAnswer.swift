@@ -150,7 +150,7 @@ final class FirstBytes: ChannelInboundHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let buffer = unwrapInboundIn(data)
-        bytes += buffer.readableBytesView.prefix(Self.kept - bytes.count)
+        bytes += buffer.readableBytesView.prefix(max(0, Self.kept - bytes.count))
         context.fireChannelRead(data)
         if bytes.count >= Self.kept { context.pipeline.syncOperations.removeHandler(context: context, promise: nil) }
     }
