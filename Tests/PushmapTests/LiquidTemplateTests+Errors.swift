@@ -52,6 +52,9 @@ extension LiquidTemplateTests {
         ("{% for i in (1..2 %}{% endfor %}", 19, "Expected ')' to close the '(' at column 13, found the end of the tag."),
         ("a{% break %}", 2, "'break' is outside any '{% for %}' loop."),
         ("{% for x in y %}{% endfor %}{% continue %}", 29, "'continue' is outside any '{% for %}' loop."),
+        // The twenty-eighth audit, F4: outside a loop, every recipient failed on it as lacking data.
+        ("n {{ forloop.index }}", 3, "'forloop' is there only inside a '{% for %}' loop."),
+        ("{% for i in y %}{% endfor %}{{ forloop }}", 29, "'forloop' is there only inside a '{% for %}' loop."),
         ("{% for i in y %}{% break now %}{% endfor %}", 26, "'break' takes nothing after it; found 'now'."),
         ("{% for x in y %}{% else %}{% else %}{% endfor %}", 27, "'else' cannot follow the 'else' of the '{% for %}' at column 1; close it with '{% endfor %}' first."),
         ("{% assign x 1 %}", 13, "Expected '=' after the name in 'assign', found the number 1."),

@@ -64,9 +64,15 @@ struct LiquidParser {
             case .text(let range, let raw):
                 // A raw body is written as a value is, so that no blank-body rule drops it.
                 nodes.append(raw ? .output(LiquidOutput(expression: .literal(.string(text.text(range))), filters: [])) : .text(text.text(range)))
-            case .output(let markup, _):
+            case .output(let markup, let start):
                 var parser = try LiquidMarkupParser(text, markup: markup)
-                if let output = try parser.output() { nodes.append(.output(output)) }
+                guard let output = try parser.output() else { break }
+                // Outside a loop `forloop` is whatever the recipient's vars call so, or missing:
+                // every recipient failed on it as lacking data (the twenty-eighth audit, F4).
+                if loops == 0, case .variable(let path) = output.expression, path.root == "forloop" {
+                    throw text.error(at: start, "'forloop' is there only inside a '{% for %}' loop.")
+                }
+                nodes.append(.output(output))
             case .comment:
                 nodes.append(.comment)
             case .tag(let name, let nameStart, let markup, let start):
