@@ -57,7 +57,17 @@ static int lib_isobject(lua_State *L) { lua_pushboolean(L, has_mark(L, 1, &pmh_o
 // limited to the conversions that read the same on every machine: numbers, the C locale's
 // English names, and no local time zone. Default: ISO 8601, "2024-01-01T00:00:00Z".
 static int lib_date(lua_State *L) {
-    lua_Integer epoch = luaL_checkinteger(L, 1);
+    // Its own words for a wrong argument, which Lua's checks put as "bad argument #1 to 'date'",
+    // and a number as the format is refused, not taken as its digits (the twenty-sixth audit, F22).
+    int is_integer = 0;
+    lua_Integer epoch = lua_tointegerx(L, 1, &is_integer);
+    if (!is_integer || lua_type(L, 1) != LUA_TNUMBER) {
+        return luaL_error(L, "pushmap.date: the time must be whole epoch seconds, got %s",
+                          lua_type(L, 1) == LUA_TNUMBER ? "a fraction" : luaL_typename(L, 1));
+    }
+    if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TSTRING) {
+        return luaL_error(L, "pushmap.date: the format must be a string such as \"%%Y-%%m-%%d\", got %s", luaL_typename(L, 2));
+    }
     size_t length;
     const char *format = luaL_optlstring(L, 2, "%Y-%m-%dT%H:%M:%SZ", &length);
     if (length > 128) return luaL_error(L, "pushmap.date: the format is longer than 128 bytes");
@@ -65,9 +75,10 @@ static int lib_date(lua_State *L) {
     for (size_t i = 0; i < length; i++) {
         if (format[i] != '%') continue;
         char c = i + 1 < length ? format[i + 1] : '\0';
-        if (c == '\0' || strchr("YmdHMSyjaAbBpeIFTuwz%", c) == NULL) {
+        if (c == '\0') return luaL_error(L, "pushmap.date: the format ends in a lone '%%' (write %%%% for a percent sign)");
+        if (strchr("YmdHMSyjaAbBpeIFTuwz%", c) == NULL) {
             return luaL_error(L, "pushmap.date: unsupported conversion '%%%c' (use %%Y %%m %%d %%H %%M %%S %%y %%j "
-                                 "%%a %%A %%b %%B %%p %%e %%I %%F %%T %%u %%w %%z %%%%)", c == '\0' ? ' ' : c);
+                                 "%%a %%A %%b %%B %%p %%e %%I %%F %%T %%u %%w %%z %%%%)", c);
         }
         i++;
     }

@@ -368,6 +368,25 @@ struct ScriptAuthoringTests {
         let refused = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m"], input: Data(#"{"template": "local"}"#.utf8), directory: local)
         #expect(refused.status == 2)
         #expect(refused.stderr.contains("m/local.lua:2: pushmap.date: unsupported conversion '%c'"), "\(refused.stderr)")
+
+        // The twenty-sixth audit, F22: a number as the format was written as its digits, a
+        // trailing % was "unsupported conversion '% '", a wrong time "bad argument #1 to 'date'".
+        for (call, said) in [
+            ("pushmap.date(ctx.now, 5)", #"pushmap.date: the format must be a string such as "%Y-%m-%d", got number"#),
+            (#"pushmap.date(ctx.now, "%Y %")"#, "pushmap.date: the format ends in a lone '%' (write %% for a percent sign)"),
+            (#"pushmap.date("soon")"#, "pushmap.date: the time must be whole epoch seconds, got string"),
+            ("pushmap.date(1.5)", "pushmap.date: the time must be whole epoch seconds, got a fraction"),
+        ] {
+            let folder = try Self.folder(["m/bad.lua": """
+                return { name = "bad", api = 1, platforms = { "fcm" },
+                  fcm = function(intent, ctx) return { message = { data = { d = \(call) } } } end }
+
+                """])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let result = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m"], input: Data(#"{"template": "bad"}"#.utf8), directory: folder)
+            #expect(result.status == 2)
+            #expect(result.stderr.contains("m/bad.lua:2: \(said)"), "\(call): \(result.stderr)")
+        }
     }
 
     static let promoScript = """
