@@ -110,10 +110,10 @@ static int lib_json(lua_State *L) {
         return 1;
     }
     if (encoded == PMH_JSON_TOO_LARGE) {
-        return luaL_error(L, "json: the value takes more than %I bytes as JSON, the memory limit (a table used in many places is written in each)",
-                          (LUA_INTEGER)h->limits.memory_bytes);
+        return luaL_error(L, "%s.json: the value takes more than %I bytes as JSON, the memory limit (a table used in many places is written in each)",
+                          h->library, (LUA_INTEGER)h->limits.memory_bytes);
     }
-    if (h->encode == NULL) return luaL_error(L, "json: no encoder installed");
+    if (h->encode == NULL) return luaL_error(L, "%s.json: no encoder installed", h->library);
     out = NULL;
     length = 0;
     int status = h->encode(h->encode_context, L, &out, &length);

@@ -16,6 +16,8 @@ package final class LuaState {
     let host: OpaquePointer
     let state: OpaquePointer
     private let logger: Logger
+    /// `json()`'s name in messages: `pushmap.json`, as scripts call it.
+    private let jsonName: String
     /// Names of the loaded chunks, to restore names Lua shortened in messages.
     private var chunkNames: [String] = []
     private let tape: LuaValueTape
@@ -39,6 +41,7 @@ package final class LuaState {
     package init(limits: LuaLimits = LuaLimits(), library: String = "json", logger: Logger) throws(LuaError) {
         self.limits = limits
         self.logger = logger
+        self.jsonName = library + ".json"
         self.tape = LuaValueTape(maxDepth: limits.maxValueDepth)
         self.encodedCapacity = 1024
         self.encoded = UnsafeMutablePointer<UInt8>.allocate(capacity: 1024)
@@ -406,7 +409,7 @@ package final class LuaState {
         do {
             bytes = JSONWriter(style: .compact).write(try readInSwift(at: 1, root: "argument"))
         } catch {
-            bytes = Array("json: \(error.message)".utf8)
+            bytes = Array("\(jsonName): \(error.message)".utf8)
             failed = -1
         }
         if bytes.count > encodedCapacity {

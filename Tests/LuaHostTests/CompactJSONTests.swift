@@ -313,7 +313,7 @@ struct CompactJSONTests {
         let viaC = try state.load("local f = load(...) return f()", name: "run.lua")
         for (source, message) in refused {
             let described = jsonError(state, "return json.json((function() \(source) end)())")
-            #expect(described?.hasPrefix("enc.lua:1: json: ") == true, "\(source): \(described ?? "no error")")
+            #expect(described?.hasPrefix("enc.lua:1: json.json: ") == true, "\(source): \(described ?? "no error")")
             #expect(described?.contains(message) == true, "\(source): \(described ?? "no error")")
             #expect(try state.compactJSONFromC(viaC, [.value(.string(source))]) == nil, "\(source)")
         }
@@ -333,7 +333,7 @@ struct CompactJSONTests {
             let read = luaError { _ = try evaluate(state, source) }?.message.replacing("$", with: "argument")
             let encoded = jsonError(state, "return json.json((function() \(source) end)())")
             #expect(read != nil)
-            #expect(encoded == "enc.lua:1: json: \(read ?? "")", "\(source)")
+            #expect(encoded == "enc.lua:1: json.json: \(read ?? "")", "\(source)")
         }
     }
 

@@ -99,7 +99,7 @@ struct ValueTests {
         let state = try makeState()
         #expect(try evaluate(state, #"return json.json({b = 1, a = {true, json.null, "x\"y"}})"#) == .string(#"{"a":[true,null,"x\"y"],"b":1}"#))
         let error = luaError { _ = try evaluate(state, "return json.json({f = print})", name: "enc.lua") }
-        #expect(error?.description == "enc.lua:1: json: a function value at argument.f cannot be converted to JSON")
+        #expect(error?.description == "enc.lua:1: json.json: a function value at argument.f cannot be converted to JSON")
         #expect(try stillWorks(state))
     }
 
