@@ -215,6 +215,35 @@ struct TranslateCommandTests {
         #expect(diagnostics.first?["rule"] as? String == "out-of-range")
     }
 
+    /// Source: the twenty-sixth audit, F22: a script's loop that wrote 3,000 numbers into a data
+    /// map gave 3,001 error lines, against one finding per fault.
+    @Test("a rule failing on many values says the first 20 and counts the rest, in the intent and in a script's payload")
+    func repeatsCounted() throws {
+        let fields = (0..<100).map { #""bogus\#($0)": 1"# }.joined(separator: ", ")
+        let intent = try CommandRunner.run(["translate", "--platform", "fcm", "-"], input: Data(#"{"title": "t", \#(fields)}"#.utf8))
+        #expect(intent.status == 1)
+        let lines = intent.stderr.split(separator: "\n")
+        #expect(lines.count == 21, "\(intent.stderr)")
+        #expect(lines.last?.hasSuffix("error: $: and 80 more findings of this rule like those above, each on a value of its own [unknown-field]") == true, "\(lines.last ?? "")")
+
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("m"), withIntermediateDirectories: true)
+        try """
+            return { name = "loop", api = 1, platforms = { "fcm" },
+              fcm = function(intent, ctx)
+                local data = {}
+                for i = 1, 3000 do data["k" .. i] = i end
+                return { message = { data = data } }
+              end }
+            """.write(to: folder.appendingPathComponent("m/loop.lua"), atomically: true, encoding: .utf8)
+        let script = try CommandRunner.run(["translate", "--platform", "fcm", "--scripts", "m", "-"], input: Data(#"{"template": "loop"}"#.utf8), directory: folder)
+        #expect(script.status != 0)
+        let said = script.stderr.split(separator: "\n").filter { $0.contains("[fcm-data-string") }
+        #expect(said.count == 21, "\(said.count) lines")
+        #expect(said.last?.contains("and 2980 more findings of this rule") == true, "\(said.last ?? "")")
+    }
+
     @Test("answers a usage error with ArgumentParser's status 64")
     func usageError() throws {
         let result = try CommandRunner.run(["translate", "--platform", "web"])

@@ -112,6 +112,48 @@ extension Array where Element == Diagnostic {
     }
 }
 
+extension Array where Element == Diagnostic {
+    /// The findings a rule makes in one translation past which the rest are counted, not said.
+    static var repeatsSaid: Int { 20 }
+
+    /// One fault, one finding: a rule that fails on more than ``repeatsSaid`` values of one
+    /// platform's payload (a loop that wrote 3,000 numbers into a data map gave 3,001 lines: the
+    /// twenty-sixth audit, F22) says the first of them, then one finding with how many more.
+    /// Scripts' own findings (rule `script`) each say something of their own, and are all said.
+    mutating func collapseRepeats() {
+        guard count > Self.repeatsSaid else { return }
+        var said: [String: Int] = [:]
+        var more: [(finding: Diagnostic, count: Int)] = []
+        var kept: [Diagnostic] = []
+        kept.reserveCapacity(count)
+        for finding in self {
+            if finding.rule == "script" {
+                kept.append(finding)
+                continue
+            }
+            let key = "\(finding.severity)|\(finding.platform?.name ?? "")|\(finding.rule)"
+            let count = said[key, default: 0]
+            said[key] = count + 1
+            if count < Self.repeatsSaid {
+                kept.append(finding)
+            } else if count == Self.repeatsSaid {
+                more.append((finding, 1))
+            } else if let index = more.firstIndex(where: { $0.finding.rule == finding.rule && $0.finding.platform == finding.platform && $0.finding.severity == finding.severity }) {
+                more[index].count += 1
+            }
+        }
+        guard !more.isEmpty else { return }
+        for (finding, count) in more {
+            kept.append(
+                Diagnostic(
+                    finding.severity, path: "$", rule: finding.rule,
+                    message: "and \(count) more finding\(count == 1 ? "" : "s") of this rule like those above, each on a value of its own",
+                    platform: finding.platform))
+        }
+        self = kept
+    }
+}
+
 extension Diagnostic {
     /// Whether the two say the same but for their platform.
     fileprivate func samePlatformless(as other: Diagnostic) -> Bool {

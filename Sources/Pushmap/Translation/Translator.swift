@@ -263,7 +263,10 @@ public final class Translator: Sendable {
                     platform: platform))
             }
         }
-        if diagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics) }
+        if diagnostics.hasErrors {
+            diagnostics.collapseRepeats()
+            throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics)
+        }
         return try borrowing(generation, lent: lent) { lent throws(TranslationError) in
             try run(
                 .value(intent), TemplateRun(name: name, known: template != nil, metered: !lent.runtime.ownTemplates.contains(name)),
@@ -344,7 +347,11 @@ public final class Translator: Sendable {
         }
         // A template's finding about the intent is made by each platform's run: said once.
         if plan.runs.count > 1 { scriptDiagnostics.mergePlatforms() }
-        if scriptDiagnostics.hasErrors { throw TranslationError(kind: .invalidIntent, diagnostics: diagnostics + scriptDiagnostics) }
+        if scriptDiagnostics.hasErrors {
+            var all = diagnostics + scriptDiagnostics
+            all.collapseRepeats()
+            throw TranslationError(kind: .invalidIntent, diagnostics: all)
+        }
 
         if texts.count < plan.runs.count {
             let platform = plan.runs[texts.count]
@@ -377,6 +384,7 @@ public final class Translator: Sendable {
                 if let untraced, all[index].severity == .error { all[index].message += untraced }
             }
         }
+        all.collapseRepeats()
         if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
         return Translation(template: name, compact: texts, diagnostics: all)
     }
