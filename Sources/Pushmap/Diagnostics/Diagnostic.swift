@@ -110,9 +110,7 @@ extension Array where Element == Diagnostic {
             }
         }
     }
-}
 
-extension Array where Element == Diagnostic {
     /// The findings a rule makes in one translation past which the rest are counted, not said.
     static var repeatsSaid: Int { 20 }
 
@@ -122,7 +120,8 @@ extension Array where Element == Diagnostic {
     /// Scripts' own findings (rule `script`) each say something of their own, and are all said.
     mutating func collapseRepeats() {
         guard count > Self.repeatsSaid else { return }
-        var said: [String: Int] = [:]
+        // Per severity, platform and rule: how many were met, and where the count of the rest is.
+        var said: [String: (count: Int, more: Int?)] = [:]
         var more: [(finding: Diagnostic, count: Int)] = []
         var kept: [Diagnostic] = []
         kept.reserveCapacity(count)
@@ -132,15 +131,17 @@ extension Array where Element == Diagnostic {
                 continue
             }
             let key = "\(finding.severity)|\(finding.platform?.name ?? "")|\(finding.rule)"
-            let count = said[key, default: 0]
-            said[key] = count + 1
-            if count < Self.repeatsSaid {
+            var group = said[key, default: (0, nil)]
+            group.count += 1
+            if group.count <= Self.repeatsSaid {
                 kept.append(finding)
-            } else if count == Self.repeatsSaid {
-                more.append((finding, 1))
-            } else if let index = more.firstIndex(where: { $0.finding.rule == finding.rule && $0.finding.platform == finding.platform && $0.finding.severity == finding.severity }) {
+            } else if let index = group.more {
                 more[index].count += 1
+            } else {
+                group.more = more.count
+                more.append((finding, 1))
             }
+            said[key] = group
         }
         guard !more.isEmpty else { return }
         for (finding, count) in more {

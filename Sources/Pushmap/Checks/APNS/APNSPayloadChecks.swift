@@ -190,7 +190,7 @@ enum APNSPayloadChecks {
             }
             for (key, effect) in needed where aps[key] == nil {
                 report.error(
-                    APNSWalker.location(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), APNSModel.aps),
+                    location(of: key),
                     "a Live Activity \(ValueFormat.quoted(event)) push needs aps.\(key): \(effect)")
             }
             // Apple's times are epoch seconds; a millisecond count (JavaScript's Date.now()) is a
@@ -199,9 +199,14 @@ enum APNSPayloadChecks {
             for (key, effect) in millisecondTimes {
                 guard let value = aps[key].flatMap(ValueFormat.wholeNumber), value >= millisecondsFloor else { continue }
                 report.warning(
-                    APNSWalker.location(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), APNSModel.aps),
+                    location(of: key),
                     "aps.\(key) \(value) reads as epoch milliseconds: Live Activity times are epoch seconds, and as seconds this is thousands of years ahead, so \(effect); divide it by 1000")
             }
+        }
+
+        /// Where `aps.key` is, in the payload and the intent.
+        private static func location(of key: StaticString) -> CheckLocation {
+            APNSWalker.location(UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount), APNSModel.aps)
         }
 
         /// 10^11 seconds is the year 5138; the milliseconds of any date since 1973 are more.

@@ -157,7 +157,7 @@ extension FCMPayloadChecks {
                     report.warning(
                         CheckLocation(payload: at),
                         "\(shortPath(at)) is \(ValueFormat.quoted(text)), not very-low, low, normal or high (RFC 8030): the browser's push service may refuse the push or send it at normal urgency")
-                } else if ValueFormat.equalsIgnoringCase(name, "TTL"), text.isEmpty || !text.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                } else if ValueFormat.equalsIgnoringCase(name, "TTL"), text.isEmpty || !text.allSatisfy(ValueFormat.isDigit) {
                     report.warning(
                         CheckLocation(payload: at),
                         "\(shortPath(at)) is \(ValueFormat.quoted(text)), not a whole number of seconds (RFC 8030): the browser's push service may refuse the push or keep it no time")
