@@ -13,6 +13,9 @@ public enum CampaignLine {
         public var missingVariables: [String] = []
         public var fallback: String?
         public var truncated: [String] = []
+        /// The recipient's id, and its own target as compact JSON: the summary counts repeats.
+        public var id: String?
+        public var target: String?
 
         public init() {}
     }
@@ -58,6 +61,7 @@ public enum CampaignLine {
             return output
         }
         let (recipient, errors) = CampaignRecipient.read(line, limits: settings.limits)
+        output.id = recipient.id
         if !errors.isEmpty {
             output.fail(number: number, id: recipient.id, TranslationError(kind: .invalidRecipient, diagnostics: errors))
             return output
@@ -69,6 +73,7 @@ public enum CampaignLine {
         output.missingVariables = outcome.missingVariables
         output.fallback = outcome.fallback?.description
         output.truncated = outcome.truncated
+        if let target = recipient.target { output.target = String(decoding: JSONWriter(style: .compact).write(target), as: UTF8.self) }
         switch outcome.result {
         case .success(var translation):
             // The recipient's id, never the intent's.

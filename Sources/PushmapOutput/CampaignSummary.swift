@@ -1,7 +1,8 @@
 public import PushmapJSON
 
 /// What a campaign's run counts: recipients, translated, failed, and by name the variables
-/// missing, the locales sent in the default language and the texts shortened.
+/// missing, the locales sent in the default language, the texts shortened, and the ids and
+/// targets more than one recipient has (a person who is on the list twice gets the message twice).
 public struct CampaignSummary: Sendable, Equatable {
     public var recipients = 0
     public var translated = 0
@@ -9,6 +10,12 @@ public struct CampaignSummary: Sendable, Equatable {
     public var missingVariables: [String: Int] = [:]
     public var localeFallbacks: [String: Int] = [:]
     public var truncated: [String: Int] = [:]
+    /// The ids on more than one line, each with the number of lines that have it.
+    public var duplicateIDs: [String: Int] = [:]
+    /// The targets (as compact JSON) of more than one translated recipient, each with their number.
+    public var duplicateTargets: [String: Int] = [:]
+    private var seenIDs: Set<String> = []
+    private var seenTargets: Set<String> = []
 
     public init() {}
 
@@ -22,9 +29,13 @@ public struct CampaignSummary: Sendable, Equatable {
         for name in output.missingVariables { missingVariables[name, default: 0] += 1 }
         if let fallback = output.fallback { localeFallbacks[fallback, default: 0] += 1 }
         for path in output.truncated { truncated[path, default: 0] += 1 }
+        if let id = output.id, !seenIDs.insert(id).inserted { duplicateIDs[id, default: 1] += 1 }
+        // A recipient that failed is not sent: only the translated ones can reach a phone twice.
+        if output.ok, let target = output.target, !seenTargets.insert(target).inserted { duplicateTargets[target, default: 1] += 1 }
     }
 
-    /// `{"recipients":N,"translated":N,"failed":N,"missingVariables":{...},"localeFallbacks":{...},"truncated":{...}}`.
+    /// `{"recipients":N,"translated":N,"failed":N,"missingVariables":{...},"localeFallbacks":{...},"truncated":{...},
+    /// "duplicateIds":{...},"duplicateTargets":{...}}`.
     public var json: JSONValue {
         func counts(_ counts: [String: Int]) -> JSONValue {
             .object(JSONObject(counts.sorted { $0.key < $1.key }.map { ($0.key, .integer(Int64($0.value))) }))
@@ -32,6 +43,7 @@ public struct CampaignSummary: Sendable, Equatable {
         return [
             "recipients": .integer(Int64(recipients)), "translated": .integer(Int64(translated)), "failed": .integer(Int64(failed)),
             "missingVariables": counts(missingVariables), "localeFallbacks": counts(localeFallbacks), "truncated": counts(truncated),
+            "duplicateIds": counts(duplicateIDs), "duplicateTargets": counts(duplicateTargets),
         ]
     }
 
@@ -52,6 +64,8 @@ public struct CampaignSummary: Sendable, Equatable {
         line("missing variables", missingVariables)
         line("locale fallbacks", localeFallbacks)
         line("truncated", truncated)
+        line("duplicate ids", duplicateIDs)
+        line("duplicate targets", duplicateTargets)
         return lines
     }
 }

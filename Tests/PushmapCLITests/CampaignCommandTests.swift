@@ -255,6 +255,29 @@ struct CampaignCommandTests {
         #expect(line.components(separatedBy: ", ").count == 21, "\(line)")
     }
 
+    /// Source: the twenty-eighth audit, F11: two lines with the same id were both sent, without a
+    /// word; a person on the list twice gets the message twice.
+    @Test("repeated ids, and targets of translated recipients, are counted in the summary; the lines still go")
+    func duplicates() throws {
+        let recipients = [
+            #"{"id": "a", "target": {"token": "T1"}, "vars": {"n": "x"}}"#,
+            #"{"id": "dup", "target": {"token": "T2"}, "vars": {"n": "x"}}"#,
+            #"{"id": "dup", "target": {"token": "T1"}, "vars": {"n": "x"}}"#,
+            #"{"id": "dup", "target": {"token": "T3"}}"#, // fails: not sent, its target not counted
+            #"{"id": "c", "target": {"token": "T3"}, "vars": {"n": "x"}}"#,
+        ]
+        let intent = #"{"title": "{{ n }}", "body": "b"}"#
+        let human = try Self.campaign(intent, recipients, ["--platform", "fcm"])
+        #expect(human.status == 1, "\(human.stderr)")
+        #expect(Self.lines(human.stdout).count == 5)
+        #expect(human.stderr.contains("  duplicate ids: dup 3\n"), "\(human.stderr)")
+        #expect(human.stderr.contains(#"  duplicate targets: {"token":"T1"} 2"#), "\(human.stderr)")
+        let json = try Self.campaign(intent, recipients, ["--platform", "fcm", "--check", "--format", "json"])
+        let summary = try #require(Self.lines(json.stdout).last)
+        #expect(summary["duplicateIds"] as? [String: Int] == ["dup": 3])
+        #expect(summary["duplicateTargets"] as? [String: Int] == [#"{"token":"T1"}"#: 2])
+    }
+
     // MARK: - Templates that do not compile
 
     /// Source: the twenty-eighth audit, F1: a data key `{{ k }}` went to every phone as written,

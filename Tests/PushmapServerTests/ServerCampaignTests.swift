@@ -132,7 +132,7 @@ struct ServerCampaignTests {
         #expect(try text("truncation").contains(#""rule":"truncated""#))
         #expect(try text("truncation at clusters").contains("…"))
         #expect(try text("no truncation").contains(#""rule":"apns-size""#))
-        #expect(try text("check").hasSuffix(#"{"failed":2,"localeFallbacks":{"de-AT":1},"missingVariables":{"first_name":2},"recipients":4,"translated":2,"truncated":{}}"# + "\n"))
+        #expect(try text("check").hasSuffix(#"{"duplicateIds":{},"duplicateTargets":{},"failed":2,"localeFallbacks":{"de-AT":1},"missingVariables":{"first_name":2},"recipients":4,"translated":2,"truncated":{}}"# + "\n"))
         #expect(try text("date filter at the server's time").contains("2027-01-15 08:00"))
         #expect(try text("request forms").contains(#""headers":"#))
     }
