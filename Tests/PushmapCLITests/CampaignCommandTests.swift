@@ -255,6 +255,20 @@ struct CampaignCommandTests {
         #expect(line.components(separatedBy: ", ").count == 21, "\(line)")
     }
 
+    /// Source: the twenty-eighth audit, F4: `assign` in the title, used in the body, failed every
+    /// recipient as if the audience lacked the name. Liquid renders each text alone here.
+    @Test("a name assigned in another text is missing, and the error says where it is assigned")
+    func assignElsewhere() throws {
+        let intent = #"{"title": "{% assign greet = 'Hi' %}{{ greet }} {{ n }}", "body": "{{ greet }}, there"}"#
+        let result = try Self.campaign(intent, [#"{"id": "a", "vars": {"n": "x"}}"#], ["--platform", "apns"])
+        #expect(result.status == 1, "\(result.stderr)")
+        let found = try #require(Self.lines(result.stdout).first.map(Self.diagnostics)?.first)
+        #expect(found["path"] as? String == "$.body")
+        #expect(
+            found["message"] as? String
+                == "greet is not in this recipient's vars ($.title assigns it, but each text renders on its own: assign it in this text too)")
+    }
+
     /// Source: the twenty-eighth audit, F11: two lines with the same id were both sent, without a
     /// word; a person on the list twice gets the message twice.
     @Test("repeated ids, and targets of translated recipients, are counted in the summary; the lines still go")

@@ -34,6 +34,9 @@ public struct Campaign: Sendable {
     }
 
     let texts: [Text]
+    /// Each name an `assign` or `capture` gives a value, with the path of the first text that
+    /// does: a text that uses the name without assigning it is told where it is assigned.
+    let assigners: [String: String]
     let base: [Piece]
     /// Each locale layer merged over its truncations and the base.
     let localized: [LocaleTag: [Piece]]
@@ -83,6 +86,11 @@ public struct Campaign: Sendable {
         if !compiler.diagnostics.isEmpty { throw CampaignError(diagnostics: compiler.diagnostics) }
         let baseNode = Node.object(baseMembers)
         texts = compiler.texts
+        var assigners: [String: String] = [:]
+        for text in texts {
+            for name in text.template.assignedNames where assigners[name] == nil { assigners[name] = text.path }
+        }
+        self.assigners = assigners
         base = Self.pieces(baseNode)
         // Shorter tags first, so a layer's truncations are merged before it.
         var merged: [LocaleTag: Node] = [:]
@@ -212,7 +220,7 @@ public struct Campaign: Sendable {
             case .text(let index):
                 let text = texts[index]
                 let rendered = text.template.render(variables, lenient: lenient, now: now)
-                for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient) }
+                for problem in rendered.problems { rendering.note(problem, at: text.path, lenient: lenient, assigners: assigners) }
                 JSONWriter.escape(rendered.text, into: &buffer)
             case .target(let intentTarget, let comma):
                 guard recipient.target != nil || intentTarget != nil else { continue }

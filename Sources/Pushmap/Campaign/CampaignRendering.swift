@@ -13,17 +13,25 @@ public struct CampaignRendering: Sendable {
     /// The layer of `locales` the recipient's intent was merged from, if any.
     var layer: LocaleTag?
 
-    mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool) {
+    /// Notes `problem` of the text at `path`; `assigners` gives, for a name some text assigns,
+    /// the path of the first that does.
+    mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool, assigners: [String: String] = [:]) {
         switch problem {
         case .missingVariable(let name):
             // One fault, the recipient's lack, however often the templates use the name: one
             // finding, at the first template met, and one count in the summary.
             guard !missingVariables.contains(name) else { return }
             missingVariables.append(name)
+            // Each text renders on its own: an assign in the title is not seen by the body (the
+            // twenty-eighth audit, F4, where every recipient seemed to lack the name).
+            var message = "\(name) is not in this recipient's vars"
+            if let assigner = assigners[name.prefix { $0 != "." && $0 != "[" }.description], assigner != path {
+                message += " (\(assigner) assigns it, but each text renders on its own: assign it in this text too)"
+            }
             if lenient {
-                warnings.append(.warning(path, "missing-variable", "\(name) is not in this recipient's vars: rendered empty"))
+                warnings.append(.warning(path, "missing-variable", message + ": rendered empty"))
             } else {
-                errors.append(.error(path, "missing-variable", "\(name) is not in this recipient's vars"))
+                errors.append(.error(path, "missing-variable", message))
             }
         case .filterFailed(let filter, let message):
             if lenient {

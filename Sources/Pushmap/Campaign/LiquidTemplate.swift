@@ -74,6 +74,24 @@ public struct LiquidTemplate: Sendable {
     /// Whether the text has no tag at all (no `{{` and no `{%`), so rendering it gives the text back.
     public var isPlainText: Bool { plain }
 
+    /// The names this text's `assign` and `capture` tags give a value, nested ones included.
+    var assignedNames: [String] {
+        var names: [String] = []
+        func walk(_ nodes: [LiquidNode]) {
+            for node in nodes {
+                switch node {
+                case .assign(let name, _): names.append(name)
+                case .capture(let name, let body):
+                    names.append(name)
+                    walk(body)
+                default: node.bodies?.forEach(walk)
+                }
+            }
+        }
+        walk(nodes)
+        return names
+    }
+
     /// Renders the template with `variables` (a JSON object: the recipient's `vars`).
     /// - Parameters:
     ///   - lenient: kept for callers' symmetry; every problem is reported the same way, and the
