@@ -465,6 +465,26 @@ struct ScriptAuthoringTests {
         #expect(later.stdout.contains("FAIL m/promo.test/i-fine.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1900000000 is at or before now (1950000000)"), "\(later.stdout)")
     }
 
+    /// Source: the twenty-sixth audit, F22: with a script that does not load, `scripts check
+    /// --format json` wrote the translate error object on standard error, not the check's object.
+    @Test("scripts check --format json says a script that does not load in its own object, exit 2")
+    func checkJSONLoadFailure() throws {
+        let folder = try Self.folder(["m/broken.lua": "return {\n"])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = try CommandRunner.run(["scripts", "check", "--format", "json", "m"], directory: folder)
+        #expect(json.status == 2, "\(json.stderr)")
+        let report = try #require(CommandRunner.json(json.stdout) as? [String: Any], "\(json.stdout)")
+        #expect(report["failed"] as? Int == 1)
+        #expect(report["fixtures"] as? [Any] != nil && report["templates"] as? [Any] != nil)
+        let error = try #require(report["scriptError"] as? [String: Any])
+        #expect(error["script"] as? String == "m/broken.lua")
+        #expect(error["line"] as? Int == 2)
+        #expect(json.stderr.isEmpty, "\(json.stderr)")
+        let human = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
+        #expect(human.status == 2)
+        #expect(human.stderr.contains("m/broken.lua: script error: m/broken.lua:2:"), "\(human.stderr)")
+    }
+
     /// A team's folder using the contract: a field shared by every template, a template that
     /// requires its own field and a common one.
     static let contractFiles = [

@@ -106,7 +106,11 @@ struct ScriptsCommand: ParsableCommand {
             options.directories = [directory]
             options.usesEnvironment = false
             options.verbose = verbose
-            let translator = try options.translator(format: format, blameWarnings: true)
+            // With --format json, a script that does not load is said in the object the check
+            // writes, as its scriptError, so a tool reading standard output sees it there.
+            var loadFailure: ((ScriptError) -> Void)?
+            if format == .json { loadFailure = Self.writeLoadFailure }
+            let translator = try options.translator(format: format, blameWarnings: true, loadFailure: loadFailure)
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
             let fixtures: [Result<Fixture, FixtureProblem>]
             do {
@@ -159,6 +163,17 @@ struct ScriptsCommand: ParsableCommand {
                 try? StandardStream.output.write(output)
             }
             if failed > 0 { throw ExitStatus.invalid }
+        }
+
+        /// The check's JSON object when a script does not load: nothing checked, one failure.
+        private static func writeLoadFailure(_ error: ScriptError) {
+            let object: JSONObject = [
+                "templates": .array([]), "fixtures": .array([]), "untested": .array([]), "passed": .integer(0), "failed": .integer(1),
+                "scriptError": DiagnosticReport.json(error),
+            ]
+            var output = JSONWriter(style: .compact).write(.object(object))
+            output.append(0x0A)
+            try? StandardStream.output.write(output)
         }
 
         /// Where a template's fixtures go: `NAME.test` beside its script.

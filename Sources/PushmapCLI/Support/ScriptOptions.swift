@@ -35,7 +35,11 @@ struct ScriptOptions: ParsableArguments {
     ///   - now: a fixed time for the scripts and checks (`--now`), else the system clock.
     ///   - blameWarnings: whether warnings alone name the script line (for commands that translate
     ///     one intent a person reads).
-    func translator(format: OutputFormat, now: Int64? = nil, blameWarnings: Bool = false) throws -> Translator {
+    ///   - loadFailure: says a script that does not load in the command's own output, instead of
+    ///     as diagnostics on standard error.
+    func translator(
+        format: OutputFormat, now: Int64? = nil, blameWarnings: Bool = false, loadFailure: ((ScriptError) -> Void)? = nil
+    ) throws -> Translator {
         let scripts: TemplateScripts
         do {
             scripts = try self.scripts()
@@ -49,7 +53,11 @@ struct ScriptOptions: ParsableArguments {
             options.blameWarnings = blameWarnings
             return try Translator(scripts: scripts, options: options, logger: logger)
         } catch {
-            DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
+            if let loadFailure {
+                loadFailure(error)
+            } else {
+                DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
+            }
             throw ExitStatus.scriptFailed
         }
     }
