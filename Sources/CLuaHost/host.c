@@ -129,13 +129,47 @@ static int push_blamed_on_script(lua_State *L, const char *message) {
     return 1;
 }
 
+// Whether `message` begins with the place Lua puts before it, `chunk:LINE: `.
+static int has_place(const char *message) {
+    for (const char *c = message; *c != '\0' && *c != '\n'; c++) {
+        if (*c != ':' || c == message || c[1] < '0' || c[1] > '9') continue;
+        const char *d = c + 1;
+        while (*d >= '0' && *d <= '9') d++;
+        if (d[0] == ':' && d[1] == ' ') return 1;
+    }
+    return 0;
+}
+
+// An error with no place that a C function raised, or the host's Lua at a C function's level
+// (setmetatable(_G, {}); table.insert(intent.data, x) on the read-only intent): Lua knows no
+// line for it, but the script line that called the function is known. Pushes the message with
+// that line's place before it, or nothing.
+static int push_placed_on_script(lua_State *L, const char *message) {
+    if (has_place(message)) return 0;
+    lua_Debug frames[3], script;
+    int n = 0;
+    while (n < 3 && lua_getstack(L, n + 1, &frames[n]) && lua_getinfo(L, "Sn", &frames[n])) n++;
+    // error(message, 0) says it has no place on purpose.
+    if (n == 0 || (frames[0].what[0] == 'C' && frames[0].name != NULL && strcmp(frames[0].name, "error") == 0 && n >= 2 &&
+                   !own_chunk(frames[1].source))) {
+        return 0;
+    }
+    // The host's Lua raised it (through `error`): said as it chose, unless it raised at the level
+    // of a C function the script called (the intent's __newindex under table.insert).
+    int byHost = n >= 2 && frames[0].what[0] == 'C' && own_chunk(frames[1].source);
+    int raisedInC = byHost ? n == 3 && frames[2].what[0] == 'C' : frames[0].what[0] == 'C';
+    if (!raisedInC || script_frame(L, 1, &script) == 0) return 0;
+    lua_pushfstring(L, "%s:%d: %s", script.short_src, script.currentline, message);
+    return 1;
+}
+
 static int pmh_msgh(lua_State *L) {
     pmh_host *h = pmh_host_of(L);
     if (h->instructions_exceeded) return 1;
     h->cap_lifted = 1;  // a traceback must not fail for want of the memory the script used up
     if (lua_type(L, 1) == LUA_TSTRING) {
         // The message goes in as a Lua string, not a C one: a NUL in it would end it there.
-        if (!push_blamed_on_script(L, lua_tostring(L, 1))) lua_pushvalue(L, 1);
+        if (!push_blamed_on_script(L, lua_tostring(L, 1)) && !push_placed_on_script(L, lua_tostring(L, 1))) lua_pushvalue(L, 1);
         lua_pushliteral(L, "\n");
         luaL_traceback(L, L, NULL, 1);
         lua_concat(L, 3);

@@ -479,3 +479,30 @@ extension CustomScriptTests {
         #expect(error?.scriptError?.message.contains("read-only") == true, "\(String(describing: error))")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F22: an error a C function raised (setmetatable on the
+    /// sandbox's globals, table.insert into the read-only intent) named the script but no line,
+    /// although Lua knew which line called it. `error(message, 0)` asks for no place (ErrorTests).
+    @Test("an error raised by a library function the script called names the script's line", arguments: [
+        ("setmetatable(_G, {})", "cannot change a protected metatable"),
+        ("table.insert(intent.data, 'x')", "intent.data[0] is read-only"),
+    ])
+    func placeOfLibraryErrors(body: String, expected: String) throws {
+        let source = """
+            return { name = "placed", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.builtin("plain", "fcm", intent, ctx)
+              \(body)
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["placed": source]), logger: quietLogger)
+        let error = translationError {
+            _ = try translator.translate(Array(#"{"template": "placed", "title": "Hi", "data": {"k": "v"}}"#.utf8), platforms: [.fcm])
+        }
+        let scriptError = try #require(error?.scriptError)
+        #expect(scriptError.script == "custom/placed.lua", "\(scriptError)")
+        #expect(scriptError.line == 3, "\(scriptError)")
+        #expect(scriptError.message.hasPrefix(expected), "\(scriptError)")
+    }
+}
