@@ -168,6 +168,12 @@ enum ValueFormat {
     }
 
     static func duration(_ text: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Bool)? {
+        if text.first == UInt8(ascii: "-") {
+            // "-0s" is zero: protobuf's JSON parser reads it so (the twenty-ninth audit, F7).
+            let rest = UnsafeRawBufferPointer(rebasing: text.dropFirst())
+            guard rest.first != UInt8(ascii: "-"), let zero = duration(rest), zero.seconds == 0, !zero.fraction else { return nil }
+            return zero
+        }
         guard text.last == UInt8(ascii: "s") else { return nil }
         let number = text.dropLast()
         let parts = number.split(separator: UInt8(ascii: "."), maxSplits: 1, omittingEmptySubsequences: false)

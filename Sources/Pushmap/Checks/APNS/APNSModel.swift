@@ -88,6 +88,8 @@ enum APNSModel {
         let effect: StaticString
         /// Read by iOS only in a Live Activity push (one with `aps.event`).
         var liveActivity = false
+        /// What a null meant, for a key Apple once typed "string or null": said instead of "must be a string".
+        var nullMeant: StaticString?
     }
 
     /// What a dictionary needs whatever else it holds: a string under one of `anyOf`.
@@ -176,7 +178,11 @@ enum APNSModel {
             Key(name: "subtitle-loc-args", shape: .stringArray, rule: "apns-alert", severity: .error, effect: "iOS cannot fill in the text"),
             Key(name: "loc-key", shape: .string, rule: "apns-alert", severity: .error, effect: "iOS shows no localised body"),
             Key(name: "loc-args", shape: .stringArray, rule: "apns-alert", severity: .error, effect: "iOS cannot fill in the text"),
-            Key(name: "action-loc-key", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),
+            // Apple's old payload reference typed it "string or null", null for an alert with no View
+            // button (Pushy's builder writes it): the twenty-ninth audit, F6.
+            Key(
+                name: "action-loc-key", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it",
+                nullMeant: "null, once the way to show an alert without a View button, has no effect on current iOS"),
             // Safari's web push button label, and the summary keys iOS 12 to 14 read (iOS 15 ignores them).
             Key(name: "action", shape: .string, rule: "apns-alert", severity: .warning, effect: "Safari shows its own button label"),
             Key(name: "summary-arg", shape: .string, rule: "apns-alert", severity: .warning, effect: "iOS ignores it"),

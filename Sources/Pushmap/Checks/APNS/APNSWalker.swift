@@ -68,6 +68,9 @@ enum APNSWalker {
         if let index = table.index(bytes) {
             let key = table.keys[index]
             let digits = Array("\(number)".utf8)
+            if let unclear = digits.withUnsafeBytes({ unclearHeader(key, $0) }) {
+                return report.add(.warning, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(unclear)")
+            }
             guard digits.withUnsafeBytes({ acceptsText(key.shape, $0) }) ?? true else {
                 return wrong(value, key, description(key.shape, context: Context()), bytes, table, &report)
             }
@@ -112,6 +115,9 @@ enum APNSWalker {
                 "\(table.prefix)\(key.name) is \"\", which names no sound file: iOS may play the default sound or none; give a sound name (\"default\" for the system sound) or leave it out")
             return
         }
+        if table.stringValues, let text = value.utf8, let unclear = unclearHeader(key, text) {
+            return report.add(.warning, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(unclear)")
+        }
         guard !accepts(key.shape, value, context: context) else { return }
         if case .flag = key.shape, let (set, meaning) = flagMeaning(value),
             set || !ValueFormat.equals(key.name, "content-available") || context.showsSomething
@@ -131,6 +137,21 @@ enum APNSWalker {
         // (the Python Admin SDK refuses it, TestApsAlertEncoder; FCM and APNs pass it on).
         let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) } ?? false
         wrong(value, key, description(key.shape, context: context), bytes, table, severity: shownBeside ? .warning : nil, &report)
+    }
+
+    /// What is said of a header value Apple's pages give no answer for (the thirtieth audit, F3
+    /// and F7: no peer refuses them, APNSwift's test server takes them): a warning, not APNs's
+    /// refusal. Nil for any other value.
+    private static func unclearHeader(_ key: APNSModel.Key, _ text: UnsafeRawBufferPointer) -> String? {
+        if ValueFormat.equals(key.name, "apns-expiration"), text.count > 1, text.count <= 20, text.first == UInt8(ascii: "-"),
+            text.dropFirst().allSatisfy(ValueFormat.isDigit)
+        {
+            return "\(ValueFormat.quoted(text)) is a time before 1970: Apple documents epoch seconds, and does not say what APNs does with a negative one; write 0 to deliver once and never store"
+        }
+        if ValueFormat.equals(key.name, "apns-collapse-id"), text.isEmpty {
+            return "is \"\", which collapses nothing: Apple names no answer for an empty id (BadCollapseId is for one over 64 bytes); leave the header out"
+        }
+        return nil
     }
 
     /// Whether `dictionary` has something its requirement asks for besides `name`, itself one of
@@ -172,9 +193,11 @@ enum APNSWalker {
         if table.stringValues, APNSModel.isHTTPHeader(APNSHeaderNames.lowercased(name)) { return }
         // Header names ignore case: one left as written is another's name again (APNSHeaderNames).
         if table.stringValues, case let lower = APNSHeaderNames.lowercased(name), lower != name, table.names.contains(lower) {
+            // HTTP/2 sends names in lower case: the request then repeats the header, which
+            // APNs refuses (DuplicateHeaders, Apple's error table; the thirtieth audit, F6).
             report.add(
-                .warning, rule: table.unknownRule, location(bytes, table),
-                "\(table.prefix)\(name) is \(lower) again (header names ignore case): APNs gets both, and which one it reads is not documented; keep one")
+                .error, rule: table.unknownRule, location(bytes, table),
+                "\(table.prefix)\(name) is \(lower) again (header names ignore case, and HTTP/2 sends them in lower case): APNs refuses a repeated header (DuplicateHeaders); keep one")
             return
         }
         guard let meant = Suggestion.nearest(to: name, among: table.names) else {
@@ -196,6 +219,9 @@ enum APNSWalker {
         _ value: JSONNode, _ key: APNSModel.Key, _ expected: String, _ bytes: UnsafeRawBufferPointer, _ table: APNSModel.Table,
         severity: Diagnostic.Severity? = nil, _ report: inout CheckReport
     ) {
+        if value.isNull, let meant = key.nullMeant {
+            return report.add(severity ?? key.severity.severity, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(meant)")
+        }
         // A byte limit says the bytes found: a string of 64 characters may be 65 bytes.
         var found = ValueFormat.shown(value, literals: true)
         if case .text = key.shape, let utf8 = value.utf8, !utf8.isEmpty { found += " (\(utf8.count) bytes)" }
