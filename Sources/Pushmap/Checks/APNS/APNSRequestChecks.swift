@@ -262,9 +262,11 @@ extension APNSRequestChecks {
     /// notification), and only the headers are checked then, as they are for a payload with no
     /// `aps` (FCM builds it). Without `checkPayload`, the
     /// payload's own rules are left out (they ran on it as a bare payload).
+    /// - Parameter notification: whether the FCM message around the request has a notification,
+    ///   from which FCM builds the `aps` a payload leaves out.
     static func run(
-        payload: JSONNode?, headers: JSONNode?, compactSize: Int?, payloadRequired: Bool, checkPayload: Bool = true, now: Int64,
-        into report: inout CheckReport
+        payload: JSONNode?, headers: JSONNode?, compactSize: Int?, payloadRequired: Bool, notification: Bool = false, checkPayload: Bool = true,
+        now: Int64, into report: inout CheckReport
     ) {
         if let headers, headers.objectValue == nil {
             report.add(
@@ -279,9 +281,11 @@ extension APNSRequestChecks {
             }
             return
         }
-        // In an FCM message a payload without aps is FCM's to complete (from the notification):
-        // only the headers are checked then.
-        if !payloadRequired, payload.objectValue?["aps"] == nil, payload.objectValue != nil {
+        // In an FCM message a payload without aps is FCM's to complete from the notification:
+        // only the headers are checked then. With no notification there is nothing to build aps
+        // from, and the payload is held to what APNs makes of it (the twenty-ninth audit, F4: the
+        // Java and .NET Admin SDKs refuse such an ApnsConfig).
+        if !payloadRequired, notification, payload.objectValue?["aps"] == nil, payload.objectValue != nil {
             if let headers = headers?.objectValue { HeaderValues.checkHeaders(headers, insideFCM: !payloadRequired, &report) }
             return
         }

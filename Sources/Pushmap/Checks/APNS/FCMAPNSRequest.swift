@@ -13,7 +13,8 @@ struct FCMAPNSRequest: CheckRule {
         guard let apns = payload.message?["apns"]?.objectValue else { return }
         report.within("$.message.apns") { report in
             APNSRequestChecks.run(
-                payload: FCMPayloadChecks.given(apns["payload"]), headers: FCMPayloadChecks.given(apns["headers"]), compactSize: nil, payloadRequired: false, now: report.now, into: &report)
+                payload: FCMPayloadChecks.given(apns["payload"]), headers: FCMPayloadChecks.given(apns["headers"]), compactSize: nil, payloadRequired: false,
+                notification: FCMPayloadChecks.given(payload.message?["notification"])?.objectValue != nil, now: report.now, into: &report)
         }
         dataOnlyPriority(payload, apns, &report)
     }
