@@ -80,6 +80,31 @@ public struct JSONWriter: Sendable {
         }
     }
 
+    /// The length in bytes of JSON `text` as written, without the whitespace between its tokens:
+    /// what a sender that strips only that whitespace sends, escapes kept as written (Go's
+    /// encoder writes `&` as `\u0026`, six bytes where the value has one).
+    package static func compactByteCount(asWritten text: [UInt8]) -> Int {
+        var count = 0
+        var inString = false
+        var escaped = false
+        for byte in text {
+            if inString {
+                count += 1
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+            } else if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D {
+                count += 1
+                if byte == UInt8(ascii: "\"") { inString = true }
+            }
+        }
+        return count
+    }
+
     /// As ``compactByteCount(_:)-(JSONValue)``, for a value read in place.
     package static func compactByteCount(_ node: JSONNode) -> Int {
         if let bytes = node.utf8 { return escapedByteCount(bytes: bytes) }

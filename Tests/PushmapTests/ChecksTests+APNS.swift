@@ -248,4 +248,15 @@ extension ChecksTests {
         F.expectOne(F.check(big, .apns), "apns-size", .error, at: "$")
         F.expectNone(F.check(F.apns(F.plainAps, ["filler": .string(String(repeating: "x", count: 3900))]), .apns), "apns-size")
     }
+
+    /// Source: the thirtieth audit, F2: sideshow/apns2 marshals with Go's encoder, which writes `&`
+    /// as `\u0026`; APNs counts the body's bytes, so a payload given as text is measured as written.
+    @Test("a payload given as text is measured as written: escapes count in full, whitespace between tokens does not")
+    func apnsSizeAsWritten() throws {
+        let translator = try builtinTranslator()
+        let escaped = #"{"aps": {"alert": "\#(String(repeating: #"\u0026"#, count: 700))"}}"#
+        F.expectOne(translator.validate(Array(escaped.utf8), platform: .apns), "apns-size", .error, at: "$")
+        let spaced = "{\n  \"aps\": {\n    \"alert\": \"\(String(repeating: "&", count: 700))\"\n  },\n" + String(repeating: " ", count: 4000) + "}"
+        F.expectNone(translator.validate(Array(spaced.utf8), platform: .apns), "apns-size")
+    }
 }

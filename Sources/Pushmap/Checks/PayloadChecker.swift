@@ -39,6 +39,14 @@ package struct PayloadChecker: Sendable {
         check(payload, platform: platform, compactSize: nil)
     }
 
+    /// As ``check(_:platform:)``, for a payload given as JSON `text`: a bare APNS payload's size
+    /// is its text's, without the whitespace between tokens, escapes counted as written (the
+    /// thirtieth audit, F2: `\u0026` is six bytes on the wire, one once read).
+    package func check(_ payload: JSONValue, platform: Platform, text: [UInt8]) -> [Diagnostic] {
+        let bare = platform == .apns && !(JSONItemStorage(payload).withRoot { APNSRequestChecks.isRequest($0) })
+        return check(payload, platform: platform, compactSize: bare ? JSONWriter.compactByteCount(asWritten: text) : nil)
+    }
+
     /// As ``check(_:platform:)``, for a caller that has written the payload compactly (with
     /// ``JSONWriter`` and `.compact`, as it will be sent) and knows its length: the size rules then
     /// need no walk of their own.

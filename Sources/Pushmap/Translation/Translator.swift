@@ -486,7 +486,8 @@ public final class Translator: Sendable {
     /// not JSON is one `json-syntax` error saying where.
     public func validate(_ payload: [UInt8], platform: Platform) -> [Diagnostic] {
         do {
-            return validate(try JSONParser.parse(payload), platform: platform)
+            let value = try JSONParser.parse(payload)
+            return PayloadChecker(now: options.clock(), intentPaths: false).check(value, platform: platform, text: payload)
         } catch {
             return [.jsonSyntax(error)]
         }

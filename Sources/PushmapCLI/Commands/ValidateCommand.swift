@@ -25,8 +25,9 @@ struct ValidateCommand: ParsableCommand {
         let input = InputFile(file)
         let findings: [Diagnostic]
         do {
-            let payload = try JSONParser.parse(try input.read(limit: 1 << 20))
-            findings = PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform)
+            let text = try input.read(limit: 1 << 20)
+            let payload = try JSONParser.parse(text)
+            findings = PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform, text: text)
         } catch let error as JSONParseError {
             // As JSON, the report a reader parses says it; as lines, one line on standard error.
             guard format == .json else {
