@@ -133,6 +133,16 @@ enum APNSWalker {
         // A background push's alert does not belong, whatever its type: apns-background's one
         // finding, which says to leave it out (the twenty-second audit, N8).
         if context.background, case .stringOrDictionary(.alert) = key.shape { return }
+        // Arguments with no loc key to fill are dropped whatever their type: the alert shows its
+        // plain text, as it does for a list of strings there (apns-loc-args; the thirtieth
+        // audit, F4: node-apn sends `loc-args: null`).
+        if let pair = APNSPayloadChecks.LocArgs.pairs.first(where: { ValueFormat.equals(key.name, $0.args) }),
+            dictionary[pair.key] == nil, APNSModel.alert.requirement?.isMet(by: dictionary) ?? false
+        {
+            return report.add(
+                .warning, rule: key.rule, location(bytes, table),
+                "\(table.prefix)\(key.name) is \(ValueFormat.shown(value, literals: true)), not a list of strings, and there is no \(pair.key) to fill: iOS shows the plain text and drops it; leave it out")
+        }
         // An alert text of the wrong type leaves the alert's other texts to show: a warning then
         // (the Python Admin SDK refuses it, TestApsAlertEncoder; FCM and APNs pass it on).
         let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) } ?? false
