@@ -99,6 +99,7 @@ enum FCMPayloadChecks {
         AndroidVersions.self
         AndroidDataMap.self
         NotificationColor.self
+        NotificationCount.self
         LightSettingsFields.self
         LightColor.self
         WebpushLink.self

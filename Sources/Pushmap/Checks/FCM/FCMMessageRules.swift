@@ -80,6 +80,26 @@ extension FCMPayloadChecks {
         }
     }
 
+    /// A negative notification count: FCM's type takes it (an int32), Android has no such count
+    /// to show, and the Java Admin SDK refuses it (MessageTest
+    /// testAndroidNotificationWithNegativeCount) while Python and .NET send it: a warning
+    /// (the twenty-ninth audit, F2).
+    struct NotificationCount: CheckRule {
+        static var name: StaticString { "fcm-notification-count" }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            forEachAndroidNotification(payload) { notification, path in
+                guard let count = member(notification, "notificationCount", "notification_count"),
+                    let number = count.value.integerValue ?? count.value.utf8.flatMap(ValueFormat.integer), number < 0
+                else { return }
+                let at = JSONPath.member(path, ValueFormat.text(count.name))
+                report.warning(
+                    CheckLocation(payload: at),
+                    "\(shortPath(at)) is \(number): a count of notifications is 0 or more, and what Android shows for a negative one is not documented (the Java Admin SDK refuses it); leave it out or give 0 or more")
+            }
+        }
+    }
+
     /// The LED: FCM's reference marks `color`, `light_on_duration` and `light_off_duration` as
     /// required, so light settings without one are refused.
     struct LightSettingsFields: CheckRule {
