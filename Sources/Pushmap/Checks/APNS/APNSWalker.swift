@@ -118,6 +118,9 @@ enum APNSWalker {
         if table.stringValues, let text = value.utf8, let unclear = unclearHeader(key, text) {
             return report.add(.warning, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(unclear)")
         }
+        if table.stringValues, ValueFormat.equals(key.name, "authorization"), let text = value.utf8, let (severity, fault) = bearerFault(text) {
+            return report.add(severity, rule: key.rule, location(bytes, table), "\(table.prefix)authorization \(fault)")
+        }
         guard !accepts(key.shape, value, context: context) else { return }
         if case .flag = key.shape, let (set, meaning) = flagMeaning(value),
             set || !ValueFormat.equals(key.name, "content-available") || context.showsSomething
@@ -160,6 +163,26 @@ enum APNSWalker {
         }
         if ValueFormat.equals(key.name, "apns-collapse-id"), text.isEmpty {
             return "is \"\", which collapses nothing: Apple names no answer for an empty id (BadCollapseId is for one over 64 bytes); leave the header out"
+        }
+        return nil
+    }
+
+    /// What is wrong with an authorization header, which Apple gives as `bearer <provider token>`,
+    /// the token a JSON Web Token (three base64url parts joined by dots). No bearer, no token or a
+    /// token with spaces is never one: APNs answers 403 InvalidProviderToken (Pushy's validating
+    /// test server, the twenty-ninth audit, F5). Another shape may be a placeholder a sender
+    /// fills later (node-apn's tests send "bearer fake-token"): a warning.
+    private static func bearerFault(_ text: UnsafeRawBufferPointer) -> (Diagnostic.Severity, String)? {
+        let scheme = Array("bearer ".utf8)
+        let lowered = text.prefix(scheme.count).map { $0 | (($0 >= 0x41 && $0 <= 0x5A) ? 0x20 : 0) }
+        let token = text.dropFirst(scheme.count)
+        guard lowered.elementsEqual(scheme), !token.isEmpty, !token.contains(where: { $0 == 0x20 || $0 == 0x09 }) else {
+            return (.error, "\(ValueFormat.quoted(text)) is not \"bearer \" followed by a provider token: APNs answers 403 (InvalidProviderToken)")
+        }
+        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        let isBase64URL = { (byte: UInt8) in ValueFormat.isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F }
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isBase64URL) }) else {
+            return (.warning, "token is not a JSON Web Token (three base64url parts joined by dots): APNs answers 403 (InvalidProviderToken) unless the sender puts a real one in its place")
         }
         return nil
     }
