@@ -105,6 +105,37 @@ public struct JSONWriter: Sendable {
         return count
     }
 
+    /// As ``compactByteCount(asWritten:)``, for the value of the member `key` of the object
+    /// `text` holds; nil when it has none, or the key is written with escapes.
+    package static func compactByteCount(asWritten text: [UInt8], member key: String) -> Int? {
+        let wanted = Array(key.utf8)
+        var depth = 0
+        var index = 0
+        var valueStart: Int?
+        var lastString: Range<Int>?
+        while index < text.count {
+            let byte = text[index]
+            if byte == UInt8(ascii: "\"") {
+                let start = index + 1
+                index += 1
+                while index < text.count, text[index] != UInt8(ascii: "\"") {
+                    index += text[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+                lastString = start..<min(index, text.count)
+            } else if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
+                depth += 1
+            } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ",") {
+                // The value ends at the comma or brace that follows it in the top object.
+                if let start = valueStart, depth == 1 { return compactByteCount(asWritten: Array(text[start..<index])) }
+                if byte != UInt8(ascii: ",") { depth -= 1 }
+            } else if byte == UInt8(ascii: ":"), depth == 1, valueStart == nil, let name = lastString, text[name].elementsEqual(wanted) {
+                valueStart = index + 1
+            }
+            index += 1
+        }
+        return nil
+    }
+
     /// As ``compactByteCount(_:)-(JSONValue)``, for a value read in place.
     package static func compactByteCount(_ node: JSONNode) -> Int {
         if let bytes = node.utf8 { return escapedByteCount(bytes: bytes) }

@@ -256,6 +256,9 @@ extension ChecksTests {
         let translator = try builtinTranslator()
         let escaped = #"{"aps": {"alert": "\#(String(repeating: #"\u0026"#, count: 700))"}}"#
         F.expectOne(translator.validate(Array(escaped.utf8), platform: .apns), "apns-size", .error, at: "$")
+        // In a request, the payload member's text is what APNs gets as the body.
+        let request = #"{"payload": \#(escaped), "headers": {"apns-push-type": "alert", "apns-topic": "com.example.app"}}"#
+        F.expectOne(translator.validate(Array(request.utf8), platform: .apns), "apns-size", .error, at: "$.payload")
         let spaced = "{\n  \"aps\": {\n    \"alert\": \"\(String(repeating: "&", count: 700))\"\n  },\n" + String(repeating: " ", count: 4000) + "}"
         F.expectNone(translator.validate(Array(spaced.utf8), platform: .apns), "apns-size")
     }

@@ -43,8 +43,11 @@ package struct PayloadChecker: Sendable {
     /// is its text's, without the whitespace between tokens, escapes counted as written (the
     /// thirtieth audit, F2: `\u0026` is six bytes on the wire, one once read).
     package func check(_ payload: JSONValue, platform: Platform, text: [UInt8]) -> [Diagnostic] {
-        let bare = platform == .apns && !(JSONItemStorage(payload).withRoot { APNSRequestChecks.isRequest($0) })
-        return check(payload, platform: platform, compactSize: bare ? JSONWriter.compactByteCount(asWritten: text) : nil)
+        guard platform == .apns else { return check(payload, platform: platform, compactSize: nil) }
+        // A request's payload is measured on its own text, the value of its `payload` member.
+        let request = JSONItemStorage(payload).withRoot { APNSRequestChecks.isRequest($0) }
+        let size = request ? JSONWriter.compactByteCount(asWritten: text, member: "payload") : JSONWriter.compactByteCount(asWritten: text)
+        return check(payload, platform: platform, compactSize: size)
     }
 
     /// As ``check(_:platform:)``, for a caller that has written the payload compactly (with
@@ -70,8 +73,9 @@ package struct PayloadChecker: Sendable {
             }
         case .apns:
             if APNSRequestChecks.isRequest(payload), let request = payload.objectValue {
+                // For a request given as text, `compactSize` is its payload's (check(_:platform:text:)).
                 APNSRequestChecks.run(
-                    payload: request["payload"], headers: request["headers"], compactSize: nil, payloadRequired: true, now: now, into: &report)
+                    payload: request["payload"], headers: request["headers"], compactSize: compactSize, payloadRequired: true, now: now, into: &report)
             } else {
                 APNSPayloadChecks.run(
                     APNSPayloadChecks.Payload(payload, compactSize: compactSize, intent: intent), now: now, into: &report)
