@@ -6,7 +6,7 @@ import PushmapJSON
 /// Every message case of the Firebase Admin SDKs' messaging tests, and every payload or request
 /// of the APNs peers' tests, that FCMPeerCasesTests and APNSPeerCasesTests do not spell out:
 /// written as the wire JSON each test sends or refuses, each named by repository, file and test
-/// (PeerCorpus/*.json, gathered by the fifteenth and sixteenth audits, SDKs at their newest
+/// (PeerCorpus/*.json, gathered by the fifteenth, sixteenth, twenty-seventh, twenty-ninth and thirtieth audits, SDKs at their newest
 /// stored commits).
 ///
 /// - fcm-admin-sdks.json: `expect` is what the finding policy asks of the case, judged from the
