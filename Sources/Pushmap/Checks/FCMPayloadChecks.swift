@@ -254,6 +254,9 @@ enum FCMPayloadChecks {
                     "\(field) must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(ValueFormat.shown(ttl, literals: false)): FCM refuses the message")
                 return
             }
+            // The SDKs check no upper bound (the Java SDK's own test builds 30 days), but FCM's
+            // v1 API answers such a ttl "must not exceed the maximum of 4 weeks"
+            // (firebase/firebase-admin-node#2832): an error (the twenty-ninth audit, F1, kept).
             if duration.seconds > maxTTLSeconds || (duration.seconds == maxTTLSeconds && duration.fraction) {
                 report.error(location, "\(field) \(ValueFormat.shown(ttl, literals: false)) is over 28 days (2419200s): FCM refuses the message")
             }
