@@ -80,6 +80,12 @@ extension ChecksTests {
         let repeated = F.expectOne(twice, "apns-header-key", .error, at: #"$.headers["Apns-Topic"]"#)
         #expect(repeated?.message.contains("is apns-topic again") == true)
         #expect(twice.count == 1)
+        // The pseudo-headers a request file may carry: APNs refuses a GET, a device path with no
+        // token or one that is not hexadecimal (Apple's error table; APNSwift's test server
+        // testMethodNotAllowed_GET, testMissingDeviceToken, testBadDeviceToken_nonHexCharacters).
+        for (name, value) in [(":method", "GET"), (":path", "/3/device/"), (":path", "/3/device/not-hex")] {
+            F.expectOne(F.check(Self.request(F.merged(Self.alertHeaders, [name: .string(value)]), F.plainAps), .apns), "apns-request", .error, at: "$.headers[\"\(name)\"]")
+        }
         // Inside an FCM message, message.apns.headers too.
         let fcm: JSONValue = ["message": ["token": "t", "apns": ["headers": ["Apns-Priority": "5"], "payload": ["aps": ["content-available": 1]]]]]
         #expect(F.check(fcm, .fcm).isEmpty)

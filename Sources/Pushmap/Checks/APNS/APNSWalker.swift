@@ -44,7 +44,7 @@ enum APNSWalker {
                 continue
             }
             guard let index = table.index(bytes) else {
-                unknown(bytes, in: table, object, &report)
+                unknown(bytes, value, in: table, object, &report)
                 continue
             }
             let key = table.keys[index]
@@ -167,6 +167,29 @@ enum APNSWalker {
         return nil
     }
 
+    /// What APNs refuses in the HTTP/2 pseudo-headers a request file may carry (node-apn's client
+    /// tests do): a method other than POST (405 MethodNotAllowed), a device path with no token
+    /// (MissingDeviceToken) or one that is not hexadecimal (BadDeviceToken), in Apple's error
+    /// table and APNSwift's test server (the thirtieth audit, F5). The token's length is not
+    /// held: Apple says it may change. Nil for anything else.
+    private static func pseudoHeaderFault(_ name: String, _ value: UnsafeRawBufferPointer) -> String? {
+        switch name {
+        case ":method":
+            return ValueFormat.equals(value, "POST") ? nil : "\(ValueFormat.quoted(value)) is not POST: APNs answers 405 (MethodNotAllowed)"
+        case ":path":
+            let device = Array("/3/device/".utf8)
+            guard value.starts(with: device) else { return nil }
+            let token = value.dropFirst(device.count)
+            if token.isEmpty { return "names no device token: APNs answers 400 (MissingDeviceToken)" }
+            if !token.allSatisfy(ValueFormat.isHexDigit) {
+                return "\(ValueFormat.quoted(value)) has a device token that is not hexadecimal: APNs answers 400 (BadDeviceToken)"
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
     /// What is wrong with an authorization header, which Apple gives as `bearer <provider token>`,
     /// the token a JSON Web Token (three base64url parts joined by dots). No bearer, no token or a
     /// token with spaces is never one: APNs answers 403 InvalidProviderToken (Pushy's validating
@@ -220,10 +243,15 @@ enum APNSWalker {
     /// for missing, which counts as that key's wrong value would: an error for a title, a
     /// `content-available` or a priority, a warning for a sound's volume.
     private static func unknown(
-        _ bytes: UnsafeRawBufferPointer, in table: APNSModel.Table, _ object: JSONObjectNode, _ report: inout CheckReport
+        _ bytes: UnsafeRawBufferPointer, _ value: JSONNode, in table: APNSModel.Table, _ object: JSONObjectNode, _ report: inout CheckReport
     ) {
         let name = String(decoding: bytes, as: UTF8.self)
-        if table.stringValues, APNSModel.isHTTPHeader(APNSHeaderNames.lowercased(name)) { return }
+        if table.stringValues, APNSModel.isHTTPHeader(APNSHeaderNames.lowercased(name)) {
+            if let text = value.utf8, let fault = pseudoHeaderFault(name, text) {
+                report.add(.error, rule: "apns-request", location(bytes, table), "\(table.prefix)\(name) \(fault)")
+            }
+            return
+        }
         // Header names ignore case: one left as written is another's name again (APNSHeaderNames).
         if table.stringValues, case let lower = APNSHeaderNames.lowercased(name), lower != name, table.names.contains(lower) {
             // HTTP/2 sends names in lower case: the request then repeats the header, which
