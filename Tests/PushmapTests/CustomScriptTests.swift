@@ -506,3 +506,25 @@ extension CustomScriptTests {
         #expect(scriptError.message.hasPrefix(expected), "\(scriptError)")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F9: a script named "x" writing `message.tokn = "x"` had its
+    /// finding put on `$.template`, the value being equal to the template's name.
+    @Test("a value a script writes that equals the template's name is the script's, at its payload path")
+    func valueEqualToTemplateName() throws {
+        let source = """
+            return { name = "x", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.builtin("plain", "fcm", intent, ctx)
+              payload.message.tokn = "x"
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["x": source]), logger: quietLogger)
+        let error = translationError {
+            _ = try translator.translate(Array(#"{"template": "x", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
+        }
+        let finding = try #require(error?.diagnostics.first { $0.rule == "fcm-unknown-field" })
+        #expect(finding.path == "$.message.tokn", "\(finding)")
+        #expect(error?.scriptError?.line == 3, "\(String(describing: error))")
+    }
+}
