@@ -528,3 +528,27 @@ extension CustomScriptTests {
         #expect(error?.scriptError?.line == 3, "\(String(describing: error))")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F8: a value written by a chunk the script loaded, which
+    /// has no line to name, was put on `$.link.type`, a field the intent did not have, exit 1.
+    @Test("a bad value written by code the script loaded is the script's failure at the payload path, with no line")
+    func valueFromLoadedChunk() throws {
+        let source = """
+            return { name = "loader", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.builtin("plain", "fcm", intent, ctx)
+              load("local p = ... p.message.data.adb_a_type = 'WEB'")(payload)
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["loader": source]), logger: quietLogger)
+        let error = translationError {
+            _ = try translator.translate(Array(#"{"template": "loader", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
+        }
+        #expect(error?.kind == .scriptFailed, "\(String(describing: error))")
+        #expect(error?.scriptError?.script == "custom/loader.lua", "\(String(describing: error))")
+        let finding = try #require(error?.diagnostics.first { $0.rule == "android-link-type" })
+        #expect(finding.path == "$.message.data.adb_a_type", "\(finding)")
+        #expect(finding.message.contains("no line of the script can be named"), "\(finding)")
+    }
+}

@@ -107,7 +107,23 @@ struct PayloadBlame {
                 }
                 return finding
             }
-            guard let writer = entry.writer, let line = Self.teamLine(writer, teamScripts: teamScripts) else { return finding }
+            guard let writer = entry.writer else {
+                // No line wrote it (code the script loaded with `load` has none), and it is not
+                // the intent's value: a team's run put it there, at no line the trace can name
+                // (the twenty-sixth audit, F8, where it fell to an intent field the intent lacked).
+                guard let returner, key == payloadPath, entry.origin == nil, !entry.removed else { return finding }
+                var finding = finding
+                finding.script = returner
+                finding.path = payloadPath
+                finding.message += " (written where no line of the script can be named: code it loaded with load, say)"
+                if finding.severity == .error, scriptError == nil {
+                    scriptError = ScriptError(
+                        kind: .badValue, script: returner, line: nil,
+                        message: "wrote a value that fails the \(platform) check \(finding.rule) at \(payloadPath), at no line that can be named")
+                }
+                return finding
+            }
+            guard let line = Self.teamLine(writer, teamScripts: teamScripts) else { return finding }
             var finding = finding
             if key == payloadPath, let origin = entry.origin, origin.hasPrefix("=") {
                 // The sender's number written as its text ("=" marks it, trace.lua), as a data
