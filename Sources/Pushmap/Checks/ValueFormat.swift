@@ -124,6 +124,54 @@ enum ValueFormat {
         return Int64(double)
     }
 
+    /// A number as protobuf's JSON reads one: a JSON number, or a string holding one in JSON's
+    /// own grammar (`"1e5"`, `"2.50"`), or `"NaN"`, `"Infinity"`, `"-Infinity"` (the conformance
+    /// suite's FloatFieldQuotedValue, Int32FieldQuotedExponentialValue). Nil for anything else:
+    /// Swift's reader alone would take `"0x10"` and `"inf"`, which protobuf refuses.
+    static func protobufNumber(_ value: JSONNode) -> Double? {
+        if let integer = value.integerValue { return Double(integer) }
+        if let double = value.doubleValue { return double }
+        guard let text = value.utf8 else { return nil }
+        if equals(text, "NaN") { return .nan }
+        if equals(text, "Infinity") { return .infinity }
+        if equals(text, "-Infinity") { return -.infinity }
+        guard isJSONNumber(text) else { return nil }
+        return Double(String(decoding: text, as: UTF8.self))
+    }
+
+    /// A whole number as protobuf's JSON reads one for an integer field or an enum: any of
+    /// ``protobufNumber(_:)``'s forms with no fraction (`1.0`, `"1e2"`); a string of digits is
+    /// read exactly, past what a double holds.
+    static func protobufWholeNumber(_ value: JSONNode) -> Int64? {
+        if let integer = value.integerValue ?? value.utf8.flatMap(integer) { return integer }
+        guard let double = protobufNumber(value), double.isFinite, double.rounded(.towardZero) == double, abs(double) < 9.2e18 else { return nil }
+        return Int64(double)
+    }
+
+    /// Whether `text` is a number in JSON's grammar: `-`, digits with no leading zero, a fraction,
+    /// an exponent.
+    static func isJSONNumber(_ text: UnsafeRawBufferPointer) -> Bool {
+        var index = 0
+        func digits() -> Int {
+            let start = index
+            while index < text.count, isDigit(text[index]) { index += 1 }
+            return index - start
+        }
+        if index < text.count, text[index] == UInt8(ascii: "-") { index += 1 }
+        let whole = digits()
+        guard whole > 0, whole == 1 || text[index - whole] != UInt8(ascii: "0") else { return false }
+        if index < text.count, text[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { return false }
+        }
+        if index < text.count, text[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < text.count, text[index] == UInt8(ascii: "+") || text[index] == UInt8(ascii: "-") { index += 1 }
+            guard digits() > 0 else { return false }
+        }
+        return index == text.count
+    }
+
     /// Whether an APNS flag is set as iOS reads it: the number 1, or `true`, which iOS reads as 1
     /// (the flag rule warns of `true`, as Apple documents 1).
     static func isFlagSet(_ value: JSONNode?) -> Bool {
@@ -167,6 +215,13 @@ enum ValueFormat {
         text.first == UInt8(ascii: "-") && duration(UnsafeRawBufferPointer(rebasing: text.dropFirst())) != nil
     }
 
+    /// Whether `text` is a duration but for seconds past protobuf's range (315576000000s).
+    static func isDurationPastRange(_ text: UnsafeRawBufferPointer) -> Bool {
+        guard text.last == UInt8(ascii: "s"), duration(text) == nil else { return false }
+        let whole = text.dropLast().prefix { $0 != UInt8(ascii: ".") }.drop { $0 == UInt8(ascii: "-") }
+        return !whole.isEmpty && whole.allSatisfy(isDigit) && (whole.count > 12 || (integer(UnsafeRawBufferPointer(rebasing: whole)) ?? 0) > 315_576_000_000)
+    }
+
     static func duration(_ text: UnsafeRawBufferPointer) -> (seconds: Int64, fraction: Bool)? {
         if text.first == UInt8(ascii: "-") {
             // "-0s" is zero: protobuf's JSON parser reads it so (the twenty-ninth audit, F7).
@@ -184,7 +239,9 @@ enum ValueFormat {
             guard !digits.isEmpty, digits.count <= 9, digits.allSatisfy(isDigit) else { return nil }
             fraction = digits.contains { $0 != UInt8(ascii: "0") }
         }
-        guard let seconds = integer(UnsafeRawBufferPointer(rebasing: whole)) else { return nil }
+        // Past protobuf's Duration range (10,000 years) the reader refuses it (conformance
+        // DurationJsonInputTooLarge; the thirty-first audit).
+        guard let seconds = integer(UnsafeRawBufferPointer(rebasing: whole)), seconds <= 315_576_000_000 else { return nil }
         return (seconds, fraction)
     }
 

@@ -81,7 +81,7 @@ enum FCMFieldWalk {
         case .boolean:
             if value.boolValue == nil { wrongType(value, expected: "true or false", path: path, at: location, &report) }
         case .number:
-            if value.integerValue == nil, value.doubleValue == nil, !(value.stringValue.flatMap(Double.init) != nil) {
+            if ValueFormat.protobufNumber(value) == nil {
                 wrongType(value, expected: "a number", path: path, at: location, &report)
             }
         case .int32:
@@ -90,9 +90,12 @@ enum FCMFieldWalk {
             guard let text = value.utf8 else { return wrongType(value, expected: "a duration string such as \"3.5s\"", path: path, at: location, &report) }
             if ValueFormat.duration(text) == nil {
                 // A negative duration is protobuf's, but none of FCM's: the Admin SDKs say so.
-                let fault = ValueFormat.isNegativeDuration(text)
-                    ? "is negative: a duration here must be 0s or more"
-                    : "is not a duration: seconds with up to 9 decimals, then s (\"3.5s\")"
+                let fault =
+                    ValueFormat.isDurationPastRange(text)
+                    ? "is past protobuf's duration range (315576000000s, 10,000 years)"
+                    : ValueFormat.isNegativeDuration(text)
+                        ? "is negative: a duration here must be 0s or more"
+                        : "is not a duration: seconds with up to 9 decimals, then s (\"3.5s\")"
                 report.error(location(), "\(shortPath(path())) \(ValueFormat.quoted(text)) \(fault): FCM refuses the message", rule: "fcm-duration")
             }
         case .timestamp:
@@ -135,7 +138,8 @@ enum FCMFieldWalk {
         _ value: JSONNode, _ field: FCMModel.CompiledField, _ model: FCMModel.Compiled, path: () -> String,
         at location: () -> CheckLocation, _ report: inout CheckReport
     ) {
-        if let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) {
+        // A whole number in any of protobuf's forms (1.0, "1e0"): the thirty-first audit, F2.
+        if let number = ValueFormat.protobufWholeNumber(value) {
             if number >= 0, number < Int64(field.values.count) { return }
             guard number >= Int64(Int32.min), number <= Int64(Int32.max) else {
                 return report.error(
@@ -159,12 +163,12 @@ enum FCMFieldWalk {
     /// protobuf conformance suite requires it of every reader (Int32FieldFloatTrailingZero,
     /// Int32FieldExponentialFormat).
     private static func checkInt32(_ value: JSONNode, path: () -> String, at location: () -> CheckLocation, _ report: inout CheckReport) {
+        // Quoted too, in any of a number's forms (the thirty-first audit, F1: "1e5" was refused).
         let shown: String
-        if let number = value.integerValue ?? value.utf8.flatMap(ValueFormat.integer) {
+        if let number = ValueFormat.protobufWholeNumber(value) {
             guard number < Int64(Int32.min) || number > Int64(Int32.max) else { return }
             shown = "\(number)"
-        } else if let double = value.doubleValue, double.rounded(.towardZero) == double {
-            guard double < Double(Int32.min) || double > Double(Int32.max) else { return }
+        } else if let double = ValueFormat.protobufNumber(value), double.isFinite, double.rounded(.towardZero) == double {
             shown = "\(double)"
         } else {
             return wrongType(value, expected: "an integer", path: path, at: location, &report)

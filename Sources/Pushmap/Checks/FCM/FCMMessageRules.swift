@@ -90,7 +90,7 @@ extension FCMPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             forEachAndroidNotification(payload) { notification, path in
                 guard let count = member(notification, "notificationCount", "notification_count"),
-                    let number = count.value.integerValue ?? count.value.utf8.flatMap(ValueFormat.integer), number < 0
+                    let number = ValueFormat.protobufWholeNumber(count.value), number < 0
                 else { return }
                 let at = JSONPath.member(path, ValueFormat.text(count.name))
                 report.warning(
@@ -131,10 +131,18 @@ extension FCMPayloadChecks {
                 guard let color = member(light, "color", "color")?.value.objectValue else { return }
                 let colorPath = JSONPath.member(path, "color")
                 for channel in channels {
-                    // A channel that is not a number is fcm-field-type's.
-                    guard let value = color[channel], let number = value.doubleValue ?? value.integerValue.map(Double.init),
-                          !(0...1).contains(number) else { continue }
+                    // A channel that is not a number is fcm-field-type's; one given as a string
+                    // ("255", "NaN") is read as the number (the thirty-first audit, F4).
+                    guard let value = color[channel], let number = ValueFormat.protobufNumber(value), !(0...1).contains(number) else { continue }
                     let at = JSONPath.member(colorPath, ValueFormat.text(channel))
+                    // A channel is a 32-bit float: past its range protobuf's reader refuses the
+                    // request (conformance FloatFieldTooLarge; the thirty-first audit, F3).
+                    if number.isFinite, abs(number) > Double(Float.greatestFiniteMagnitude) {
+                        report.error(
+                            CheckLocation(payload: at),
+                            "\(shortPath(at)) is \(ValueFormat.shown(value, literals: true)), past a 32-bit float's range: FCM refuses the message")
+                        continue
+                    }
                     report.warning(
                         CheckLocation(payload: at),
                         "\(shortPath(at)) is \(ValueFormat.shown(value, literals: true)), outside 0 to 1: a channel is a fraction (255 is 1.0, 128 is 0.5); the LED will not show the colour meant, if FCM takes it at all")
