@@ -275,6 +275,12 @@ enum ValueFormat {
         if byte(at, "Z") { return at + 1 == bytes.count }
         guard byte(at, "+") || byte(at, "-"), let offsetHours = number(at + 1, 2), offsetHours < 24, byte(at + 3, ":"),
               let offsetMinutes = number(at + 4, 2), offsetMinutes < 60 else { return false }
+        // Protobuf's range is 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z in UTC: an offset
+        // that takes the first or last day past it is refused (the thirty-first audit, F6).
+        let offset = (offsetHours * 60 + offsetMinutes) * (byte(at, "+") ? 1 : -1)
+        let minuteOfDay = hour * 60 + minute
+        if year == 1, month == 1, day == 1, minuteOfDay - offset < 0 { return false }
+        if year == 9999, month == 12, day == 31, minuteOfDay - offset >= 24 * 60 { return false }
         return at + 6 == bytes.count
     }
 
