@@ -95,3 +95,56 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
         return !first
     }
 }
+
+extension JSONPath {
+    /// Reads a path as ``description`` writes it (`$.a[0]["b c"]`); nil for text it does not write.
+    package init?(parsing text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.first == UInt8(ascii: "$") else { return nil }
+        var index = 1
+        var components: [Component] = []
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: ".") {
+                let start = index + 1
+                index = start
+                while index < bytes.count, bytes[index] != UInt8(ascii: "."), bytes[index] != UInt8(ascii: "[") { index += 1 }
+                guard index > start else { return nil }
+                components.append(.key(String(decoding: bytes[start..<index], as: UTF8.self)))
+            } else if bytes[index] == UInt8(ascii: "["), index + 1 < bytes.count {
+                if bytes[index + 1] == UInt8(ascii: "\"") {
+                    // A JSON string, then `]`: its end is the first quote no backslash escapes.
+                    var end = index + 2
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "\"") { end += bytes[end] == UInt8(ascii: "\\") ? 2 : 1 }
+                    guard end + 1 < bytes.count, bytes[end + 1] == UInt8(ascii: "]"),
+                          case .string(let key)? = try? JSONParser.parse(Array(bytes[(index + 1)...end])) else { return nil }
+                    components.append(.key(key))
+                    index = end + 2
+                } else {
+                    var end = index + 1
+                    while end < bytes.count, bytes[end] != UInt8(ascii: "]") { end += 1 }
+                    guard end < bytes.count, let number = Int(String(decoding: bytes[(index + 1)..<end], as: UTF8.self)) else { return nil }
+                    components.append(.index(number))
+                    index = end + 1
+                }
+            } else {
+                return nil
+            }
+        }
+        self.init(components)
+    }
+}
+
+extension JSONValue {
+    /// The value at `path`, if there is one.
+    package subscript(path path: JSONPath) -> JSONValue? {
+        var value: JSONValue? = self
+        for component in path.components {
+            switch (component, value) {
+            case (.key(let key), .object(let object)?): value = object[key]
+            case (.index(let index), .array(let items)?): value = items.indices.contains(index) ? items[index] : nil
+            default: return nil
+            }
+        }
+        return value
+    }
+}

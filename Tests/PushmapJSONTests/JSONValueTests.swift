@@ -114,4 +114,17 @@ struct JSONValueTests {
         #expect(JSONPath.root.appending("\u{E9}t\u{E9}").description == "$[\"\u{E9}t\u{E9}\"]")
         #expect(JSONPath([.key("buttons"), .index(1), .key("label")]).description == "$.buttons[1].label")
     }
+
+    @Test("a path's text reads back as the path, and finds its value")
+    func parsedPaths() throws {
+        let paths = [
+            JSONPath([.key("buttons"), .index(1), .key("label")]), JSONPath([.key("a\"b]"), .key(""), .index(0)]),
+            JSONPath([.key("apns-priority"), .key("\u{E9}t\u{E9}")]), JSONPath.root,
+        ]
+        for path in paths { #expect(JSONPath(parsing: path.description) == path, "\(path)") }
+        for text in ["", "a", "$.", "$[", "$[x]", "$[\"a\"", "$..a"] { #expect(JSONPath(parsing: text) == nil, "\(text)") }
+        let value: JSONValue = ["buttons": [["label": "a"], ["label": "b"]]]
+        #expect(value[path: try #require(JSONPath(parsing: "$.buttons[1].label"))] == "b")
+        #expect(value[path: try #require(JSONPath(parsing: "$.buttons[2].label"))] == nil)
+    }
 }

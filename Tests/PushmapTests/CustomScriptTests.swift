@@ -552,3 +552,28 @@ extension CustomScriptTests {
         #expect(finding.message.contains("no line of the script can be named"), "\(finding)")
     }
 }
+
+extension CustomScriptTests {
+    /// Source: the twenty-sixth audit, F8: a script that wrote a bad value on its first call only
+    /// (state kept between calls) had the finding put on `$.link.type`, a field the intent lacked.
+    @Test("a bad value the same run again does not write is the script's failure at the payload path")
+    func valueFromFirstCallOnly() throws {
+        let source = """
+            local calls = 0
+            return { name = "stateful", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.builtin("plain", "fcm", intent, ctx)
+              calls = calls + 1
+              if calls == 1 then payload.message.data.adb_a_type = "WEB" end
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["stateful": source]), logger: quietLogger)
+        let error = translationError {
+            _ = try translator.translate(Array(#"{"template": "stateful", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
+        }
+        #expect(error?.kind == .scriptFailed, "\(String(describing: error))")
+        let finding = try #require(error?.diagnostics.first { $0.rule == "android-link-type" })
+        #expect(finding.path == "$.message.data.adb_a_type", "\(finding)")
+        #expect(finding.message.contains("did not write it"), "\(finding)")
+    }
+}

@@ -85,7 +85,10 @@ struct PayloadBlame {
     /// - Parameter returner: the team's template whose mappings returned the payloads: a finding
     ///   in a payload no line wrote a key of (a mapping returned `{}`, so the key lacking is the
     ///   root's) is that script's, with no line to name.
-    func attribute(_ findings: [Diagnostic], teamScripts: Set<String>, returner: String? = nil) -> (findings: [Diagnostic], scriptError: ScriptError?) {
+    /// - Parameter present: whether the payload checked for a platform has a value at a path.
+    func attribute(
+        _ findings: [Diagnostic], teamScripts: Set<String>, returner: String? = nil, present: (Platform, String) -> Bool = { _, _ in false }
+    ) -> (findings: [Diagnostic], scriptError: ScriptError?) {
         var scriptError: ScriptError?
         let attributed = findings.map { finding -> Diagnostic in
             guard let platform = finding.platform, let payloadPath = finding.payloadPath else { return finding }
@@ -104,6 +107,23 @@ struct PayloadBlame {
                     scriptError = ScriptError(
                         kind: .badValue, script: returner, line: nil,
                         message: "returned an \(platform) payload that fails the check \(finding.rule) at \(payloadPath)")
+                }
+                return finding
+            }
+            if key != payloadPath, let returner, finding.severity == .error, entries[platform.name]?[key] != nil,
+                hasMembers(platform.name, key), present(platform, payloadPath)
+            {
+                // The value is in the payload checked, and its key is missing from the object that
+                // holds it in the traced run, the same run again: a script that keeps state between
+                // calls wrote it the first time only (the twenty-sixth audit, F8).
+                var finding = finding
+                finding.script = returner
+                finding.path = payloadPath
+                finding.message += " (which line wrote it is not named: the same run again, traced, did not write it; does the script keep state between calls?)"
+                if scriptError == nil {
+                    scriptError = ScriptError(
+                        kind: .badValue, script: returner, line: nil,
+                        message: "wrote a value that fails the \(platform) check \(finding.rule) at \(payloadPath), which the same run again did not write")
                 }
                 return finding
             }
@@ -147,6 +167,15 @@ struct PayloadBlame {
             return finding
         }
         return (attributed, scriptError)
+    }
+
+    /// Whether the traced `part` has keys inside `key`: an object or an array there, not a
+    /// JSON-encoded string, whose values the trace cannot see.
+    private func hasMembers(_ part: String, _ key: String) -> Bool {
+        entries[part]?.keys.contains { other in
+            other.utf8.count > key.utf8.count && other.hasPrefix(key)
+                && [UInt8(ascii: "."), UInt8(ascii: "[")].contains(other.utf8[other.utf8.index(other.utf8.startIndex, offsetBy: key.utf8.count)])
+        } ?? false
     }
 
     /// The line of a team's script that wrote the key holding `path` in `platform`'s payload (a

@@ -370,7 +370,7 @@ public final class Translator: Sendable {
         // warnings beside it. Warnings alone are traced only when asked: a trace costs hundreds
         // of translations.
         let traced = template.metered && (findings.hasErrors || (options.blameWarnings && !findings.isEmpty))
-        let blame = traced ? blamed(intent, name: name, plan: plan, now: now, all, on: lent) : nil
+        let blame = traced ? blamed(intent, name: name, plan: plan, now: now, all, texts: texts, on: lent) : nil
         if case .success(let blame)? = blame {
             all = blame.findings
             if let scriptError = blame.scriptError { throw TranslationError(kind: .scriptFailed, diagnostics: all, scriptError: scriptError) }
@@ -426,7 +426,8 @@ public final class Translator: Sendable {
     /// run pays for it. A failure when the trace could not run to its end; no script error when
     /// no line of a team's script wrote an error's value.
     private func blamed(
-        _ intent: LuaArgument, name: String, plan: TranslationPlan, now: Int64, _ diagnostics: [Diagnostic], on lent: Lent
+        _ intent: LuaArgument, name: String, plan: TranslationPlan, now: Int64, _ diagnostics: [Diagnostic],
+        texts: [(platform: Platform, text: [UInt8])], on lent: Lent
     ) -> Result<(findings: [Diagnostic], scriptError: ScriptError?), LuaError> {
         var blame: PayloadBlame
         do {
@@ -437,7 +438,16 @@ public final class Translator: Sendable {
         blame.fcmAPNSReplaced = plan.fcmAPNS
         let team = Self.teamScripts(lent)
         let returner = lent.generation.scripts.winners[name].map(\.path).flatMap { team.contains($0) ? $0 : nil }
-        return .success(blame.attribute(diagnostics, teamScripts: team, returner: returner))
+        // The payloads checked, read only when a finding asks whether a value is there.
+        var read: [Platform: JSONValue] = [:]
+        let present = { (platform: Platform, path: String) -> Bool in
+            if read[platform] == nil, let text = texts.first(where: { $0.platform == platform })?.text {
+                read[platform] = try? JSONParser.parse(text)
+            }
+            guard let payload = read[platform], let parsed = JSONPath(parsing: path) else { return false }
+            return payload[path: parsed] != nil
+        }
+        return .success(blame.attribute(diagnostics, teamScripts: team, returner: returner, present: present))
     }
 
     /// What an error the trace could not place adds, saying why: whether a line of the team's
