@@ -83,7 +83,7 @@ public struct JSONWriter: Sendable {
     /// The length in bytes of JSON `text` as written, without the whitespace between its tokens:
     /// what a sender that strips only that whitespace sends, escapes kept as written (Go's
     /// encoder writes `&` as `\u0026`, six bytes where the value has one).
-    package static func compactByteCount(asWritten text: [UInt8]) -> Int {
+    package static func compactByteCount(asWritten text: ArraySlice<UInt8>) -> Int {
         var count = 0
         var inString = false
         var escaped = false
@@ -126,7 +126,7 @@ public struct JSONWriter: Sendable {
                 depth += 1
             } else if byte == UInt8(ascii: "}") || byte == UInt8(ascii: "]") || byte == UInt8(ascii: ",") {
                 // The value ends at the comma or brace that follows it in the top object.
-                if let start = valueStart, depth == 1 { return compactByteCount(asWritten: Array(text[start..<index])) }
+                if let start = valueStart, depth == 1 { return compactByteCount(asWritten: text[start..<index]) }
                 if byte != UInt8(ascii: ",") { depth -= 1 }
             } else if byte == UInt8(ascii: ":"), depth == 1, valueStart == nil, let name = lastString, text[name].elementsEqual(wanted) {
                 valueStart = index + 1

@@ -181,8 +181,7 @@ struct CustomScriptTests {
     @Test("a failing mapping is a script error with file and line, distinct from an invalid intent")
     func runtimeFailure() throws {
         let source = "return { name = 'boom', api = 1, platforms = {'fcm'},\n  fcm = function(intent)\n    return intent.carousel.items\n  end }"
-        let translator = try Translator(scripts: scripts(["boom": source]), logger: quietLogger)
-        let error = translationError { _ = try translator.translate(Array(#"{"template": "boom"}"#.utf8), platforms: [.fcm]) }
+        let error = try Self.fcmFailure(of: source, named: "boom", intent: #"{"template": "boom"}"#)
         #expect(error?.kind == .scriptFailed)
         #expect(error?.exitCode == 2)
         #expect(error?.scriptError?.description == "custom/boom.lua:3: attempt to index a nil value (field 'carousel')")
@@ -410,8 +409,7 @@ extension CustomScriptTests {
               return pushmap.builtin("plain", "fcm", intent, ctx)
             end }
             """
-        let translator = try Translator(scripts: scripts(["inside": source]), logger: quietLogger)
-        let error = translationError { _ = try translator.translate(Array(#"{"template": "inside", "title": "Hi"}"#.utf8), platforms: [.fcm]) }
+        let error = try Self.fcmFailure(of: source, named: "inside", intent: #"{"template": "inside", "title": "Hi"}"#)
         let scriptError = try #require(error?.scriptError)
         #expect(scriptError.script == "custom/inside.lua", "\(scriptError)")
         #expect(scriptError.message.hasPrefix(expected), "\(scriptError)")
@@ -496,10 +494,7 @@ extension CustomScriptTests {
               return payload
             end }
             """
-        let translator = try Translator(scripts: scripts(["placed": source]), logger: quietLogger)
-        let error = translationError {
-            _ = try translator.translate(Array(#"{"template": "placed", "title": "Hi", "data": {"k": "v"}}"#.utf8), platforms: [.fcm])
-        }
+        let error = try Self.fcmFailure(of: source, named: "placed", intent: #"{"template": "placed", "title": "Hi", "data": {"k": "v"}}"#)
         let scriptError = try #require(error?.scriptError)
         #expect(scriptError.script == "custom/placed.lua", "\(scriptError)")
         #expect(scriptError.line == 3, "\(scriptError)")
@@ -519,10 +514,7 @@ extension CustomScriptTests {
               return payload
             end }
             """
-        let translator = try Translator(scripts: scripts(["x": source]), logger: quietLogger)
-        let error = translationError {
-            _ = try translator.translate(Array(#"{"template": "x", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
-        }
+        let error = try Self.fcmFailure(of: source, named: "x", intent: #"{"template": "x", "title": "Hi", "target": {"token": "t"}}"#)
         let finding = try #require(error?.diagnostics.first { $0.rule == "fcm-unknown-field" })
         #expect(finding.path == "$.message.tokn", "\(finding)")
         #expect(error?.scriptError?.line == 3, "\(String(describing: error))")
@@ -541,10 +533,7 @@ extension CustomScriptTests {
               return payload
             end }
             """
-        let translator = try Translator(scripts: scripts(["loader": source]), logger: quietLogger)
-        let error = translationError {
-            _ = try translator.translate(Array(#"{"template": "loader", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
-        }
+        let error = try Self.fcmFailure(of: source, named: "loader", intent: #"{"template": "loader", "title": "Hi", "target": {"token": "t"}}"#)
         #expect(error?.kind == .scriptFailed, "\(String(describing: error))")
         #expect(error?.scriptError?.script == "custom/loader.lua", "\(String(describing: error))")
         let finding = try #require(error?.diagnostics.first { $0.rule == "android-link-type" })
@@ -567,13 +556,19 @@ extension CustomScriptTests {
               return payload
             end }
             """
-        let translator = try Translator(scripts: scripts(["stateful": source]), logger: quietLogger)
-        let error = translationError {
-            _ = try translator.translate(Array(#"{"template": "stateful", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
-        }
+        let error = try Self.fcmFailure(of: source, named: "stateful", intent: #"{"template": "stateful", "title": "Hi", "target": {"token": "t"}}"#)
         #expect(error?.kind == .scriptFailed, "\(String(describing: error))")
         let finding = try #require(error?.diagnostics.first { $0.rule == "android-link-type" })
         #expect(finding.path == "$.message.data.adb_a_type", "\(finding)")
         #expect(finding.message.contains("did not write it"), "\(finding)")
+    }
+}
+
+extension CustomScriptTests {
+    /// What translating `intent` to FCM with the one team script `source` (template `name`)
+    /// fails with, or nil when it translates.
+    static func fcmFailure(of source: String, named name: String, intent: String) throws -> TranslationError? {
+        let translator = try Translator(scripts: scripts([name: source]), logger: quietLogger)
+        return translationError { _ = try translator.translate(Array(intent.utf8), platforms: [.fcm]) }
     }
 }

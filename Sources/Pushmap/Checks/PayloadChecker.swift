@@ -43,11 +43,8 @@ package struct PayloadChecker: Sendable {
     /// is its text's, without the whitespace between tokens, escapes counted as written (the
     /// thirtieth audit, F2: `\u0026` is six bytes on the wire, one once read).
     package func check(_ payload: JSONValue, platform: Platform, text: [UInt8]) -> [Diagnostic] {
-        guard platform == .apns else { return check(payload, platform: platform, compactSize: nil) }
-        // A request's payload is measured on its own text, the value of its `payload` member.
-        let request = JSONItemStorage(payload).withRoot { APNSRequestChecks.isRequest($0) }
-        let size = request ? JSONWriter.compactByteCount(asWritten: text, member: "payload") : JSONWriter.compactByteCount(asWritten: text)
-        return check(payload, platform: platform, compactSize: size)
+        let names = APNSHeaderNames(payload, platform: platform)
+        return names.restored(JSONItemStorage(names.value).withRoot { check($0, platform: platform, compactSize: nil, text: text) })
     }
 
     /// As ``check(_:platform:)``, for a caller that has written the payload compactly (with
@@ -61,7 +58,9 @@ package struct PayloadChecker: Sendable {
 
     /// As ``check(_:platform:compactSize:)``, on a payload read in place (a translated one, as
     /// the Lua host hands it over): no ``JSONValue`` is built.
-    package func check(_ payload: JSONNode, platform: Platform, compactSize: Int?) -> [Diagnostic] {
+    /// - Parameter text: the payload's JSON text as given, when it was (validate): an APNS
+    ///   payload's size is then measured on it, a request's on its `payload` member's.
+    package func check(_ payload: JSONNode, platform: Platform, compactSize: Int?, text: [UInt8]? = nil) -> [Diagnostic] {
         var report = CheckReport(platform: platform, intentPaths: intentPaths)
         report.now = now
         switch platform {
@@ -73,12 +72,14 @@ package struct PayloadChecker: Sendable {
             }
         case .apns:
             if APNSRequestChecks.isRequest(payload), let request = payload.objectValue {
-                // For a request given as text, `compactSize` is its payload's (check(_:platform:text:)).
                 APNSRequestChecks.run(
-                    payload: request["payload"], headers: request["headers"], compactSize: compactSize, payloadRequired: true, now: now, into: &report)
+                    payload: request["payload"], headers: request["headers"],
+                    compactSize: text.flatMap { JSONWriter.compactByteCount(asWritten: $0, member: "payload") }, payloadRequired: true, now: now,
+                    into: &report)
             } else {
+                let size = text.map { JSONWriter.compactByteCount(asWritten: $0[...]) } ?? compactSize
                 APNSPayloadChecks.run(
-                    APNSPayloadChecks.Payload(payload, compactSize: compactSize, intent: intent), now: now, into: &report)
+                    APNSPayloadChecks.Payload(payload, compactSize: size, intent: intent), now: now, into: &report)
             }
         default:
             break

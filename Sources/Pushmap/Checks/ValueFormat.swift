@@ -143,7 +143,7 @@ enum ValueFormat {
     /// ``protobufNumber(_:)``'s forms with no fraction (`1.0`, `"1e2"`); a string of digits is
     /// read exactly, past what a double holds.
     static func protobufWholeNumber(_ value: JSONNode) -> Int64? {
-        if let integer = value.integerValue ?? value.utf8.flatMap(integer) { return integer }
+        if let whole = wholeNumber(value) ?? value.utf8.flatMap(integer) { return whole }
         guard let double = protobufNumber(value), double.isFinite, double.rounded(.towardZero) == double, abs(double) < 9.2e18 else { return nil }
         return Int64(double)
     }

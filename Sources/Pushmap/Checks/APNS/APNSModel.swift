@@ -90,6 +90,9 @@ enum APNSModel {
         var liveActivity = false
         /// What a null meant, for a key Apple once typed "string or null": said instead of "must be a string".
         var nullMeant: StaticString?
+        /// What a string value needs beyond the shape (APNSHeaderValue): the fault, said after
+        /// the key's name, and its severity; nil when the value is fine.
+        var valueCheck: (@Sendable (UnsafeRawBufferPointer) -> (severity: Diagnostic.Severity, fault: String)?)?
     }
 
     /// What a dictionary needs whatever else it holds: a string under one of `anyOf`.
@@ -320,9 +323,9 @@ enum APNSModel {
             Key(name: "apns-priority", shape: .choice(.priorities), rule: "apns-priority", severity: .error,
                 effect: "APNs refuses the request (BadPriority)"),
             Key(name: "apns-expiration", shape: .digits, rule: "apns-expiration", severity: .error,
-                effect: "APNs refuses the request (BadExpirationDate)"),
+                effect: "APNs refuses the request (BadExpirationDate)", valueCheck: APNSHeaderValue.expiration),
             Key(name: "apns-collapse-id", shape: .text(maxBytes: 64), rule: "apns-collapse-id", severity: .error,
-                effect: "APNs refuses the request (BadCollapseId)"),
+                effect: "APNs refuses the request (BadCollapseId)", valueCheck: APNSHeaderValue.collapseID),
             Key(name: "apns-topic", shape: .text(maxBytes: 255), rule: "apns-topic", severity: .error,
                 effect: "APNs refuses the request (BadTopic)"),
             Key(name: "apns-id", shape: .uuid, rule: "apns-id", severity: .error, effect: "APNs refuses the request (BadMessageId)"),
@@ -334,7 +337,7 @@ enum APNSModel {
             Key(name: "apns-request-id", shape: .uuid, rule: "apns-header-string", severity: .warning,
                 effect: "Apple's broadcast pages give a UUID, and do not say what APNs does with another value"),
             Key(name: "authorization", shape: .text(maxBytes: 8192), rule: "apns-header-string", severity: .error,
-                effect: "APNs answers 403 (InvalidProviderToken)"),
+                effect: "APNs answers 403 (InvalidProviderToken)", valueCheck: APNSHeaderValue.authorization),
         ],
         unknownRule: "apns-header-key", unknownSeverity: .warning, unknownEffect: "APNs ignores it", stringValues: true)
 }

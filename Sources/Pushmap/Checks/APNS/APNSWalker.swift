@@ -68,8 +68,9 @@ enum APNSWalker {
         if let index = table.index(bytes) {
             let key = table.keys[index]
             let digits = Array("\(number)".utf8)
-            if let unclear = digits.withUnsafeBytes({ unclearHeader(key, $0) }) {
-                return report.add(.warning, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(unclear)")
+            // A number stands for the digits of a header of digits (apns-expiration) only.
+            if case .digits = key.shape, let valueCheck = key.valueCheck, let found = digits.withUnsafeBytes(valueCheck) {
+                return report.add(found.severity, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(found.fault)")
             }
             guard digits.withUnsafeBytes({ acceptsText(key.shape, $0) }) ?? true else {
                 return wrong(value, key, description(key.shape, context: Context()), bytes, table, &report)
@@ -115,11 +116,8 @@ enum APNSWalker {
                 "\(table.prefix)\(key.name) is \"\", which names no sound file: iOS may play the default sound or none; give a sound name (\"default\" for the system sound) or leave it out")
             return
         }
-        if table.stringValues, let text = value.utf8, let unclear = unclearHeader(key, text) {
-            return report.add(.warning, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(unclear)")
-        }
-        if table.stringValues, ValueFormat.equals(key.name, "authorization"), let text = value.utf8, let (severity, fault) = bearerFault(text) {
-            return report.add(severity, rule: key.rule, location(bytes, table), "\(table.prefix)authorization \(fault)")
+        if let valueCheck = key.valueCheck, let text = value.utf8, let found = valueCheck(text) {
+            return report.add(found.severity, rule: key.rule, location(bytes, table), "\(table.prefix)\(key.name) \(found.fault)")
         }
         guard !accepts(key.shape, value, context: context) else { return }
         if case .flag = key.shape, let (set, meaning) = flagMeaning(value),
@@ -150,64 +148,6 @@ enum APNSWalker {
         // (the Python Admin SDK refuses it, TestApsAlertEncoder; FCM and APNs pass it on).
         let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) } ?? false
         wrong(value, key, description(key.shape, context: context), bytes, table, severity: shownBeside ? .warning : nil, &report)
-    }
-
-    /// What is said of a header value Apple's pages give no answer for (the thirtieth audit, F3
-    /// and F7: no peer refuses them, APNSwift's test server takes them): a warning, not APNs's
-    /// refusal. Nil for any other value.
-    private static func unclearHeader(_ key: APNSModel.Key, _ text: UnsafeRawBufferPointer) -> String? {
-        if ValueFormat.equals(key.name, "apns-expiration"), text.count > 1, text.count <= 20, text.first == UInt8(ascii: "-"),
-            text.dropFirst().allSatisfy(ValueFormat.isDigit)
-        {
-            return "\(ValueFormat.quoted(text)) is a time before 1970: Apple documents epoch seconds, and does not say what APNs does with a negative one; write 0 to deliver once and never store"
-        }
-        if ValueFormat.equals(key.name, "apns-collapse-id"), text.isEmpty {
-            return "is \"\", which collapses nothing: Apple names no answer for an empty id (BadCollapseId is for one over 64 bytes); leave the header out"
-        }
-        return nil
-    }
-
-    /// What APNs refuses in the HTTP/2 pseudo-headers a request file may carry (node-apn's client
-    /// tests do): a method other than POST (405 MethodNotAllowed), a device path with no token
-    /// (MissingDeviceToken) or one that is not hexadecimal (BadDeviceToken), in Apple's error
-    /// table and APNSwift's test server (the thirtieth audit, F5). The token's length is not
-    /// held: Apple says it may change. Nil for anything else.
-    private static func pseudoHeaderFault(_ name: String, _ value: UnsafeRawBufferPointer) -> String? {
-        switch name {
-        case ":method":
-            return ValueFormat.equals(value, "POST") ? nil : "\(ValueFormat.quoted(value)) is not POST: APNs answers 405 (MethodNotAllowed)"
-        case ":path":
-            let device = Array("/3/device/".utf8)
-            guard value.starts(with: device) else { return nil }
-            let token = value.dropFirst(device.count)
-            if token.isEmpty { return "names no device token: APNs answers 400 (MissingDeviceToken)" }
-            if !token.allSatisfy(ValueFormat.isHexDigit) {
-                return "\(ValueFormat.quoted(value)) has a device token that is not hexadecimal: APNs answers 400 (BadDeviceToken)"
-            }
-            return nil
-        default:
-            return nil
-        }
-    }
-
-    /// What is wrong with an authorization header, which Apple gives as `bearer <provider token>`,
-    /// the token a JSON Web Token (three base64url parts joined by dots). No bearer, no token or a
-    /// token with spaces is never one: APNs answers 403 InvalidProviderToken (Pushy's validating
-    /// test server, the twenty-ninth audit, F5). Another shape may be a placeholder a sender
-    /// fills later (node-apn's tests send "bearer fake-token"): a warning.
-    private static func bearerFault(_ text: UnsafeRawBufferPointer) -> (Diagnostic.Severity, String)? {
-        let scheme = Array("bearer ".utf8)
-        let lowered = text.prefix(scheme.count).map { $0 | (($0 >= 0x41 && $0 <= 0x5A) ? 0x20 : 0) }
-        let token = text.dropFirst(scheme.count)
-        guard lowered.elementsEqual(scheme), !token.isEmpty, !token.contains(where: { $0 == 0x20 || $0 == 0x09 }) else {
-            return (.error, "\(ValueFormat.quoted(text)) is not \"bearer \" followed by a provider token: APNs answers 403 (InvalidProviderToken)")
-        }
-        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        let isBase64URL = { (byte: UInt8) in ValueFormat.isDigit(byte) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2D || byte == 0x5F }
-        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(isBase64URL) }) else {
-            return (.warning, "token is not a JSON Web Token (three base64url parts joined by dots): APNs answers 403 (InvalidProviderToken) unless the sender puts a real one in its place")
-        }
-        return nil
     }
 
     /// Whether `dictionary` has something its requirement asks for besides `name`, itself one of
@@ -247,7 +187,7 @@ enum APNSWalker {
     ) {
         let name = String(decoding: bytes, as: UTF8.self)
         if table.stringValues, APNSModel.isHTTPHeader(APNSHeaderNames.lowercased(name)) {
-            if let text = value.utf8, let fault = pseudoHeaderFault(name, text) {
+            if let text = value.utf8, let fault = APNSHeaderValue.pseudoHeader(name, text) {
                 report.add(.error, rule: "apns-request", location(bytes, table), "\(table.prefix)\(name) \(fault)")
             }
             return
