@@ -565,6 +565,52 @@ extension CustomScriptTests {
 }
 
 extension CustomScriptTests {
+    /// A team script that copies the intent, changes the title to a number and hands the copy to
+    /// the built-in basic template; the sender's remind-later time is in the past.
+    static let lendingScript = """
+        return { name = "lend", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+          local copy = {}
+          for key, value in pairs(intent) do copy[key] = value end
+          copy.title = 5
+          local payload = pushmap.builtin("basic", "fcm", copy, ctx)
+          return payload
+        end }
+        """
+
+    /// Source: the twenty-sixth audit, F7: a built-in given a table the script changed wrote a bad
+    /// value, and the finding blamed the sender's `$.title`, which is a string, with exit 1.
+    @Test("a bad value a built-in writes from a field the script changed in its copy of the intent is the script's, at the line that passed it")
+    func builtinOnChangedCopy() throws {
+        let intent = #"{"template": "lend", "title": "Hi", "body": "b", "remindLater": {"label": "L", "at": 1000}, "target": {"token": "t"}}"#
+        let error = try #require(try Self.fcmFailure(of: Self.lendingScript, named: "lend", intent: intent))
+        #expect(error.kind == .scriptFailed, "\(error)")
+        #expect(error.scriptError?.script == "custom/lend.lua" && error.scriptError?.line == 5, "\(String(describing: error.scriptError))")
+        #expect(error.scriptError?.message.contains("$.title differs") == true, "\(String(describing: error.scriptError))")
+        let title = try #require(error.diagnostics.first { $0.rule == "fcm-data-string" })
+        #expect(title.path == "$.message.data.adb_title", "\(title)")
+        // The remind-later time the copy took unchanged stays the sender's, at the intent's path.
+        let remind = try #require(error.diagnostics.first { $0.rule == "android-remind-later-past" })
+        #expect(remind.path == "$.remindLater.at" && remind.script == nil, "\(remind)")
+    }
+
+    /// Source: the twenty-sixth audit, F7: a built-in that failed on a table the script passed
+    /// (buttons a string) named its own line, in a file not in the team's folder.
+    @Test("a built-in that fails on a table the script passed as the intent fails at the script's line")
+    func builtinFailsOnPassedTable() throws {
+        let source = """
+            return { name = "lend", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload = pushmap.builtin("basic", "fcm", { title = "a", buttons = "xy" }, ctx)
+              return payload
+            end }
+            """
+        let error = try #require(try Self.fcmFailure(of: source, named: "lend", intent: #"{"template": "lend", "title": "Hi", "target": {"token": "t"}}"#))
+        let scriptError = try #require(error.scriptError)
+        #expect(scriptError.kind == .runtime && scriptError.script == "custom/lend.lua" && scriptError.line == 2, "\(scriptError)")
+        #expect(scriptError.message.contains("failed on the table passed as the intent (templates/plain.lua:"), "\(scriptError)")
+    }
+}
+
+extension CustomScriptTests {
     /// What translating `intent` to FCM with the one team script `source` (template `name`)
     /// fails with, or nil when it translates.
     static func fcmFailure(of source: String, named name: String, intent: String) throws -> TranslationError? {

@@ -13,7 +13,7 @@
 -- called it. See "Inside the prelude" in docs/script-contract.md.
 
 local host = ...
-local run, ownChunk, scriptLine = host.run, host.ownChunk, host.scriptLine
+local run, ownChunk, scriptLine, lent = host.run, host.ownChunk, host.scriptLine, host.lent
 local pushmap = pushmap
 local hostdebug = pushmap._hostdebug
 pushmap._hostdebug = nil
@@ -124,15 +124,55 @@ local function trace(name, platforms, intent, now, request)
     end
   end
 
+  -- A built-in run on a table a script passed as the intent (prelude.lua's callLent): its writes
+  -- are marked "!" with the script's line, and the paths where that table differs from the
+  -- intent are listed, so that a finding on a value the script changed is the script's, and one
+  -- on a value the sender gave stays the sender's (the twenty-sixth audit, F7).
+  local lentPaths, lentSeen, ln = {}, {}, 0
+  local function differ(mine, theirs, at, line)
+    for key, value in next, mine do
+      spend(1)
+      local step = mathtype(key) == "integer" and key - 1 or key
+      if type(step) == "string" or mathtype(step) == "integer" then
+        local where = path(at, step)
+        local was = type(theirs) == "table" and rawget(theirs, key) or nil
+        if type(value) == "table" and type(was) == "table" then
+          if not rawequal(value, was) then differ(value, was, where, line) end
+        elseif not rawequal(value, was) then
+          lentPaths[ln + 1], lentPaths[ln + 2] = where, line
+          ln = ln + 2
+        end
+      end
+    end
+    if type(theirs) ~= "table" then return end
+    for key in next, theirs do
+      spend(1)
+      local step = mathtype(key) == "integer" and key - 1 or key
+      if rawget(mine, key) == nil and (type(step) == "string" or mathtype(step) == "integer") then
+        lentPaths[ln + 1], lentPaths[ln + 2] = path(at, step), line
+        ln = ln + 2
+      end
+    end
+  end
+  local function lentWriter()
+    local line, table = lent()
+    if line == nil then return nil end
+    if not lentSeen[table] then
+      lentSeen[table] = true
+      differ(table, intent, "$", line)
+    end
+    return "!" .. line
+  end
+
   local writer = false -- the line running since the last event
   sethook(function(event)
     spend(1)
     if event == "line" then
       lookAround(3, writer)
-      writer = scriptLine(getinfo(2, "Sl"))
+      writer = lentWriter() or scriptLine(getinfo(2, "Sl"))
     else -- a return: what the function returns was written by its last line
       local info = getinfo(2, "Slr")
-      local own = scriptLine(info) or writer
+      local own = lentWriter() or scriptLine(info) or writer
       lookAround(3, own)
       visited = {}
       for i = info.ftransfer, info.ftransfer + info.ntransfer - 1 do
@@ -140,7 +180,7 @@ local function trace(name, platforms, intent, now, request)
         if type(value) == "table" then look(value, own) end
       end
       local caller = getinfo(3, "Sl")
-      writer = caller and scriptLine(caller) or writer
+      writer = lentWriter() or caller and scriptLine(caller) or writer
     end
   end, "lr")
   local results = { run(name, platforms, intent, now, request) }
@@ -148,7 +188,8 @@ local function trace(name, platforms, intent, now, request)
 
   -- Each payload's keys, by path: platform, path, the line that wrote it, the intent path its
   -- value came from unchanged (false for none; true for a key the line took out), four items a key. The request headers follow
-  -- as the part "headers", their paths in the headers object (`$["apns-priority"]`).
+  -- as the part "headers", their paths in the headers object (`$["apns-priority"]`). A writer
+  -- "!file:line" is a built-in's line run on the table that script line passed as the intent.
   local out, n = {}, 0
   visited = {}
   local function list(t, at, platform)
@@ -175,6 +216,11 @@ local function trace(name, platforms, intent, now, request)
   end
   for i = 1, #platforms + (request and 1 or 0) do
     if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i] or "headers") end
+  end
+  -- The part "lent": each path where a table passed as the intent differs, and the line.
+  for i = 1, ln, 2 do
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "lent", lentPaths[i], lentPaths[i + 1], false
+    n = n + 4
   end
   return array(out)
 end

@@ -16,6 +16,9 @@ struct PayloadBlame {
 
     /// By part: a platform's name, or `headers`.
     private var entries: [String: [String: Entry]] = [:]
+    /// The intent paths where a table a script passed a built-in as the intent differs from the
+    /// intent, with the script line that passed it (the trace's part `lent`).
+    private var lentPaths: [(path: String, line: String)] = []
     /// `--fcm-apns` replaced what the fcm mapping wrote at `message.apns`: its writes there are not
     /// what was checked.
     var fcmAPNSReplaced = false
@@ -26,6 +29,11 @@ struct PayloadBlame {
         var index = 0
         while index + 3 < list.count {
             if let part = list[index].stringValue, let path = list[index + 1].stringValue {
+                if part == "lent" {
+                    if let line = list[index + 2].stringValue { lentPaths.append((path, line)) }
+                    index += 4
+                    continue
+                }
                 entries[part, default: [:]][path] = Entry(
                     writer: list[index + 2].stringValue, origin: list[index + 3].stringValue, removed: list[index + 3].boolValue == true)
             }
@@ -143,6 +151,25 @@ struct PayloadBlame {
                 }
                 return finding
             }
+            if writer.hasPrefix("!") {
+                // A built-in wrote it from a table the script passed as the intent: the script's
+                // fault when the finding's field is one the script changed in that table, else
+                // the sender's, as for the built-in's run on the intent (the twenty-sixth audit, F7).
+                // A tail call (`return pushmap.builtin(...)`) leaves the script's file, no line.
+                guard let lent = lentLine(for: finding.path),
+                      let line = Self.teamLine(lent.line, teamScripts: teamScripts).map({ (script: $0.script, line: Optional($0.line)) })
+                        ?? (teamScripts.contains(lent.line) ? (script: lent.line, line: nil) : nil)
+                else { return finding }
+                var finding = finding
+                finding.script = lent.line
+                finding.path = payloadPath
+                if finding.severity == .error, scriptError == nil {
+                    scriptError = ScriptError(
+                        kind: .badValue, script: line.script, line: line.line,
+                        message: "passed the built-in template a table as the intent whose \(lent.path) differs from the intent's; the value written from it fails the \(platform) check \(finding.rule) at \(payloadPath)")
+                }
+                return finding
+            }
             guard let line = Self.teamLine(writer, teamScripts: teamScripts) else { return finding }
             var finding = finding
             if key == payloadPath, let origin = entry.origin, origin.hasPrefix("=") {
@@ -167,6 +194,19 @@ struct PayloadBlame {
             return finding
         }
         return (attributed, scriptError)
+    }
+
+    /// The changed path of a table passed as the intent at, above or inside the intent path
+    /// `path`, and the line that passed the table.
+    private func lentLine(for path: String) -> (path: String, line: String)? {
+        lentPaths.first { Self.nested(path, in: $0.path) || Self.nested($0.path, in: path) }
+    }
+
+    /// Whether `path` is `outer` or a path inside it.
+    private static func nested(_ path: String, in outer: String) -> Bool {
+        guard path.hasPrefix(outer) else { return false }
+        let next = path.utf8.dropFirst(outer.utf8.count).first
+        return next == nil || next == UInt8(ascii: ".") || next == UInt8(ascii: "[")
     }
 
     /// Whether the traced `part` has keys inside `key`: an object or an array there, not a
