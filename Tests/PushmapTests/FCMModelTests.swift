@@ -275,6 +275,18 @@ struct FCMModelTests {
         F.expectClean(try Self.errors(#"{"message": {"notification": {"title": "t"}}}"#))
     }
 
+    /// Source: the twenty-ninth audit, F3 (firebase-admin-python integration/test_messaging.py
+    /// test_send_malformed_token: FCM answers INVALID_ARGUMENT for a token it cannot read). Only
+    /// what no token has is refused: the SDKs' own tests send "test-token" and "mock-token".
+    @Test("a token with a space, a line end or a letter beyond ASCII is refused; the SDKs' test tokens pass", arguments: [
+        ("abc def", false), ("abc\\n", false), ("t\\u00f6k", false), ("test-token", true), ("mock-token", true),
+        ("dGVzdA:APA91bH_x-y", true), ("FCM_TOKEN", true),
+    ])
+    func tokenCharacters(token: String, passes: Bool) throws {
+        let findings = try Self.errors(#"{"message": {"token": "\#(token)", "notification": {"title": "t"}}}"#)
+        if passes { F.expectClean(findings) } else { F.expectOne(findings, "fcm-token", .error, at: "$.message.token") }
+    }
+
     @Test("a topic name is one or more of FCM's characters", arguments: [
         ("news", true), ("a-b_c.d~e%20", true), ("news 2", false), ("", false), ("news/2", false), ("ニュース", false),
     ])

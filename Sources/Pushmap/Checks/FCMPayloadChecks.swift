@@ -162,8 +162,17 @@ enum FCMPayloadChecks {
         static var name: StaticString { "fcm-token" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let token = payload.members.token?.utf8, token.isEmpty else { return }
-            report.error(messageLocation("token"), "message.token is empty: FCM refuses the message (leave token out to add it later)")
+            guard let token = payload.members.token?.utf8 else { return }
+            if token.isEmpty {
+                report.error(messageLocation("token"), "message.token is empty: FCM refuses the message (leave token out to add it later)")
+            } else if let byte = token.first(where: { $0 <= 0x20 || $0 >= 0x7F }) {
+                // A registration token is URL-safe base64 with colons: a space, a line end or a
+                // letter beyond ASCII is a copying slip (a trailing newline, "Bearer ..."), and FCM
+                // answers INVALID_ARGUMENT for a token it cannot read (the Admin SDKs' integration
+                // tests send "not-a-token" and expect it; the twenty-ninth audit, F3).
+                let what = byte == 0x20 ? "a space" : byte < 0x20 || byte == 0x7F ? "a control character (a line end or tab)" : "a character beyond ASCII"
+                report.error(messageLocation("token"), "message.token has \(what), which no FCM registration token has: FCM refuses the message (send the token exactly as the app got it)")
+            }
         }
     }
 
