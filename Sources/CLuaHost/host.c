@@ -163,13 +163,29 @@ static int push_placed_on_script(lua_State *L, const char *message) {
     return 1;
 }
 
+// The message at index 1, a string, on the script line it belongs to (either of the above), or
+// as it is.
+static void push_placed(lua_State *L) {
+    // The message goes in as a Lua string, not a C one: a NUL in it would end it there.
+    if (!push_blamed_on_script(L, lua_tostring(L, 1)) && !push_placed_on_script(L, lua_tostring(L, 1))) lua_pushvalue(L, 1);
+}
+
+int pmh_place(lua_State *L) {
+    pmh_host *h = pmh_host_of(L);
+    lua_settop(L, 1);
+    if (h->instructions_exceeded || lua_type(L, 1) != LUA_TSTRING) return 1;
+    h->cap_lifted = 1;
+    push_placed(L);
+    h->cap_lifted = 0;
+    return 1;
+}
+
 static int pmh_msgh(lua_State *L) {
     pmh_host *h = pmh_host_of(L);
     if (h->instructions_exceeded) return 1;
     h->cap_lifted = 1;  // a traceback must not fail for want of the memory the script used up
     if (lua_type(L, 1) == LUA_TSTRING) {
-        // The message goes in as a Lua string, not a C one: a NUL in it would end it there.
-        if (!push_blamed_on_script(L, lua_tostring(L, 1)) && !push_placed_on_script(L, lua_tostring(L, 1))) lua_pushvalue(L, 1);
+        push_placed(L);
         lua_pushliteral(L, "\n");
         luaL_traceback(L, L, NULL, 1);
         lua_concat(L, 3);

@@ -122,6 +122,9 @@ void pmh_charge(lua_State *L, double cost);
 // sandbox.c: a read-only view of the table argument, sealed as the globals' library tables are
 // (reads go through, writes and rawset raise, pairs and # see the table). For the prelude alone.
 int pmh_lib_readonly(lua_State *L);
+// host.c: the message handler's placing of an error on the script line it belongs to, without
+// the traceback: a handler for the prelude's own protected call (pushmap._hostdebug.place).
+int pmh_place(lua_State *L);
 // Marks the metatable at `index` as the sandbox's rawset refuses to write through, with `why`
 // (a string, or NULL for the generic words) as the refusal's reason.
 void pmh_seal_metatable(lua_State *L, int index, const char *why);

@@ -262,14 +262,17 @@ void pmh_open_values(lua_State *L, pmh_host *h) {
     lua_pushlightuserdata(L, &pmh_null_token);
     lua_setfield(L, -2, "null");
     // For the prelude alone, which takes them out before any script loads: the three debug
-    // functions its tracer needs to say which line wrote a payload key (never the library).
+    // functions its tracer needs to say which line wrote a payload key (never the library), and
+    // the message handler's placing of an error, for its own protected call.
     luaL_requiref(L, LUA_DBLIBNAME, luaopen_debug, 0);
-    lua_createtable(L, 0, 3);
+    lua_createtable(L, 0, 4);
     static const char *const traced[] = {"sethook", "getinfo", "getlocal", NULL};
     for (const char *const *name = traced; *name != NULL; name++) {
         lua_getfield(L, -2, *name);
         lua_setfield(L, -2, *name);
     }
+    lua_pushcfunction(L, pmh_place);
+    lua_setfield(L, -2, "place");
     lua_setfield(L, -3, "_hostdebug");
     lua_pop(L, 1);
     // For intent.lua alone, which takes them out before any script loads: strict access's walks.

@@ -16,6 +16,9 @@ local pushmap = pushmap
 local null, object, json = pushmap.null, pushmap.object, pushmap.json
 local type, error, tostring, pairs, next, xpcall = type, error, tostring, pairs, next, xpcall
 local getinfo = pushmap._hostdebug.getinfo
+-- The host's message handler's placing of an error on the script line it belongs to (with no
+-- traceback), for callLent's protected call.
+local placed = pushmap._hostdebug.place
 local byte, sub, upper, match, format, find = string.byte, string.sub, string.upper, string.match, string.format, string.find
 local sort, concat, unpack = table.sort, table.concat, table.unpack
 
@@ -303,22 +306,6 @@ end
 -- not the intent the run handed it: the script line that passed it (file:line, or the file for a
 -- tail call), and that table. The trace puts what the built-in writes from it on that line.
 local lentLine, lentIntent = nil, nil
-
--- As the host's message handler places an error raised in its own code (an API function given
--- a wrong value): at the script line under it, with the host's place after the message.
-local function placed(message)
-  if type(message) ~= "string" then return message end
-  local at, text = match(message, "^(pushmap/[^:]*:%d+): (.*)$")
-  if at == nil then return message end
-  local level = 2
-  while true do
-    local info = getinfo(level, "Sl")
-    if info == nil then return message end
-    local line = scriptLine(info)
-    if line then return format("%s: %s (in %s)", line, text, at) end
-    level = level + 1
-  end
-end
 
 -- The built-in's mapping on a table the script made: what fails there fails at the script's line
 -- that passed the table, as the values in it are the script's (the twenty-sixth audit, F7: the
