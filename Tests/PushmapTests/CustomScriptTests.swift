@@ -566,29 +566,44 @@ extension CustomScriptTests {
 
 extension CustomScriptTests {
     /// A team script that copies the intent, changes the title to a number and hands the copy to
-    /// the built-in basic template; the sender's remind-later time is in the past.
-    static let lendingScript = """
+    /// the built-in basic template at its line 5; the sender's remind-later time is in the past.
+    /// `copy`, three lines, makes the table (the default: a copy by pairs).
+    static func lendingScript(
+        copy: String = "local copy = {}\nfor key, value in pairs(intent) do copy[key] = value end\ncopy.title = 5"
+    ) -> String {
+        """
         return { name = "lend", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
-          local copy = {}
-          for key, value in pairs(intent) do copy[key] = value end
-          copy.title = 5
+        \(copy)
           local payload = pushmap.builtin("basic", "fcm", copy, ctx)
           return payload
         end }
         """
+    }
 
     /// Source: the twenty-sixth audit, F7: a built-in given a table the script changed wrote a bad
     /// value, and the finding blamed the sender's `$.title`, which is a string, with exit 1.
     @Test("a bad value a built-in writes from a field the script changed in its copy of the intent is the script's, at the line that passed it")
     func builtinOnChangedCopy() throws {
         let intent = #"{"template": "lend", "title": "Hi", "body": "b", "remindLater": {"label": "L", "at": 1000}, "target": {"token": "t"}}"#
-        let error = try #require(try Self.fcmFailure(of: Self.lendingScript, named: "lend", intent: intent))
+        let error = try #require(try Self.fcmFailure(of: Self.lendingScript(), named: "lend", intent: intent))
         #expect(error.kind == .scriptFailed, "\(error)")
         #expect(error.scriptError?.script == "custom/lend.lua" && error.scriptError?.line == 5, "\(String(describing: error.scriptError))")
         #expect(error.scriptError?.message.contains("$.title differs") == true, "\(String(describing: error.scriptError))")
         let title = try #require(error.diagnostics.first { $0.rule == "fcm-data-string" })
         #expect(title.path == "$.message.data.adb_title", "\(title)")
         // The remind-later time the copy took unchanged stays the sender's, at the intent's path.
+        let remind = try #require(error.diagnostics.first { $0.rule == "android-remind-later-past" })
+        #expect(remind.path == "$.remindLater.at" && remind.script == nil, "\(remind)")
+    }
+
+    /// A copy that reads the intent through `__index` changes only its own keys: the sender's
+    /// remind-later time it reads through stays the sender's.
+    @Test("a copy made as setmetatable({ title = ... }, { __index = intent }) is blamed for its own keys only")
+    func builtinOnInheritingCopy() throws {
+        let source = Self.lendingScript(copy: "local copy = setmetatable({ title = 5 }, { __index = intent })\n--\n--")
+        let intent = #"{"template": "lend", "title": "Hi", "body": "b", "remindLater": {"label": "L", "at": 1000}, "target": {"token": "t"}}"#
+        let error = try #require(try Self.fcmFailure(of: source, named: "lend", intent: intent))
+        #expect(error.scriptError?.script == "custom/lend.lua" && error.scriptError?.line == 5, "\(String(describing: error.scriptError))")
         let remind = try #require(error.diagnostics.first { $0.rule == "android-remind-later-past" })
         #expect(remind.path == "$.remindLater.at" && remind.script == nil, "\(remind)")
     }

@@ -19,7 +19,7 @@ local hostdebug = pushmap._hostdebug
 pushmap._hostdebug = nil
 
 local sethook, getinfo, getlocal = hostdebug.sethook, hostdebug.getinfo, hostdebug.getlocal
-local type, error, next, rawequal, rawget = type, error, next, rawequal, rawget
+local type, error, next, rawequal, rawget, getmetatable = type, error, next, rawequal, rawget, getmetatable
 local mathtype = math.type
 local format = string.format
 local array, path = pushmap.array, pushmap.path
@@ -129,6 +129,21 @@ local function trace(name, platforms, intent, now, request)
   -- intent are listed, so that a finding on a value the script changed is the script's, and one
   -- on a value the sender gave stays the sender's (the twenty-sixth audit, F7).
   local lentPaths, lentSeen, ln = {}, {}, 0
+  -- Whether `mine`, lacking `key` itself, reads the intent's value there through a table
+  -- __index: a copy made as setmetatable({ title = "X" }, { __index = intent }) changes its own
+  -- keys only. Followed raw, a few tables deep, so that no code of the script's runs here.
+  local function inherits(mine, key, was)
+    local t = mine
+    for _ = 1, 8 do
+      local meta = getmetatable(t)
+      local up = type(meta) == "table" and rawget(meta, "__index")
+      if type(up) ~= "table" then return false end
+      local value = rawget(up, key)
+      if value ~= nil then return rawequal(value, was) end
+      t = up
+    end
+    return false
+  end
   local function differ(mine, theirs, at, line)
     for key, value in next, mine do
       spend(1)
@@ -148,7 +163,8 @@ local function trace(name, platforms, intent, now, request)
     for key in next, theirs do
       spend(1)
       local step = mathtype(key) == "integer" and key - 1 or key
-      if rawget(mine, key) == nil and (type(step) == "string" or mathtype(step) == "integer") then
+      if rawget(mine, key) == nil and (type(step) == "string" or mathtype(step) == "integer")
+        and not inherits(mine, key, rawget(theirs, key)) then
         lentPaths[ln + 1], lentPaths[ln + 2] = path(at, step), line
         ln = ln + 2
       end
