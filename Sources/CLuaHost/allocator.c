@@ -127,6 +127,12 @@ __attribute__((noinline)) static void *alloc_rest(pmh_host *h, void *ptr, size_t
     }
     h->used = h->used - osize + nsize;
     if (h->used > h->peak) h->peak = h->used;
+    // Near the cap in a metered call: the count hook looks at the next instruction, where the
+    // script's line is known. A refusal here has no line: Lua raises it with no handler called.
+    if (h->metered && !h->memory_near && !h->cap_lifted && h->limits.memory_bytes > 0 &&
+        h->used > h->limits.memory_bytes - h->limits.memory_bytes / 16) {
+        pmh_arm_memory_check(h);
+    }
     return p;
 }
 

@@ -59,9 +59,36 @@ static int past_deadline(pmh_host *h) {
     return 1;
 }
 
+// Setting a hook only sets fields of the state, and marks its running Lua frames: safe from
+// inside the allocator (never while the stack moves, which the marking does not read).
+void pmh_arm_memory_check(pmh_host *h) {
+    h->memory_near = 1;
+    lua_sethook(h->L, pmh_hook, LUA_MASKCOUNT, 1);
+}
+
+// Memory near the cap (pmh_arm_memory_check): garbage collected, then still near it, the limit
+// is raised as the instruction limit is, at the script's line. The count runs on from here.
+static void check_memory(lua_State *L, pmh_host *h) {
+    h->memory_near = 0;
+    lua_sethook(L, pmh_hook, LUA_MASKCOUNT, h->hook_interval);
+    h->cap_lifted = 1;
+    lua_gc(L, LUA_GCCOLLECT);
+    h->cap_lifted = 0;
+    if (h->used <= h->limits.memory_bytes - h->limits.memory_bytes / 16) return;
+    h->memory_refused = 1;
+    luaL_where(L, 0);
+    lua_pushfstring(L, "memory limit of %I bytes exceeded", (lua_Integer)h->limits.memory_bytes);
+    lua_concat(L, 2);
+    lua_error(L);
+}
+
 static void pmh_hook(lua_State *L, lua_Debug *ar) {
     (void)ar;
     pmh_host *h = pmh_host_of(L);
+    if (h->memory_near && !h->instructions_exceeded && !h->time_exceeded) {
+        check_memory(L, h);
+        return;
+    }
     if (!h->instructions_exceeded && !h->time_exceeded) {
         h->budget_left -= h->hook_interval;
         if (h->budget_left > 0) {
@@ -304,6 +331,7 @@ int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
     lua_pushcfunction(L, pmh_msgh);
     lua_insert(L, base);
     host->memory_refused = 0;
+    host->memory_near = 0;
     host->instructions_exceeded = 0;
     host->time_exceeded = 0;
     host->cap_lifted = 0;

@@ -65,6 +65,9 @@ struct pmh_host {
     size_t peak;
     int cap_lifted;
     int memory_refused;
+    // A metered call's memory passed 15/16 of the cap: the next instruction's hook collects,
+    // and raises the limit at the script's line if that did not bring it back under.
+    int memory_near;
     int64_t budget_left;
     int hook_interval;
     int instructions_exceeded;
@@ -122,6 +125,8 @@ void pmh_charge(lua_State *L, double cost);
 // sandbox.c: a read-only view of the table argument, sealed as the globals' library tables are
 // (reads go through, writes and rawset raise, pairs and # see the table). For the prelude alone.
 int pmh_lib_readonly(lua_State *L);
+// host.c: arms the count hook for the next instruction, whose call sees memory_near.
+void pmh_arm_memory_check(pmh_host *h);
 // host.c: the message handler's placing of an error on the script line it belongs to, without
 // the traceback: a handler for the prelude's own protected call (pushmap._hostdebug.place).
 int pmh_place(lua_State *L);

@@ -379,7 +379,12 @@ package final class LuaState {
             error.message = "time limit of \(limits.timeMilliseconds) ms exceeded (C functions and operators on long strings count by time)"
             return error
         case PMH_ERR_MEMORY:
-            return LuaError(kind: .memoryLimit, script: chunkName, message: "memory limit of \(limits.memoryBytes) bytes exceeded")
+            // Raised by the count hook near the cap, the message has the script's line; raised by
+            // Lua on a refused allocation, it has none, and the chunk stands for the place.
+            var error = LuaError(kind: .memoryLimit, luaMessage: text ?? "", chunks: chunkNames)
+            error.message = "memory limit of \(limits.memoryBytes) bytes exceeded"
+            if error.script == nil { error.script = chunkName }
+            return error
         case PMH_ERR_HANDLER:
             return LuaError(kind: .runtime, message: "error while handling an error: " + LogLine(text ?? "unknown").description)
         default:

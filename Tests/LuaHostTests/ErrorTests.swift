@@ -75,12 +75,20 @@ struct ErrorTests {
         #expect(error?.description == "spin.lua:3: instruction limit of 200000 exceeded")
     }
 
-    @Test("a memory-limit error says so, with no traceback")
+    @Test("a memory-limit error names the line that was growing the memory when it neared the cap")
     func memoryLimitError() throws {
         let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
-        let error = luaError { _ = try evaluate(state, "local t = {} while true do t[#t + 1] = ('x'):rep(1000) .. #t end") }
+        let error = luaError { _ = try evaluate(state, "local t = {}\nwhile true do\n  t[#t + 1] = ('x'):rep(1000) .. #t\nend", name: "grow.lua") }
         #expect(error?.kind == .memoryLimit)
-        #expect(error?.traceback == nil)
+        #expect(error?.description == "grow.lua:3: memory limit of 2097152 bytes exceeded")
+    }
+
+    @Test("a memory-limit error Lua raises on one refused allocation (a string that doubles past the cap) has no line")
+    func memoryLimitErrorWithoutLine() throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
+        let error = luaError { _ = try evaluate(state, "local s = 'x'\nwhile true do s = s .. s end", name: "double.lua") }
+        #expect(error?.kind == .memoryLimit)
+        #expect(error?.line == nil && error?.traceback == nil, "\(String(describing: error))")
     }
 
     @Test("a bad value names where it was found")
