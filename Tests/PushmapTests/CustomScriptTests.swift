@@ -608,6 +608,29 @@ extension CustomScriptTests {
         #expect(remind.path == "$.remindLater.at" && remind.script == nil, "\(remind)")
     }
 
+    /// Each platform's mapping may pass a table of its own: a finding is matched with the table the
+    /// line that wrote its value passed, not the first one the run saw.
+    @Test("with both platforms, an APNS finding names the apns mapping's line, not the fcm mapping's call")
+    func builtinOnCopiesForBothPlatforms() throws {
+        let source = """
+            return { name = "lend", api = 1, platforms = { "fcm", "apns" },
+              fcm = function(intent, ctx)
+                return pushmap.builtin("basic", "fcm", setmetatable({ badge = "7" }, { __index = intent }), ctx)
+              end,
+              apns = function(intent, ctx)
+                local payload = pushmap.builtin("basic", "apns", setmetatable({ badge = "7" }, { __index = intent }), ctx)
+                return payload
+              end }
+            """
+        let translator = try Translator(scripts: scripts(["lend": source]), logger: quietLogger)
+        let error = try #require(translationError {
+            _ = try translator.translate(Array(#"{"template": "lend", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm, .apns])
+        })
+        #expect(error.scriptError?.script == "custom/lend.lua" && error.scriptError?.line == 6, "\(String(describing: error.scriptError))")
+        let badge = try #require(error.diagnostics.first { $0.rule == "apns-badge" })
+        #expect(badge.script == "custom/lend.lua:6", "\(badge)")
+    }
+
     /// Source: the twenty-sixth audit, F7: a built-in that failed on a table the script passed
     /// (buttons a string) named its own line, in a file not in the team's folder.
     @Test("a built-in that fails on a table the script passed as the intent fails at the script's line")

@@ -156,7 +156,7 @@ struct PayloadBlame {
                 // fault when the finding's field is one the script changed in that table, else
                 // the sender's, as for the built-in's run on the intent (the twenty-sixth audit, F7).
                 // A tail call (`return pushmap.builtin(...)`) leaves the script's file, no line.
-                guard let lent = lentLine(for: finding.path),
+                guard let lent = lentLine(for: finding.path, passedAt: String(writer.dropFirst())),
                       let line = Self.teamLine(lent.line, teamScripts: teamScripts).map({ (script: $0.script, line: Optional($0.line)) })
                         ?? (teamScripts.contains(lent.line) ? (script: lent.line, line: nil) : nil)
                 else { return finding }
@@ -196,10 +196,10 @@ struct PayloadBlame {
         return (attributed, scriptError)
     }
 
-    /// The changed path of a table passed as the intent at, above or inside the intent path
-    /// `path`, and the line that passed the table.
-    private func lentLine(for path: String) -> (path: String, line: String)? {
-        lentPaths.first { Self.nested(path, in: $0.path) || Self.nested($0.path, in: path) }
+    /// The changed path, at, above or inside the intent path `path`, of the table the script line
+    /// `line` passed as the intent (each platform's mapping may pass its own), and that line.
+    private func lentLine(for path: String, passedAt line: String) -> (path: String, line: String)? {
+        lentPaths.first { $0.line == line && (Self.nested(path, in: $0.path) || Self.nested($0.path, in: path)) }
     }
 
     /// Whether `path` is `outer` or a path inside it.
