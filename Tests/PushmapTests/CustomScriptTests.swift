@@ -631,6 +631,25 @@ extension CustomScriptTests {
         #expect(badge.script == "custom/lend.lua:6", "\(badge)")
     }
 
+    /// A finding the built-in itself records (pushmap.error) about a table the script made is the
+    /// script's: the sender gave a title and a body.
+    @Test("an error a built-in records about a table the script passed fails at the script's line")
+    func builtinErrorOnPassedTable() throws {
+        let source = """
+            return { name = "lend", api = 1, platforms = { "apns" }, apns = function(intent, ctx)
+              local payload = pushmap.builtin("plain", "apns", {}, ctx)
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["lend": source]), logger: quietLogger)
+        let error = try #require(translationError {
+            _ = try translator.translate(Array(#"{"template": "lend", "title": "Hi", "body": "b", "target": {"token": "t"}}"#.utf8), platforms: [.apns])
+        })
+        let scriptError = try #require(error.scriptError)
+        #expect(scriptError.script == "custom/lend.lua" && scriptError.line == 2, "\(scriptError)")
+        #expect(scriptError.message.contains("refused the table passed as the intent: $: nothing to show"), "\(scriptError)")
+    }
+
     /// Source: the twenty-sixth audit, F7: a built-in that failed on a table the script passed
     /// (buttons a string) named its own line, in a file not in the team's folder.
     @Test("a built-in that fails on a table the script passed as the intent fails at the script's line")

@@ -15,6 +15,7 @@ local pushmap = pushmap
 
 local null, object, json = pushmap.null, pushmap.object, pushmap.json
 local type, error, tostring, pairs, next, xpcall = type, error, tostring, pairs, next, xpcall
+local tonumber, rawequal = tonumber, rawequal
 local getinfo = pushmap._hostdebug.getinfo
 -- The host's message handler's placing of an error on the script line it belongs to (with no
 -- traceback), for callLent's protected call.
@@ -307,6 +308,45 @@ end
 -- tail call), and that table. The trace puts what the built-in writes from it on that line.
 local lentLine, lentIntent = nil, nil
 
+-- The value at a finding's path ("$.link.uri", "$.buttons[0].uri") in `t`, read as a mapping
+-- reads it; UNREAD for a step this does not read (a quoted key), or past a value not a table.
+local UNREAD = {}
+local function valueAt(t, path)
+  local value, i = t, 2
+  while i <= #path do
+    if type(value) ~= "table" then return UNREAD end
+    local key, stop = match(path, "^%.([%a_][%w_]*)()", i)
+    if key == nil then
+      local index
+      index, stop = match(path, "^%[(%d+)%]()", i)
+      if index == nil then return UNREAD end
+      key = tonumber(index) + 1
+    end
+    value = value[key]
+    i = stop
+  end
+  return value
+end
+
+-- The findings a built-in recorded from `from` on, run on the table `lent` that the script line
+-- `line` passed as the intent: one on a value the table changed (not the intent's there) is the
+-- script's. An error fails the translation at that line; a warning says which table it is about.
+-- One on a value the table kept as the sender gave it stays the sender's.
+local function claimFindings(from, line, lent, entry, platform, who)
+  local intent = handed.intent
+  for i = from + 1, diagnosticCount, 4 do
+    local severity, path, message = diagnostics[i], diagnostics[i + 1], diagnostics[i + 2]
+    local mine = valueAt(lent, path)
+    if mine ~= UNREAD and not rawequal(mine, valueAt(intent, path)) then
+      if severity == "error" then
+        error(format("%s: %s: the built-in %s template's %s mapping refused the table passed as the intent: %s: %s",
+          line, who, entry.name, platform, path, message), 0)
+      end
+      diagnostics[i + 2] = message .. " (in the table passed as the intent at " .. line .. ")"
+    end
+  end
+end
+
 -- The built-in's mapping on a table the script made: what fails there fails at the script's line
 -- that passed the table, as the values in it are the script's (the twenty-sixth audit, F7: the
 -- built-in's own line was named, in a file not in the team's folder). A protected call, on this
@@ -317,6 +357,7 @@ local function callLent(entry, platform, intent, ctx, who, caller)
   active[entry] = true
   running = entry
   lentLine, lentIntent = line, intent
+  local recorded = diagnosticCount
   local ok, payload = xpcall(entry[platform], placed, intent, ctx)
   lentLine, lentIntent = nil, nil
   running = caller
@@ -326,6 +367,7 @@ local function callLent(entry, platform, intent, ctx, who, caller)
     error(format("%s: %s: the built-in %s template's %s mapping failed on the table passed as the intent (%s)",
       line, who, entry.name, platform, payload), 0)
   end
+  if diagnosticCount > recorded then claimFindings(recorded, line, intent, entry, platform, who) end
   if type(payload) ~= "table" then
     error(format("%s: the %s mapping returned %s, expected a table", entry.path, platform,
       payload == nil and "nothing" or "a " .. type(payload)), 0)
