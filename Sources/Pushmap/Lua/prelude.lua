@@ -368,10 +368,6 @@ local function callLent(entry, platform, intent, ctx, who, caller)
       line, who, entry.name, platform, payload), 0)
   end
   if diagnosticCount > recorded then claimFindings(recorded, line, intent, entry, platform, who) end
-  if type(payload) ~= "table" then
-    error(format("%s: the %s mapping returned %s, expected a table", entry.path, platform,
-      payload == nil and "nothing" or "a " .. type(payload)), 0)
-  end
   return payload
 end
 
@@ -400,20 +396,23 @@ local function call(entry, name, platform, intent, ctx, who, entries)
   -- (or, given text, reads nothing and blames the intent's fields). The intent the run handed
   -- the mappings, which is what they pass on, is not looked at: type() on every nested call
   -- costs about 400 instructions, 0.7% of a batch line (measured).
+  local lent = false
   if intent ~= handed.intent then
     if type(intent) ~= "table" then
       error(format("%s%s: pass the intent (a table) as the 3rd argument, got %s", callerOf(caller), who, describe(intent)), 0)
     end
-    if lentLine == nil and builtins[entry.name] == entry then
-      local payload = callLent(entry, platform, intent, ctx, who, caller) -- not a tail call: callLent counts frames
-      return payload
-    end
+    lent = lentLine == nil and builtins[entry.name] == entry
   end
-  active[entry] = true
-  running = entry
-  local payload = mapping(intent, ctx)
-  running = caller
-  active[entry] = nil
+  local payload
+  if lent then
+    payload = callLent(entry, platform, intent, ctx, who, caller) -- callLent counts the frames above
+  else
+    active[entry] = true
+    running = entry
+    payload = mapping(intent, ctx)
+    running = caller
+    active[entry] = nil
+  end
   if type(payload) ~= "table" then
     error(format("%s: the %s mapping returned %s, expected a table", entry.path, platform,
       payload == nil and "nothing" or "a " .. type(payload)), 0)
