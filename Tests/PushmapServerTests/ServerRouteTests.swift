@@ -371,6 +371,28 @@ struct ServerRouteTests {
         #expect(try Curl.get("\(server.baseURL)/v1/templates").status == 200)
     }
 
+    /// Source: the thirty-third audit, F6: a stream whose client reset the connection before the
+    /// answer began never gave its slot back, and enough of them left every request a 503.
+    @Test("batch and campaign streams whose clients reset the connection give their slots back", arguments: ["/v1/batch", "/v1/campaign"])
+    func resetStreamsFreeTheirSlots(path: String) throws {
+        let server = try ServerUnderTest(Self.now + ["--max-concurrent-requests", "1", "--batch-timeout-ms", "3000", "--request-timeout-ms", "2000"])
+        let lines = path == "/v1/batch" ? #"{"title":"a","body":"b"}"# + "\n" : #"{"title":"a"}"# + "\n" + #"{"id":"r"}"# + "\n"
+        for round in 1...40 {
+            let request = try StreamingRequest(port: server.port, raw: "POST \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n\(lines)")
+            request.reset()
+            usleep(300_000)
+            // A slot given back may take a moment after the reset; a lost one never comes back.
+            var status = 0
+            for _ in 0..<20 {
+                status = try Curl.post("\(server.baseURL)/v1/translate", Self.seed).status
+                if status == 200 { break }
+                usleep(100_000)
+            }
+            #expect(status == 200, "after \(round) reset streams")
+            if status != 200 { break }
+        }
+    }
+
     /// Source: the twenty-first audit (N2): a batch client that stopped reading for longer than the
     /// idle time filled the socket; the server read no more of the body it could not answer and
     /// closed the connection as idle, the client reset after about a hundred of 20,000 lines.

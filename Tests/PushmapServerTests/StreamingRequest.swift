@@ -6,7 +6,7 @@ import Glibc
 /// A POST whose body is sent a piece at a time (chunked transfer encoding) on a plain loopback
 /// socket while its answer is read, as a client streaming lines does; curl sends a body whole.
 final class StreamingRequest {
-    private let socketDescriptor: Int32
+    private var socketDescriptor: Int32
     /// Everything the server has sent so far: the head, then the body in its chunked framing.
     private(set) var received: [UInt8] = []
 
@@ -111,5 +111,13 @@ final class StreamingRequest {
         }
     }
 
-    deinit { close(socketDescriptor) }
+    /// Closes the connection with a reset (SO_LINGER 0), as a client that gives up does.
+    func reset() {
+        var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        close(socketDescriptor)
+        socketDescriptor = -1
+    }
+
+    deinit { if socketDescriptor >= 0 { close(socketDescriptor) } }
 }
