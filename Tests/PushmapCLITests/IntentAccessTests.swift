@@ -70,10 +70,16 @@ struct IntentAccessTests {
     /// Source: the twenty-sixth audit, F2 and F3: rawset went around __newindex (a new key added
     /// unseen, which the APNS mapping then read; a changed one sent the check into runs without
     /// end, reported as the instruction limit in pushmap's own files), and table.sort likewise.
-    @Test("a write that goes around __newindex is an error too: rawset at its line, table.sort without run after run", arguments: [
+    /// The thirty-second audit, F3: table.sort and table.remove named no line (the list's length
+    /// left out the keys held apart, so the second run wrote nothing), or, on a list of one, the
+    /// impossible path intent.buttons[-1].
+    @Test("a write that goes around __newindex is an error too, at its line: rawset, table.sort, table.remove", arguments: [
         ("rawset(intent, 'image', 'https://example.com/leak.png')", "m/sneaky.lua:7: rawset: the intent is read-only"),
         ("rawset(intent, 'title', 'changed')", "m/sneaky.lua:7: rawset: the intent is read-only"),
-        ("table.sort(intent.buttons, function(a, b) return a.label > b.label end)", "m/sneaky.lua: intent.buttons[0] was written: the intent is read-only"),
+        ("table.sort(intent.buttons, function(a, b) return a.label > b.label end)", "m/sneaky.lua:7: intent.buttons[0] is read-only"),
+        ("table.remove(intent.buttons)", "m/sneaky.lua:7: intent.buttons[1] is read-only"),
+        ("table.remove(intent.buttons, 1)", "m/sneaky.lua:7: intent.buttons[0] is read-only"),
+        ("table.remove(intent.ios.localized.titleArgs)", "m/sneaky.lua:7: intent.ios.localized.titleArgs[0] is read-only"),
     ])
     func writeAroundNewIndex(write: String, expected: String) throws {
         let sneaky = """
@@ -90,7 +96,7 @@ struct IntentAccessTests {
             }
 
             """
-        let intent = #"{"template": "sneaky", "title": "Hi", "body": "There", "buttons": [{"label": "a"}, {"label": "b"}]}"#
+        let intent = #"{"template": "sneaky", "title": "Hi", "body": "There", "buttons": [{"label": "a"}, {"label": "b"}], "ios": {"localized": {"titleKey": "T", "titleArgs": ["only"]}}}"#
         let folder = try ScriptAuthoringTests.folder(["m/sneaky.lua": sneaky, "intent.json": intent])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CommandRunner.run(["translate", "--scripts", "m", "intent.json"], directory: folder)

@@ -19,7 +19,7 @@ local getinfo = pushmap._hostdebug.getinfo
 local walks = pushmap._hostintent
 pushmap._hostintent = nil
 local format, byte, sub, create = string.format, string.byte, string.sub, table.create
-local type, next, rawget, rawequal, setmetatable, getmetatable = type, next, rawget, rawequal, setmetatable, getmetatable
+local type, next, rawget, rawequal, rawlen, setmetatable, getmetatable = type, next, rawget, rawequal, rawlen, setmetatable, getmetatable
 -- The sandbox's rawset refuses the guarded tables (seal, below); this chunk writes them itself.
 local rawset = walks.rawset
 local mathtype = math.type
@@ -213,8 +213,22 @@ local function guardOf(spec)
     __metatable = false,
   }
 end
--- Lists and free-form maps read freely (no __index); every table refuses writes.
-local OPEN_GUARD = { __index = function(t, key) local away = held[t] return away and away[key] end, __newindex = refuse, __metatable = false }
+-- Lists and free-form maps read freely (no __index); every table refuses writes. A list's length
+-- counts the keys held apart, so that table.sort or table.remove, which write keys the list has,
+-- repeat their write in the second run and it raises at the script's line.
+local function heldLength(t)
+  local away = held[t]
+  if away == nil then return rawlen(t) end
+  local n = 0
+  while rawget(t, n + 1) ~= nil or away[n + 1] ~= nil do n = n + 1 end
+  return n
+end
+local OPEN_GUARD = {
+  __index = function(t, key) local away = held[t] return away and away[key] end,
+  __newindex = refuse,
+  __len = heldLength,
+  __metatable = false,
+}
 walks.seal(OPEN_GUARD)
 
 local declared = {}      -- field name -> true (a leaf), a nested spec, or { item spec } (a list)
