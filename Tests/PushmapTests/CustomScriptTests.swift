@@ -668,6 +668,42 @@ extension CustomScriptTests {
 }
 
 extension CustomScriptTests {
+    /// Source: the thirty-second audit, F5: a `ttl` the copy added came out as the Android one,
+    /// and the failure was the sender's, at `$.android.ttl`, which the sender never gave.
+    @Test("a bad value a built-in writes from a general field the copy changed, where an Android one stands in for it, is the script's")
+    func builtinOnCopyWithGeneralField() throws {
+        let source = Self.lendingScript(copy: "local copy = {}\nfor key, value in pairs(intent) do copy[key] = value end\ncopy.ttl = -5")
+        let error = try #require(try Self.fcmFailure(of: source, named: "lend", intent: #"{"template": "lend", "title": "Hi", "target": {"token": "t"}}"#))
+        #expect(error.scriptError?.script == "custom/lend.lua" && error.scriptError?.line == 5, "\(String(describing: error.scriptError))")
+        #expect(error.scriptError?.message.contains("$.ttl differs") == true, "\(String(describing: error.scriptError))")
+        let ttl = try #require(error.diagnostics.first { $0.rule == "fcm-ttl" })
+        #expect(ttl.path == "$.message.android.ttl" && ttl.script == "custom/lend.lua:5", "\(ttl)")
+    }
+
+    /// Source: the thirty-second audit, F6: headers a team's apnsHeaders made without
+    /// apns-push-type were warned about at the sender's `$.ios.pushType`, with no line.
+    @Test("a header a team's apnsHeaders left out is warned about at the line that made the headers")
+    func headerLeftOut() throws {
+        let source = """
+            return { name = "quiet", api = 1, platforms = { "apns" },
+              apns = function(intent, ctx) return pushmap.builtin("plain", "apns", intent, ctx) end,
+              apnsHeaders = function(intent, payload, ctx)
+                local headers = { ["apns-priority"] = "10" }
+                return headers
+              end }
+            """
+        let translator = try Translator(scripts: scripts(["quiet": source]), options: .init(blameWarnings: true), logger: quietLogger)
+        let translation = try translator.translate(
+            Array(#"{"template": "quiet", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.apns], forms: [.apnsRequest])
+        let missing = try #require(translation.diagnostics.first { $0.rule == "apns-push-type" })
+        #expect(missing.path == #"$.headers["apns-push-type"]"# && missing.script == "custom/quiet.lua:4", "\(missing)")
+        // pushmap's own headers are complete: the built-in template's request has no such finding.
+        let plain = try translator.translate(Array(#"{"title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.apns], forms: [.apnsRequest])
+        #expect(!plain.diagnostics.contains { $0.rule == "apns-push-type" }, "\(plain.diagnostics)")
+    }
+}
+
+extension CustomScriptTests {
     /// What translating `intent` to FCM with the one team script `source` (template `name`)
     /// fails with, or nil when it translates.
     static func fcmFailure(of source: String, named name: String, intent: String) throws -> TranslationError? {

@@ -19,6 +19,13 @@ enum IntentOrigin {
         "ttl": "$.android.ttl",
     ]
 
+    /// The general field each of ``androidKeys``' fields stands in for (`$.android.ttl` for
+    /// `$.ttl`): the FCM mapping takes the general one when the Android one is absent, so a value
+    /// there may come from either.
+    static let androidFallbacks: [String: String] = Dictionary(uniqueKeysWithValues: androidKeys.values.map {
+        ($0, "$." + $0.dropFirst("$.android.".count))
+    })
+
     /// Members of APNS's `aps`.
     static let apsKeys: [String: String] = [
         "sound": "$.sound",

@@ -56,6 +56,7 @@ local function trace(name, platforms, intent, now, request)
   if type(intent) == "table" then learn(intent, "$") end
 
   local seen, writers = {}, {} -- table -> its entries at the last look; table -> key -> "file:line"
+  local made = {}              -- table -> the line running when it was first seen
   local visited = {}
   -- The hook's work is bounded (by the entries and locals it reads, and the lines it sees): a
   -- script that builds a large table line by line, or behaves differently the second time,
@@ -72,6 +73,7 @@ local function trace(name, platforms, intent, now, request)
     if before == nil then
       before = {}
       seen[t] = before
+      made[t] = writer
     end
     for key, value in next, t do
       spend(1)
@@ -232,6 +234,13 @@ local function trace(name, platforms, intent, now, request)
   end
   for i = 1, #platforms + (request and 1 or 0) do
     if type(results[i + 1]) == "table" then list(results[i + 1], "$", platforms[i] or "headers") end
+  end
+  -- The headers object itself, with the line that made it: a header it lacks is that line's (the
+  -- thirty-second audit, F6). A payload's root has no such row: its shape is its mapping's.
+  local headers = request and results[#platforms + 2]
+  if type(headers) == "table" then
+    out[n + 1], out[n + 2], out[n + 3], out[n + 4] = "headers", "$", made[headers] or false, false
+    n = n + 4
   end
   -- The part "lent": each path where a table passed as the intent differs, and the line.
   for i = 1, ln, 2 do

@@ -196,10 +196,14 @@ struct PayloadBlame {
         return (attributed, scriptError)
     }
 
-    /// The changed path, at, above or inside the intent path `path`, of the table the script line
-    /// `line` passed as the intent (each platform's mapping may pass its own), and that line.
+    /// The changed path, at, above or inside the intent path `path` (or the general field it
+    /// falls back to: `$.ttl` for `$.android.ttl`), of the table the script line `line` passed as
+    /// the intent (each platform's mapping may pass its own), and that line.
     private func lentLine(for path: String, passedAt line: String) -> (path: String, line: String)? {
-        lentPaths.first { $0.line == line && (Self.nested(path, in: $0.path) || Self.nested($0.path, in: path)) }
+        let general = IntentOrigin.androidFallbacks[path]
+        return lentPaths.first { lent in
+            lent.line == line && [path, general].contains { $0.map { Self.nested($0, in: lent.path) || Self.nested(lent.path, in: $0) } ?? false }
+        }
     }
 
     /// Whether `path` is `outer` or a path inside it.
