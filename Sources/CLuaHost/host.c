@@ -39,7 +39,8 @@ static void pmh_hook(lua_State *L, lua_Debug *ar);
 // Raises the error of the limit that was spent. From then on every instruction raises again,
 // so pcall cannot swallow the limit.
 // `level`: where the script's line is, 0 in the hook (the function it interrupted), 1 in a C
-// function that charged (its caller).
+// function that charged (its caller). The stack traceback follows the message: met in pushmap's
+// own Lua or a built-in template, the team's line that called into it is found there.
 static void raise_limit(lua_State *L, pmh_host *h, int level) {
     lua_sethook(L, pmh_hook, LUA_MASKCOUNT, 1);
     luaL_where(L, level);
@@ -49,6 +50,9 @@ static void raise_limit(lua_State *L, pmh_host *h, int level) {
         lua_pushfstring(L, "instruction limit of %I exceeded", (lua_Integer)h->limits.instructions);
     }
     lua_concat(L, 2);
+    h->cap_lifted = 1;  // a limit met near the memory cap still says where
+    luaL_traceback(L, L, lua_tostring(L, -1), level);
+    h->cap_lifted = 0;
     lua_error(L);
 }
 
@@ -200,7 +204,7 @@ static void push_placed(lua_State *L) {
 int pmh_place(lua_State *L) {
     pmh_host *h = pmh_host_of(L);
     lua_settop(L, 1);
-    if (h->instructions_exceeded || lua_type(L, 1) != LUA_TSTRING) return 1;
+    if (h->instructions_exceeded || h->time_exceeded || lua_type(L, 1) != LUA_TSTRING) return 1;
     h->cap_lifted = 1;
     push_placed(L);
     h->cap_lifted = 0;
@@ -209,7 +213,8 @@ int pmh_place(lua_State *L) {
 
 static int pmh_msgh(lua_State *L) {
     pmh_host *h = pmh_host_of(L);
-    if (h->instructions_exceeded) return 1;
+    // A limit's message is whole as raise_limit made it.
+    if (h->instructions_exceeded || h->time_exceeded) return 1;
     h->cap_lifted = 1;  // a traceback must not fail for want of the memory the script used up
     if (lua_type(L, 1) == LUA_TSTRING) {
         push_placed(L);

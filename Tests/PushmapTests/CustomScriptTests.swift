@@ -704,6 +704,36 @@ extension CustomScriptTests {
 }
 
 extension CustomScriptTests {
+    /// Source: the thirty-second audit, F7: a limit met inside a built-in the script called named
+    /// the team's file with no line (the built-in given a table the script made), or the built-in
+    /// template's own line, `templates/basic.lua:22`, as the place to fix (given the intent).
+    @Test("a limit met inside a built-in the script called names the script's calling line, the built-in's place after", arguments: [
+        ("intent", ScriptLimits(), ScriptError.Kind.instructionLimit),
+        ("{ title = intent.title, body = intent.body }", ScriptLimits(), .instructionLimit),
+        ("intent", ScriptLimits(instructions: 1 << 40, timeMilliseconds: 50), .timeLimit),
+    ])
+    func limitInsideBuiltin(given: String, limits: ScriptLimits, kind: ScriptError.Kind) throws {
+        let source = """
+            return { name = "loop", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx)
+              local payload
+              for i = 1, 100000000 do
+                payload = pushmap.builtin("basic", "fcm", \(given), ctx)
+              end
+              return payload
+            end }
+            """
+        let translator = try Translator(scripts: scripts(["loop": source]), options: .init(limits: limits), logger: quietLogger)
+        let error = try #require(translationError {
+            _ = try translator.translate(Array(#"{"template": "loop", "title": "Hi", "body": "b", "target": {"token": "t"}}"#.utf8), platforms: [.fcm])
+        })
+        let scriptError = try #require(error.scriptError)
+        #expect(scriptError.kind == kind, "\(scriptError)")
+        #expect(scriptError.script == "custom/loop.lua" && scriptError.line == 4, "\(scriptError)")
+        #expect(scriptError.message.contains("(in templates/") || scriptError.message.contains("(in pushmap/"), "\(scriptError)")
+    }
+}
+
+extension CustomScriptTests {
     /// What translating `intent` to FCM with the one team script `source` (template `name`)
     /// fails with, or nil when it translates.
     static func fcmFailure(of source: String, named name: String, intent: String) throws -> TranslationError? {

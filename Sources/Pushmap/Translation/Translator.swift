@@ -336,12 +336,17 @@ public final class Translator: Sendable {
             if template.metered, let line = badValueLine(error, intent, name: name, plan: plan, now: now, on: lent) {
                 (scriptError.script, scriptError.line) = (line.script, line.line)
             }
-            if template.metered, let own = scriptError.script, own.hasPrefix("pushmap/"), let team = generation.scripts.winners[name]?.path {
-                // Stopped inside pushmap's own Lua with no line of the team's left to name (a tail
-                // call, a limit met in an API function): the team's file, pushmap's place after,
-                // never pushmap's file as the one to fix (the twenty-sixth audit, F5 and F6).
+            let limit = scriptError.kind == .instructionLimit || scriptError.kind == .timeLimit
+            if template.metered, let own = scriptError.script, let team = generation.scripts.winners[name]?.path,
+               own.hasPrefix("pushmap/") || (limit && !Self.teamScripts(lent).contains(own))
+            {
+                // Stopped inside pushmap's own Lua or a built-in template: the team's line that
+                // called into it, from a limit's traceback (the thirty-second audit, F7), else the
+                // team's file (a tail call leaves no line), pushmap's place after; never pushmap's
+                // file as the one to fix (the twenty-sixth audit, F5 and F6).
                 scriptError.message += " (in \(scriptError.line.map { "\(own):\($0)" } ?? own))"
-                (scriptError.script, scriptError.line) = (team, nil)
+                let caller = limit ? Self.teamFrame(in: scriptError.traceback, teamScripts: Self.teamScripts(lent)) : nil
+                (scriptError.script, scriptError.line) = caller.map { ($0.script, $0.line) } ?? (team, nil)
             }
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
         }
@@ -469,6 +474,22 @@ public final class Translator: Sendable {
             return nil
         }
         return blame.writer(platform: platform, path: path, teamScripts: Self.teamScripts(lent))
+    }
+
+    /// The first frame of a team's script in Lua's stack traceback (`\tc/promo.lua:7: in ...`,
+    /// a long name shortened to `...mo.lua`).
+    private static func teamFrame(in traceback: String?, teamScripts: Set<String>) -> (script: String, line: Int)? {
+        for frame in traceback?.split(separator: "\n") ?? [] {
+            let text = frame.drop { $0 == "\t" }
+            guard let end = text.firstRange(of: ": ")?.lowerBound, let colon = text[..<end].lastIndex(of: ":"),
+                  let line = Int(text[text.index(after: colon)..<end]) else { continue }
+            let name = text[..<colon]
+            let tail = name.hasPrefix("...") ? name.dropFirst(3) : name[...]
+            if let script = teamScripts.first(where: { $0 == name || (name.hasPrefix("...") && $0.hasSuffix(tail)) }) {
+                return (script, line)
+            }
+        }
+        return nil
     }
 
     /// The paths of the team's scripts in force, whose lines a finding may be put on.
