@@ -115,8 +115,10 @@ __attribute__((noinline)) static void *alloc_rest(pmh_host *h, void *ptr, size_t
         return NULL;
     }
     if (over_cap(h, osize, nsize)) {
-        // Never raise here: Lua collects, retries and raises LUA_ERRMEM itself.
+        // Never raise here: Lua collects, retries and raises LUA_ERRMEM itself, with no place
+        // and no handler called; the place is noted now, while the stack still says it.
         h->memory_refused = 1;
+        if (h->metered) pmh_note_refusal(h);
         return NULL;
     }
     void *p = resize_block(h, ptr, osize, nsize);

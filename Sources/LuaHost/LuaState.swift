@@ -380,9 +380,11 @@ package final class LuaState {
             return error
         case PMH_ERR_MEMORY:
             // Raised by the count hook near the cap, the message has the script's line; raised by
-            // Lua on a refused allocation, it has none, and the chunk stands for the place.
+            // Lua on a refused allocation, the place host.c noted at the refusal, if any; with
+            // none, the chunk stands for the place.
             var error = LuaError(kind: .memoryLimit, luaMessage: text ?? "", chunks: chunkNames)
-            error.message = "memory limit of \(limits.memoryBytes) bytes exceeded"
+            // The hook's own words say more when the stack is deep (host.c); Lua's say less.
+            if !error.message.hasPrefix("memory limit of ") { error.message = "memory limit of \(limits.memoryBytes) bytes exceeded" }
             if error.script == nil { error.script = chunkName }
             return error
         case PMH_ERR_HANDLER:

@@ -83,12 +83,26 @@ struct ErrorTests {
         #expect(error?.description == "grow.lua:3: memory limit of 2097152 bytes exceeded")
     }
 
-    @Test("a memory-limit error Lua raises on one refused allocation (a string that doubles past the cap) has no line")
-    func memoryLimitErrorWithoutLine() throws {
+    /// Source: the thirty-second audit, F4: `table.create(1e9)` named no line.
+    @Test("a memory-limit error Lua raises on one refused allocation names the line that asked", arguments: [
+        "local s = 'x'\nwhile true do s = s .. s end", // a string that doubles past the cap
+        "local n = 1e9\nlocal t = table.create(n)",      // one table far past it, in a C function
+    ])
+    func memoryLimitErrorOnRefusal(source: String) throws {
         let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
-        let error = luaError { _ = try evaluate(state, "local s = 'x'\nwhile true do s = s .. s end", name: "double.lua") }
+        let error = luaError { _ = try evaluate(state, source, name: "big.lua") }
         #expect(error?.kind == .memoryLimit)
-        #expect(error?.line == nil && error?.traceback == nil, "\(String(describing: error))")
+        #expect(error?.description == "big.lua:2: memory limit of 2097152 bytes exceeded", "\(String(describing: error))")
+    }
+
+    /// Source: the thirty-second audit, F4: a function calling itself without end read as a plain
+    /// memory limit, as the calls' stack takes the memory long before Lua's own stack overflow.
+    @Test("a memory limit met with a deep stack says the stack is the likely cause")
+    func memoryLimitOnDeepStack() throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
+        let error = luaError { _ = try evaluate(state, "local function f(n)\n  return f(n + 1) + 1\nend\nf(1)", name: "deep.lua") }
+        #expect(error?.kind == .memoryLimit)
+        #expect(error?.description == "deep.lua:2: memory limit of 2097152 bytes exceeded with over 10000 calls on the stack: does a function call itself without end?", "\(String(describing: error))")
     }
 
     @Test("a bad value names where it was found")

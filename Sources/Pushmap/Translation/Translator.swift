@@ -336,7 +336,7 @@ public final class Translator: Sendable {
             if template.metered, let line = badValueLine(error, intent, name: name, plan: plan, now: now, on: lent) {
                 (scriptError.script, scriptError.line) = (line.script, line.line)
             }
-            let limit = scriptError.kind == .instructionLimit || scriptError.kind == .timeLimit
+            let limit = [.instructionLimit, .timeLimit, .memoryLimit].contains(scriptError.kind)
             if template.metered, let own = scriptError.script, let team = generation.scripts.winners[name]?.path,
                own.hasPrefix("pushmap/") || (limit && !Self.teamScripts(lent).contains(own))
             {
