@@ -129,6 +129,23 @@ struct BatchCommandTests {
         #expect(output[2]["apns"] != nil)
     }
 
+    /// Source: the thirty-third audit, F8: a CRLF line of exactly the limit was refused, its CR
+    /// counted; the limit is the intent's, 1 MiB.
+    @Test("a line of exactly the limit is translated whether it ends in LF or CR LF; one byte more is refused")
+    func lineOfTheLimit() throws {
+        let padding = (1 << 20) - #"{"title": "Hi", "body": ""}"#.utf8.count
+        let exact = #"{"title": "Hi", "body": ""# + String(repeating: "x", count: padding) + #""}"#
+        let over = #"{"title": "Hi", "body": ""# + String(repeating: "x", count: padding + 1) + #""}"#
+        #expect(exact.utf8.count == 1 << 20)
+        let input = Data((exact + "\n" + exact + "\r\n" + over + "\r\n" + exact).utf8)
+        let result = try CommandRunner.run(["batch", "--platform", "apns"], input: input)
+        let output = lines(result.stdout)
+        #expect(output.count == 4)
+        // The APNS payload is far over its size, but the line was read: its error is the check's.
+        for index in [0, 1, 3] { #expect(!"\(output[index])".contains("too-large"), "\(index): \(output[index])") }
+        #expect("\(output[2])".contains("a line of 1048577 bytes exceeds the limit of 1048576 bytes"), "\(output[2])")
+    }
+
     /// Source: the sixth audit: `--jobs -1` said "Missing value for '--jobs <jobs>'".
     @Test("--jobs out of 1 to 256, negative included, is a usage error naming the range", arguments: ["0", "-1", "257", "abc"])
     func jobsRange(value: String) throws {

@@ -127,6 +127,8 @@ extension ServerRequestHeadTests {
             ("GET /x /y HTTP/1.1\r\nHost: x\r\n\r\n", "its request line is not a method, a target and the version, one space apart"),
             ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999\r\n\r\n", "its Content-Length is not a number of bytes within 64 bits"),
             ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", "Transfer-Encoding beside Content-Length"),
+            // The thirty-third audit (F5): a coding beside a valid length was blamed on the length alone.
+            ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: identity\r\nContent-Length: 13\r\n\r\n{\"title\":\"a\"}", "or it comes with a Transfer-Encoding"),
             // The twenty-third audit (A2): two lengths were said to be a length and a coding.
             ("POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab", "it has Content-Length more than once"),
             ("GET /healthz HTTP/1.1\r\nBad Header: x\r\n\r\n", "a header is not a name with no spaces, a colon and a value"),

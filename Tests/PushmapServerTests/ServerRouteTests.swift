@@ -393,6 +393,27 @@ struct ServerRouteTests {
         }
     }
 
+    /// Source: the thirty-third audit, F7: a client that reset the connection while sending a
+    /// translate body was counted as a 500 and logged as an internal error.
+    @Test("a client that resets the connection while its body comes is not counted as the server's failure")
+    func resetBodyIsNotA500() throws {
+        let server = try ServerUnderTest(Self.now)
+        for _ in 1...3 {
+            let request = try StreamingRequest(port: server.port, raw: "POST /v1/translate HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"ti")
+            usleep(100_000)
+            request.reset()
+        }
+        var metrics = ""
+        for _ in 0..<50 {
+            metrics = String(decoding: try Curl.get("\(server.baseURL)/metrics").body, as: UTF8.self)
+            if metrics.contains(#"route="/v1/translate",status="400"} 3"#) { break }
+            usleep(100_000)
+        }
+        #expect(metrics.contains(#"route="/v1/translate",status="400"} 3"#), "\(metrics.split(separator: "\n").filter { $0.contains("requests_total") })")
+        #expect(!metrics.contains(#"status="500""#))
+        #expect(!server.running.stderr.contains("internal error"), "\(server.running.stderr)")
+    }
+
     /// Source: the twenty-first audit (N2): a batch client that stopped reading for longer than the
     /// idle time filled the socket; the server read no more of the body it could not answer and
     /// closed the connection as idle, the client reset after about a hundred of 20,000 lines.
@@ -592,7 +613,14 @@ struct ServerRouteTests {
         let none = try Curl.post("\(server.baseURL)/v1/translate", Self.seed)
         #expect(none.status == 401)
         #expect((none.object["error"] as? [String: Any])?["kind"] as? String == "unauthorized")
-        #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-tokeX"]).status == 401)
+        // Which of the three it is (the thirty-third audit, F4: a wrong token was told it had none).
+        #expect((none.object["error"] as? [String: Any])?["message"] as? String == "a bearer token is needed: send Authorization: Bearer TOKEN")
+        let basic = try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Basic czNjcmV0"])
+        #expect((basic.object["error"] as? [String: Any])?["message"] as? String == "the Authorization header is not Bearer TOKEN")
+        let wrong = try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-tokeX"])
+        #expect(wrong.status == 401)
+        #expect((wrong.object["error"] as? [String: Any])?["message"] as? String == "the bearer token is not the server's (see --token-file)")
+        #expect(wrong.headers.first { $0.key.lowercased() == "www-authenticate" }?.value == #"Bearer error="invalid_token""#, "\(wrong.headers)")
         #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret"]).status == 401)
         #expect(try Curl.post("\(server.baseURL)/v1/translate", Self.seed, headers: ["Authorization": "Bearer s3cret-token"]).status == 200)
         // The scheme in any case (RFC 9110 11.1); the token as written.

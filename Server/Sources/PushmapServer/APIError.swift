@@ -44,7 +44,9 @@ struct APIError: HTTPResponseError {
 
 extension APIError {
     static let notFound = APIError(.notFound, kind: "not found", message: "no such route")
-    static let unauthorized = APIError(.unauthorized, kind: "unauthorized", message: "a bearer token is needed", headers: [.wwwAuthenticate: "Bearer"])
+    static func unauthorized(_ message: String, challenge: String = "Bearer") -> APIError {
+        APIError(.unauthorized, kind: "unauthorized", message: message, headers: [.wwwAuthenticate: challenge])
+    }
     static let overloaded = APIError(
         .serviceUnavailable, kind: "overloaded", message: "too many requests in flight; try again", headers: [.retryAfter: "1"])
     /// A body that went over the limit as it arrived (no length given beforehand).

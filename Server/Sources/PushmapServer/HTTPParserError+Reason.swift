@@ -15,7 +15,9 @@ extension HTTPParserError {
         case .invalidHeaderToken:
             "a header is not a name with no spaces, a colon and a value"
         case .invalidContentLength:
-            "its Content-Length is not a number of bytes within 64 bits"
+            // llhttp says the same of a Content-Length after a Transfer-Encoding (the
+            // thirty-third audit, F5: `identity` beside a valid length was blamed on the length).
+            "its Content-Length is not a number of bytes within 64 bits, or it comes with a Transfer-Encoding (RFC 9112 6.3): send one length"
         case .unexpectedContentLength:
             "it has Content-Length more than once, or beside Transfer-Encoding (RFC 9112 6.3): send one length"
         case .invalidChunkSize:

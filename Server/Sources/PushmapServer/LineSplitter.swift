@@ -17,6 +17,8 @@ struct LineSplitter {
     private var pending: [UInt8] = []
     /// Bytes of the current line already dropped; over 0 means the line is too long.
     private var dropped = 0
+    /// Whether the last byte dropped is a CR, which a line's length leaves out.
+    private var droppedCR = false
     private var number = 0
 
     init(maxLineBytes: Int) { self.maxLineBytes = maxLineBytes }
@@ -50,7 +52,9 @@ struct LineSplitter {
     }
 
     private mutating func keep(_ bytes: Slice<UnsafeRawBufferPointer>) {
-        if dropped > 0 || pending.count + bytes.count > maxLineBytes {
+        // One byte over the limit is kept: it may be the CR of a line of just the limit.
+        if dropped > 0 || pending.count + bytes.count > maxLineBytes + 1 {
+            if let last = bytes.last ?? pending.last { droppedCR = last == 0x0D }
             dropped += pending.count + bytes.count
             pending.removeAll(keepingCapacity: false)
         } else {
@@ -64,9 +68,11 @@ struct LineSplitter {
             pending.removeAll(keepingCapacity: true)
             dropped = 0
         }
-        if dropped > 0 { return Line(number: number, bytes: [], overlongLength: dropped) }
+        if dropped > 0 { return Line(number: number, bytes: [], overlongLength: dropped - (droppedCR ? 1 : 0)) }
         var bytes = pending
+        // A trailing CR does not count toward the limit (the thirty-third audit, F8).
         if bytes.last == 0x0D { bytes.removeLast() }
+        if bytes.count > maxLineBytes { return Line(number: number, bytes: [], overlongLength: bytes.count) }
         return Line(number: number, bytes: bytes, overlongLength: nil)
     }
 }

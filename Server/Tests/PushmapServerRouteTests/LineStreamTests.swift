@@ -60,3 +60,25 @@ struct LineStreamTests {
         #expect(answer == "400\n300\ntimed out\n")
     }
 }
+
+/// ``LineSplitter`` on its own, as the batch and campaign routes split a body.
+@Suite("Line splitter")
+struct LineSplitterTests {
+    /// Source: the thirty-third audit, F8: a CR LF line of exactly the limit was refused, the CR
+    /// counted, where `pushmap batch` and the rest of the server read a line without its CR.
+    @Test("a line of exactly the limit is kept whether it ends in LF or CR LF, in one chunk or byte by byte; one byte more is not")
+    func lineOfTheLimit() {
+        let exact = String(repeating: "x", count: 8), over = String(repeating: "y", count: 9)
+        let body = Array((exact + "\n" + exact + "\r\n" + over + "\r\n" + exact + "\r").utf8)
+        for chunking in [body.count, 1] {
+            var splitter = LineSplitter(maxLineBytes: 8)
+            var lines: [LineSplitter.Line] = []
+            for start in stride(from: 0, to: body.count, by: chunking) {
+                lines += splitter.append(body[start..<min(start + chunking, body.count)])
+            }
+            if let last = splitter.finish() { lines.append(last) }
+            #expect(lines.map { String(decoding: $0.bytes, as: UTF8.self) } == [exact, exact, "", exact], "chunks of \(chunking)")
+            #expect(lines.map(\.overlongLength) == [nil, nil, 9, nil], "chunks of \(chunking)")
+        }
+    }
+}

@@ -64,7 +64,7 @@ struct MiddlewareTests {
         }
     }
 
-    @Test("with every slot taken a route is 503 with Retry-After and the id; the probes still answer")
+    @Test("with every slot taken a route is 503 with Retry-After and the id; the probes, the metrics and the OpenAPI document still answer")
     func overloaded() async throws {
         let slots = RequestSlots(limit: 1)
         #expect(slots.acquire())
@@ -75,6 +75,7 @@ struct MiddlewareTests {
             #expect(try busy.error["kind"] as? String == "overloaded")
             #expect(try await client.send(.get, "/healthz").status == .ok)
             #expect(try await client.send(.get, "/metrics").status == .ok)
+            #expect(try await client.send(.get, "/openapi.yaml").status == .ok)
             slots.release()
             #expect(try await client.send(.post, "/v1/translate", RouteTests.intent).status == .ok)
             // The answer gave its slot back: another request gets one.

@@ -35,30 +35,19 @@ struct LineReader {
         var overlong = 0  // bytes of the current line already skipped
         while true {
             if let newline = firstNewline() {
-                let length = newline - start
                 lineNumber += 1
                 defer { start = newline + 1 }
-                if overlong > 0 || length > maxLineBytes {
-                    return Line(number: lineNumber, bytes: [], overlongLength: overlong + length)
-                }
-                var bytes = Array(buffer[start..<newline])
-                if bytes.last == 0x0D { bytes.removeLast() }
-                return Line(number: lineNumber, bytes: bytes, overlongLength: nil)
+                return line(upTo: newline, skipped: overlong)
             }
             if finished {
                 guard end > start || overlong > 0 else { return nil }
                 lineNumber += 1
-                let length = end - start
                 defer { start = end }
-                if overlong > 0 || length > maxLineBytes {
-                    return Line(number: lineNumber, bytes: [], overlongLength: overlong + length)
-                }
-                var bytes = Array(buffer[start..<end])
-                if bytes.last == 0x0D { bytes.removeLast() }
-                return Line(number: lineNumber, bytes: bytes, overlongLength: nil)
+                return line(upTo: end, skipped: overlong)
             }
-            // No newline in what is buffered: drop an overlong line's bytes, or make room.
-            if end - start > maxLineBytes {
+            // No newline in what is buffered: drop an overlong line's bytes, or make room. One
+            // byte over the limit is kept: it may be the CR of a line of just the limit.
+            if end - start > maxLineBytes + 1 {
                 overlong += end - start
                 start = 0
                 end = 0
@@ -76,6 +65,17 @@ struct LineReader {
             }
             try fill()
         }
+    }
+
+    /// The line from `start` to `end` (the newline or the input's end) without a trailing CR,
+    /// which does not count toward the limit (the thirty-third audit, F8).
+    private func line(upTo end: Int, skipped: Int) -> Line {
+        let carriageReturn = end > start && buffer[end - 1] == 0x0D ? 1 : 0
+        let length = skipped + end - start - carriageReturn
+        if skipped > 0 || length > maxLineBytes {
+            return Line(number: lineNumber, bytes: [], overlongLength: length)
+        }
+        return Line(number: lineNumber, bytes: Array(buffer[start..<(end - carriageReturn)]), overlongLength: nil)
     }
 
     private func firstNewline() -> Int? {

@@ -14,18 +14,25 @@ struct TokenMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         // The router names the route before the middleware runs, and only when one matches.
         guard let route = context.endpointPath, !Self.exempt.contains(route) else { return try await next(request, context) }
-        guard Self.authorized(request.headers.first(.authorization), token: token) else { throw APIError.unauthorized }
+        if let refusal = Self.refusal(request.headers.first(.authorization), token: token) { throw refusal }
         return try await next(request, context)
     }
 
-    /// Whether the header is `Bearer TOKEN`, the scheme in any case (RFC 9110 11.1: schemes are
+    /// Nil when the header is `Bearer TOKEN`, the scheme in any case (RFC 9110 11.1: schemes are
     /// case-insensitive), the token compared in constant time: every byte of the longer of the
-    /// two is looked at, whatever matches, so the time says nothing.
-    static func authorized(_ header: String?, token: [UInt8]) -> Bool {
-        guard let header else { return false }
+    /// two is looked at, whatever matches, so the time says nothing. Else the 401 that says which
+    /// of the three it is: no header, another scheme, or a token that is not the server's.
+    static func refusal(_ header: String?, token: [UInt8]) -> APIError? {
+        guard let header else { return .unauthorized("a bearer token is needed: send Authorization: Bearer TOKEN") }
         let scheme = Array("bearer ".utf8), bytes = Array(header.utf8)
-        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ byte, expected in expected == 0x20 ? byte == 0x20 : byte | 0x20 == expected }) else { return false }
-        return constantTimeEqual(Array(bytes.dropFirst(scheme.count)), token)
+        guard bytes.count > scheme.count, zip(bytes, scheme).allSatisfy({ byte, expected in expected == 0x20 ? byte == 0x20 : byte | 0x20 == expected }) else {
+            return .unauthorized("the Authorization header is not Bearer TOKEN")
+        }
+        guard constantTimeEqual(Array(bytes.dropFirst(scheme.count)), token) else {
+            // RFC 6750 3.1: a token that was sent but is not valid is invalid_token.
+            return .unauthorized("the bearer token is not the server's (see --token-file)", challenge: #"Bearer error="invalid_token""#)
+        }
+        return nil
     }
 
     static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
