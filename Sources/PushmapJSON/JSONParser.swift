@@ -60,6 +60,16 @@ public enum JSONParser: Sendable {
         return try result.get()
     }
 
+    /// Parses one JSON text, reading a key an object gives more than once as its last value, in
+    /// the first one's place, and listing each such key as the error a strict parse would have
+    /// stopped at: for a caller that warns of them where the reader's choice is not known.
+    package static func parse(_ bytes: [UInt8], limits: Limits = .init(), repeatedKeys: inout [JSONParseError]) throws(JSONParseError) -> JSONValue {
+        var noted: [JSONParseError] = []
+        let result = bytes.withUnsafeBufferPointer { parseResult($0, limits, repeated: &noted) }
+        repeatedKeys = noted
+        return try result.get()
+    }
+
     /// A number whose digits do not all survive the parse: a whole number beyond 64 bits, or
     /// more significant digits than a double keeps (`12345678901234567890` reads as
     /// `1.2345678901234567e+19`). JSON sets no limit, so the text is valid; what reads it back
@@ -76,14 +86,19 @@ public enum JSONParser: Sendable {
     /// The closures of `withUnsafeBufferPointer` and friends are not typed-throws everywhere,
     /// so the error travels out as a `Result`.
     private static func parseResult(
-        _ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits, inexact: UnsafeMutablePointer<[InexactNumber]>? = nil
+        _ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits, inexact: UnsafeMutablePointer<[InexactNumber]>? = nil,
+        repeated: UnsafeMutablePointer<[JSONParseError]>? = nil
     ) -> Result<JSONValue, JSONParseError> {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             return .failure(JSONParseError(offset: 0, line: 1, column: 1, path: .root, reason: "empty input"))
         }
         var engine = Engine(bytes: bytes, base: UnsafeRawPointer(base), limits: limits)
         if inexact != nil { engine.inexact = [] }
-        defer { if let inexact, let noted = engine.inexact { inexact.pointee = noted } }
+        if repeated != nil { engine.repeated = [] }
+        defer {
+            if let inexact, let noted = engine.inexact { inexact.pointee = noted }
+            if let repeated, let noted = engine.repeated { repeated.pointee = noted }
+        }
         do {
             return .success(try engine.run())
         } catch {
@@ -95,6 +110,12 @@ public enum JSONParser: Sendable {
         _ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits, inexact: inout [InexactNumber]
     ) -> Result<JSONValue, JSONParseError> {
         withUnsafeMutablePointer(to: &inexact) { parseResult(bytes, limits, inexact: $0) }
+    }
+
+    private static func parseResult(
+        _ bytes: UnsafeBufferPointer<UInt8>, _ limits: Limits, repeated: inout [JSONParseError]
+    ) -> Result<JSONValue, JSONParseError> {
+        withUnsafeMutablePointer(to: &repeated) { parseResult(bytes, limits, repeated: $0) }
     }
 }
 
@@ -109,6 +130,8 @@ extension JSONParser {
         var bloom: UInt64
         /// The object's keys as a set, once it has too many for the filter and a linear check.
         var seen: Set<ByteKey>?
+        /// A key came twice, and the caller takes that (``Engine/repeated``).
+        var repeats = false
     }
 
     /// The parsing state. Containers collect their children on two flat stacks and become
@@ -126,6 +149,8 @@ extension JSONParser {
         var scratch: [UInt8] = []
         /// The numbers that lose digits, when the caller asked for them.
         var inexact: [InexactNumber]?
+        /// The keys an object repeats, when the caller takes them rather than refusing the text.
+        var repeated: [JSONParseError]?
 
         /// Objects with more keys than this check duplicates with a set; below it a 64-bit
         /// filter settles most keys at once and a linear search the rest.
@@ -237,8 +262,24 @@ extension JSONParser {
             guard frames.count < limits.maxDepth else {
                 throw fail("nesting deeper than \(limits.maxDepth) levels", at: pos)
             }
-            frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count, bloom: 0, seen: nil))
+            frames.append(Frame(isObject: isObject, valueStart: values.count, keyStart: keys.count, bloom: 0, seen: nil, repeats: false))
             pos += 1
+        }
+
+        /// Each key once, in its first place, with its last value.
+        private static func lastValues(_ members: [JSONObject.Member]) -> [JSONObject.Member] {
+            var kept: [JSONObject.Member] = []
+            var place: [ByteKey: Int] = [:] // bytes, as the keys were compared, not Unicode's equivalence
+            for member in members {
+                let key = ByteKey(string: member.key)
+                if let index = place[key] {
+                    kept[index].value = member.value
+                } else {
+                    place[key] = kept.count
+                    kept.append(member)
+                }
+            }
+            return kept
         }
 
         /// Pops the innermost container and builds its value from the stacks.
@@ -253,6 +294,7 @@ extension JSONParser {
                 }
                 keys.removeLast(valueCount)
                 values.removeLast(valueCount)
+                if frame.repeats { members = Self.lastValues(members) }
                 return .object(JSONObject(members: members))
             }
             let elements = Array(values[frame.valueStart...])
@@ -290,7 +332,12 @@ extension JSONParser {
                 duplicate = frames[top].seen?.insert(ByteKey(string: key)).inserted == false
             }
             keys.append(key)
-            if duplicate { throw fail("duplicate key '\(Self.shortened(key))'", at: keyOffset) }
+            if duplicate {
+                let error = fail("duplicate key '\(Self.shortened(key))'", at: keyOffset)
+                guard repeated != nil else { throw error }
+                repeated?.append(error)
+                frames[top].repeats = true
+            }
             skipWhitespace()
             guard pos < end, bytes[pos] == UInt8(ascii: ":") else {
                 if pos < end && bytes[pos] == UInt8(ascii: "/") { throw fail("comments not allowed", at: pos) }

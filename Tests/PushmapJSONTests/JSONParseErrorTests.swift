@@ -140,6 +140,23 @@ struct JSONParseErrorTests {
         #expect(error.path.description == "$.o.key50")
     }
 
+    @Test("asked for them, repeated keys are listed and read as their last value in the first one's place, small and large objects alike")
+    func repeatedKeysTaken() throws {
+        var repeated: [JSONParseError] = []
+        let value = try JSONParser.parse(Array(#"{"a":1,"b":2,"a":3,"\u0061":4}"#.utf8), repeatedKeys: &repeated)
+        #expect(value.objectValue?.members.map(\.key) == ["a", "b"])
+        #expect(value.objectValue?["a"] == .integer(4))
+        #expect(repeated.map(\.description) == ["1:14: duplicate key 'a' at $.a", "1:20: duplicate key 'a' at $.a"])
+        // Compared as bytes: a precomposed é and e with a combining accent are two keys.
+        let accents = try JSONParser.parse(Array("{\"\u{E9}\":1,\"e\u{301}\":2}".utf8), repeatedKeys: &repeated)
+        #expect(accents.objectValue?.members.count == 2 && repeated.isEmpty)
+        let members = (0..<100).map { "\"key\($0)\":\($0)" }.joined(separator: ",")
+        let large = try JSONParser.parse(Array("{\"o\":{\(members),\"key50\":-1}}".utf8), repeatedKeys: &repeated)
+        #expect(large.objectValue?["o"]?.objectValue?.members.count == 100)
+        #expect(large.objectValue?["o"]?.objectValue?["key50"] == .integer(-1))
+        #expect(repeated.map(\.path.description) == ["$.o.key50"])
+    }
+
     @Test("the snippet shows the line with a caret under the column")
     func snippet() throws {
         let text = #"{"a" 1}"#

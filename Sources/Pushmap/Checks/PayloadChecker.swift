@@ -39,6 +39,33 @@ package struct PayloadChecker: Sendable {
         check(payload, platform: platform, compactSize: nil)
     }
 
+    /// Reads the JSON `text` (throwing where it is not JSON) and checks it, as `validate` does. A
+    /// key an object repeats is an error for FCM, whose protobuf JSON reader refuses it (the
+    /// parse throws). APNs says nothing of one in a payload: a warning, and the last value is
+    /// checked, as most JSON readers keep it. A header repeated in a request is an error, as
+    /// APNs refuses it (DuplicateHeaders), and a request's own member (`payload`) given twice
+    /// leaves no one request to check.
+    package func check(text: [UInt8], platform: Platform) throws(JSONParseError) -> [Diagnostic] {
+        guard platform == .apns else { return check(try JSONParser.parse(text), platform: platform, text: text) }
+        var repeated: [JSONParseError] = []
+        let payload = try JSONParser.parse(text, repeatedKeys: &repeated)
+        let request = payload.objectValue.map { $0["aps"] == nil && ($0["payload"] != nil || $0["headers"] != nil) } ?? false
+        var findings: [Diagnostic] = []
+        var said: Set<JSONPath> = [] // a key given three times is one fault
+        for key in repeated where said.insert(key.path).inserted {
+            let steps = key.path.components
+            if request, steps.count == 1 { throw key }
+            if request, steps.count == 2, steps.first == .key("headers") {
+                findings.append(.error(key.path.description, "apns-header-key", """
+                    \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); keep one
+                    """, platform: .apns))
+            } else {
+                findings.append(.repeatedAPNSKey(key))
+            }
+        }
+        return findings + check(payload, platform: platform, text: text)
+    }
+
     /// As ``check(_:platform:)``, for a payload given as JSON `text`: a bare APNS payload's size
     /// is its text's, without the whitespace between tokens, escapes counted as written (the
     /// thirtieth audit, F2: `\u0026` is six bytes on the wire, one once read).

@@ -66,6 +66,16 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
             """)
     }
 
+    /// A key an APNS payload's object gives twice (`error`, the strict parse's): no Apple page
+    /// says whether APNs refuses it or which value the device reads, so a warning, and the last
+    /// value is the one checked, as most JSON readers keep it.
+    package static func repeatedAPNSKey(_ error: JSONParseError) -> Diagnostic {
+        .warning(error.path.description, "apns-duplicate-key", """
+            \(error.line):\(error.column): \(error.reason): Apple does not say whether APNs refuses the payload \
+            or which value the device reads (the last is checked here); give each key once
+            """, platform: .apns)
+    }
+
     /// Text that is not JSON: where (`line:column` and the JSON path) and why.
     @_spi(Tools) public static func jsonSyntax(_ error: JSONParseError) -> Diagnostic {
         .error(error.path.description, "json-syntax", "\(error.line):\(error.column): \(error.reason)")

@@ -514,11 +514,11 @@ public final class Translator: Sendable {
     }
 
     /// As ``validate(_:platform:)-(JSONValue,_)``, for a payload given as JSON text; text that is
-    /// not JSON is one `json-syntax` error saying where.
+    /// not JSON is one `json-syntax` error saying where. A key an object repeats is such an error
+    /// for FCM; for APNS, a warning (``PayloadChecker/check(text:platform:)``).
     public func validate(_ payload: [UInt8], platform: Platform) -> [Diagnostic] {
         do {
-            let value = try JSONParser.parse(payload)
-            return PayloadChecker(now: options.clock(), intentPaths: false).check(value, platform: platform, text: payload)
+            return try PayloadChecker(now: options.clock(), intentPaths: false).check(text: payload, platform: platform)
         } catch {
             return [.jsonSyntax(error)]
         }

@@ -26,8 +26,7 @@ struct ValidateCommand: ParsableCommand {
         let findings: [Diagnostic]
         do {
             let text = try input.read(limit: 1 << 20)
-            let payload = try JSONParser.parse(text)
-            findings = PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(payload, platform: platform.platform, text: text)
+            findings = try PayloadChecker(now: clock.now ?? Translator.systemClock(), intentPaths: false).check(text: text, platform: platform.platform)
         } catch let error as JSONParseError {
             // As JSON, the report a reader parses says it; as lines, one line on standard error.
             guard format == .json else {
