@@ -115,10 +115,9 @@ __attribute__((noinline)) static void *alloc_rest(pmh_host *h, void *ptr, size_t
         return NULL;
     }
     if (over_cap(h, osize, nsize)) {
-        // Never raise here: Lua collects, retries and raises LUA_ERRMEM itself, with no place
-        // and no handler called; the place is noted now, while the stack still says it.
+        // Never raise here: Lua collects, retries and raises LUA_ERRMEM itself. Nor read the
+        // stack: Lua 5.4.6 asks for a new stack with the frames' pointers made offsets.
         h->memory_refused = 1;
-        if (h->metered) pmh_note_refusal(h);
         return NULL;
     }
     void *p = resize_block(h, ptr, osize, nsize);

@@ -70,26 +70,6 @@ void pmh_arm_memory_check(pmh_host *h) {
     lua_sethook(h->L, pmh_hook, LUA_MASKCOUNT, 1);
 }
 
-// Reads the stack only (lua_getstack and lua_getinfo with "Sl" allocate nothing), so it is safe
-// inside the allocator: the frames stay as they were while a block is asked for.
-void pmh_note_refusal(pmh_host *h) {
-    lua_State *L = h->L;
-    lua_Debug ar;
-    size_t size = sizeof h->refused_at, n = 0;
-    h->refused_at[0] = '\0';
-    int level = 0, frames = 0;
-    for (; lua_getstack(L, level, &ar) && n + 1 < size; level++) {
-        if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
-        if (n == 0) {
-            n += (size_t)snprintf(h->refused_at, size, "%s:%d: not enough memory\nstack traceback:", ar.short_src, ar.currentline);
-        }
-        if (ar.source[0] == '@' && frames++ < 8 && n + 1 < size) {
-            n += (size_t)snprintf(h->refused_at + n, size - n, "\n\t%s:%d: in function", ar.short_src, ar.currentline);
-        }
-    }
-    if (n >= size) h->refused_at[size - 1] = '\0';
-}
-
 // Calls on the stack past which a memory limit is said to be the stack's.
 #define PMH_DEEP_STACK 10000
 
@@ -369,7 +349,6 @@ int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
     lua_pushcfunction(L, pmh_msgh);
     lua_insert(L, base);
     host->memory_refused = 0;
-    host->refused_at[0] = '\0';
     host->memory_near = 0;
     host->instructions_exceeded = 0;
     host->time_exceeded = 0;
@@ -403,11 +382,6 @@ int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
     if (code != PMH_OK && status == LUA_OK) {
         lua_settop(L, base - 1);
         lua_pushnil(L);  // no allocation: the caller builds the message from the code
-    } else if (code == PMH_ERR_MEMORY && status == LUA_ERRMEM && host->refused_at[0] != '\0') {
-        lua_pop(L, 1);  // Lua's "not enough memory", with no place
-        host->cap_lifted = 1;  // unprotected here: the string must not be refused
-        lua_pushstring(L, host->refused_at);
-        host->cap_lifted = 0;
     }
     // Keep a reused state lean: garbage left by one call must not starve the next.
     if (host->limits.memory_bytes > 0 && host->used > host->limits.memory_bytes / 2) pmh_collect(host);

