@@ -117,7 +117,6 @@ enum AndroidClientChecks {
         TemplateType.self
         AdobePush.self
         LinkType.self
-        LinkWithoutType.self
         OpenAppURI.self
         LinkURI.self
         ImageKey.self
@@ -220,19 +219,10 @@ enum AndroidClientChecks {
         }
     }
 
-    struct LinkWithoutType: CheckRule {
-        static var name: StaticString { "android-link-without-type" }
-
-        static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard payload.keys.text(.uri) != nil, !payload.keys.contains(.linkType) else { return }
-            report.warning(
-                payload.keys.location(.uri),
-                "adb_uri has no adb_a_type beside it: Android does not know whether it is a web URL or a deep link, so a tap may only open the app")
-        }
-    }
-
     /// Android opens adb_uri on a tap whatever adb_a_type says but DISMISS: an OPENAPP link
-    /// with a uri opens the uri, not the app.
+    /// with a uri opens the uri, not the app. A uri with no type is opened too, so it draws no
+    /// finding (the thirty-fourth audit, F1: a warning that it might only open the app fired on
+    /// Adobe's own carousel and timer test maps, which render and open it).
     struct OpenAppURI: CheckRule {
         static var name: StaticString { "android-open-app-uri" }
 
