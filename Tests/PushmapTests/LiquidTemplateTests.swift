@@ -68,7 +68,15 @@ struct LiquidTemplateTests {
         Case("{% raw %}In Handlebars, {{ this }} will be HTML-escaped, but {{{ that }}} will not.{% endraw %}", "{}",
              "In Handlebars, {{ this }} will be HTML-escaped, but {{{ that }}} will not."),
         Case("{%raw%}{% if %}{%endraw%}", "{}", "{% if %}"),
-        Case("a {%- raw -%} {{ x }} {%- endraw -%} b", "{}", "a{{ x }}b"),
+        // A range written out as it is (Shopify/liquid expression_test.rb, test_range).
+        Case("{{ ( 3 .. 4 ) }}|{{ (1..n) }}|{{ (1..3) | join: ',' }}", #"{"n": 2}"#, "3..4|1..2|1,2,3"),
+        // The dashes trim the text outside, never the body (Shopify/liquid raw_tag_test.rb,
+        // test_output_in_raw, from 5.5; the thirty-fifth audit).
+        Case("a {%- raw -%} {{ x }} {%- endraw -%} b", "{}", "a {{ x }} b"),
+        Case("> {%- raw -%}{{ test }}{%- endraw -%} <", "{}", ">{{ test }}<"),
+        Case("> {%- raw -%} inner {%- endraw %} <", "{}", "> inner  <"),
+        Case("> {%- raw -%} inner {%- endraw -%} <", "{}", "> inner <"),
+        Case("{% raw %}{{% endraw %}Hello{% raw %}}{% endraw %}", "{}", "{Hello}"),
         Case("a {% raw %} {{ x }} {% endraw %} b", "{}", "a  {{ x }}  b"),
         // Shopify Liquid docs, tags/comment.
         Case("Anything you put between {% comment %} and {% endcomment %} tags\nis turned into a comment.", "{}",

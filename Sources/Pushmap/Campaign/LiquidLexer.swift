@@ -84,7 +84,11 @@ struct LiquidLexer {
             guard let end = findEndTag("endraw", nestedIn: nil, from: after) else {
                 throw text.error(at: start, "This '{% raw %}' is never closed with '{% endraw %}'.")
             }
-            if !appendText(after..<end.start, trimEnd: end.trimsLeft, raw: true) { found.append(.comment) }
+            // The body is written as it is, whatever dashes the two tags have: they trim the
+            // text outside only (Liquid 5.5's raw_tag_test, test_output_in_raw; the thirty-fifth
+            // audit found the body trimmed, as Liquid before 5.5 did).
+            trimNext = false
+            if !appendText(after..<end.start, trimEnd: false, raw: true) { found.append(.comment) }
             trimNext = end.trimsRight
             return end.after
         case "comment":
@@ -189,8 +193,7 @@ struct LiquidLexer {
     }
 
     /// Adds the text in `range`, without its leading blanks after a `-}}` or `-%}` and without
-    /// its trailing blanks before a `{{-` or `{%-` (a `raw` body too: the dashes ask for it);
-    /// whether any was left to add.
+    /// its trailing blanks before a `{{-` or `{%-`; whether any was left to add.
     @discardableResult
     private mutating func appendText(_ range: Range<Int>, trimEnd: Bool, raw: Bool = false) -> Bool {
         let bytes = text.bytes

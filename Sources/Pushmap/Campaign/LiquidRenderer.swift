@@ -208,6 +208,16 @@ struct LiquidRenderer {
     }
 
     private mutating func render(_ tag: LiquidOutput) {
+        // A range written out as it is shows as Liquid writes one, `3..4`, not its numbers run
+        // together (Shopify/liquid expression_test.rb, test_range; the thirty-fifth audit).
+        // Kept in a variable (`assign`), it is a list of its numbers here.
+        if tag.filters.isEmpty, case .range(let first, let last) = tag.expression,
+           let from = first.evaluate(context), let to = last.evaluate(context),
+           let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to)
+        {
+            append("\(start)..\(end)")
+            return
+        }
         guard let value = value(of: tag) else { return }
         switch value {
         case .string(let string): append(string)
