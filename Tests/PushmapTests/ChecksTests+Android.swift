@@ -411,12 +411,24 @@ extension ChecksTests {
         F.expectClean(F.check(data(["k1": "v1"]), .fcm))
     }
 
-    @Test("adb_tmr_dur is a positive integer string and adb_tmr_end an integer string")
+    @Test("adb_tmr_dur is an integer string and adb_tmr_end an integer string; one the other makes unread is a warning")
     func androidTimerValue() {
-        for duration: JSONValue in ["0", "ten", "1.5", "-5"] {
+        for duration: JSONValue in ["ten", "1.5"] {
             let payload = F.fcm(F.merged(F.timerData, ["adb_tmr_dur": duration]))
             F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-timer-value", .error, at: "$.timer.duration")
         }
+        // 0 or less is read, and is a timer over on arrival (Adobe's timer-03 and timer-07).
+        for duration: JSONValue in ["0", "-5"] {
+            let payload = F.fcm(F.merged(F.timerData, ["adb_tmr_dur": duration]))
+            F.expectNone(F.check(payload, .fcm), "android-timer-value")
+            F.expectOne(F.check(payload, .fcm), "android-timer-expired", .error, at: "$.message.data.adb_tmr_dur")
+        }
+        // The duration wins: an end it leaves unread, or a duration beside a good end, is a
+        // warning (the thirty-fourth audit, F5; Adobe's field table: "the duration will be used").
+        let badEnd = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "abc"]))
+        F.expectOne(F.check(badEnd, .fcm), "android-timer-value", .warning, at: "$.message.data.adb_tmr_end")
+        let badDuration = F.fcm(F.merged(F.timerData, ["adb_tmr_dur": "abc", "adb_tmr_end": .string(String(F.now + 60))]))
+        F.expectOne(F.check(badDuration, .fcm), "android-timer-value", .warning, at: "$.message.data.adb_tmr_dur")
         let end = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "tomorrow"], removing: ["adb_tmr_dur"]))
         F.expectOne(F.check(end, .fcm, intentPaths: true), "android-timer-value", .error, at: "$.timer.endsAt")
         // Android's toLongOrNull refuses the fraction iOS reads (adobe-templates.md, timer).

@@ -179,6 +179,25 @@ extension ChecksTests {
         F.expectClean(F.check(fraction, .apns))
         let pastFraction = F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": .string("\(F.now - 15).25")], removing: ["adb_tmr_dur"]))
         F.expectOne(F.check(pastFraction, .apns), "ios-timer-expired", .warning, at: "$.adb_tmr_end")
+        // The thirty-fourth audit, F4: a duration is read as TimeInterval(String) too, so a
+        // fraction counts down, and 0 or less shows the alternate content at once.
+        F.expectClean(F.check(F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_dur": "10.5"])), .apns))
+        for duration: JSONValue in ["0", "-5"] {
+            let over = F.check(F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_dur": duration])), .apns)
+            F.expectNone(over, "ios-timer-value")
+            F.expectOne(over, "ios-timer-expired", .warning, at: "$.adb_tmr_dur")
+        }
+        // F5: an end the duration leaves unread is a warning.
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.timerKeys, ["adb_tmr_end": "abc"])), .apns), "ios-timer-value", .warning, at: "$.adb_tmr_end")
+    }
+
+    /// Source: client-rules.md (iOS car: "manual" or "auto", anything else auto); the
+    /// thirty-fourth audit, F8.
+    @Test("an iOS carousel mode other than auto or manual is a warning that iOS shows an auto carousel")
+    func iosCarouselMode() {
+        let mode = F.check(F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_car_mode": "Manual"])), .apns)
+        F.expectOne(mode, "ios-carousel-mode", .warning, at: "$.adb_car_mode")
+        F.expectNone(F.check(F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_car_mode": "manual"])), .apns), "ios-carousel-mode")
     }
 
     @Test("an iOS timer already past warns that the alternate content shows")

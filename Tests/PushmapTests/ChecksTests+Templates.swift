@@ -55,6 +55,19 @@ extension ChecksTests {
         F.expectOne(F.check(F.fcm(F.merged(base, ["adb_rate_act": .string(two)])), .fcm), "android-rating-actions", .error, at: "$.message.data.adb_rate_act")
     }
 
+    /// Source: adobe-templates.md 4.4 ("Image for unselected rating icon is invalid" when it
+    /// neither downloads nor names a drawable; the selected one is read on a tap); the
+    /// thirty-fourth audit, F6.
+    @Test("an empty unselected star icon is an error (nothing shows), an empty selected one a warning")
+    func ratingIcons() {
+        let base = F.merged(F.basicData, ["adb_template_type": "rate", "adb_rate_act": .string(Self.stars)])
+        let unselected = F.check(F.fcm(F.merged(base, ["adb_rate_unselected_icon": "", "adb_rate_selected_icon": "s1"])), .fcm, intentPaths: true)
+        F.expectOne(unselected, "android-rating-icon", .error, at: "$.rating.unselectedIcon")
+        let selected = F.check(F.fcm(F.merged(base, ["adb_rate_unselected_icon": "s0", "adb_rate_selected_icon": " "])), .fcm)
+        F.expectOne(selected, "android-rating-icon", .warning, at: "$.message.data.adb_rate_selected_icon")
+        F.expectNone(F.check(F.fcm(F.merged(base, ["adb_rate_unselected_icon": "s0", "adb_rate_selected_icon": "s1"])), .fcm), "android-rating-icon")
+    }
+
     @Test("a bad icon is left out with a warning; fewer than 3 usable icons is one error naming the bad ones")
     func iconItems() {
         let base: JSONObject = ["adb_version": "1", "adb_template_type": "icon"]

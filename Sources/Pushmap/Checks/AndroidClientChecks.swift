@@ -456,7 +456,10 @@ enum AndroidClientChecks {
             guard payload.keys.contains(.items) else {
                 report.error(
                     payload.keys.location(.items),
-                    "a carousel needs adb_items with at least \(minCarouselItems) images: without them Android falls back to a basic notification")
+                    // The template requires the key: without it the carousel throws and nothing
+                    // shows (Adobe's car-04; the thirty-fourth audit, F9). Present with too few
+                    // images, it falls back to basic (below).
+                    "a carousel needs adb_items, a list of at least \(minCarouselItems) images: without the key Android's carousel code fails and the notification is not shown")
                 return
             }
             guard let drawables = payload.carousel?.drawables, let usable = payload.carousel?.usable else { return }

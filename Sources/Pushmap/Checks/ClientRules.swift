@@ -20,8 +20,9 @@ enum ClientPlatform {
     var colourFormats: StaticString { self == .android ? "RRGGBB or AARRGGBB, no #" : "RRGGBB or RRGGBBAA, # allowed" }
     var colourEffect: StaticString { self == .android ? "the phone ignores the colour" : "iOS ignores the colour and uses the system one" }
 
-    /// How adb_tmr_end is written for this platform's reader, for messages.
+    /// How adb_tmr_end and adb_tmr_dur are written for this platform's reader, for messages.
     var endForm: StaticString { self == .android ? "whole seconds" : "seconds" }
+    var durationForm: StaticString { self == .android ? "a whole number of seconds" : "a number of seconds" }
 
     /// Whether a timer key counts only when it is a string (iOS reads adb_ values as strings
     /// only; on Android a value of another type is already an FCM error).
@@ -134,27 +135,54 @@ enum ClientRules {
             "a timer needs adb_tmr_dur or adb_tmr_end\(platform.timerMissingEffect)")
     }
 
+    /// adb_tmr_dur wins over adb_tmr_end: a key the other makes unread is a warning when it
+    /// cannot be read (the thirty-fourth audit, F5: a bad end beside a good duration failed a
+    /// timer that shows), and an error only when neither can be read.
     static func timerValues(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
-        if let text = keys.text(.timerDuration), duration(keys) == nil {
-            report.error(
-                keys.location(.timerDuration),
-                "adb_tmr_dur \(ValueFormat.quoted(text)) is not a positive whole number of seconds: \(platform.name) cannot count down from it")
+        let durationText = keys.text(.timerDuration), endText = keys.text(.timerEnd)
+        let seconds = durationText.flatMap { Self.duration($0, platform) }
+        let time = endText.flatMap { Self.end($0, platform) }
+        if let text = durationText, seconds == nil {
+            if time != nil {
+                report.warning(
+                    keys.location(.timerDuration),
+                    "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(platform.durationForm): \(platform.name) ignores it and counts down to adb_tmr_end")
+            } else {
+                report.error(
+                    keys.location(.timerDuration),
+                    "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(platform.durationForm): \(platform.name) cannot count down from it")
+            }
         }
-        if let text = keys.text(.timerEnd), end(text, platform) == nil {
-            report.error(
-                keys.location(.timerEnd),
-                "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm): \(platform.name) cannot count down to it")
+        if let text = endText, time == nil {
+            if seconds != nil {
+                report.warning(
+                    keys.location(.timerEnd),
+                    "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm); \(platform.name) does not read it, as adb_tmr_dur wins")
+            } else {
+                report.error(
+                    keys.location(.timerEnd),
+                    "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm): \(platform.name) cannot count down to it")
+            }
         }
     }
 
-    /// adb_tmr_dur wins; only an end time alone can already be past.
+    /// A timer over on arrival: a duration of 0 or less (which wins), else an end at or before now.
     static func timerExpired(_ keys: CustomKeys, now: Int64, _ platform: ClientPlatform, _ report: inout CheckReport) {
-        guard duration(keys) == nil, let end = keys.text(.timerEnd).flatMap({ end($0, platform) }), end <= now else { return }
-        let message: CheckMessage = "adb_tmr_end \(end) is at or before now (\(now)): \(platform.timerExpiredEffect)"
-        if platform.timerExpiredIsError {
-            report.error(keys.location(.timerEnd), message)
+        let message: CheckMessage
+        let location: CheckLocation
+        if let seconds = keys.text(.timerDuration).flatMap({ Self.duration($0, platform) }) {
+            guard seconds <= 0, let text = keys.text(.timerDuration) else { return }
+            message = "adb_tmr_dur \(ValueFormat.quoted(text)) is not above 0, so the timer is over on arrival: \(platform.timerExpiredEffect)"
+            location = keys.location(.timerDuration)
         } else {
-            report.warning(keys.location(.timerEnd), message)
+            guard let time = keys.text(.timerEnd).flatMap({ Self.end($0, platform) }), time <= now else { return }
+            message = "adb_tmr_end \(time) is at or before now (\(now)): \(platform.timerExpiredEffect)"
+            location = keys.location(.timerEnd)
+        }
+        if platform.timerExpiredIsError {
+            report.error(location, message)
+        } else {
+            report.warning(location, message)
         }
     }
 
@@ -168,9 +196,15 @@ enum ClientRules {
         return Int64(seconds.rounded(.down))
     }
 
-    /// A valid adb_tmr_dur: a positive whole number of seconds.
-    private static func duration(_ keys: CustomKeys) -> Int64? {
-        keys.text(.timerDuration).flatMap(ValueFormat.integer).flatMap { $0 > 0 ? $0 : nil }
+    /// adb_tmr_dur as the platform reads it, in seconds: any whole number on Android
+    /// (toIntOrNull; 0 or less is a timer over on arrival), a fraction too on iOS
+    /// (TimeInterval(String): the thirty-fourth audit, F4, found "10.5" refused).
+    private static func duration(_ text: UnsafeRawBufferPointer, _ platform: ClientPlatform) -> Double? {
+        if let whole = ValueFormat.integer(text) {
+            return platform == .android && (whole > Int64(Int32.max) || whole < Int64(Int32.min)) ? nil : Double(whole)
+        }
+        guard platform == .iOS, let seconds = Double(String(decoding: text, as: UTF8.self)), seconds.isFinite else { return nil }
+        return seconds
     }
 
     /// A text over the platform's guideline; `name` and `location` are built only for a finding.

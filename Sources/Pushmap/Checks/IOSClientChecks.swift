@@ -47,6 +47,7 @@ enum IOSClientChecks {
         // MARK: carousel
         CarouselItems.self
         CarouselExpandedBody.self
+        CarouselMode.self
         CarouselMediaHTTPS.self
         CarouselNoImage.self
         CarouselItemImage.self
@@ -198,6 +199,21 @@ enum IOSClientChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.keys.contains(.bodyEx) else { return }
             report.warning(payload.keys.location(.bodyEx), "adb_body_ex is not shown by iOS's carousel: an item without text shows the alert's body")
+        }
+    }
+
+    /// iOS reads "manual" as manual and anything else as auto (client-rules.md), where Android
+    /// reads anything but "auto" as manual: `"Manual"` is a manual carousel on one phone and an
+    /// auto one on the other (the thirty-fourth audit, F8).
+    struct CarouselMode: CheckRule {
+        static var name: StaticString { "ios-carousel-mode" }
+        static var scope: RuleScope { .carousel }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            guard let mode = payload.keys.text(.carouselMode), !ValueFormat.isOne(of: ["auto", "manual"], mode) else { return }
+            report.warning(
+                payload.keys.location(.carouselMode),
+                "adb_car_mode \(ValueFormat.quoted(mode)) is not auto or manual: iOS shows an auto carousel for anything but \"manual\"")
         }
     }
 

@@ -42,6 +42,7 @@ enum AndroidTemplateRules {
         CatalogButtonColour.self
         RatingActions.self
         RatingImage.self
+        RatingIcons.self
         IconItems.self
     }
 
@@ -208,6 +209,28 @@ enum AndroidTemplateRules {
             report.warning(
                 payload.keys.location(.image),
                 "adb_image \(ValueFormat.quoted(image)) is not a URL: the rate template only downloads images (no drawable names), so Android hides it")
+        }
+    }
+
+    /// A star icon is a URL to download or a drawable's name: an empty one is neither. The
+    /// unselected icon is set when the notification is built, which then fails; the selected one
+    /// only once a star is tapped, whose rebuild then fails (adobe-templates.md 4.4; the
+    /// thirty-fourth audit, F6).
+    struct RatingIcons: CheckRule {
+        static var name: StaticString { "android-rating-icon" }
+        static var scope: RuleScope { .rating }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            if let icon = TemplateKey.unselectedIcon.text(in: payload.keys), icon.allSatisfy({ $0 == 0x20 }) {
+                report.error(
+                    TemplateKey.unselectedIcon.location(in: payload.keys),
+                    "adb_rate_unselected_icon is empty, neither a URL nor a drawable name: Android cannot draw the stars and shows nothing")
+            }
+            if let icon = TemplateKey.selectedIcon.text(in: payload.keys), icon.allSatisfy({ $0 == 0x20 }) {
+                report.warning(
+                    TemplateKey.selectedIcon.location(in: payload.keys),
+                    "adb_rate_selected_icon is empty, neither a URL nor a drawable name: the notification shows, but tapping a star rebuilds it with no icon and it fails")
+            }
         }
     }
 
