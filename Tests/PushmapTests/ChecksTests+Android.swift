@@ -354,6 +354,12 @@ extension ChecksTests {
         // Only one item is left, so the carousel falls back to basic too.
         F.expectOne(diagnostics, "android-carousel-items-count", .error, at: "$.carousel.items")
         F.expectNone(F.check(F.fcm(F.carouselData), .fcm), "android-carousel-item-image")
+        // Three images before it: the carousel shows without it, a warning (the thirty-fourth
+        // audit, F5; client-rules.md: fewer than 3 images falls back, 3 show).
+        let last = #"[{"img":"https://x.com/1.png"},{"img":"https://x.com/2.png"},{"img":"https://x.com/3.png"},{"txt":"no image"}]"#
+        let shown = F.check(F.fcm(F.merged(F.carouselData, ["adb_items": .string(last)])), .fcm)
+        F.expectOne(shown, "android-carousel-item-image", .warning, at: "$.message.data.adb_items[3]")
+        F.expectNone(shown, "android-carousel-items-count")
     }
 
     @Test("an auto carousel item without uri is a warning; a manual one is not")
