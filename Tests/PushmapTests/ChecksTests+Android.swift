@@ -345,6 +345,15 @@ extension ChecksTests {
         }
     }
 
+    /// Source: adobe-templates.md 1 (an unknown type goes to the legacy builder with a basic
+    /// template, which requires adb_version); the thirty-fourth audit, F9.
+    @Test("a key an unknown template type lacks is named as basic's need, not a template there is none of")
+    func androidRequiredKeyOfUnknownType() {
+        let payload = F.fcm(["adb_template_type": "ZB", "adb_title": "t", "adb_body": "b"])
+        let finding = F.expectOne(F.check(payload, .fcm), "android-required-key", .error, at: "$.message.data.adb_version")
+        #expect(finding?.message.contains("Android's basic template code, which draws the type \"ZB\" it does not know") == true, "\(String(describing: finding))")
+    }
+
     @Test("an Android carousel item without img loses it and every later item")
     func androidCarouselItemImage() {
         let items = #"[{"img":"https://x.com/1.png"},{"txt":"no image"},{"img":"https://x.com/3.png"},{"img":"https://x.com/4.png"}]"#

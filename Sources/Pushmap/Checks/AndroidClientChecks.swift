@@ -162,7 +162,13 @@ enum AndroidClientChecks {
             for key in required where !payload.keys.contains(key) {
                 // An empty type is named as such, not as a blank between two words; the name is
                 // made only for a finding.
-                let named = template.isEmpty ? "template code (adb_template_type is empty)" : "\(String(decoding: template, as: UTF8.self)) template code"
+                // A type Android does not know is drawn by its basic code (TemplateType, below):
+                // that is the code that needs the key (the thirty-fourth audit, F9: "Android's ZB
+                // template code", a template there is none of).
+                let written = String(decoding: template, as: UTF8.self)
+                let named = template.isEmpty ? "template code (adb_template_type is empty)"
+                    : BuiltinTemplates.androidTypes.contains(written) ? "\(written) template code"
+                    : "basic template code, which draws the type \(ValueFormat.quoted(template)) it does not know"
                 report.error(payload.keys.location(key), "\(key.name) is required by Android's \(named): without it the notification is not shown")
             }
         }
