@@ -82,6 +82,10 @@ struct IntentValidationTests {
         #expect(try findings(#"{"ios": {"relevanceScore": 50}}"#).isEmpty)
         #expect(try findings(#"{"android": {"ttl": 9999999}}"#).first?.rule == "out-of-range")
         #expect(try findings(#"{"buttons": [{"label":"a"},{"label":"b"},{"label":"c"},{"label":"d"}]}"#).first?.rule == "too-many-items")
+        // A carousel has no maximum: Adobe's code shows more than the five its pages name (its
+        // iOS demo sends fifteen; the thirty-fourth audit, F2).
+        let items = (0..<15).map { #"{"image": "https://e.com/\#($0).png"}"# }.joined(separator: ",")
+        #expect(try findings(#"{"template": "carousel", "carousel": {"items": [\#(items)]}}"#).isEmpty)
     }
 
     @Test("accepts a template's own fields only for that template")

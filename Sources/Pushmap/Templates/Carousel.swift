@@ -1,5 +1,7 @@
 extension TemplateDescription {
-    /// Adobe's carousel template: three to five images with captions and links.
+    /// Adobe's carousel template: three or more images with captions and links. Adobe's pages say
+    /// two to five; its code sets no maximum on either phone (its iOS demo sends fifteen), so
+    /// neither does the intent (the thirty-fourth audit, F2).
     static let carousel = TemplateDescription(
         name: "carousel", type: "car", onIOS: true, scope: .carousel,
         fields: [
@@ -10,7 +12,7 @@ extension TemplateDescription {
                     IntentField("image", IntentSchema.text, required: true, "Item image URL."),
                     IntentField("text", IntentSchema.text, "Caption."),
                     IntentField("uri", IntentSchema.uri, "What tapping the item opens."),
-                ])), maxItems: 5), "Three to five items."),
+                ])), maxItems: nil), "Three or more items: Android shows a carousel from three downloaded images."),
             ])), "Carousel content (carousel template)."),
         ],
         keys: [
@@ -19,6 +21,6 @@ extension TemplateDescription {
             Key(.items, "carousel.items", .both, .list),
         ],
         lists: [ListReading(
-            key: .items, field: "carousel.items", maxItems: 5, required: "img",
+            key: .items, field: "carousel.items", maxItems: .max, required: "img",
             members: [.text(payload: "img", intent: "image"), .text(payload: "txt", intent: "text"), .text(payload: "uri", intent: "uri")])])
 }
