@@ -107,6 +107,19 @@ struct ImportCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    /// Source: Adobe's timer-05 test map ("adb_sticky": true, which Gson reads as "true"); the
+    /// thirty-fourth audit, F7: the value was dropped, said to have no intent field.
+    @Test("reads a boolean or whole number where FCM takes text as the text it stands for, and says it changes")
+    func nonStringDataValue() throws {
+        let payload = #"{"message": {"token": "t1", "data": {"adb_template_type": "basic", "adb_version": "1", "adb_title": "T", "adb_body": "B", "adb_sticky": true, "adb_n_count": 5}}}"#
+        let result = try CommandRunner.run(["import", "--platform", "fcm", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let intent = try #require(CommandRunner.json(result.stdout) as? [String: Any])
+        #expect((intent["android"] as? [String: Any])?["sticky"] as? Bool == true, "\(result.stdout)")
+        #expect(intent["badge"] as? Int == 5, "\(result.stdout)")
+        #expect(result.stderr.contains(#"adb_sticky changes: true becomes "true" [import-changed, fcm]"#), "\(result.stderr)")
+    }
+
     @Test("reads a payload's template and fields: a carousel comes back as a carousel intent")
     func carousel() throws {
         let payload = #"{"message": {"token": "t1", "data": {"adb_template_type": "car", "adb_version": "1", "adb_title": "Pick", "adb_body": "One", "adb_car_layout": "default", "adb_car_mode": "manual", "adb_clr_bg": "80FF0000", "adb_items": "[{\"img\":\"https://e.com/1.png\",\"txt\":\"One\"},{\"img\":\"https://e.com/2.png\"},{\"img\":\"https://e.com/3.png\"}]", "campaign": "fall"}}}"#

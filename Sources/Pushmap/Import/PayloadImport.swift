@@ -106,6 +106,17 @@ struct PayloadImport {
 
     // MARK: reading
 
+    /// An FCM data value as Android's code reads it: a string, or a boolean or whole number
+    /// as the text it stands for.
+    private static func dataText(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .integer(let number): String(number)
+        default: nil
+        }
+    }
+
     static func readFCM(_ message: JSONObject) -> Reading {
         // data and android.data are one map; android.data wins.
         var data = message["data"]?.objectValue ?? JSONObject()
@@ -126,7 +137,10 @@ struct PayloadImport {
         if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
         used.formUnion(outranked(data, android: true))
         for key in BuiltinTemplates.readableFCM where !used.contains(key.key.name) {
-            guard let text = data[key.key.name]?.stringValue, key.owner == nil || key.owner == template,
+            // A boolean or a whole number is read as its text, as Adobe's own test maps have it
+            // (timer-05's "adb_sticky": true; the thirty-fourth audit, F7): FCM takes only text
+            // there, which the comparison then says of the key.
+            guard let text = data[key.key.name].flatMap(Self.dataText), key.owner == nil || key.owner == template,
                   let value = PayloadReading.convert(text, key.format, android: true) else { continue }
             reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
             used.insert(key.key.name)
