@@ -411,6 +411,23 @@ struct CampaignCommandTests {
         #expect(over.result.stderr.contains("truncated: $.body 1"), "\(over.result.stderr)")
     }
 
+    /// Source: campaign.md ("in this order until the payload fits: expandedBody, body, ...
+    /// title"); the thirty-fifth audit, F1: a title and a body too long for either alone to
+    /// make room were both left whole, and the recipient failed with apns-size.
+    @Test("a payload no one text can make fit has its texts cut in order, body then title, each keeping a character")
+    func severalTextsCut() throws {
+        let intent = #"{"title": "{{ t }}", "body": "{{ b }}"}"#
+        let recipient = #"{"vars": {"t": "\#(String(repeating: "T", count: 4100))", "b": "\#(String(repeating: "b", count: 4100))"}}"#
+        let result = try Self.campaign(intent, [recipient], ["--platform", "apns"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let line = try #require(Self.lines(result.stdout).first)
+        #expect(try #require(Self.apnsBytes(result.stdout.split(separator: "\n")[0])) <= 4096)
+        let alert = try #require(Self.apnsAlert(line))
+        #expect(alert["body"] as? String == "b…")
+        #expect((alert["title"] as? String)?.hasSuffix("T…") == true)
+        #expect(Self.diagnostics(line).filter { $0["rule"] as? String == "truncated" }.compactMap { $0["path"] as? String } == ["$.body", "$.title"])
+    }
+
     /// Source: FCM's 4096 bytes count the data keys and values plus an overhead Google does not
     /// document (a sender's measurements on Stack Overflow), so a message past 4096 bytes written
     /// compactly but not in keys and values is one FCM may take: a campaign cuts it to be sure,

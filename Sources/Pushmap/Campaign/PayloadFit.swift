@@ -144,21 +144,24 @@ enum PayloadFit {
     }
 
     /// `text` with whole characters taken from the end, and "…" added, so that it is `saving`
-    /// bytes shorter as JSON text (`nested`: as JSON text inside a JSON string); nil when nothing
-    /// is left to take, or with `keepsOne` when the ellipsis alone would be left: a title or a
-    /// body that says nothing is a blank notification (the twenty-eighth audit, F10: a title of
-    /// one cluster of 6,000 bytes went out as "…"), and the recipient fails instead.
+    /// bytes shorter as JSON text (`nested`: as JSON text inside a JSON string), or as much
+    /// shorter as it goes when it cannot save that much alone, the next text in the order
+    /// saving the rest (the thirty-fifth audit, F1: a title and a body that each had to lose
+    /// some were both left whole, and the recipient failed). Nil when it saves nothing. With
+    /// `keepsOne`, one character stays before the ellipsis: a title or a body that says nothing
+    /// is a blank notification (the twenty-eighth audit, F10: a title of one cluster of 6,000
+    /// bytes went out as "…").
     static func cut(_ text: String, saving: Int, nested: Bool = false, keepsOne: Bool = false) -> String? {
         var characters = Array(text)
         // A text cut before ends in the ellipsis, which goes and comes back.
         if characters.last == ellipsis { characters.removeLast() }
-        guard !characters.isEmpty else { return nil }
         let ellipsisLength = escapedLength(ellipsis, nested: nested)
         var saved = -ellipsisLength + (text.last == ellipsis ? ellipsisLength : 0)
-        while saved < saving, let last = characters.popLast() {
+        let kept = keepsOne ? 1 : 0
+        while saved < saving, characters.count > kept, let last = characters.popLast() {
             saved += escapedLength(last, nested: nested)
         }
-        if keepsOne, characters.isEmpty { return nil }
+        guard saved > 0 else { return nil }
         return String(characters) + String(ellipsis)
     }
 
