@@ -68,6 +68,9 @@ struct LiquidTemplateTests {
         Case("{% raw %}In Handlebars, {{ this }} will be HTML-escaped, but {{{ that }}} will not.{% endraw %}", "{}",
              "In Handlebars, {{ this }} will be HTML-escaped, but {{{ that }}} will not."),
         Case("{%raw%}{% if %}{%endraw%}", "{}", "{% if %}"),
+        // A zone named after an ISO time, as Ruby's Time#to_s writes UTC (the thirty-fifth audit, F3).
+        Case("{{ a | date: '%H:%M' }}|{{ b | date: '%H:%M' }}|{{ c | date: '%H:%M' }}",
+             #"{"a": "2026-11-26 10:00:00 UTC", "b": "2026-11-26T10:05:00 GMT", "c": "2026-11-26 10:10:00 utc"}"#, "10:00|10:05|10:10"),
         // A range written out as it is (Shopify/liquid expression_test.rb, test_range).
         Case("{{ ( 3 .. 4 ) }}|{{ (1..n) }}|{{ (1..3) | join: ',' }}", #"{"n": 2}"#, "3..4|1..2|1,2,3"),
         // The dashes trim the text outside, never the body (Shopify/liquid raw_tag_test.rb,

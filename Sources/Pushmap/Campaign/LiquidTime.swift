@@ -125,6 +125,10 @@ enum LiquidTime {
         if i == bytes.count { return Instant(seconds: seconds, nanoseconds: nanoseconds) }
         if i + 1 < bytes.count, bytes[i] == UInt8(ascii: " ") { i += 1 }
         if skip("Z") || skip("z") { return i == bytes.count ? Instant(seconds: seconds, nanoseconds: nanoseconds) : nil }
+        // A zone named UTC or GMT, as Ruby's Time#to_s writes a UTC time and Time.parse reads it
+        // (`2026-11-26 10:00:00 UTC`; the thirty-fifth audit, F3).
+        let zone = String(decoding: bytes[i...], as: UTF8.self).uppercased()
+        if zone == "UTC" || zone == "GMT" { return Instant(seconds: seconds, nanoseconds: nanoseconds) }
         guard i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") else { return nil }
         let sign: Int64 = bytes[i] == UInt8(ascii: "-") ? -1 : 1
         i += 1
