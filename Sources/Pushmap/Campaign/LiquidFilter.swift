@@ -77,7 +77,8 @@ struct LiquidFilter: Sendable {
             if let mistake = arity(1...1, "1 argument (a strftime format such as \"%Y-%m-%d\")") { return .failure(mistake) }
             kind = .date(format: arguments[0])
         default:
-            guard let standard = LiquidStandardFilter(rawValue: name) else { return .failure(.unknown) }
+            // `h` is Liquid's other name for `escape` (the thirty-fifth audit, F11).
+            guard let standard = LiquidStandardFilter(rawValue: name == "h" ? "escape" : name) else { return .failure(.unknown) }
             let (allowed, shape) = standard.arity
             if let mistake = arity(allowed, shape) { return .failure(mistake) }
             kind = .standard(standard, arguments)
