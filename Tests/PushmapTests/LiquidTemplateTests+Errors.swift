@@ -6,6 +6,9 @@ extension LiquidTemplateTests {
     /// Templates that do not compile, the column (characters from 1) and the message.
     static let syntaxErrors: [(template: String, column: Int, message: String)] = [
         ("Hello {{ name", 7, "This '{{' is never closed with '}}'."),
+        // The thirty-fifth audit, F10: curly quotes, and an argument without its colon.
+        ("{{ name | default: \u{201C}friend\u{201D} }}", 20, "Unexpected '\u{201C}' in a tag. Liquid strings use straight quotes, ' or \"."),
+        ("{{ name | truncate 5 }}", 20, "Expected a '|' and a filter here, found the number 5; a filter's arguments follow a colon: 'truncate: ...'."),
         ("Hi {% if x", 4, "This '{%' is never closed with '%}'."),
         ("{% if x %}yes", 1, "This '{% if %}' is never closed with '{% endif %}'."),
         ("ok {% unless x %}{% if y %}{% endif %}", 4, "This '{% unless %}' is never closed with '{% endunless %}'."),

@@ -99,7 +99,10 @@ struct LiquidMarkupLexer {
             return token(.word(text.text(start..<position)))
         default:
             let shown = text.text(start..<min(end, start + Self.scalarLength(byte)))
-            throw text.error(at: start, "Unexpected '\(ShownText.escaped(shown))' in a tag.")
+            // Curly quotes come from a word processor: say which ones Liquid reads (the
+            // thirty-fifth audit, F10).
+            let quotes = ["\u{2018}", "\u{2019}", "\u{201C}", "\u{201D}"].contains(shown) ? " Liquid strings use straight quotes, ' or \"." : ""
+            throw text.error(at: start, "Unexpected '\(ShownText.escaped(shown))' in a tag.\(quotes)")
         }
     }
 

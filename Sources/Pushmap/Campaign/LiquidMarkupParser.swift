@@ -18,6 +18,10 @@ struct LiquidMarkupParser {
 
     private mutating func advance() { if index < tokens.count - 1 { index += 1 } }
 
+    /// Whether the last filter read had a colon after its name, for the message of a value
+    /// that follows one without it.
+    private var lastFilterHadColon = false
+
     private mutating func take(_ kind: LiquidMarkupLexer.Kind) -> Bool {
         guard current.kind == kind else { return false }
         advance()
@@ -32,6 +36,11 @@ struct LiquidMarkupParser {
         while take(.pipe) {
             filters.append(try filter())
         }
+        // A value right after a filter's name is an argument without its colon (`truncate 5`):
+        // say so, rather than ask for another '|' (the thirty-fifth audit, F10).
+        if let last = filters.last, !isAtEnd, current.kind != .equals, !lastFilterHadColon {
+            throw text.error(at: current.offset, "Expected a '|' and a filter here, found \(describe(current)); a filter's arguments follow a colon: '\(last.name): ...'.")
+        }
         try expectEnd("a '|' and a filter")
         return LiquidOutput(expression: expression, filters: filters)
     }
@@ -45,7 +54,8 @@ struct LiquidMarkupParser {
         advance()
         var arguments: [LiquidExpression] = []
         var keywords: [(name: String, value: LiquidExpression)] = []
-        if take(.colon) {
+        lastFilterHadColon = take(.colon)
+        if lastFilterHadColon {
             repeat {
                 if case .word(let keyword) = current.kind, tokens[index + 1].kind == .colon {
                     advance()
