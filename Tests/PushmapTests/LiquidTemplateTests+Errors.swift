@@ -131,6 +131,18 @@ extension LiquidTemplateTests {
 }
 
 extension LiquidTemplateTests {
+    /// Source: the thirty-fifth audit, F9: a name the text assigned hid the recipient's, and
+    /// the lookup that then failed was blamed on the recipient's data as a missing variable.
+    @Test("a path through a name the text assigned that finds nothing is the text's fault, not a missing variable")
+    func assignedNameLacksMember() throws {
+        let template = try LiquidTemplate("{% assign order = order.items | first %}{{ order.name }} ({{ order.id }})")
+        let rendering = template.render(["order": ["id": "A1", "items": [["name": "Lamp"]]]], lenient: false)
+        #expect(rendering.problems == [.renderFailed(message: "order.id: order is assigned in this text, and what it holds has no .id; a name the text assigns is not read from the recipient's vars")])
+        // A recipient's own variable that is missing is still one.
+        let plain = try LiquidTemplate("{{ order.id }}").render(["order": [:]], lenient: false)
+        #expect(plain.problems == [.missingVariable("order.id")])
+    }
+
     // pushmap's limits: loops are the team's, lists the recipient's.
     @Test("loops stop after 10,000 passes in all, with one problem; a range is never built whole")
     func loopLimits() throws {

@@ -120,7 +120,7 @@ struct LiquidRenderer {
     private mutating func render(_ loop: LiquidLoop) {
         let header = loop.header
         if let path = header.limit?.missingPath(context) ?? header.offset?.missingPath(context) {
-            problems.append(.missingVariable(dataPath(path)))
+            problems.append(missing(path))
             return
         }
         let items: LiquidLoopItems
@@ -130,7 +130,7 @@ struct LiquidRenderer {
         switch header.source {
         case .collection(let expression):
             guard let value = expression.evaluate(context) else {
-                if let path = expression.missingPath(context) { problems.append(.missingVariable(dataPath(path))) }
+                if let path = expression.missingPath(context) { problems.append(missing(path)) }
                 return
             }
             if case .array = value, case .variable(let path) = expression { source = dataPath(path.written) }
@@ -197,6 +197,18 @@ struct LiquidRenderer {
     /// A missing path as the recipient's data names it: inside a loop over a list of `vars`, the
     /// loop's variable is the item it is at (`i.price` is `items[2].price`), which is what the
     /// audience file lacks (the twenty-eighth audit, F5). Anything else, as written.
+    /// The problem of a path as written that finds nothing: the recipient's missing variable,
+    /// unless its name is one the text assigned, which hides the recipient's: then what was
+    /// assigned lacks the rest, a fault of the text (the thirty-fifth audit, F9: "order.id is
+    /// not in this recipient's vars" for a recipient who has it, counted as missing data).
+    private func missing(_ written: String) -> LiquidProblem {
+        let root = String(written.prefix { $0 != "." && $0 != "[" })
+        guard context.locals[root] != nil, !context.loops.contains(where: { $0.item == root || root == "forloop" }) else {
+            return .missingVariable(dataPath(written))
+        }
+        return .renderFailed(message: "\(written): \(root) is assigned in this text, and what it holds has no \(written.dropFirst(root.count)); a name the text assigns is not read from the recipient's vars")
+    }
+
     private func dataPath(_ written: String) -> String {
         for (loop, source) in zip(context.loops, itemSources).reversed() {
             guard written.hasPrefix(loop.item) else { continue }
@@ -237,21 +249,21 @@ struct LiquidRenderer {
             value = found
         } else {
             if !tag.hasDefault, case .variable(let path) = tag.expression {
-                problems.append(.missingVariable(dataPath(path.written)))
+                problems.append(missing(path.written))
             }
             value = .null
         }
         // A variable given to a filter is as needed as the one filtered: `date: fmt` without
         // `fmt` would write the value unformatted, `default: fallback` nothing. The tag then
         // renders nothing, with that one finding.
-        var missing = false
+        var lacking = false
         for filter in tag.filters {
             for path in filter.argumentVariables where path.resolve(context) == nil {
-                problems.append(.missingVariable(dataPath(path.written)))
-                missing = true
+                problems.append(missing(path.written))
+                lacking = true
             }
         }
-        if missing { return nil }
+        if lacking { return nil }
         for filter in tag.filters {
             do throws(LiquidFilter.Failure) {
                 value = try filter.apply(to: value, context)
