@@ -55,6 +55,22 @@ extension ChecksTests {
         F.expectOne(F.check(F.fcm(F.merged(base, ["adb_rate_act": .string(two)])), .fcm), "android-rating-actions", .error, at: "$.message.data.adb_rate_act")
     }
 
+    /// Source: adobe-templates.md 3.4 (which keys each Android-only template's layout reads; only
+    /// the basic and legacy builders add buttons and remind-later); the thirty-fourth audit, F9.
+    @Test("a key an Android-only template never reads is a warning, remind-later's keys once")
+    func templateIgnoredKeys() {
+        let zb = F.merged(F.basicData, [
+            "adb_template_type": "zb", "adb_act": #"[{"label":"a","type":"OPENAPP"}]"#, "adb_rem_txt": "Later", "adb_rem_sec": "60",
+            "adb_large_icon": "https://e.com/i.png",
+        ])
+        let found = F.check(F.fcm(zb), .fcm).filter { $0.rule == "android-template-ignored-key" }
+        #expect(found.map(\.path) == ["$.message.data.adb_act", "$.message.data.adb_rem_txt", "$.message.data.adb_large_icon"], "\(found)")
+        #expect(found.allSatisfy { $0.severity == .warning })
+        // The basic template reads them all.
+        let basic = F.merged(zb, ["adb_template_type": "basic"])
+        F.expectNone(F.check(F.fcm(basic), .fcm), "android-template-ignored-key")
+    }
+
     /// Source: adobe-templates.md 4.4 ("Image for unselected rating icon is invalid" when it
     /// neither downloads nor names a drawable; the selected one is read on a tap); the
     /// thirty-fourth audit, F6.

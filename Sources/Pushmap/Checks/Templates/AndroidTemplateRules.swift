@@ -44,6 +44,7 @@ enum AndroidTemplateRules {
         RatingImage.self
         RatingIcons.self
         IconItems.self
+        IgnoredKey.self
     }
 
     struct RequiredKey: CheckRule {
@@ -209,6 +210,38 @@ enum AndroidTemplateRules {
             report.warning(
                 payload.keys.location(.image),
                 "adb_image \(ValueFormat.quoted(image)) is not a URL: the rate template only downloads images (no drawable names), so Android hides it")
+        }
+    }
+
+    /// A key the template's builder never reads (adobe-templates.md 3.4: only the basic and legacy
+    /// builders add buttons and remind-later; a layout with no view for a key drops it): the
+    /// notification shows without it, a warning. pushmap's own templates leave these keys out,
+    /// with the intent's warning, so this finds them in a payload written otherwise (the
+    /// thirty-fourth audit, F9: `validate` was silent where `translate` warned).
+    struct IgnoredKey: CheckRule {
+        static var name: StaticString { "android-template-ignored-key" }
+        static var scope: RuleScope { .androidOnlyTemplate }
+
+        /// No Android-only template has buttons or remind-later (its keys one fault, said at the
+        /// first there).
+        static let everywhere: [[AdobeKey]] = [[.actions], [.remindText, .remindAt, .remindAfter]]
+        /// The keys a template's layout has no view for, by template.
+        static let byTemplate: [(scope: RuleScope, keys: [AdobeKey])] = [
+            (.zeroBezel, [.largeIcon]),
+            (.catalog, [.bodyEx, .image]),
+            (.multiIcon, [.bodyEx, .image, .largeIcon, .titleColour, .bodyColour]),
+        ]
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            let template = BuiltinTemplates.all.first { $0.scope == payload.scope }
+            let own = (byTemplate.first { $0.scope == payload.scope }?.keys ?? []).map { [$0] }
+            for group in everywhere + own {
+                guard let found = group.lazy.map({ TemplateKey(word: $0.name, intent: nil) }).first(where: { $0.index(in: payload.keys) != nil }) else { continue }
+                let what = group.count > 1 ? "remind-later (\(found.name))" : found.name
+                report.warning(
+                    found.location(in: payload.keys),
+                    "\(what) is not read by Android's \(template?.type ?? "") template code: the notification shows without it")
+            }
         }
     }
 
