@@ -62,9 +62,10 @@ local function fcm(intent, ctx)
   data.adb_icon = android.icon
   data.adb_n_priority = PRIORITY[android.priority]
   data.adb_n_visibility = VISIBILITY[android.visibility]
-  -- Campaign Classic's tracking ids: its Android extension shows nothing without both.
+  -- Campaign Classic's tracking ids: its Android extension shows nothing without both. It draws
+  -- a payload with no template type as a basic one, which needs adb_version.
   local classic = intent.campaignClassic
-  if classic then data._mId, data._dId = classic.messageId, classic.deliveryId end
+  if classic then data._mId, data._dId, data.adb_version = classic.messageId, classic.deliveryId, intent.version or "1" end
   local message = { data = data, token = target.token, topic = target.topic, condition = target.condition, fid = target.fid }
   if intent.analyticsLabel then message.fcm_options = { analytics_label = intent.analyticsLabel } end
 

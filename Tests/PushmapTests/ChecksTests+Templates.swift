@@ -1,3 +1,4 @@
+import Logging
 import Testing
 @_spi(Tools) @testable import Pushmap
 @_spi(Engine) import PushmapJSON
@@ -134,6 +135,12 @@ extension ChecksTests {
         let untyped = F.check(.object(["message": ["token": "t", "data": ["adb_title": "T", "adb_body": "", "_mId": "m1", "_dId": "d1"]]]), .fcm)
         #expect(untyped.filter { $0.rule == "android-campaign-classic" }.map(\.path) == ["$.message.data.adb_version", "$.message.data.adb_body"])
         F.expectNone(F.check(.object(["message": ["token": "t", "data": ["adb_version": "1", "adb_title": "T", "adb_body": "B", "_mId": "m1", "_dId": "d1"]]]), .fcm), "android-campaign-classic")
+        // A plain intent for Campaign Classic writes the adb_version it draws with, from `version`
+        // when given, with no warning that plain ignores it (the thirty-fourth audit, F9).
+        let translator = try? Translator(logger: Logger(label: "test"))
+        let plain = try? translator?.translate(Array(#"{"title": "T", "body": "B", "version": "2", "campaignClassic": {"messageId": "m", "deliveryId": "d"}}"#.utf8), platforms: [.fcm])
+        #expect(plain?.payloads[.fcm]?["message"]?["data"]?["adb_version"] == "2", "\(String(describing: plain))")
+        #expect(plain?.diagnostics.isEmpty == true, "\(String(describing: plain?.diagnostics))")
         #expect(CampaignClassicRule.messageIDPrint == KeyPrint("_mId"))
         #expect(CampaignClassicRule.deliveryIDPrint == KeyPrint("_dId"))
     }

@@ -69,7 +69,10 @@ function host.admit(intent, name, strict)
     for platform, fields in next, TEMPLATE_ONLY do
       local onlyOn = "' is ignored by plain notifications on " .. PHONE[platform] .. " (only push templates read it)"
       for i = 1, #fields do
-        if intent[fields[i]] ~= nil then notes = note(notes, platform, "$." .. fields[i], "'" .. fields[i] .. onlyOn) end
+        -- Campaign Classic reads a plain payload's adb_version, which plain writes for it.
+        if intent[fields[i]] ~= nil and not (fields[i] == "version" and platform == "fcm" and intent.campaignClassic ~= nil) then
+          notes = note(notes, platform, "$." .. fields[i], "'" .. fields[i] .. onlyOn)
+        end
       end
       local android = intent.android
       if android ~= nil and platform == "fcm" then
