@@ -46,12 +46,14 @@ enum LiquidListFilter {
             return .array(flat(value).reversed())
         case .compact:
             let property = property(0)
+            if let property { try readable(flat(value), by: property, name: name) }
             return .array(flat(value).filter { item in
                 let kept = property.map { member($0, of: item) } ?? item
                 return kept != .null
             })
         case .uniq:
             let property = property(0)
+            if let property { try readable(flat(value), by: property, name: name) }
             var seen: Set<JSONValue> = []
             var kept: [JSONValue] = []
             // Whole numbers beyond 64 bits by their digits: the same number twice is one.
@@ -63,7 +65,10 @@ enum LiquidListFilter {
             let property = argument(0) ?? .null
             return .array(flat(value).map { member(property, of: $0) })
         case .where:
-            let property = argument(0) ?? .null
+            guard let property = property(0) else {
+                throw LiquidFailure(message: "'where' needs the name of the member to test, not nil.")
+            }
+            try readable(flat(value), by: property, name: name)
             var kept: [JSONValue] = []
             for item in flat(value) {
                 let found = member(property, of: item)
@@ -91,6 +96,25 @@ enum LiquidListFilter {
 
     /// The value as Liquid's filters iterate it: nested arrays opened, an object as one item,
     /// nil as none. A whole number beyond 64 bits is one item, whatever its mark is made of.
+    /// Liquid reads a member with Ruby's `item[name]`, which a number refuses (TypeError), and
+    /// the filter raises: a member read of a number fails here too, rather than finding nothing
+    /// (standard_filter_test.rb, test_uniq_invalid_property, test_compact_invalid_property,
+    /// test_where_indexable_but_non_map_value; the thirty-fifth audit, F6). A text's member is
+    /// nil in Ruby, as here.
+    private static func readable(_ items: [JSONValue], by property: JSONValue, name: String) throws(LiquidFailure) {
+        for item in items {
+            switch item {
+            case .integer, .double:
+                break
+            case .array where LiquidWholeNumber(item) != nil:
+                break
+            default:
+                continue
+            }
+            throw LiquidFailure(message: "'\(name)' by '\(LiquidText.text(of: property))' needs a list of objects, not numbers.")
+        }
+    }
+
     static func flat(_ value: JSONValue) -> [JSONValue] {
         var items: [JSONValue] = []
         func add(_ value: JSONValue) {
