@@ -236,6 +236,16 @@ struct LiquidTemplateTests {
         #expect(try LiquidTemplate("{% if name contains '{{' %}y{% endif %}").render(["name": "{{ x }}"], lenient: false).text == "y")
     }
 
+    /// Source: Shopify/liquid for_tag_test.rb test_for_else (a loop over nil renders its else);
+    /// the thirty-fifth audit, F7: --lenient dropped the fallback with the loop.
+    @Test("a loop over a list the recipient lacks renders its else, and the list is still a missing variable")
+    func loopOverMissingList() throws {
+        let template = try LiquidTemplate("[{% for i in items %}{{ i }}{% else %}none{% endfor %}]")
+        let rendering = template.render([:], lenient: true)
+        #expect(rendering.text == "[none]")
+        #expect(rendering.problems == [.missingVariable("items")])
+    }
+
     @Test("compiled once, a template renders each recipient alike and on its own")
     func renderMany() throws {
         let template = try LiquidTemplate("Hi {{ name | default: 'there' }}{% if vip %}, VIP{% endif %}")

@@ -131,6 +131,9 @@ struct LiquidRenderer {
         case .collection(let expression):
             guard let value = expression.evaluate(context) else {
                 if let path = expression.missingPath(context) { problems.append(missing(path)) }
+                // As Liquid, a list that is not there is nil, and the loop renders its `else`:
+                // what `--lenient` then sends (the thirty-fifth audit, F7).
+                render(loop.otherwise)
                 return
             }
             if case .array = value, case .variable(let path) = expression { source = dataPath(path.written) }
