@@ -395,10 +395,7 @@ enum AndroidClientChecks {
         static var scope: RuleScope { .carousel }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let mode = payload.keys.text(.carouselMode), !ValueFormat.isOne(of: ["auto", "manual"], mode) else { return }
-            report.warning(
-                payload.keys.location(.carouselMode),
-                "adb_car_mode \(ValueFormat.quoted(mode)) is not auto or manual: Android shows a manual carousel for anything but \"auto\"")
+            ClientRules.carouselMode(payload.keys, .android, &report)
         }
     }
 

@@ -20,6 +20,11 @@ enum ClientPlatform {
     var colourFormats: StaticString { self == .android ? "RRGGBB or AARRGGBB, no #" : "RRGGBB or RRGGBBAA, # allowed" }
     var colourEffect: StaticString { self == .android ? "the phone ignores the colour" : "iOS ignores the colour and uses the system one" }
 
+    /// What this platform makes of an adb_car_mode other than auto or manual.
+    var carouselModeOtherwise: StaticString {
+        self == .android ? "Android shows a manual carousel for anything but \"auto\"" : "iOS shows an auto carousel for anything but \"manual\""
+    }
+
     /// How adb_tmr_end and adb_tmr_dur are written for this platform's reader, for messages.
     var endForm: StaticString { self == .android ? "whole seconds" : "seconds" }
     var durationForm: StaticString { self == .android ? "a whole number of seconds" : "a number of seconds" }
@@ -133,6 +138,13 @@ enum ClientRules {
         report.error(
             CheckLocation(payload: keys.location(.timerDuration).payload, intent: "$.timer"),
             "a timer needs adb_tmr_dur or adb_tmr_end\(platform.timerMissingEffect)")
+    }
+
+    /// An adb_car_mode other than auto or manual, which each platform reads its own way.
+    static func carouselMode(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
+        guard let mode = keys.text(.carouselMode), !ValueFormat.isOne(of: ["auto", "manual"], mode) else { return }
+        report.warning(
+            keys.location(.carouselMode), "adb_car_mode \(ValueFormat.quoted(mode)) is not auto or manual: \(platform.carouselModeOtherwise)")
     }
 
     /// adb_tmr_dur wins over adb_tmr_end: a key the other makes unread is a warning when it

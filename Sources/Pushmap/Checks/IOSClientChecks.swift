@@ -210,10 +210,7 @@ enum IOSClientChecks {
         static var scope: RuleScope { .carousel }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let mode = payload.keys.text(.carouselMode), !ValueFormat.isOne(of: ["auto", "manual"], mode) else { return }
-            report.warning(
-                payload.keys.location(.carouselMode),
-                "adb_car_mode \(ValueFormat.quoted(mode)) is not auto or manual: iOS shows an auto carousel for anything but \"manual\"")
+            ClientRules.carouselMode(payload.keys, .iOS, &report)
         }
     }
 
