@@ -143,6 +143,18 @@ extension LiquidTemplateTests {
         #expect(plain.problems == [.missingVariable("order.id")])
     }
 
+    /// Source: the thirty-fifth audit, F2: a range kept as a value was cut to 10,001 numbers,
+    /// and its size, last number and sum came out wrong with no word.
+    @Test("a range past the loops' limit fails as a value; a loop over it still runs")
+    func longRangeValue() throws {
+        let sized = try LiquidTemplate("{% assign r = (1..20000) %}{{ r.size }}").render([:], lenient: false)
+        #expect(sized.problems == [.renderFailed(message: "The range (1..20000) holds more than 10001 numbers, more than a value may; loop over it with 'for' instead.")])
+        let within = try LiquidTemplate("{{ (1..10001) | size }}|{{ (1..10001) | last }}").render([:], lenient: false)
+        #expect(within.text == "10001|10001" && within.problems.isEmpty, "\(within)")
+        let loop = try LiquidTemplate("{% for i in (1..20000) %}{% if i == 3 %}{% break %}{% endif %}{{ i }}{% endfor %}").render([:], lenient: false)
+        #expect(loop.text == "12" && loop.problems.isEmpty)
+    }
+
     // pushmap's limits: loops are the team's, lists the recipient's.
     @Test("loops stop after 10,000 passes in all, with one problem; a range is never built whole")
     func loopLimits() throws {

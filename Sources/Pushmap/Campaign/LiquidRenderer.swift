@@ -23,6 +23,8 @@ struct LiquidRenderer {
     private var offsets: [String: Int] = [:]
     /// The next turn of each cycle group.
     private var cycles: [String: Int] = [:]
+    /// The names whose last `assign` failed (its problem noted): their uses note nothing more.
+    private var failedAssignments: Set<String> = []
     /// For each open loop (as `context.loops`), the recipient's data its item is, when the loop
     /// goes over a list of `vars`: `items[2]`.
     private var itemSources: [String?] = []
@@ -74,7 +76,9 @@ struct LiquidRenderer {
             case .comment:
                 break
             case .assign(let name, let tag):
-                context.locals[name] = value(of: tag) ?? .null
+                let assigned = value(of: tag)
+                context.locals[name] = assigned ?? .null
+                if assigned == nil { failedAssignments.insert(name) } else { failedAssignments.remove(name) }
             case .cycle(let group, let values):
                 // A group is shared by every cycle naming it, whatever its values: a turn past this
                 // cycle's values (a longer cycle of the group moved it) shows nothing and starts
@@ -120,7 +124,7 @@ struct LiquidRenderer {
     private mutating func render(_ loop: LiquidLoop) {
         let header = loop.header
         if let path = header.limit?.missingPath(context) ?? header.offset?.missingPath(context) {
-            problems.append(missing(path))
+            if let problem = missing(path) { problems.append(problem) }
             return
         }
         let items: LiquidLoopItems
@@ -130,7 +134,7 @@ struct LiquidRenderer {
         switch header.source {
         case .collection(let expression):
             guard let value = expression.evaluate(context) else {
-                if let path = expression.missingPath(context) { problems.append(missing(path)) }
+                if let path = expression.missingPath(context) { if let problem = missing(path) { problems.append(problem) } }
                 // As Liquid, a list that is not there is nil, and the loop renders its `else`:
                 // what `--lenient` then sends (the thirty-fifth audit, F7).
                 render(loop.otherwise)
@@ -204,11 +208,13 @@ struct LiquidRenderer {
     /// unless its name is one the text assigned, which hides the recipient's: then what was
     /// assigned lacks the rest, a fault of the text (the thirty-fifth audit, F9: "order.id is
     /// not in this recipient's vars" for a recipient who has it, counted as missing data).
-    private func missing(_ written: String) -> LiquidProblem {
+    private func missing(_ written: String) -> LiquidProblem? {
         let root = String(written.prefix { $0 != "." && $0 != "[" })
         guard context.locals[root] != nil, !context.loops.contains(where: { $0.item == root || root == "forloop" }) else {
             return .missingVariable(dataPath(written))
         }
+        // An assignment that failed said so once; its name's uses add nothing.
+        if failedAssignments.contains(root) { return nil }
         return .renderFailed(message: "\(written): \(root) is assigned in this text, and what it holds has no \(written.dropFirst(root.count)); a name the text assigns is not read from the recipient's vars")
     }
 
@@ -247,12 +253,22 @@ struct LiquidRenderer {
     /// An output's or an assignment's value through its filters; nil, with its problem noted,
     /// when a variable is missing or a filter fails.
     private mutating func value(of tag: LiquidOutput) -> JSONValue? {
+        // A range is made a list of its numbers only up to the loops' limit: past it, its size,
+        // last number or sum would be wrong, so it fails (the thirty-fifth audit, F2). A loop
+        // over it counts its numbers without making the list.
+        if case .range(let first, let last) = tag.expression, let from = first.evaluate(context), let to = last.evaluate(context),
+           let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to),
+           LiquidLoopItems.range(from: start, to: end).count > LiquidTemplate.maxLoopPasses + 1
+        {
+            problems.append(.renderFailed(message: "The range (\(start)..\(end)) holds more than \(LiquidTemplate.maxLoopPasses + 1) numbers, more than a value may; loop over it with 'for' instead."))
+            return nil
+        }
         var value: JSONValue
         if let found = tag.expression.evaluate(context) {
             value = found
         } else {
             if !tag.hasDefault, case .variable(let path) = tag.expression {
-                problems.append(missing(path.written))
+                if let problem = missing(path.written) { problems.append(problem) }
             }
             value = .null
         }
@@ -262,7 +278,7 @@ struct LiquidRenderer {
         var lacking = false
         for filter in tag.filters {
             for path in filter.argumentVariables where path.resolve(context) == nil {
-                problems.append(missing(path.written))
+                if let problem = missing(path.written) { problems.append(problem) }
                 lacking = true
             }
         }
