@@ -61,9 +61,13 @@ extension ChecksTests {
     func iosTemplateAlert() {
         let payload = F.apns(F.merged(F.templateAps, ["alert": ["body": "b"]]), F.basicKeys)
         F.expectOne(F.check(payload, .apns, intentPaths: true), "ios-template-alert", .warning, at: "$.title", payloadPath: "$.aps.alert.title")
+        // A string alert is the body iOS shows: no title, a warning (the thirty-fourth audit, F1).
         let stringAlert = F.apns(F.merged(F.templateAps, ["alert": "just text"]), F.basicKeys)
-        // The twenty-second audit (N9): one error at the alert, not one for each of its texts.
-        F.expectOne(F.check(stringAlert, .apns), "ios-template-alert", .error, at: "$.aps.alert")
+        F.expectOne(F.check(stringAlert, .apns), "ios-template-alert", .warning, at: "$.aps.alert")
+        // The twenty-second audit (N9): an alert of another kind holds neither text, one error at
+        // the alert, not one for each of its texts.
+        let numberAlert = F.apns(F.merged(F.templateAps, ["alert": 5]), F.basicKeys)
+        F.expectOne(F.check(numberAlert, .apns).filter { $0.rule == "ios-template-alert" }, "ios-template-alert", .error, at: "$.aps.alert")
         // The twenty-third audit (A5): an empty alert dictionary had three errors.
         let emptyAlert = F.check(F.apns(F.merged(F.templateAps, ["alert": [:]]), F.basicKeys), .apns).filter { $0.severity == .error }
         #expect(emptyAlert.count == 1, "\(emptyAlert)")

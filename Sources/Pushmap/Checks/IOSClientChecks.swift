@@ -132,17 +132,27 @@ enum IOSClientChecks {
                 report.error(whole, noAlert)
                 return
             }
+            // The expanded text stands in for one of the alert's texts, not for the alert: with no
+            // alert dictionary the banner has nothing to show.
+            func standsIn(_ expanded: CustomKeys.Known) -> Bool { !(payload.keys.text(expanded)?.isEmpty ?? true) }
             guard let alert = node.objectValue else {
-                // An alert that is no dictionary (a string, say) holds neither text: one fault, at
-                // the alert (the twenty-second audit, N9: one error for each of title and body).
+                // A string alert is the body, which iOS shows: the template then has no title, a
+                // warning as a dictionary with a body alone is (the thirty-fourth audit, F1). Any
+                // other value holds neither text: one fault, at the alert (the twenty-second
+                // audit, N9: one error for each of title and body).
+                if let text = node.utf8, !text.isEmpty {
+                    if !standsIn(.titleEx) {
+                        report.warning(
+                            whole,
+                            "aps.alert is a string, which iOS shows as the body: the \(template) template has no title to show (give aps.alert as {title, body}, or adb_title_ex)")
+                    }
+                    return
+                }
                 report.errorInstead(
                     whole,
                     "the \(template) template needs aps.alert as a dictionary with a title and a body, not \(ValueFormat.shown(node, literals: true)): iOS templates read them from there and have none to show")
                 return
             }
-            // The expanded text stands in for one of the alert's texts, not for the alert: with no
-            // alert dictionary the banner has nothing to show.
-            func standsIn(_ expanded: CustomKeys.Known) -> Bool { !(payload.keys.text(expanded)?.isEmpty ?? true) }
             if APNSModel.alertShowsNothing(node), !standsIn(.titleEx), !standsIn(.bodyEx) {
                 // Nothing in it to show (`{}`): one fault, at the alert, in place of the walk's
                 // (the twenty-third audit, A5: three errors).
