@@ -134,7 +134,7 @@ struct LiquidRenderer {
         switch header.source {
         case .collection(let expression):
             guard let value = expression.evaluate(context) else {
-                if let path = expression.missingPath(context) { if let problem = missing(path) { problems.append(problem) } }
+                if let path = expression.missingPath(context), let problem = missing(path) { problems.append(problem) }
                 // As Liquid, a list that is not there is nil, and the loop renders its `else`:
                 // what `--lenient` then sends (the thirty-fifth audit, F7).
                 render(loop.otherwise)
@@ -201,9 +201,14 @@ struct LiquidRenderer {
         }
     }
 
-    /// A missing path as the recipient's data names it: inside a loop over a list of `vars`, the
-    /// loop's variable is the item it is at (`i.price` is `items[2].price`), which is what the
-    /// audience file lacks (the twenty-eighth audit, F5). Anything else, as written.
+    /// The ends of a range expression as Liquid reads them; nil for another expression, or an
+    /// end that is missing or no number (the range's own evaluation says why).
+    private func rangeEnds(_ expression: LiquidExpression) -> (start: Int, end: Int)? {
+        guard case .range(let first, let last) = expression, let from = first.evaluate(context), let to = last.evaluate(context),
+              let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to) else { return nil }
+        return (start, end)
+    }
+
     /// The problem of a path as written that finds nothing: the recipient's missing variable,
     /// unless its name is one the text assigned, which hides the recipient's: then what was
     /// assigned lacks the rest, a fault of the text (the thirty-fifth audit, F9: "order.id is
@@ -218,6 +223,9 @@ struct LiquidRenderer {
         return .renderFailed(message: "\(written): \(root) is assigned in this text, and what it holds has no \(written.dropFirst(root.count)); a name the text assigns is not read from the recipient's vars")
     }
 
+    /// A missing path as the recipient's data names it: inside a loop over a list of `vars`, the
+    /// loop's variable is the item it is at (`i.price` is `items[2].price`), which is what the
+    /// audience file lacks (the twenty-eighth audit, F5). Anything else, as written.
     private func dataPath(_ written: String) -> String {
         for (loop, source) in zip(context.loops, itemSources).reversed() {
             guard written.hasPrefix(loop.item) else { continue }
@@ -232,10 +240,7 @@ struct LiquidRenderer {
         // A range written out as it is shows as Liquid writes one, `3..4`, not its numbers run
         // together (Shopify/liquid expression_test.rb, test_range; the thirty-fifth audit).
         // Kept in a variable (`assign`), it is a list of its numbers here.
-        if tag.filters.isEmpty, case .range(let first, let last) = tag.expression,
-           let from = first.evaluate(context), let to = last.evaluate(context),
-           let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to)
-        {
+        if tag.filters.isEmpty, let (start, end) = rangeEnds(tag.expression) {
             append("\(start)..\(end)")
             return
         }
@@ -256,10 +261,7 @@ struct LiquidRenderer {
         // A range is made a list of its numbers only up to the loops' limit: past it, its size,
         // last number or sum would be wrong, so it fails (the thirty-fifth audit, F2). A loop
         // over it counts its numbers without making the list.
-        if case .range(let first, let last) = tag.expression, let from = first.evaluate(context), let to = last.evaluate(context),
-           let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to),
-           LiquidLoopItems.range(from: start, to: end).count > LiquidTemplate.maxLoopPasses + 1
-        {
+        if let (start, end) = rangeEnds(tag.expression), LiquidLoopItems.range(from: start, to: end).count > LiquidTemplate.maxLoopPasses + 1 {
             problems.append(.renderFailed(message: "The range (\(start)..\(end)) holds more than \(LiquidTemplate.maxLoopPasses + 1) numbers, more than a value may; loop over it with 'for' instead."))
             return nil
         }

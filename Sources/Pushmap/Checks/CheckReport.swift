@@ -51,6 +51,11 @@ struct CheckReport {
         self.rule = outer
     }
 
+    /// A finding whose severity the rule works out (a key another makes unread only warns).
+    mutating func add(_ severity: Diagnostic.Severity, _ location: CheckLocation, _ message: CheckMessage) {
+        add(severity, location, message.text)
+    }
+
     mutating func error(_ location: CheckLocation, _ message: CheckMessage) {
         add(.error, location, message.text)
     }

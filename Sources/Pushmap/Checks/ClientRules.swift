@@ -155,26 +155,16 @@ enum ClientRules {
         let seconds = durationText.flatMap { Self.duration($0, platform) }
         let time = endText.flatMap { Self.end($0, platform) }
         if let text = durationText, seconds == nil {
-            if time != nil {
-                report.warning(
-                    keys.location(.timerDuration),
-                    "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(platform.durationForm): \(platform.name) ignores it and counts down to adb_tmr_end")
-            } else {
-                report.error(
-                    keys.location(.timerDuration),
-                    "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(platform.durationForm): \(platform.name) cannot count down from it")
-            }
+            let ignored = time != nil
+            report.add(
+                ignored ? .warning : .error, keys.location(.timerDuration),
+                "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(platform.durationForm): \(platform.name) \(ignored ? "ignores it and counts down to adb_tmr_end" : "cannot count down from it")")
         }
         if let text = endText, time == nil {
-            if seconds != nil {
-                report.warning(
-                    keys.location(.timerEnd),
-                    "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm); \(platform.name) does not read it, as adb_tmr_dur wins")
-            } else {
-                report.error(
-                    keys.location(.timerEnd),
-                    "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm): \(platform.name) cannot count down to it")
-            }
+            let ignored = seconds != nil
+            report.add(
+                ignored ? .warning : .error, keys.location(.timerEnd),
+                "adb_tmr_end \(ValueFormat.quoted(text)) is not an epoch time in \(platform.endForm)\(ignored ? "; " : ": ")\(platform.name) \(ignored ? "does not read it, as adb_tmr_dur wins" : "cannot count down to it")")
         }
     }
 
@@ -191,11 +181,7 @@ enum ClientRules {
             message = "adb_tmr_end \(time) is at or before now (\(now)): \(platform.timerExpiredEffect)"
             location = keys.location(.timerEnd)
         }
-        if platform.timerExpiredIsError {
-            report.error(location, message)
-        } else {
-            report.warning(location, message)
-        }
+        report.add(platform.timerExpiredIsError ? .error : .warning, location, message)
     }
 
     /// adb_tmr_end as the platform reads it, in whole seconds: Android's toLongOrNull takes whole

@@ -337,15 +337,16 @@ public final class Translator: Sendable {
                 (scriptError.script, scriptError.line) = (line.script, line.line)
             }
             let limit = [.instructionLimit, .timeLimit, .memoryLimit].contains(scriptError.kind)
+            let teamScripts = limit ? Self.teamScripts(lent) : []
             if template.metered, let own = scriptError.script, let team = generation.scripts.winners[name]?.path,
-               own.hasPrefix("pushmap/") || (limit && !Self.teamScripts(lent).contains(own))
+               own.hasPrefix("pushmap/") || (limit && !teamScripts.contains(own))
             {
                 // Stopped inside pushmap's own Lua or a built-in template: the team's line that
                 // called into it, from a limit's traceback (the thirty-second audit, F7), else the
                 // team's file (a tail call leaves no line), pushmap's place after; never pushmap's
                 // file as the one to fix (the twenty-sixth audit, F5 and F6).
                 scriptError.message += " (in \(scriptError.line.map { "\(own):\($0)" } ?? own))"
-                let caller = limit ? Self.teamFrame(in: scriptError.traceback, teamScripts: Self.teamScripts(lent)) : nil
+                let caller = limit ? Self.teamFrame(in: scriptError.traceback, teamScripts: teamScripts) : nil
                 (scriptError.script, scriptError.line) = caller.map { ($0.script, $0.line) } ?? (team, nil)
             }
             throw TranslationError(kind: .scriptFailed, diagnostics: diagnostics, scriptError: scriptError)
