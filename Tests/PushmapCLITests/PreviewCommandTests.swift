@@ -219,6 +219,18 @@ struct PreviewCommandTests {
         #expect(!result.stdout.contains("Android"))
     }
 
+    /// Source: the thirty-sixth audit, F8: the lowest --now trapped (exit 132, nothing said) in the
+    /// date written on the page, where translate took it.
+    @Test("--now at either end of the 64-bit range draws the page with its date")
+    func nowAtTheEnds() throws {
+        let intent = #"{"title": "T", "body": "B"}"#
+        for (now, year) in [("-9223372036854775808", "-292277022657-01-27"), ("9223372036854775807", "292277026596-12-04")] {
+            let result = try CommandRunner.run(["preview", "--platform", "fcm", "--now=\(now)", "-"], input: Data(intent.utf8))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stdout.contains("arriving at \(year)"), "\(result.stdout)")
+        }
+    }
+
     /// Source: the fourteenth audit, against client-rules.md (basic: 3 actions, 2 beside remind
     /// later; car: 3 downloaded images) and Adobe's iOS UI tests (TimerTemplateTest test_happy,
     /// test_whenAltBodyNotAvailable: after expiry no timer label, and no body without adb_body_alt).

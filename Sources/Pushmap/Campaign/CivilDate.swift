@@ -16,8 +16,11 @@ package struct CivilDate {
     package let dayOfYear: Int64
 
     package init(seconds: Int64) {
-        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let rest = seconds - days * 86_400
+        // Floor division by remainder, so that no step leaves Int64 near its ends (the lowest
+        // --now trapped a preview: the thirty-sixth audit, F8).
+        let remainder = seconds % 86_400
+        let days = seconds / 86_400 - (remainder < 0 ? 1 : 0)
+        let rest = remainder < 0 ? remainder + 86_400 : remainder
         let shifted = days + 719_468
         let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
         let dayOfEra = shifted - era * 146_097
