@@ -37,6 +37,14 @@ struct ImportDifference {
         }
     }
 
+    /// What the intent does with the key, said after a fault of the payload as given.
+    var outcome: String {
+        switch kind {
+        case .notKept, .overridden: "the intent leaves it out"
+        case .added, .changed, .shared: "the intent writes \(Self.shown(now))"
+        }
+    }
+
     /// The key a payload path ends in, for messages.
     static func name(_ path: String) -> String {
         // `$.aps["mutable-content"]`: a key JSON paths quote, escaped as a JSON string. The key

@@ -52,6 +52,11 @@ struct PayloadImport {
             return failure("pushmap imports FCM and APNS payloads", at: "$", platform)
         }
 
+        // What the payload as given does on the phone: a fault there is said as validate says
+        // it, not as a neutral change the import makes (the thirty-sixth audit, F1, F2, F9).
+        let asGiven = translator.validate(payload, platform: platform)
+        let refusals = asGiven.filter { $0.severity == .error }
+
         // Translate back; a field the translation refuses is taken out, reported by its key.
         var translated: JSONValue?
         for _ in 0..<8 {
@@ -73,7 +78,8 @@ struct PayloadImport {
                     }
                 }
                 if !removedAny {
-                    return (intent, reading.diagnostics + error.diagnostics)
+                    // The payload's own faults, when it has any, are why it does not come back.
+                    return (intent, reading.diagnostics + (refusals.isEmpty ? error.diagnostics : refusals))
                 }
             }
         }
@@ -81,14 +87,34 @@ struct PayloadImport {
         guard let translated else {
             return (intent, reading.diagnostics)
         }
-        let reported = Set(reading.diagnostics.map(\.path))
+        var reported = Set(reading.diagnostics.map(\.path))
         let differences = platform == .fcm
             ? Self.fcmDifferences(payload, translated)
             : requestForm ? Self.requestDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
-        for difference in differences where !reported.contains(difference.path) {
-            reading.diagnostics.append(difference.diagnostic(platform))
+        var found: [String: Diagnostic] = [:]
+        for finding in asGiven where found[finding.path] == nil { found[finding.path] = finding }
+        for difference in differences where reported.insert(difference.path).inserted {
+            reading.diagnostics.append(Self.said(difference, found[difference.path], platform))
+        }
+        // A fault of the payload as given that the intent keeps (a timer over at --now).
+        for refusal in refusals where reported.insert(refusal.path).inserted {
+            reading.diagnostics.append(.warning(refusal.path, refusal.rule, "as given, " + refusal.message, platform: platform))
         }
         return (intent, reading.diagnostics)
+    }
+
+    /// One finding for a key that does not come back: said as the fault it mends when the
+    /// payload as given has one there (a warning: the intent is made), and a key left out for
+    /// a reason validate gives (a colour the phone ignores) with that reason.
+    private static func said(_ difference: ImportDifference, _ finding: Diagnostic?, _ platform: Platform) -> Diagnostic {
+        guard let finding else { return difference.diagnostic(platform) }
+        if finding.severity == .error {
+            return .warning(difference.path, finding.rule, "as given, \(finding.message); \(difference.outcome)", platform: platform)
+        }
+        if difference.kind == .notKept {
+            return .warning(difference.path, notKept, "\(ImportDifference.name(difference.path)) is not kept: \(finding.message)", platform: platform)
+        }
+        return difference.diagnostic(platform)
     }
 
     /// The time to translate back at: now, or just before the timer's end when that has passed.
@@ -136,12 +162,13 @@ struct PayloadImport {
         // adb_rem_sec wins over adb_rem_ts when positive, and the intent holds one of them.
         if let after = data[AdobeKey.remindAfter.name]?.stringValue, (Int64(after) ?? 0) > 0 { used.insert(AdobeKey.remindAt.name) }
         used.formUnion(outranked(data, android: true))
+        let requires = Set(BuiltinTemplates.named(template)?.androidRequires ?? [])
         for key in BuiltinTemplates.readableFCM where !used.contains(key.key.name) {
             // A boolean or a whole number is read as its text, as Adobe's own test maps have it
             // (timer-05's "adb_sticky": true; the thirty-fourth audit, F7): FCM takes only text
             // there, which the comparison then says of the key.
             guard let text = data[key.key.name].flatMap(Self.dataText), key.owner == nil || key.owner == template,
-                  let value = PayloadReading.convert(text, key.format, android: true) else { continue }
+                  let value = PayloadReading.convert(text, key.format, android: true, required: requires.contains(key.key)) else { continue }
             reading.fields.set(key.field, value, from: sources[key.key.name] ?? key.key.name)
             used.insert(key.key.name)
         }

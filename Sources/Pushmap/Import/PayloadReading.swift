@@ -6,8 +6,9 @@ internal import PushmapJSON
 enum PayloadReading {
     static let linkTypes = Dictionary(uniqueKeysWithValues: IntentSchema.actionTypes.map { ($0, $0) })
 
-    /// `value` as the field's value, or nil when the intent cannot hold it.
-    static func convert(_ value: String, _ format: TemplateDescription.Format, android: Bool) -> JSONValue? {
+    /// `value` as the field's value, or nil when the intent cannot hold it. `required`: the
+    /// template needs the key on Android, where it is read for its presence whatever it holds.
+    static func convert(_ value: String, _ format: TemplateDescription.Format, android: Bool, required: Bool = false) -> JSONValue? {
         switch format {
         case .text:
             return .string(value)
@@ -27,11 +28,16 @@ enum PayloadReading {
             if android { return .bool(value.lowercased() == "true") }
             return value == "true" ? .bool(true) : value == "false" ? .bool(false) : nil
         case .colour:
-            // Android's AARRGGBB is the intent's RRGGBBAA with the alpha moved to the front.
-            if android, value.utf8.count == 8, value.utf8.allSatisfy(ValueFormat.isHexDigit) {
-                return .string(String(value.dropFirst(2) + value.prefix(2)))
+            guard android else { return .string(value) }
+            // Android reads 6 or 8 hex digits alone: it puts a # before them, so a colour written
+            // with one (or any other text) is ignored, and the intent leaves it out (the
+            // thirty-sixth audit, F5), unless the template needs the key there (a catalog's
+            // button colours). Its AARRGGBB is the intent's RRGGBBAA with the alpha moved to the
+            // front.
+            guard value.utf8.count == 6 || value.utf8.count == 8, value.utf8.allSatisfy(ValueFormat.isHexDigit) else {
+                return required ? .string(value) : nil
             }
-            return .string(value)
+            return .string(value.utf8.count == 8 ? String(value.dropFirst(2) + value.prefix(2)) : value)
         case .list:
             // A list is an array of objects, not a string: read by hand (`readLists`).
             return nil

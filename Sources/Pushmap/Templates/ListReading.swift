@@ -33,15 +33,25 @@ struct ListReading: Sendable {
         return names
     }
 
-    /// The entries Android reads, in order (client-rules.md): a button without a label or a type
-    /// is skipped; a carousel item without an image ends the list, it and the rest lost. The
-    /// other lists' entries are all read here.
+    /// The entries Android reads, in order (client-rules.md, adobe-templates.md): a button without
+    /// a label or a type is skipped; a carousel item without an image ends the list, it and the
+    /// rest lost; an icon without an image, without a type or with one Android does not know
+    /// (lower case too), or a link type without its uri, is skipped (the thirty-sixth audit,
+    /// F4). The other lists' entries are all read here.
     func androidReads(_ entries: [JSONObject]) -> [JSONObject] {
         switch field {
         case "buttons": entries.filter { !($0["label"]?.stringValue ?? "").isEmpty && $0["type"] != nil }
         case "carousel.items": Array(entries.prefix { !($0["img"]?.stringValue ?? "").isEmpty })
+        case "icons.items": entries.filter(Self.androidShowsIcon)
         default: entries
         }
+    }
+
+    private static func androidShowsIcon(_ item: JSONObject) -> Bool {
+        guard !(item["img"]?.stringValue ?? "").isEmpty, let type = item["type"]?.stringValue else { return false }
+        if type.isEmpty { return true } // read as NONE
+        guard type == "NONE" || IntentSchema.actionTypes.contains(type) else { return false }
+        return !(type == "WEBURL" || type == "DEEPLINK") || !(item["uri"]?.stringValue ?? "").isEmpty
     }
 
     /// The buttons of plain and basic.
