@@ -428,6 +428,31 @@ struct CampaignCommandTests {
         #expect(Self.diagnostics(line).filter { $0["rule"] as? String == "truncated" }.compactMap { $0["path"] as? String } == ["$.body", "$.title"])
     }
 
+    /// Source: campaign.md ("when both platforms are asked for, both get the shortened text");
+    /// the thirty-seventh audit, F1: with both platforms, a cut sized for the larger overflow
+    /// (FCM's whole message, with a long token) or that mended one platform only (a subtitle is
+    /// APNS's, a carousel's expandedBody FCM's) was thrown away, and recipients that fit on
+    /// each platform alone failed.
+    @Test("both platforms: a text is cut once for both, and a text in one payload is cut for that one's overflow")
+    func bothPlatformsCut() throws {
+        let token = String(repeating: "k", count: 160)
+        let title = #"{"id": "n", "target": {"token": "\#(token)"}, "vars": {"t": "\#(String(repeating: "T", count: 4064))"}}"#
+        let shared = try Self.campaign(#"{"title": "{{ t }}", "body": "b"}"#, [title], ["--platform", "both"])
+        #expect(shared.status == 0, "\(shared.stderr)")
+        let line = try #require(Self.lines(shared.stdout).first)
+        let cut = try #require(Self.apnsAlert(line)?["title"] as? String)
+        #expect(cut.hasSuffix("T…") && cut.count < 4064, "\(shared.stdout.prefix(300))")
+        let fcmTitle = (((line["fcm"] as? [String: Any])?["message"] as? [String: Any])?["data"] as? [String: Any])?["adb_title"] as? String
+        #expect(fcmTitle == cut)
+
+        let carousel = #"{"template": "carousel", "title": "Picks", "body": "New", "subtitle": "{{ s }}", "expandedBody": "{{ eb }}", "carousel": {"items": [{"image": "https://x.example/1.png"}, {"image": "https://x.example/2.png"}, {"image": "https://x.example/3.png"}]}}"#
+        let apart = #"{"vars": {"eb": "\#(String(repeating: "e", count: 4100))", "s": "\#(String(repeating: "s", count: 4400))"}}"#
+        let result = try Self.campaign(carousel, [apart], ["--platform", "both"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let paths = Self.diagnostics(try #require(Self.lines(result.stdout).first)).filter { $0["rule"] as? String == "truncated" }.compactMap { $0["path"] as? String }
+        #expect(paths == ["$.expandedBody", "$.subtitle"], "\(result.stdout.suffix(600))")
+    }
+
     /// Source: FCM's 4096 bytes count the data keys and values plus an overhead Google does not
     /// document (a sender's measurements on Stack Overflow), so a message past 4096 bytes written
     /// compactly but not in keys and values is one FCM may take: a campaign cuts it to be sure,

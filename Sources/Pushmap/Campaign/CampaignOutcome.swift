@@ -106,9 +106,9 @@ extension Campaign {
         case .failure(let error): error
         }
         var result = first
-        if truncate, let oversize, let overflow = PayloadFit.overflow(oversize), let intent = try? JSONParser.parse(rendering.intent) {
+        if truncate, let oversize, let overflows = PayloadFit.overflows(oversize), !overflows.isEmpty, let intent = try? JSONParser.parse(rendering.intent) {
             do {
-                let fitted = try PayloadFit.fit(intent, overflow: overflow, firstError: oversize, translate: sized)
+                let fitted = try PayloadFit.fit(intent, overflows: overflows, firstError: oversize, translate: sized)
                 var translation = fitted.translation
                 translation.diagnostics += fitted.cuts.map(\.warning)
                 result = .success(translation)

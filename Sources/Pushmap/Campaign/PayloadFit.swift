@@ -16,16 +16,20 @@ enum PayloadFit {
 
     static let ellipsis: Character = "…"
 
-    /// The bytes to save for the payloads to fit: the largest overflow among the size errors;
-    /// nil when some other error stands (a cut would not mend it) or none is about size.
-    static func overflow(_ error: TranslationError) -> Int? {
+    /// The bytes each size finding says its payload is over, by rule and path (FCM's count and
+    /// APNS's are apart, as a text may be in one payload only); nil when some other error stands
+    /// (a cut would not mend it). Size warnings count: a campaign cuts to be sure (``oversize``).
+    static func overflows(_ error: TranslationError) -> [String: Int]? {
         guard error.kind == .failedCheck else { return nil }
-        var overflow: Int?
-        for diagnostic in error.diagnostics where diagnostic.severity == .error {
-            guard let over = diagnostic.bytesOver else { return nil }
-            overflow = max(overflow ?? 0, over)
+        var overflows: [String: Int] = [:]
+        for diagnostic in error.diagnostics {
+            guard let over = diagnostic.bytesOver else {
+                if diagnostic.severity == .error { return nil }
+                continue
+            }
+            overflows["\(diagnostic.rule) \(diagnostic.path)", default: 0] = max(overflows["\(diagnostic.rule) \(diagnostic.path)", default: 0], over)
         }
-        return overflow
+        return overflows
     }
 
     /// A translation's size warnings as the error a cut mends: nil when it has none.
@@ -95,15 +99,16 @@ enum PayloadFit {
         }
     }
 
-    /// Cuts `intent` (which translated to payloads `overflow` bytes too big) until it fits.
+    /// Cuts `intent` (whose payloads are over their limits by `overflows`, ``overflows(_:)``'s)
+    /// until it fits.
     /// - Throws: the last translation's error when no cut makes it fit, or when a cut brings up
     ///   an error other than size.
     static func fit(
-        _ intent: JSONValue, overflow: Int, firstError: TranslationError,
+        _ intent: JSONValue, overflows: [String: Int], firstError: TranslationError,
         translate: ([UInt8]) throws(TranslationError) -> Translation
     ) throws(TranslationError) -> Fitted {
         var intent = intent
-        var overflow = overflow
+        var overflows = overflows
         var lastError = firstError
         var cuts: [Cut] = []
         for field in fields(intent) {
@@ -115,6 +120,11 @@ enum PayloadFit {
             let nested = field.contains(.key("carousel"))
             // The notification's own title and body keep a character: the ellipsis alone says nothing.
             let keepsOne = field == [.key("title")] || field == [.key("body")]
+            // The limits the text counts toward: those the first cut brings down. A text in one
+            // platform's payload (a subtitle is APNS's) is cut for that one's overflow, not for a
+            // larger one of the other platform's, which it cannot mend (the thirty-seventh audit,
+            // F1: both platforms asked for, a cut that one needed was thrown away).
+            var counts: Set<String>?
             // A text written twice in a payload, or escaped otherwise than counted (a caption
             // counted as FCM's adb_items escape it, in an APNS payload, which escapes it once),
             // needs more cuts. Each that saves something goes on with the same text, so that the
@@ -122,19 +132,27 @@ enum PayloadFit {
             // half of what is left (nothing escapes more than twice as FCM counts it), so a few
             // dozen are the most even 64 KiB needs.
             for _ in 0..<64 {
-                guard let shorter = cut(text, saving: overflow, nested: nested, keepsOne: keepsOne) else { break }
+                let need = overflows.filter { counts?.contains($0.key) ?? true }.values.max() ?? 0
+                guard need > 0, let shorter = cut(text, saving: need, nested: nested, keepsOne: keepsOne) else { break }
                 let candidate = set(intent, at: field[...], to: .string(shorter))
                 do {
                     let translation = try translate(JSONWriter(style: .compact).write(candidate))
                     cuts.append(Cut(path: JSONPath(field).description, before: original, after: shorter))
                     return Fitted(translation: translation, cuts: cuts)
                 } catch {
-                    guard let left = Self.overflow(error) else { throw error }
+                    guard let left = Self.overflows(error) else { throw error }
+                    let lowered = Set(overflows.filter { left[$0.key, default: 0] < $0.value }.keys)
                     // The text is not in the payloads: leave it as it was.
-                    if left >= overflow { break }
+                    if lowered.isEmpty { break }
+                    if counts == nil {
+                        counts = lowered
+                        // Cut for the largest overflow of a limit the text does not count toward:
+                        // cut again from the same text, for those it does.
+                        if overflows.filter({ lowered.contains($0.key) }).values.max() ?? 0 < need { continue }
+                    }
                     intent = candidate
                     text = shorter
-                    overflow = left
+                    overflows = left
                     lastError = error
                 }
             }
