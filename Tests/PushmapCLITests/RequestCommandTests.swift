@@ -65,6 +65,20 @@ struct RequestCommandTests {
         #expect(headers["apns-push-type"] == "voip")
     }
 
+    /// Source: Apple's "Sending notification requests to APNs" (a VoIP payload may be 5 KB);
+    /// the thirty-seventh audit, F2: without --request the payload was held to 4096 bytes.
+    @Test("a VoIP intent's payload may be 5120 bytes, with or without --request")
+    func voipSize() throws {
+        for (caller, fits) in [(String(repeating: "c", count: 4500), true), (String(repeating: "c", count: 5200), false)] {
+            let intent = #"{"ios": {"pushType": "voip", "topic": "com.example.app"}, "data": {"caller": "\#(caller)"}}"#
+            for request in [[], ["--request"]] {
+                let result = try CommandRunner.run(["translate", "--platform", "apns", "-"] + request, input: Data(intent.utf8))
+                #expect(result.status == (fits ? 0 : 1), "\(request) \(result.stderr)")
+                #expect(fits || result.stderr.contains("APNs refuses payloads over 5120 bytes"), "\(result.stderr)")
+            }
+        }
+    }
+
     @Test("without the flags the output is the bare payloads, as before")
     func bare() throws {
         let result = try CommandRunner.run(["translate", "--compact", "-"], input: Data(Self.intent.utf8))

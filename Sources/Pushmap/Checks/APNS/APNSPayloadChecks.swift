@@ -227,7 +227,9 @@ enum APNSPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.root.objectValue != nil else { return }
             let size = payload.compactSize ?? JSONWriter.compactByteCount(payload.root)
-            let voip = payload.pushType.map { ValueFormat.equals($0, "voip") } ?? false
+            // The push type from the header, or, translated without --request, from the intent
+            // (the thirty-seventh audit, F2: a VoIP intent's payload was held to 4096 bytes).
+            let voip = payload.pushType.map { ValueFormat.equals($0, "voip") } ?? (payload.headers == nil && payload.intent?.pushType == "voip")
             let limit = voip ? voipMaxBytes : maxBytes
             guard size > limit else { return }
             report.oversize(
