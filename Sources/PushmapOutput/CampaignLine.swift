@@ -13,7 +13,8 @@ public enum CampaignLine {
         public var missingVariables: [String] = []
         public var fallback: String?
         public var truncated: [String] = []
-        /// The recipient's id, and its own target as compact JSON: the summary counts repeats.
+        /// The recipient's id, and where the message goes (its own target, else the intent's as
+        /// rendered) as compact JSON: the summary counts repeats.
         public var id: String?
         public var target: String?
 
@@ -73,7 +74,7 @@ public enum CampaignLine {
         output.missingVariables = outcome.missingVariables
         output.fallback = outcome.fallback?.description
         output.truncated = outcome.truncated
-        if let target = recipient.target { output.target = String(decoding: JSONWriter(style: .compact).write(target), as: UTF8.self) }
+        if let target = outcome.target { output.target = String(decoding: JSONWriter(style: .compact).write(target), as: UTF8.self) }
         switch outcome.result {
         case .success(var translation):
             // The recipient's id, never the intent's.

@@ -292,6 +292,17 @@ struct CampaignCommandTests {
         #expect(summary["duplicateTargets"] as? [String: Int] == [#"{"token":"T1"}"#: 2])
     }
 
+    /// Source: campaign.md (the targets of more than one translated recipient); the
+    /// thirty-seventh audit, F3: a target the intent's template renders was never counted.
+    @Test("a target the intent renders for each recipient is counted as the recipient's own is")
+    func renderedTargets() throws {
+        let intent = #"{"title": "t", "body": "b", "target": {"token": "{{ tok }}"}}"#
+        let recipients = [#"{"id": "p1", "vars": {"tok": "same"}}"#, #"{"id": "p2", "vars": {"tok": "same"}}"#, #"{"id": "p3", "vars": {"tok": "other"}}"#]
+        let json = try Self.campaign(intent, recipients, ["--platform", "fcm", "--check", "--format", "json"])
+        let summary = try #require(Self.lines(json.stdout).last)
+        #expect(summary["duplicateTargets"] as? [String: Int] == [#"{"token":"same"}"#: 2], "\(json.stdout)")
+    }
+
     // MARK: - Templates that do not compile
 
     /// Source: the twenty-eighth audit, F1: a data key `{{ k }}` went to every phone as written,

@@ -231,7 +231,11 @@ public struct Campaign: Sendable {
                     let target = JSONWriter(style: .compact, sortKeys: false).write(given)
                     target.withUnsafeBufferPointer { if let base = $0.baseAddress { buffer.append(base, count: $0.count) } }
                 } else if let intentTarget {
+                    let start = buffer.count
                     append(intentTarget, for: recipient, variables: variables, lenient: lenient, now: now, into: &buffer, rendering: &rendering)
+                    // As rendered, for the summary's count of targets (the thirty-seventh audit,
+                    // F3: recipients rendered to one token were not counted).
+                    rendering.target = try? JSONParser.parse(Array(UnsafeBufferPointer(start: buffer.start + start, count: buffer.count - start)))
                 }
             }
         }

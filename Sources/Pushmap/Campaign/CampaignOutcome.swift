@@ -12,6 +12,8 @@ public struct CampaignOutcome: Sendable {
     public var fallback: LocaleTag?
     /// The paths of the texts shortened to fit.
     public var truncated: [String] = []
+    /// Where the message goes: the recipient's target, else the intent's as rendered for them.
+    public var target: JSONValue?
 
     init(result: Result<Translation, TranslationError>) {
         self.result = result
@@ -75,6 +77,7 @@ extension Campaign {
         }
         outcome.missingVariables = rendering.missingVariables
         outcome.fallback = rendering.fallback
+        outcome.target = recipient.target ?? rendering.target
         if case .success(let translation) = outcome.result {
             outcome.truncated = translation.diagnostics.filter { $0.rule == "truncated" }.map(\.path)
         }

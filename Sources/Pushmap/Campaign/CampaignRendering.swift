@@ -12,6 +12,9 @@ public struct CampaignRendering: Sendable {
     public var fallback: LocaleTag?
     /// The layer of `locales` the recipient's intent was merged from, if any.
     var layer: LocaleTag?
+    /// The intent's target as rendered for the recipient, when it has one and the recipient
+    /// gives none.
+    var target: JSONValue?
 
     /// Notes `problem` of the text at `path`; `assigners` gives, for a name some text assigns,
     /// the path of the first that does.
