@@ -48,6 +48,24 @@ struct CampaignLibraryTests {
         #expect(LocaleTag("fr_ca")?.chain.map(\.description) == ["fr-CA", "fr"])
     }
 
+    /// Source: RFC 5646 2.1 (the ABNF: region is 2ALPHA or 3DIGIT, an extension's subtags are
+    /// 2 to 8 characters, privateuse is a tag alone, the irregular tags of 2.2.8) and 2.1.1
+    /// (case); the thirty-seventh audit, F4 and F7.
+    @Test("a tag is well formed by RFC 5646's grammar, each subtag in its usual case; a private-use tag is a tag")
+    func wellFormedTags() {
+        for malformed in ["en-a", "fr-12", "fr-CA-US", "fr-CA-a-b", "fr-u", "fr-CA-x", "a-b", "en--US", "x", "en-abcd-abcd", "fr-CA-1"] {
+            #expect(LocaleTag(malformed) == nil, "\(malformed)")
+        }
+        let wellFormed = [
+            "x-private": "x-private", "en-US-u-ca-gregory": "en-US-u-ca-gregory", "zh-yue-hk": "zh-yue-HK", "ES-419": "es-419",
+            "de-1996": "de-1996", "i-klingon": "i-klingon", "EN-gb-OED": "en-gb-oed", "sr_latn_rs": "sr-Latn-RS", "de-u-co-phonebk-x-a": "de-u-co-phonebk-x-a",
+        ]
+        for (text, written) in wellFormed { #expect(LocaleTag(text)?.description == written, "\(text)") }
+        #expect(LocaleTag("x-klingon")?.chain.map(\.description) == ["x-klingon"])
+        #expect(LocaleTag("i-klingon")?.chain.map(\.description) == ["i-klingon"])
+        #expect(LocaleTag("de-u-co-phonebk-x-a")?.chain.map(\.description) == ["de-u-co-phonebk-x-a", "de-u-co-phonebk", "de-u-co", "de"])
+    }
+
     @Test("a missing variable is the recipient's error, or with lenient a warning; a language with no layer falls back")
     func missing() throws {
         let campaign = try Campaign(intent: Self.intent, translator: translator())
