@@ -20,6 +20,10 @@ extension CampaignLine.Output: LineOutput {}
 struct ParallelLines {
     /// Lines translated between two writes; bounds memory and keeps order cheap.
     static let window = 4096
+    /// And the bytes of a window's lines: 4,096 lines of up to 1 MiB each held 4 GiB, memory
+    /// growing with the input (the thirty-seventh audit, F5). 16 MiB is 16 lines at the line
+    /// limit, still a line for each worker, and 60,000 of the basic seed.
+    static let windowBytes = 16 << 20
 
     /// The worker threads each window is translated on (shared with the server's batch route).
     let workers: LineWorkers
@@ -47,7 +51,11 @@ struct ParallelLines {
             var lines: [LineReader.Line] = []
             lines.reserveCapacity(Self.window)
             do {
-                while lines.count < Self.window, let line = try reader.next() { lines.append(line) }
+                var bytes = 0
+                while lines.count < Self.window, bytes < Self.windowBytes, let line = try reader.next() {
+                    bytes += line.bytes.count
+                    lines.append(line)
+                }
             } catch {
                 writer.finish() // the lines before the failure are still written
                 StandardStream.note("pushmap: \(input.name): \(error.reason)")
