@@ -553,6 +553,22 @@ struct CampaignCommandTests {
         #expect(result.stdout.contains("the texts were shortened as far as they go, and the largest value a campaign never cuts is $.data.k, 5000 bytes"), "\(result.stdout)")
     }
 
+    /// Source: the thirty-seventh audit, F6 (a title of one cluster of 6 KB failed with a size
+    /// finding naming nothing) and F8 ("from 1500 to 1 characters").
+    @Test("a title of one huge character is named when nothing fits; a text cut to one character says so in the singular")
+    func oneCharacterLeft() throws {
+        let zalgo = "Z" + String(repeating: "\u{0301}", count: 3000)
+        let failed = try Self.campaign(#"{"title": "{{ t }}", "body": "b"}"#, [#"{"vars": {"t": "\#(zalgo)"}}"#], ["--platform", "apns"])
+        #expect(failed.status == 1)
+        #expect(failed.stdout.contains("and $.title is still 6001 bytes: its first character, which a cut keeps, is that long"), "\(failed.stdout)")
+        // The expanded body goes first, all of it; then the body loses what is left to save.
+        let long = #"{"vars": {"e": "\#(String(repeating: "e", count: 1500))", "b": "\#(String(repeating: "b", count: 4000))"}}"#
+        let cut = try Self.campaign(#"{"template": "basic", "title": "t", "body": "{{ b }}", "expandedBody": "{{ e }}"}"#, [long], ["--platform", "apns"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        let warning = Self.diagnostics(try #require(Self.lines(cut.stdout).first)).first { $0["path"] as? String == "$.expandedBody" }
+        #expect(warning?["message"] as? String == "shortened from 1500 to 1 character to fit the payload within its limit", "\(cut.stdout.suffix(400))")
+    }
+
     /// Source: the twenty-eighth audit, F5: a member missing from one item of a loop was named by
     /// the loop's variable (`i.price`), not by what the audience file lacks (`items[2].price`).
     @Test("a member missing from a loop's item is named by its path in the recipient's vars, nested loops too")

@@ -50,15 +50,22 @@ enum PayloadFit {
     }
 
     /// `error`, a fit's last, with each size finding naming the largest string of `intent` that
-    /// no cut shortens (a data value, a link, a label), the one to make smaller.
+    /// no cut shortens (a data value, a link, a label), the one to make smaller; or a text cut
+    /// as far as it goes that is still that large (a title of one cluster of 6,000 bytes: the
+    /// thirty-seventh audit, F6, where the finding named nothing).
     static func namingUncut(_ error: TranslationError, _ intent: JSONValue) -> TranslationError {
         let cuttable = Set(fields(intent).map { JSONPath($0).description })
-        var largest: (path: String, bytes: Int)?
+        let keepOne = Set([JSONPath([.key("title")]).description, JSONPath([.key("body")]).description])
+        var largest: (path: String, bytes: Int, cut: Bool)?
         func walk(_ value: JSONValue, _ path: JSONPath) {
             switch value {
             case .string(let text):
                 let described = path.description
-                if text.utf8.count > largest?.bytes ?? 0, !cuttable.contains(described) { largest = (described, text.utf8.count) }
+                // A text cut keeps its ellipsis, and a title or a body its first character.
+                let left = cuttable.contains(described)
+                    ? cut(text, saving: .max, keepsOne: keepOne.contains(described))?.utf8.count ?? text.utf8.count
+                    : text.utf8.count
+                if left > largest?.bytes ?? 0 { largest = (described, left, cuttable.contains(described)) }
             case .object(let object):
                 for (key, member) in object where !(path == .root && key == "locales") { walk(member, path.appending(key)) }
             case .array(let items):
@@ -71,7 +78,9 @@ enum PayloadFit {
         guard let largest, largest.bytes >= 256 else { return error }
         var named = error
         for index in named.diagnostics.indices where named.diagnostics[index].bytesOver != nil {
-            named.diagnostics[index].message += "; the texts were shortened as far as they go, and the largest value a campaign never cuts is \(largest.path), \(largest.bytes) bytes"
+            named.diagnostics[index].message += largest.cut
+                ? "; the texts were shortened as far as they go, and \(largest.path) is still \(largest.bytes) bytes: its first character, which a cut keeps, is that long"
+                : "; the texts were shortened as far as they go, and the largest value a campaign never cuts is \(largest.path), \(largest.bytes) bytes"
         }
         return named
     }
@@ -94,7 +103,7 @@ enum PayloadFit {
             let (from, to) = (before.count, after.count)
             let lengths = from == to
                 ? "from \(before.utf8.count) to \(after.utf8.count) bytes (\(from) character\(from == 1 ? "" : "s") either way: one of many bytes was taken)"
-                : "from \(from) to \(to) characters"
+                : "from \(from) to \(to) character\(to == 1 ? "" : "s")"
             return .warning(path, "truncated", "shortened \(lengths) to fit the payload within its limit")
         }
     }
