@@ -10,16 +10,32 @@ public struct Previewer: Sendable {
         self.translator = translator
     }
 
-    /// The preview of an intent given as JSON text, at the translator's clock.
-    public func preview(_ intent: [UInt8], name: String, platforms: [Platform]) throws(TranslationError) -> NotificationPreview {
+    /// The preview of an intent given as JSON text, at the translator's clock. With
+    /// `failedChecks`, payloads that fail a check are drawn too, as the phone takes them (a
+    /// fallback, or nothing), their errors among the preview's diagnostics: only an intent that
+    /// gives no payload throws (the thirty-sixth audit, F6).
+    public func preview(_ intent: [UInt8], name: String, platforms: [Platform], failedChecks: Bool = false) throws(TranslationError) -> NotificationPreview {
         let now = translator.options.clock()
-        let translation = try translator.translate(intent, platforms: platforms)
+        let translation: Translation
+        do {
+            translation = try translator.translate(intent, platforms: platforms)
+        } catch {
+            guard failedChecks, let unchecked = error.unchecked else { throw error }
+            translation = unchecked
+        }
         return preview(translation, name: name, platforms: platforms, now: now)
     }
 
-    /// The preview of an intent given as a value, at `now` (a fixture's time).
-    package func preview(_ intent: JSONValue, name: String, platforms: [Platform], now: Int64) throws(TranslationError) -> NotificationPreview {
-        let translation = try translator.translate(intent, platforms: platforms, now: now)
+    /// The preview of an intent given as a value, at `now` (a fixture's time); `failedChecks`
+    /// as above.
+    package func preview(_ intent: JSONValue, name: String, platforms: [Platform], now: Int64, failedChecks: Bool = false) throws(TranslationError) -> NotificationPreview {
+        let translation: Translation
+        do {
+            translation = try translator.translate(intent, platforms: platforms, now: now)
+        } catch {
+            guard failedChecks, let unchecked = error.unchecked else { throw error }
+            translation = unchecked
+        }
         return preview(translation, name: name, platforms: platforms, now: now)
     }
 

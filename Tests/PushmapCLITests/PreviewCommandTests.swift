@@ -72,9 +72,12 @@ struct PreviewCommandTests {
         #expect(iOS.values(of: "data-view") == ["collapsed", "expanded", "expired-expanded"])
         #expect(iOS.texts("title").contains("Missed out this time?"))
         #expect(iOS.texts("timer").contains("⏱ 00:10"))
-        // Run out on arrival, Android drops it: an error, and no page.
+        // Run out on arrival, Android drops it: an error (exit 1), and the page says so beside
+        // the expired content it shows when one with the same tag is up (the thirty-sixth
+        // audit, F6: a payload a check refuses is drawn as the phone takes it).
         let android = try CommandRunner.run(["preview", "--platform", "fcm", "examples/seeds/timer-fcm.json"])
-        #expect(android.status == 1 && android.stdout.isEmpty, "\(android.stdout)")
+        #expect(android.status == 1, "\(android.stderr)")
+        #expect(android.stdout.contains("Android drops it, unless a notification with the same adb_tag is showing"), "\(android.stdout)")
         #expect(android.stderr.contains("Android drops the notification on arrival") && android.stderr.contains("[android-timer-expired"), "\(android.stderr)")
     }
 
@@ -217,6 +220,18 @@ struct PreviewCommandTests {
         #expect(result.stdout.contains("[Banner (collapsed)]"))
         #expect(result.stdout.contains("ignores adb_version"))
         #expect(!result.stdout.contains("Android"))
+    }
+
+    /// Source: commands.md (preview: "the fallback where the phone falls back (an Android
+    /// carousel of fewer than 3 images shows basic ...)"); the thirty-sixth audit, F6: a payload
+    /// a check refuses was not drawn at all.
+    @Test("a payload a check refuses is drawn as the phone takes it, the fallback, with the error and exit 1")
+    func fallbackDrawn() throws {
+        let intent = #"{"template": "carousel", "title": "T", "body": "B", "carousel": {"items": [{"image": "https://e.com/1.png"}, {"image": "https://e.com/2.png"}]}}"#
+        let result = try CommandRunner.run(["preview", "--platform", "fcm", "--now", "1767225600", "-"], input: Data(intent.utf8))
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("[android-carousel-items-count"), "\(result.stderr)")
+        #expect(result.stdout.contains("fallback (basic): only 2 carousel images (Android needs 3)"), "\(result.stdout)")
     }
 
     /// Source: the thirty-sixth audit, F8: the lowest --now trapped (exit 132, nothing said) in the

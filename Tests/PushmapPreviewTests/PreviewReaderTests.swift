@@ -32,6 +32,19 @@ struct PreviewReaderTests {
         #expect(badAction.views.isEmpty)
     }
 
+    /// Source: adobe-templates.md (only BasicNotificationBuilder and LegacyNotificationBuilder
+    /// add the buttons and remind later); index.json legacy-01; the thirty-sixth audit, F3.
+    @Test("Android: a type notificationbuilder does not know draws the buttons and remind later, as its legacy builder does")
+    func androidLegacy() {
+        let preview = AndroidPreviewReader(now: 0).read(fcm([
+            "adb_version": "1", "adb_template_type": "some unknown type", "adb_title": "t", "adb_body": "b",
+            "adb_act": #"[{"label":"Go","type":"WEBURL","uri":"https://e.com"}]"#, "adb_rem_txt": "Later", "adb_rem_sec": "600",
+        ]))
+        #expect(preview.views.last?.buttons == ["Go", "Later"])
+        let verdicts = Dictionary(uniqueKeysWithValues: preview.keys.map { ($0.key, $0.verdict) })
+        #expect(verdicts["adb_act"] == .shows && verdicts["adb_rem_txt"] == .shows && verdicts["adb_rem_sec"] == .uses)
+    }
+
     @Test("Android: plain reads only the generic keys")
     func androidPlain() {
         let preview = AndroidPreviewReader(now: 0).read(fcm(["adb_title": "t", "adb_body": "b", "adb_body_ex": "more", "adb_clr_bg": "000000", "game": "552"]))

@@ -118,6 +118,9 @@ public struct TranslationError: Error, Sendable, Hashable, CustomStringConvertib
     public var scriptError: ScriptError?
     /// The intent's top-level `id`, as ``Translation``'s.
     package var messageID: String?
+    /// For a failed check, the payloads the mapping wrote, with every finding: a preview draws
+    /// what the phone does with them (the fallback where it falls back).
+    package var unchecked: Translation?
 
     @_spi(Tools) public init(kind: Kind, diagnostics: [Diagnostic], scriptError: ScriptError? = nil) {
         self.kind = kind

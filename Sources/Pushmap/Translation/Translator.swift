@@ -391,7 +391,11 @@ public final class Translator: Sendable {
             }
         }
         all.collapseRepeats()
-        if all.hasErrors { throw TranslationError(kind: .failedCheck, diagnostics: all) }
+        if all.hasErrors {
+            var error = TranslationError(kind: .failedCheck, diagnostics: all)
+            error.unchecked = Translation(template: name, compact: texts, diagnostics: all)
+            throw error
+        }
         return Translation(template: name, compact: texts, diagnostics: all)
     }
 

@@ -188,7 +188,7 @@ struct PreviewCommand: ParsableCommand {
                         failedEntries = drawn.failed
                         recipientCount = drawn.recipients
                     } else {
-                        previews = [try previewer.preview(intent, name: input.name, platforms: platforms)]
+                        previews = [try previewer.preview(intent, name: input.name, platforms: platforms, failedChecks: true)]
                     }
                 case .fixture where recipient != nil || recipients != nil:
                     StandardStream.note("pushmap: \(input.name): \(recipient != nil ? "--recipient" : "--recipients") draws an intent, not a fixture")
@@ -197,7 +197,7 @@ struct PreviewCommand: ParsableCommand {
                     StandardStream.note("pushmap: \(input.name): \(file.uncovered(platforms)): nothing to draw")
                     throw ExitStatus.invalid
                 case .fixture(let fixture):
-                    previews = [try previewer.preview(fixture.intent, name: input.name, platforms: file.platforms(platforms), now: fixture.now)]
+                    previews = [try previewer.preview(fixture.intent, name: input.name, platforms: file.platforms(platforms), now: fixture.now, failedChecks: true)]
                 }
             } catch let error as TranslationError {
                 report.emit(error.diagnostics, scriptError: error.scriptError)
@@ -246,6 +246,8 @@ struct PreviewCommand: ParsableCommand {
             StandardStream.note("pushmap: preview: \(failedEntries) of \(previews.count) entries did not translate")
             throw ExitStatus.invalid
         }
+        // Drawn as the phone takes it, but refused by a check: the errors said above, exit 1.
+        if previews.contains(where: { $0.diagnostics.hasErrors }) { throw ExitStatus.invalid }
     }
 
     /// The intent compiled as `pushmap campaign` compiles it; what does not compile, or is

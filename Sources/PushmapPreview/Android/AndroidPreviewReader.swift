@@ -123,7 +123,7 @@ package struct AndroidPreviewReader {
             }
             expanded.image = data.text(AdobeKey.image.name)
             expanded.buttons = buttons(data)
-            if type == "basic", let remind = remindLabel(data) { expanded.buttons.append(remind) }
+            if Self.hasButtons(type), let remind = remindLabel(data) { expanded.buttons.append(remind) }
             preview.views = [collapsed, expanded]
         }
         return preview
@@ -173,6 +173,12 @@ package struct AndroidPreviewReader {
         }
         return items
     }
+
+    /// Whether a template draws adb_act's buttons and remind later: basic, and a type
+    /// notificationbuilder does not know, which its legacy builder draws (adobe-templates.md:
+    /// only BasicNotificationBuilder and LegacyNotificationBuilder add them; the thirty-sixth
+    /// audit, F3).
+    private static func hasButtons(_ type: String) -> Bool { type == "basic" || !templates.contains(type) }
 
     /// `adb_act`'s labels: bad JSON gives none, an item without a label or type is skipped, at
     /// most 3 actions with remind later among them (android-action-count).
@@ -271,14 +277,14 @@ package struct AndroidPreviewReader {
             if key == AdobeKey.timerColour.name { return Self.colorVerdict(text, what: "countdown colour") }
             return (.shows, "after the timer runs out")
         case AdobeKey.actions.name:
-            guard type == "basic" else { return (.ignores, "only the basic template draws buttons") }
+            guard Self.hasButtons(type) else { return (.ignores, "only the basic template draws buttons") }
             let count = buttons(data).count
             let most = remindLabel(data) == nil ? "at most 3" : "at most 2 beside remind later"
             return count > 0 ? (.shows, "\(count) button\(count == 1 ? "" : "s") when expanded (\(most))") : (.ignores, "not a JSON array of labelled buttons: no buttons")
         case AdobeKey.remindText.name:
-            return type == "basic" ? (.shows, "remind-later button when expanded") : (.ignores, "only the basic template has remind later")
+            return Self.hasButtons(type) ? (.shows, "remind-later button when expanded") : (.ignores, "only the basic template has remind later")
         case AdobeKey.remindAt.name, AdobeKey.remindAfter.name:
-            return type == "basic" ? (.uses, "when the remind-later button brings it back") : (.ignores, "only the basic template has remind later")
+            return Self.hasButtons(type) ? (.uses, "when the remind-later button brings it back") : (.ignores, "only the basic template has remind later")
         case AdobeKey.titleEx.name, AdobeKey.media.name, AdobeKey.mediaAlt.name:
             return (.ignores, "an iOS key: Android does not read it")
         default:
