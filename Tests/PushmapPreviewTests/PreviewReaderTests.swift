@@ -45,6 +45,19 @@ struct PreviewReaderTests {
         #expect(verdicts["adb_act"] == .shows && verdicts["adb_rem_txt"] == .shows && verdicts["adb_rem_sec"] == .uses)
     }
 
+    /// Source: client-rules.md (iOS attaches media only for https); the thirty-sixth audit, F11:
+    /// the expanded view drew an http image the ios-media-https warning said showed none.
+    @Test("iOS: an http image is drawn nowhere, as the warning says")
+    func iOSHTTPImage() {
+        let payload: JSONValue = [
+            "aps": ["alert": ["title": "t", "body": "b"], "category": "AEPNotification", "mutable-content": 1],
+            "adb_template_type": "basic", "adb_version": "1", "adb_media": "http://e.com/i.png",
+        ]
+        let preview = IOSPreviewReader(now: 0).read(payload)
+        #expect(preview.views.allSatisfy { $0.image == nil && $0.thumbnail == nil })
+        #expect(preview.keys.first { $0.key == "adb_media" }?.verdict == .ignores)
+    }
+
     @Test("Android: plain reads only the generic keys")
     func androidPlain() {
         let preview = AndroidPreviewReader(now: 0).read(fcm(["adb_title": "t", "adb_body": "b", "adb_body_ex": "more", "adb_clr_bg": "000000", "game": "552"]))

@@ -71,7 +71,7 @@ package struct IOSPreviewReader {
         banner.subtitle = guideline.title(reading.subtitle)
         banner.body = guideline.body(reading.body)
         // The messaging SDK's service extension attaches https media; the banner shows its thumbnail.
-        if let media = reading.text(AdobeKey.media.name), media.hasPrefix("https://"), reading.mutable { banner.thumbnail = media }
+        if let media = Self.https(reading.text(AdobeKey.media.name)), reading.mutable { banner.thumbnail = media }
 
         var preview: PlatformPreview
         if reading.template == nil {
@@ -96,6 +96,13 @@ package struct IOSPreviewReader {
         return preview
     }
 
+    /// An image URL iOS loads: https only, as the ios-media-https warning says (the thirty-sixth
+    /// audit, F11: an http image was drawn in the expanded view the warning said showed none).
+    private static func https(_ url: String?) -> String? {
+        guard let url, url.lowercased().hasPrefix("https://") else { return nil }
+        return url
+    }
+
     private func fallback(_ banner: NotificationView, _ reason: String) -> NotificationView {
         var view = NotificationView(id: "expanded", label: "Expanded (fallback)")
         view.title = banner.title
@@ -109,7 +116,7 @@ package struct IOSPreviewReader {
         var expanded = NotificationView(id: "expanded", label: "Expanded (content extension)")
         expanded.title = guideline.title(reading.text(AdobeKey.titleEx.name) ?? reading.title)
         expanded.body = guideline.body(reading.text(AdobeKey.bodyEx.name) ?? reading.body)
-        expanded.image = reading.text(AdobeKey.media.name)
+        expanded.image = Self.https(reading.text(AdobeKey.media.name))
         expanded.colors.title = reading.text(AdobeKey.titleColour.name).flatMap(PreviewColor.iOS)
         expanded.colors.body = reading.text(AdobeKey.bodyColour.name).flatMap(PreviewColor.iOS)
         expanded.colors.background = reading.text(AdobeKey.backgroundColour.name).flatMap(PreviewColor.iOS)
@@ -166,7 +173,7 @@ package struct IOSPreviewReader {
             // and no timer label; the image stays without adb_media_alt (Adobe's UI tests,
             // TimerTemplateTest test_whenAltBodyNotAvailable and test_happy).
             expired.body = reading.text(AdobeKey.bodyAlt.name).flatMap { guideline.body($0) }
-            expired.image = reading.text(AdobeKey.mediaAlt.name) ?? reading.text(AdobeKey.media.name)
+            expired.image = Self.https(reading.text(AdobeKey.mediaAlt.name) ?? reading.text(AdobeKey.media.name))
             expired.timer = nil
             if remaining > 0 {
                 expanded.timer = PayloadValues.countdown(remaining)
@@ -258,8 +265,9 @@ package struct IOSPreviewReader {
         case AdobeKey.actions.name:
             return template == nil ? (.uses, "actions (with aid) for the app's category") : (.ignores, "template actions come from the app's registered categories")
         case AdobeKey.media.name:
-            if runs { return template == "car" ? (.ignores, "the carousel shows its items' images") : (.shows, "image of the expanded view") }
-            if let text, text.hasPrefix("https://"), reading.mutable { return (.shows, "attached by the messaging SDK: thumbnail and expanded image") }
+            if runs, template == "car" { return (.ignores, "the carousel shows its items' images") }
+            if runs { return Self.https(text) != nil ? (.shows, "image of the expanded view") : (.ignores, "not https: iOS loads only https images, so none shows") }
+            if Self.https(text) != nil, reading.mutable { return (.shows, "attached by the messaging SDK: thumbnail and expanded image") }
             return (.ignores, reading.extensionRefusal ?? "attached only for https URLs with mutable-content 1")
         default:
             break
