@@ -86,7 +86,9 @@ public struct PreviewTextReport: Sendable {
     }
 
     private func line(_ name: String, _ text: PreviewText) -> String {
-        var line = "    " + "\(name):".padding(10) + text.shown
+        // A text's later lines under its first, not at the margin (the thirty-sixth audit, F12).
+        let shown = text.shown.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + String(repeating: " ", count: 14))
+        var line = "    " + "\(name):".padding(10) + shown
         if text.isCut, let limit = text.limit { line += "  (cut at \(limit) of \(text.full.count) characters)" }
         return line + "\n"
     }

@@ -234,6 +234,16 @@ struct PreviewCommandTests {
         #expect(result.stdout.contains("fallback (basic): only 2 carousel images (Android needs 3)"), "\(result.stdout)")
     }
 
+    /// Source: the thirty-sixth audit, F12 (a body's later lines printed at the margin) and F10
+    /// (the notes counted skipped icons from 1, the warnings beside them from 0).
+    @Test("the text form keeps a text's later lines under its first, and counts items as the JSON paths do")
+    func textLayout() throws {
+        let intent = #"{"title": "T", "body": "one\ntwo"}"#
+        let result = try CommandRunner.run(["preview", "--platform", "apns", "--now", "1767225600", "-"], input: Data(intent.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("    body:     one\n              two\n"), "\(result.stdout)")
+    }
+
     /// Source: the thirty-sixth audit, F8: the lowest --now trapped (exit 132, nothing said) in the
     /// date written on the page, where translate took it.
     @Test("--now at either end of the 64-bit range draws the page with its date")

@@ -163,8 +163,8 @@ struct PreviewReaderTests {
         let row = AndroidPreviewReader(now: 0).read(fcm(["adb_version": "1", "adb_template_type": "icon", "adb_items": .string(items), "adb_cancel_image": ""]))
         #expect(row.views.first?.iconRow?.icons.map(\.image) == ["a", "d", "e"])
         #expect(row.views.first?.iconRow?.close == "cross")
-        #expect(row.notes.contains("Skipped: item 2 has no img."))
-        #expect(row.notes.contains("Skipped: item 3's type \"weburl\" is unknown."))
+        #expect(row.notes.contains("Skipped: item 1 has no img."))
+        #expect(row.notes.contains("Skipped: item 2's type \"weburl\" is unknown."))
         let tooFew = #"[{"img":"a","type":"OPENAPP"},{"img":"b","type":"DEEPLINK"},{"img":"c","type":"NONE"}]"#
         let refused = AndroidPreviewReader(now: 0).read(fcm(["adb_version": "1", "adb_template_type": "icon", "adb_items": .string(tooFew)]))
         #expect(refused.views.isEmpty)

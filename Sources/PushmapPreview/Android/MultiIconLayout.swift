@@ -13,7 +13,8 @@ struct MultiIconLayout: AndroidTemplateLayout {
         }
         var icons: [NotificationView.IconRow.Icon] = [], skipped: [String] = []
         for (index, item) in array.enumerated() {
-            let number = index + 1
+            // Counted from 0, as the JSON paths of the warnings beside it (the thirty-sixth audit, F10).
+            let number = index
             guard let image = item["img"]?.stringValue, !image.isEmpty else { skipped.append("item \(number) has no img"); continue }
             guard let rawType = item["type"]?.stringValue else { skipped.append("item \(number) has no type"); continue }
             let type = rawType.isEmpty ? "NONE" : rawType
