@@ -13,7 +13,7 @@ public struct CampaignOutcome: Sendable {
     /// The paths of the texts shortened to fit.
     public var truncated: [String] = []
     /// Where the message goes: the recipient's target, else the intent's as rendered for them.
-    public var target: JSONValue?
+    package var target: JSONValue?
 
     init(result: Result<Translation, TranslationError>) {
         self.result = result
