@@ -227,8 +227,11 @@ enum APNSPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard payload.root.objectValue != nil else { return }
             let size = payload.compactSize ?? JSONWriter.compactByteCount(payload.root)
+            guard size > maxBytes else { return }
             // The push type from the header, or, translated without --request, from the intent
-            // (the thirty-seventh audit, F2: a VoIP intent's payload was held to 4096 bytes).
+            // (the thirty-seventh audit, F2: a VoIP intent's payload was held to 4096 bytes),
+            // read only for a payload past the common limit: reading it from the intent builds
+            // the intent's value, 24,000 instructions a translation.
             let voip = payload.pushType.map { ValueFormat.equals($0, "voip") } ?? (payload.headers == nil && payload.intent?.pushType == "voip")
             let limit = voip ? voipMaxBytes : maxBytes
             guard size > limit else { return }
