@@ -70,6 +70,22 @@ public enum JSONParser: Sendable {
         return try result.get()
     }
 
+    /// Parses one JSON text noting both what ``parse(_:limits:inexact:)`` and
+    /// ``parse(_:limits:repeatedKeys:)`` note.
+    package static func parse(
+        _ bytes: [UInt8], limits: Limits = .init(), inexact: inout [InexactNumber], repeatedKeys: inout [JSONParseError]
+    ) throws(JSONParseError) -> JSONValue {
+        var numbers: [InexactNumber] = [], keys: [JSONParseError] = []
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            withUnsafeMutablePointer(to: &numbers) { numbers in
+                withUnsafeMutablePointer(to: &keys) { parseResult(buffer, limits, inexact: numbers, repeated: $0) }
+            }
+        }
+        inexact = numbers
+        repeatedKeys = keys
+        return try result.get()
+    }
+
     /// A number whose digits do not all survive the parse: a whole number beyond 64 bits, or
     /// more significant digits than a double keeps (`12345678901234567890` reads as
     /// `1.2345678901234567e+19`). JSON sets no limit, so the text is valid; what reads it back

@@ -111,6 +111,19 @@ struct ImportCommandTests {
         #expect((intent["timer"] as? [String: Any])?["endsAt"] as? Int == 1_703_462_400, "\(result.stdout)")
     }
 
+    /// Source: validate's reading of a repeated APNS key (apns-duplicate-key: a warning, the last
+    /// value read; a repeated header, which APNs refuses, apns-header-key); the thirty-fourth
+    /// audit's note that import still refused such a payload as not JSON.
+    @Test("an APNS payload that repeats a key imports with the last value and validate's warning; FCM's is not JSON")
+    func repeatedKeys() throws {
+        let apns = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(#"{"aps": {"alert": {"title": "a", "body": "b"}, "badge": 1, "badge": 2}}"#.utf8))
+        #expect(apns.status == 0, "\(apns.stderr)")
+        #expect((CommandRunner.json(apns.stdout) as? [String: Any])?["badge"] as? Int == 2, "\(apns.stdout)")
+        #expect(apns.stderr.hasPrefix("<stdin>: warning: $.aps.badge: 1:60: duplicate key 'badge'") && apns.stderr.hasSuffix("[apns-duplicate-key, apns]\n"), "\(apns.stderr)")
+        let fcm = try CommandRunner.run(["import", "--platform", "fcm", "-"], input: Data(#"{"message": {"data": {"adb_title": "a", "adb_title": "b"}}}"#.utf8))
+        #expect(fcm.status == 1 && fcm.stderr.contains("[json-syntax]"), "\(fcm.stderr)")
+    }
+
     @Test("warns at its payload path about a number that loses digits on the way into the intent")
     func inexactNumber() throws {
         let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}}, "order": 12345678901234567890}"#

@@ -111,7 +111,7 @@ struct PushmapAPI: APIProtocol {
         let body = try await RequestBody.bytes(input.body.raw, limit: configuration.maxBodyBytes)
         let (payload, read): (JSONValue, [Diagnostic])
         do throws(JSONParseError) {
-            (payload, read) = try Translator.readPayload(body)
+            (payload, read) = try Translator.readPayload(body, platform: platform)
         } catch {
             throw APIError.invalidJSON([.jsonSyntax(error)])
         }

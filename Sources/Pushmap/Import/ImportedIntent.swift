@@ -15,11 +15,32 @@ extension Translator {
     }
 
     /// The payload `text` holds, and a warning for each of its numbers that loses digits as it
-    /// is read (``importIntent(_:platform:read:)`` puts them first).
-    @_spi(Tools) public static func readPayload(_ text: [UInt8]) throws(JSONParseError) -> (payload: JSONValue, read: [Diagnostic]) {
+    /// is read (``importIntent(_:platform:read:)`` puts them first). An APNS payload may repeat
+    /// a key, as `validate` takes it: the last value is read, with the `apns-duplicate-key`
+    /// warning (a repeated header, which APNs refuses, with `apns-header-key`); a request's own
+    /// member given twice leaves no one request to read. FCM's reader refuses a repeated key.
+    @_spi(Tools) public static func readPayload(_ text: [UInt8], platform: Platform) throws(JSONParseError) -> (payload: JSONValue, read: [Diagnostic]) {
         var inexact: [JSONParser.InexactNumber] = []
-        let payload = try JSONParser.parse(text, inexact: &inexact)
-        return (payload, inexact.map(Diagnostic.inexactNumber))
+        guard platform == .apns else {
+            let payload = try JSONParser.parse(text, inexact: &inexact)
+            return (payload, inexact.map(Diagnostic.inexactNumber))
+        }
+        var repeated: [JSONParseError] = []
+        let payload = try JSONParser.parse(text, inexact: &inexact, repeatedKeys: &repeated)
+        let request = PayloadImport.request(payload) != nil
+        var read = inexact.map(Diagnostic.inexactNumber)
+        var said: Set<JSONPath> = [] // a key given three times is one fault
+        for key in repeated where said.insert(key.path).inserted {
+            let steps = key.path.components
+            if request, steps.count == 1 { throw key }
+            if request, steps.count == 2, steps.first == .key("headers") {
+                let message = "as given, \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); the intent keeps the last"
+                read.append(.warning(key.path.description, "apns-header-key", message))
+            } else {
+                read.append(.repeatedAPNSKey(key))
+            }
+        }
+        return (payload, read)
     }
 
     /// As ``importIntent(_:platform:)``, with what reading the payload found first: the intent

@@ -30,7 +30,7 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let input = InputFile(file)
         let report = DiagnosticReport(format: format, file: input.name)
-        let (payload, read) = try report.readPayload(input)
+        let (payload, read) = try report.readPayload(input, platform: platform.platform)
         let translator = try scriptOptions.translator(format: format, now: clock.now)
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do {
