@@ -74,7 +74,10 @@ public enum CampaignLine {
         output.missingVariables = outcome.missingVariables
         output.fallback = outcome.fallback?.description
         output.truncated = outcome.truncated
-        if let target = outcome.target { output.target = String(decoding: JSONWriter(style: .compact).write(target), as: UTF8.self) }
+        // The target is FCM's: a recipient sent on APNS alone goes to none (the thirty-eighth audit, F3).
+        if platforms.contains(.fcm), let target = outcome.target {
+            output.target = String(decoding: JSONWriter(style: .compact).write(target), as: UTF8.self)
+        }
         switch outcome.result {
         case .success(var translation):
             // The recipient's id, never the intent's.

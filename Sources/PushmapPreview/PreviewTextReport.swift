@@ -87,7 +87,9 @@ public struct PreviewTextReport: Sendable {
 
     private func line(_ name: String, _ text: PreviewText) -> String {
         // A text's later lines under its first, not at the margin (the thirty-sixth audit, F12).
-        let shown = text.shown.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n" + String(repeating: " ", count: 14))
+        // A CRLF is one Character: split on it as on a line feed (the thirty-eighth audit, F9).
+        let shown = text.shown.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .joined(separator: "\n" + String(repeating: " ", count: 14))
         var line = "    " + "\(name):".padding(10) + shown
         if text.isCut, let limit = text.limit { line += "  (cut at \(limit) of \(text.full.count) characters)" }
         return line + "\n"

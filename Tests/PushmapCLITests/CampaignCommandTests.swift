@@ -297,7 +297,11 @@ struct CampaignCommandTests {
     @Test("a target the intent renders for each recipient is counted as the recipient's own is")
     func renderedTargets() throws {
         let intent = #"{"title": "t", "body": "b", "target": {"token": "{{ tok }}"}}"#
-        let recipients = [#"{"id": "p1", "vars": {"tok": "same"}}"#, #"{"id": "p2", "vars": {"tok": "same"}}"#, #"{"id": "p3", "vars": {"tok": "other"}}"#]
+        // p4 is sent on APNS alone, where a target goes nowhere: not counted (the thirty-eighth audit, F3).
+        let recipients = [
+            #"{"id": "p1", "vars": {"tok": "same"}}"#, #"{"id": "p2", "vars": {"tok": "same"}}"#, #"{"id": "p3", "vars": {"tok": "other"}}"#,
+            #"{"id": "p4", "platform": "apns", "vars": {"tok": "same"}}"#,
+        ]
         let json = try Self.campaign(intent, recipients, ["--platform", "fcm", "--check", "--format", "json"])
         let summary = try #require(Self.lines(json.stdout).last)
         #expect(summary["duplicateTargets"] as? [String: Int] == [#"{"token":"same"}"#: 2], "\(json.stdout)")

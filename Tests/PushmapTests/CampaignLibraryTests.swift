@@ -58,7 +58,7 @@ struct CampaignLibraryTests {
         }
         let wellFormed = [
             "x-private": "x-private", "en-US-u-ca-gregory": "en-US-u-ca-gregory", "zh-yue-hk": "zh-yue-HK", "ES-419": "es-419",
-            "de-1996": "de-1996", "i-klingon": "i-klingon", "EN-gb-OED": "en-gb-oed", "sr_latn_rs": "sr-Latn-RS", "de-u-co-phonebk-x-a": "de-u-co-phonebk-x-a",
+            "de-1996": "de-1996", "i-klingon": "i-klingon", "EN-gb-OED": "en-GB-oed", "sgn-be-fr": "sgn-BE-FR", "sr_latn_rs": "sr-Latn-RS", "de-u-co-phonebk-x-a": "de-u-co-phonebk-x-a",
         ]
         for (text, written) in wellFormed { #expect(LocaleTag(text)?.description == written, "\(text)") }
         #expect(LocaleTag("x-klingon")?.chain.map(\.description) == ["x-klingon"])

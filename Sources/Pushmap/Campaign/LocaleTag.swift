@@ -16,8 +16,8 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
             .flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
             .map { $0.lowercased() }
         guard parts.allSatisfy({ (1...8).contains($0.utf8.count) && $0.utf8.allSatisfy(Self.isAlphanumeric) }) else { return nil }
-        if Self.irregular.contains(parts.joined(separator: "-")) {
-            subtags = parts
+        if let tag = Self.irregular.first(where: { $0.lowercased() == parts.joined(separator: "-") }) {
+            subtags = tag.split(separator: "-").map(String.init)
             return
         }
         var subtags: [String] = []
@@ -63,11 +63,11 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
         self.subtags = subtags
     }
 
-    /// RFC 5646's irregular grandfathered tags (2.2.8), lower case: tags of their own, no
-    /// truncation matches them.
-    private static let irregular: Set<String> = [
-        "en-gb-oed", "i-ami", "i-bnn", "i-default", "i-enochian", "i-hak", "i-klingon", "i-lux", "i-mingo", "i-navajo", "i-pwn",
-        "i-tao", "i-tay", "i-tsu", "sgn-be-fr", "sgn-be-nl", "sgn-ch-de",
+    /// RFC 5646's irregular grandfathered tags (2.2.8), as its registry writes them: tags of their
+    /// own, which no truncation matches (`en-GB-oed` is no English of Britain to fall back to).
+    private static let irregular: [String] = [
+        "en-GB-oed", "i-ami", "i-bnn", "i-default", "i-enochian", "i-hak", "i-klingon", "i-lux", "i-mingo", "i-navajo", "i-pwn",
+        "i-tao", "i-tay", "i-tsu", "sgn-BE-FR", "sgn-BE-NL", "sgn-CH-DE",
     ]
 
     private init(subtags: [String]) { self.subtags = subtags }
@@ -75,7 +75,7 @@ public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     /// The tag and its truncations, most specific first: `fr-CA`, `fr`. A truncation that ends
     /// in a singleton (`en-US-x`) is no tag, and is left out (RFC 4647 3.4).
     public var chain: [LocaleTag] {
-        if subtags.first == "x" || Self.irregular.contains(subtags.joined(separator: "-")) { return [self] }
+        if subtags.first == "x" || Self.irregular.contains(description) { return [self] }
         return (1...subtags.count).reversed().filter { $0 == subtags.count || subtags[$0 - 1].utf8.count > 1 }.map { LocaleTag(subtags: Array(subtags.prefix($0))) }
     }
 
