@@ -124,6 +124,36 @@ struct ImportCommandTests {
         #expect(fcm.status == 1 && fcm.stderr.contains("[json-syntax]"), "\(fcm.stderr)")
     }
 
+    /// Source: the thirty-eighth audit, F4 to F7: a fault the import had to take out was still a
+    /// neutral import-not-kept; a refused import said a path twice; a fault inside a key was said
+    /// twice; a catalog's button colour with # (ignored by Android, required by the template)
+    /// came back applied, said as a neutral change.
+    @Test("a fault of the payload as given is said once, under validate's rule, also when the import takes the field out or it sits inside a key")
+    func faultsSaidOnce() throws {
+        func imported(_ message: String) throws -> CommandRunner.Result {
+            try CommandRunner.run(["import", "--platform", "fcm", "--now", "1700000000", "-"], input: Data(#"{"message": {\#(message)}}"#.utf8))
+        }
+        let topic = try imported(#""topic": "/topics/news", "data": {"adb_title": "T", "adb_body": "B"}"#)
+        #expect(topic.status == 0)
+        #expect(topic.stderr.hasPrefix("<stdin>: warning: $.message.topic: as given, message.topic \"/topics/news\" starts with /topics/"), "\(topic.stderr)")
+        #expect(topic.stderr.hasSuffix("; the intent leaves it out [fcm-topic, fcm]\n"), "\(topic.stderr)")
+
+        let items = (1...4).map { #"{\"title\":\"t\",\"body\":\"b\",\"img\":\"img\#($0)\",\"price\":\"1\",\"uri\":\"https://e.com\"}"# }.joined(separator: ",")
+        let catalog = try imported(##""token": "t", "data": {"adb_version": "1", "adb_template_type": "cat", "adb_title": "T", "adb_body": "B", "adb_cta_txt": "Buy", "adb_cta_clr": "#FF0000", "adb_cta_txt_clr": "FFFFFF", "adb_cta_uri": "https://e.com", "adb_display": "horizontal", "adb_items": "[\##(items)]"}"##)
+        #expect(catalog.status == 1)
+        #expect(catalog.stderr.split(separator: "\n").filter { $0.contains("$.message.data.adb_items:") }.count == 1, "\(catalog.stderr)")
+
+        let rating = try imported(#""token": "t", "data": {"adb_version": "1", "adb_template_type": "rate", "adb_title": "T", "adb_body": "B", "adb_rate_unselected_icon": "a", "adb_rate_selected_icon": "b", "adb_rate_act": "[{\"type\":\"deeplink\"},{\"type\":\"NONE\"},{\"type\":\"NONE\"}]"}"#)
+        #expect(rating.status == 0, "\(rating.stderr)")
+        #expect(rating.stderr.split(separator: "\n").count == 1, "\(rating.stderr)")
+        #expect(rating.stderr.contains("warning: $.message.data.adb_rate_act[0]: as given, rating action 0 has type \"deeplink\""), "\(rating.stderr)")
+
+        let items3 = (1...3).map { #"{\"title\":\"t\",\"body\":\"b\",\"img\":\"https://e.com/\#($0).png\",\"price\":\"1\",\"uri\":\"https://e.com\"}"# }.joined(separator: ",")
+        let colour = try imported(##""token": "t", "data": {"adb_version": "1", "adb_template_type": "cat", "adb_title": "T", "adb_body": "B", "adb_cta_txt": "Buy", "adb_cta_clr": "#FF0000", "adb_cta_txt_clr": "FFFFFF", "adb_cta_uri": "https://e.com", "adb_display": "horizontal", "adb_items": "[\##(items3)]"}"##)
+        #expect(colour.status == 0, "\(colour.stderr)")
+        #expect(colour.stderr.contains(##"$.message.data.adb_cta_clr: as given, adb_cta_clr "#FF0000" is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour; the intent writes "FF0000" [android-color, fcm]"##), "\(colour.stderr)")
+    }
+
     @Test("warns at its payload path about a number that loses digits on the way into the intent")
     func inexactNumber() throws {
         let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}}, "order": 12345678901234567890}"#

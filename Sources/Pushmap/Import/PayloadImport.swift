@@ -54,8 +54,8 @@ struct PayloadImport {
 
         // What the payload as given does on the phone: a fault there is said as validate says
         // it, not as a neutral change the import makes (the thirty-sixth audit, F1, F2, F9).
-        let asGiven = translator.validate(payload, platform: platform)
-        let refusals = asGiven.filter { $0.severity == .error }
+        let asGiven = Faults(translator.validate(payload, platform: platform))
+        let refusals = asGiven.errors
 
         // Translate back; a field the translation refuses is taken out, reported by its key.
         var translated: JSONValue?
@@ -72,14 +72,22 @@ struct PayloadImport {
                 for finding in error.diagnostics where finding.severity == .error {
                     for source in reading.fields.remove(under: finding.path) {
                         removedAny = true
-                        reading.diagnostics.append(.warning(
-                            source, Self.notKept, "\(ImportDifference.name(source)) is not kept: the intent made from it is refused (\(finding.message))",
-                            platform: platform))
+                        if let fault = asGiven.at(source), fault.severity == .error {
+                            // Refused as given too: said as validate says it (the thirty-eighth audit, F5).
+                            reading.diagnostics.append(.warning(source, fault.rule, "as given, \(fault.message); the intent leaves it out", platform: platform))
+                        } else {
+                            reading.diagnostics.append(.warning(
+                                source, Self.notKept, "\(ImportDifference.name(source)) is not kept: the intent made from it is refused (\(finding.message))",
+                                platform: platform))
+                        }
                     }
                 }
                 if !removedAny {
-                    // The payload's own faults, when it has any, are why it does not come back.
-                    return (intent, reading.diagnostics + (refusals.isEmpty ? error.diagnostics : refusals))
+                    guard !refusals.isEmpty else { return (intent, reading.diagnostics + error.diagnostics) }
+                    // The payload's own faults are why it does not come back: said once each, with
+                    // no word at their paths of what the tries took out (the thirty-eighth audit, F6).
+                    let faulted = Set(refusals.map(\.path))
+                    return (intent, reading.diagnostics.filter { !faulted.contains($0.path) } + refusals)
                 }
             }
         }
@@ -91,10 +99,10 @@ struct PayloadImport {
         let differences = platform == .fcm
             ? Self.fcmDifferences(payload, translated)
             : requestForm ? Self.requestDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
-        var found: [String: Diagnostic] = [:]
-        for finding in asGiven where found[finding.path] == nil { found[finding.path] = finding }
         for difference in differences where reported.insert(difference.path).inserted {
-            reading.diagnostics.append(Self.said(difference, found[difference.path], platform))
+            let fault = asGiven.at(difference.path) ?? asGiven.errorInside(difference.path)
+            if let fault { reported.insert(fault.path) }
+            reading.diagnostics.append(Self.said(difference, fault, platform))
         }
         // A fault of the payload as given that the intent keeps (a timer over at --now).
         for refusal in refusals where reported.insert(refusal.path).inserted {
@@ -104,17 +112,40 @@ struct PayloadImport {
     }
 
     /// One finding for a key that does not come back: said as the fault it mends when the
-    /// payload as given has one there (a warning: the intent is made), and a key left out for
-    /// a reason validate gives (a colour the phone ignores) with that reason.
-    private static func said(_ difference: ImportDifference, _ finding: Diagnostic?, _ platform: Platform) -> Diagnostic {
-        guard let finding else { return difference.diagnostic(platform) }
-        if finding.severity == .error {
-            return .warning(difference.path, finding.rule, "as given, \(finding.message); \(difference.outcome)", platform: platform)
+    /// payload as given has one there or inside it (a warning: the intent is made), at the
+    /// fault's path; a key left out for a reason validate gives (a colour the phone ignores)
+    /// with that reason; a colour the phone ignores that the intent applies (a catalog's button
+    /// colour, which the template needs) as what it is (the thirty-eighth audit, F4, F7).
+    private static func said(_ difference: ImportDifference, _ fault: Diagnostic?, _ platform: Platform) -> Diagnostic {
+        guard let fault else { return difference.diagnostic(platform) }
+        if fault.severity == .warning, difference.kind == .notKept {
+            return .warning(difference.path, notKept, "\(ImportDifference.name(difference.path)) is not kept: \(fault.message)", platform: platform)
         }
-        if difference.kind == .notKept {
-            return .warning(difference.path, notKept, "\(ImportDifference.name(difference.path)) is not kept: \(finding.message)", platform: platform)
+        if fault.severity == .error || fault.rule == "android-color" {
+            return .warning(fault.path, fault.rule, "as given, \(fault.message); \(difference.outcome)", platform: platform)
         }
         return difference.diagnostic(platform)
+    }
+
+    /// What validate finds in the payload as given, by path.
+    struct Faults {
+        let all: [Diagnostic]
+        let errors: [Diagnostic]
+
+        init(_ findings: [Diagnostic]) {
+            all = findings
+            errors = findings.filter { $0.severity == .error }
+        }
+
+        /// The finding at `path`, an error before a warning.
+        func at(_ path: String) -> Diagnostic? {
+            errors.first { $0.path == path } ?? all.first { $0.path == path }
+        }
+
+        /// The first error inside the value at `path` (`adb_rate_act[0]` in `adb_rate_act`).
+        func errorInside(_ path: String) -> Diagnostic? {
+            errors.first { $0.path.hasPrefix(path + "[") || $0.path.hasPrefix(path + ".") }
+        }
     }
 
     /// The time to translate back at: now, or just before the timer's end when that has passed.
