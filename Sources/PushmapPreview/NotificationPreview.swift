@@ -51,7 +51,7 @@ extension NotificationPreview {
             for view in platform.views {
                 if let image = view.image { urls.insert(image) }
                 if let thumbnail = view.thumbnail { urls.insert(thumbnail) }
-                for item in view.carousel?.items ?? [] { urls.insert(item.image) }
+                for item in view.carousel?.items ?? [] { if let image = item.image { urls.insert(image) } }
                 for item in view.catalog?.items ?? [] { urls.insert(item.image) }
                 for icon in view.iconRow?.icons ?? [] { urls.insert(icon.image) }
             }

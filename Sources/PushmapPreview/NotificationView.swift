@@ -5,7 +5,8 @@ package struct NotificationView: Sendable, Hashable {
     package struct Carousel: Sendable, Hashable {
         /// One item: its image and caption.
         package struct Item: Sendable, Hashable {
-            package var image: String
+            /// Nil when the phone loads none (an http image on iOS).
+            package var image: String?
             package var caption: PreviewText?
         }
         package var items: [Item]

@@ -254,7 +254,9 @@ public struct PreviewPage: Sendable {
     }
 
     /// An image, or a frame naming its URL. `attributes` go on the frame as they are (already escaped).
-    private func imageFrame(_ url: String, role: String, attributes: String = "") -> String {
+    private func imageFrame(_ url: String?, role: String, attributes: String = "") -> String {
+        // An image the phone does not load (an http one on iOS): an empty frame.
+        guard let url else { return "<div class=\"frame placeholder \(role)\" data-role=\"\(role)\"\(attributes)><span class=\"frame-label\">no image</span></div>" }
         let escaped = HTMLEscape.text(url)
         if let data = images[url] {
             return "<div class=\"frame \(role)\" data-role=\"\(role)\" data-url=\"\(escaped)\"\(attributes)><img src=\"\(HTMLEscape.text(data))\" alt=\"\(escaped)\"></div>"

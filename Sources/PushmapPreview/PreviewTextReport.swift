@@ -34,7 +34,7 @@ public struct PreviewTextReport: Sendable {
                 if let image = view.image { text += "    image:    [\(image)]\(view.imageStyle == "zero-bezel" ? " edge to edge, the text over it" : "")\n" }
                 if let carousel = view.carousel {
                     let item = carousel.items[carousel.current]
-                    text += "    item:     [\(item.image)] \(carousel.current + 1)/\(carousel.items.count)\n"
+                    text += "    item:     \(item.image.map { "[\($0)]" } ?? "(no image)") \(carousel.current + 1)/\(carousel.items.count)\n"
                     if let caption = item.caption { text += line("caption", caption) }
                 }
                 text += parts(view)

@@ -56,6 +56,27 @@ struct PreviewReaderTests {
         let preview = IOSPreviewReader(now: 0).read(payload)
         #expect(preview.views.allSatisfy { $0.image == nil && $0.thumbnail == nil })
         #expect(preview.keys.first { $0.key == "adb_media" }?.verdict == .ignores)
+        // A carousel's http items show no image either (the thirty-eighth audit, F1).
+        let carousel = IOSPreviewReader(now: 0).read([
+            "aps": ["alert": ["title": "t", "body": "b"], "category": "AEPNotification", "mutable-content": 1], "adb_template_type": "car",
+            "adb_items": [["img": "http://e.com/1.png"], ["img": "https://e.com/2.png"]],
+        ])
+        #expect(carousel.views.compactMap(\.carousel).first?.items.map(\.image) == [nil, "https://e.com/2.png"])
+    }
+
+    /// Source: the thirty-eighth audit, F2: a payload drawn as its fallback, or as nothing, kept a
+    /// key table of what the template would have shown.
+    @Test("Android: the key table says what is drawn: nothing shows when nothing is shown, a carousel's keys unread in its basic fallback")
+    func androidKeysFollowTheDrawing() {
+        let catalog = AndroidPreviewReader(now: 0).read(fcm(["adb_version": "1", "adb_template_type": "cat", "adb_title": "t", "adb_body": "b", "adb_items": "[]"]))
+        #expect(catalog.views.isEmpty)
+        #expect(!catalog.keys.contains { $0.verdict == .shows })
+        let items = #"[{"img":"https://a/1.png"},{"img":"https://a/2.png"}]"#
+        let carousel = AndroidPreviewReader(now: 0).read(fcm([
+            "adb_version": "1", "adb_template_type": "car", "adb_title": "t", "adb_body": "b", "adb_car_mode": "manual", "adb_car_layout": "default", "adb_items": .string(items),
+        ]))
+        let verdicts = Dictionary(uniqueKeysWithValues: carousel.keys.map { ($0.key, $0.verdict) })
+        #expect(verdicts["adb_car_mode"] == .ignores && verdicts["adb_car_layout"] == .ignores)
     }
 
     @Test("Android: plain reads only the generic keys")
@@ -123,7 +144,7 @@ struct PreviewReaderTests {
         let refused = template("cat", two)
         #expect(refused.views.isEmpty)
         #expect(refused.notes.contains { $0.contains("3 catalog items are required, not 2") })
-        #expect(refused.keys.first { $0.key == "adb_cta_txt" }?.verdict == .shows)
+        #expect(refused.keys.first { $0.key == "adb_cta_txt" }?.verdict == .ignores) // nothing shows: nothing is drawn (the thirty-eighth audit, F2)
         var three = button
         three["adb_items"] = .string("[\(shop(1)),\(shop(2)),\(shop(3))]")
         three["catalogItemIndex"] = "1"

@@ -27,6 +27,23 @@ package struct AndroidPreviewReader {
         var preview: PlatformPreview
         if let type { preview = template(type, data) } else { preview = plain(data) }
         preview.keys = envelope(message) + data.members.map { reading($0.key, $0.value, type: type, data: data) }
+        // The key table says what the phone does with the payload as drawn: nothing drawn when
+        // nothing shows, and a carousel's own keys unread when basic shows instead (the
+        // thirty-eighth audit, F2).
+        if preview.views.isEmpty {
+            for index in preview.keys.indices where preview.keys[index].verdict == .shows {
+                preview.keys[index].verdict = .ignores
+                preview.keys[index].reason = "not drawn: the notification is not shown"
+            }
+        } else if type == "car", preview.layout == "basic" {
+            for index in preview.keys.indices where [AdobeKey.carouselMode.name, AdobeKey.carouselLayout.name].contains(preview.keys[index].key) {
+                preview.keys[index].verdict = .ignores
+                preview.keys[index].reason = "fewer than 3 images: the basic template shows instead"
+            }
+            if let index = preview.keys.firstIndex(where: { $0.key == AdobeKey.templateType.name }) {
+                preview.keys[index].reason = "asks for the car layout; with fewer than 3 images the basic template shows instead"
+            }
+        }
         return preview
     }
 

@@ -132,7 +132,8 @@ package struct IOSPreviewReader {
             // Items without an image are skipped; one without text shows the alert body.
             let kept: [NotificationView.Carousel.Item] = items.compactMap { item in
                 guard let image = item["img"]?.stringValue else { return nil }
-                return .init(image: image, caption: guideline.body(item["txt"]?.stringValue ?? reading.body))
+                // An http image iOS does not load: the item shows none (the thirty-eighth audit, F1).
+                return .init(image: Self.https(image), caption: guideline.body(item["txt"]?.stringValue ?? reading.body))
             }
             guard !kept.isEmpty else {
                 let reason = "no carousel item has an image"
@@ -291,6 +292,7 @@ package struct IOSPreviewReader {
             case AdobeKey.timerEnd.name where PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
             case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name: return (.shows, "the countdown")
             case AdobeKey.timerColour.name: return colorVerdict(text, what: "countdown colour")
+            case AdobeKey.mediaAlt.name where Self.https(text) == nil: return (.ignores, "not https: iOS loads only https images, so none shows")
             default: return (.shows, "after the timer runs out")
             }
         default:
