@@ -140,6 +140,17 @@ struct ServerLifecycleTests {
         #expect(String(decoding: help.stdout, as: UTF8.self).contains("PUSHMAP_SCRIPTS"))
     }
 
+    /// Source: the thirty-ninth audit, F4 and F5: the man page and the completions named a `help`
+    /// that was a usage error, and the completions offered no folder, file or log level.
+    @Test("`pushmap-server help` is its help, as the man page says; the completions complete folders, files and log levels")
+    func helpAndCompletions() throws {
+        let help = try runCommand(ServerPaths.server.path, ["help"])
+        #expect(help.status == 0 && String(decoding: help.stdout, as: UTF8.self).contains("USAGE: pushmap-server"), "\(help.stderr)")
+        let bash = String(decoding: try runCommand(ServerPaths.server.path, ["--generate-completion-script", "bash"]).stdout, as: UTF8.self)
+        #expect(bash.contains("'--scripts')\n        __pushmap-server_add_completions -d"), "\(bash)")
+        #expect(bash.contains("'trace'$'\\n''debug'"), "\(bash)")
+    }
+
     @Test("a port in use or a host that does not resolve: one line naming the address, exit 1")
     func cannotListen() throws {
         let server = try ServerUnderTest()

@@ -36,7 +36,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("scripts"), help: ArgumentHelp(
         "A folder of NAME.lua template scripts layered over the built-in ones; repeat it to add layers, later ones winning. PUSHMAP_SCRIPTS=DIR[:DIR...] gives folders beneath these.",
-        valueName: "dir"))
+        valueName: "dir"), completion: .directory)
     var scriptDirectories: [String] = []
 
     @Flag(name: .long, help: "Reload the scripts when a file in a script folder (--scripts or PUSHMAP_SCRIPTS) changes (polled).")
@@ -46,7 +46,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
     var watchIntervalMilliseconds = 1000
 
     @Option(name: .customLong("token-file"), help: ArgumentHelp(
-        "A file holding the shared token every request must carry as 'Authorization: Bearer TOKEN'.", valueName: "file"))
+        "A file holding the shared token every request must carry as 'Authorization: Bearer TOKEN'.", valueName: "file"), completion: .file())
     var tokenFile: String?
 
     @Option(name: .customLong("max-body-bytes"), parsing: .unconditional, help: "Largest request body (translate, validate, preview, import) and batch line, in bytes.")
@@ -74,13 +74,17 @@ struct PushmapServerCommand: AsyncParsableCommand {
         valueName: "epoch"))
     var now: Int64?
 
-    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.")
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.",
+            completion: .list(Logger.Level.allCases.map(\.rawValue)))
     var logLevel = "info"
 
     /// ArgumentParser's entry point, after what must come before any thread starts.
     static func main() async {
         ProcessStart.boundMallocArenas()
-        await main(nil)
+        // The `help` that swift-argument-parser's man page and completions name for every command
+        // answers as --help does (the thirty-ninth audit, F4: it was a usage error).
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        await main(arguments.first == "help" ? ["--help"] : arguments)
     }
 
     func validate() throws {
