@@ -127,6 +127,9 @@ struct PackagingTests {
             let rendered = try runProgram("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent(page).path], environment: ["MANWIDTH": "100"])
             #expect(rendered.status == 0, "man -l \(page): \(rendered.stderr)")
             #expect(rendered.stdout.contains("SYNOPSIS") || rendered.stdout.contains("Synopsis"), "\(page) rendered as:\n\(rendered.stdout.prefix(600))")
+            // The exit codes the tools use, not generate-manual's generic sentence (the thirty-ninth audit, F6).
+            let words = rendered.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            #expect(words.contains("64 a usage error") && !words.contains(">0 if an error occurs"), "\(page):\n\(rendered.stdout.suffix(400))")
         }
         let index = try runProgram("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent("pushmap.1").path])
         #expect(index.stdout.contains("translate"))
