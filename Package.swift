@@ -76,7 +76,8 @@ let package = Package(
         // How a service embeds the library; built by CI with everything else.
         .executableTarget(
             name: "pushmap-embedding-example",
-            dependencies: ["Pushmap", "PushmapJSON", .product(name: "Logging", package: "swift-log")],
+            // The public API alone, as a team's service has it.
+            dependencies: ["Pushmap", .product(name: "Logging", package: "swift-log")],
             path: "examples/embedding-service",
             swiftSettings: strict
         ),

@@ -4,8 +4,7 @@
 // Run: swift run pushmap-embedding-example [SCRIPTS_DIR] < intents.ndjson
 // Each stdin line is an intent; each output line is its FCM message, or its error.
 import Logging
-@_spi(Tools) import Pushmap
-import PushmapJSON
+import Pushmap
 
 @main
 struct EmbeddingService {
