@@ -28,11 +28,16 @@ struct PushmapCommand: ParsableCommand {
                 "argument \(number), '\(shown)', is not UTF-8, which pushmap reads file names and options as: rename the file"))
         }
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if let first = arguments.first, !first.hasPrefix("-") {
-            let names = configuration.subcommands.map { $0._commandName } + ["help"]
-            if !names.contains(first), let near = Suggestion.nearest(to: first, among: names) {
-                exit(withError: ValidationError("unknown command '\(first)'; did you mean '\(near)'?"))
-            }
+        let names = configuration.subcommands.map { $0._commandName }
+        if let first = arguments.first, !first.hasPrefix("-"), !names.contains(first), first != "help",
+           let near = Suggestion.nearest(to: first, among: names + ["help"]) {
+            exit(withError: ValidationError("unknown command '\(first)'; did you mean '\(near)'?"))
+        }
+        // `help NAME` for a NAME that is no command is the same usage error, not the top help and
+        // exit 0 (the thirty-ninth audit, F11).
+        if arguments.first == "help", arguments.count > 1, let name = arguments.dropFirst().first, !name.hasPrefix("-"), !names.contains(name) {
+            let near = Suggestion.nearest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+            exit(withError: ValidationError("unknown command '\(name)'\(near)"))
         }
         main(arguments)
     }

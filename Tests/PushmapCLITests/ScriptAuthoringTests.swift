@@ -698,6 +698,10 @@ struct ScriptAuthoringTests {
         let typo = try CommandRunner.run(["translat", "intent.json"])
         #expect(typo.status == 64)
         #expect(typo.stderr.hasPrefix("Error: unknown command 'translat'; did you mean 'translate'?\n"), "\(typo.stderr)")
+        // The same for help's argument, which printed the top help, exit 0 (the thirty-ninth audit, F11).
+        let helpTypo = try CommandRunner.run(["help", "translat"])
+        #expect(helpTypo.status == 64 && helpTypo.stderr.hasPrefix("Error: unknown command 'translat'; did you mean 'translate'?\n"), "\(helpTypo.stderr)")
+        #expect(try CommandRunner.run(["help", "translate"]).stdout.hasPrefix("OVERVIEW: Translate one intent"))
 
         let notJSON = try CommandRunner.run(["translate"], input: Data("not json\n".utf8))
         #expect(notJSON.status == 1)
