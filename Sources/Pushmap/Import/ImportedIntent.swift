@@ -34,7 +34,7 @@ extension Translator {
             let steps = key.path.components
             if request, steps.count == 1 { throw key }
             if request, steps.count == 2, steps.first == .key("headers") {
-                let message = "as given, \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); the intent keeps the last"
+                let message = "as given, \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); give it once"
                 read.append(.warning(key.path.description, "apns-header-key", message))
             } else {
                 read.append(.repeatedAPNSKey(key))
@@ -55,6 +55,9 @@ extension Translator {
             diagnostic.platform = platform
             return diagnostic
         }
-        return (imported.intent, read + imported.diagnostics)
+        // A repeated key is the fault at its path: the import says nothing more there (the
+        // fortieth audit, F2).
+        let paths = Set(read.map(\.path))
+        return (imported.intent, read + imported.diagnostics.filter { !paths.contains($0.path) })
     }
 }

@@ -72,9 +72,10 @@ struct PayloadImport {
                 for finding in error.diagnostics where finding.severity == .error {
                     for source in reading.fields.remove(under: finding.path) {
                         removedAny = true
-                        if let fault = asGiven.at(source), fault.severity == .error {
-                            // Refused as given too: said as validate says it (the thirty-eighth audit, F5).
-                            reading.diagnostics.append(.warning(source, fault.rule, "as given, \(fault.message); the intent leaves it out", platform: platform))
+                        if let fault = asGiven.at(source).flatMap({ $0.severity == .error ? $0 : nil }) ?? asGiven.errorInside(source) {
+                            // Refused as given too, there or inside it: said as validate says it
+                            // (the thirty-eighth audit, F5; the fortieth, F5).
+                            reading.diagnostics.append(.warning(fault.path, fault.rule, "as given, \(fault.message); the intent leaves \(ImportDifference.name(source)) out", platform: platform))
                         } else {
                             reading.diagnostics.append(.warning(
                                 source, Self.notKept, "\(ImportDifference.name(source)) is not kept: the intent made from it is refused (\(finding.message))",
@@ -86,8 +87,11 @@ struct PayloadImport {
                     guard !refusals.isEmpty else { return (intent, reading.diagnostics + error.diagnostics) }
                     // The payload's own faults are why it does not come back: said once each, with
                     // no word at their paths of what the tries took out (the thirty-eighth audit, F6).
-                    let faulted = Set(refusals.map(\.path))
-                    return (intent, reading.diagnostics.filter { !faulted.contains($0.path) } + refusals)
+                    let faulted = refusals.map(\.path)
+                    let aside = reading.diagnostics.filter { finding in
+                        !faulted.contains { $0 == finding.path || $0.hasPrefix(finding.path + "[") || $0.hasPrefix(finding.path + ".") }
+                    }
+                    return (intent, aside + refusals)
                 }
             }
         }
@@ -100,13 +104,26 @@ struct PayloadImport {
             ? Self.fcmDifferences(payload, translated)
             : requestForm ? Self.requestDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
         for difference in differences where reported.insert(difference.path).inserted {
-            let fault = asGiven.at(difference.path) ?? asGiven.errorInside(difference.path)
-            if let fault { reported.insert(fault.path) }
-            reading.diagnostics.append(Self.said(difference, fault, platform))
+            if let fault = asGiven.at(difference.path) {
+                reported.insert(fault.path)
+                reading.diagnostics.append(Self.said(difference, fault, platform))
+            } else if let inside = asGiven.errorInside(difference.path), difference.kind != .notKept {
+                // A fault inside a key the intent rewrites (a rating action): said once, at the
+                // fault, with what the intent writes there.
+                reported.insert(inside.path)
+                reading.diagnostics.append(Self.said(difference, inside, platform))
+            } else {
+                // A key left out whole says so at its path, and a fault inside it below (the
+                // fortieth audit, F1: the drop of message.apns went unsaid).
+                reading.diagnostics.append(difference.diagnostic(platform))
+            }
         }
-        // A fault of the payload as given that the intent keeps (a timer over at --now).
+        // A fault of the payload as given not said above: inside a key said already, with what
+        // the intent does with that key; else one the intent keeps (a timer over at --now).
         for refusal in refusals where reported.insert(refusal.path).inserted {
-            reading.diagnostics.append(.warning(refusal.path, refusal.rule, "as given, " + refusal.message, platform: platform))
+            let key = differences.first { refusal.path.hasPrefix($0.path + "[") || refusal.path.hasPrefix($0.path + ".") }
+            let outcome = key.map { $0.kind == .notKept ? "the intent leaves \(ImportDifference.name($0.path)) out" : $0.outcome } ?? "the intent keeps it"
+            reading.diagnostics.append(.warning(refusal.path, refusal.rule, "as given, \(refusal.message); \(outcome)", platform: platform))
         }
         return (intent, reading.diagnostics)
     }
