@@ -138,6 +138,12 @@ struct ImportCommandTests {
         #expect(topic.stderr.hasPrefix("<stdin>: warning: $.message.topic: as given, message.topic \"/topics/news\" starts with /topics/"), "\(topic.stderr)")
         #expect(topic.stderr.hasSuffix("; the intent leaves topic out [fcm-topic, fcm]\n"), "\(topic.stderr)")
 
+        // A reserved key with a dot leaves the other data keys in (the fortieth audit, F1).
+        let reserved = try imported(#""token": "t", "data": {"adb_title": "A", "adb_body": "B", "fromage": "1", "google.x": "2"}"#)
+        #expect(reserved.status == 0, "\(reserved.stderr)")
+        #expect(((CommandRunner.json(reserved.stdout) as? [String: Any])?["data"] as? [String: String]) == ["fromage": "1"], "\(reserved.stdout)")
+        #expect(reserved.stderr.contains(#"$.message.data["google.x"]: as given, FCM refuses the data key google.x"#), "\(reserved.stderr)")
+
         let items = (1...4).map { #"{\"title\":\"t\",\"body\":\"b\",\"img\":\"img\#($0)\",\"price\":\"1\",\"uri\":\"https://e.com\"}"# }.joined(separator: ",")
         let catalog = try imported(##""token": "t", "data": {"adb_version": "1", "adb_template_type": "cat", "adb_title": "T", "adb_body": "B", "adb_cta_txt": "Buy", "adb_cta_clr": "#FF0000", "adb_cta_txt_clr": "FFFFFF", "adb_cta_uri": "https://e.com", "adb_display": "horizontal", "adb_items": "[\##(items)]"}"##)
         #expect(catalog.status == 1)
