@@ -22,6 +22,23 @@ package struct PlatformPreview: Sendable, Hashable {
         self.notes = notes
     }
 
+    /// Nothing reaches the screen, for `reason`: no view, and no key said to show (the
+    /// fortieth audit: a refused payload was drawn, or its keys said to show).
+    package mutating func notShown(_ reason: String) {
+        views = []
+        layout = "none"
+        notes.append(reason)
+        markUndrawn("not drawn: the notification is not shown")
+    }
+
+    /// Each key said to show, said not to, for `reason`.
+    package mutating func markUndrawn(_ reason: String, only keys: Set<String>? = nil) {
+        for index in self.keys.indices where self.keys[index].verdict == .shows && keys.map({ $0.contains(self.keys[index].key) }) ?? true {
+            self.keys[index].verdict = .ignores
+            self.keys[index].reason = reason
+        }
+    }
+
     /// "Android (FCM)" or "iOS (APNS)".
     package var heading: String {
         switch platform {

@@ -58,6 +58,12 @@ public struct Previewer: Sendable {
                 drawn.append(iOS)
             default: continue
             }
+            // A payload over its limit never reaches the phone: the push service refuses it (the
+            // fortieth audit, F4: it was drawn as shown).
+            let size = platform == .fcm ? "fcm-size" : "apns-size"
+            if let refused = translation.diagnostics.first(where: { $0.severity == .error && $0.rule == size && $0.platform == platform }) {
+                drawn[drawn.count - 1].notShown("\(platform == .fcm ? "FCM" : "APNs") refuses it, so the phone shows nothing: \(refused.message).")
+            }
         }
         return NotificationPreview(name: name, template: translation.template, now: now, platforms: drawn, diagnostics: translation.diagnostics)
     }

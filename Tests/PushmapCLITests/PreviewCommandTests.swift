@@ -234,6 +234,27 @@ struct PreviewCommandTests {
         #expect(result.stdout.contains("fallback (basic): only 2 carousel images (Android needs 3)"), "\(result.stdout)")
     }
 
+    /// Source: the fortieth audit, F2 to F4: a timer over on arrival said its live keys showed; a
+    /// Campaign Classic payload with an empty body, and one over the size limit, were drawn as
+    /// shown. FCM's and APNs' 4096 bytes; client-rules.md (Campaign Classic reads an empty body as
+    /// absent).
+    @Test("what never shows is drawn as nothing, with no key said to show: a payload over the limit, a Campaign Classic one with an empty body")
+    func notShownDrawnAsNothing() throws {
+        let huge = #"{"title": "T", "body": "\#(String(repeating: "b", count: 5000))"}"#
+        let result = try CommandRunner.run(["preview", "--now", "1767225600", "-"], input: Data(huge.utf8))
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("FCM refuses it, so the phone shows nothing") && result.stdout.contains("APNs refuses it, so the phone shows nothing"), "\(result.stdout)")
+        #expect(!result.stdout.contains("    shows   "), "\(result.stdout)")
+        let classic = #"{"template": "basic", "title": "T", "body": "", "campaignClassic": {"messageId": "m", "deliveryId": "d"}}"#
+        let android = try CommandRunner.run(["preview", "--platform", "fcm", "--now", "1767225600", "-"], input: Data(classic.utf8))
+        #expect(android.status == 1)
+        #expect(android.stdout.contains("adb_body is empty, which Campaign Classic's extension reads as absent") && android.stdout.contains("(the phone shows nothing)"), "\(android.stdout)")
+        let timer = #"{"template": "timer", "title": "T", "body": "B", "timer": {"endsAt": 1700000000}, "expired": {"title": "Over"}}"#
+        let over = try CommandRunner.run(["preview", "--now", "1767225600", "-"], input: Data(timer.utf8))
+        #expect(over.stdout.contains("ignores adb_title          not drawn: the timer is over on arrival"), "\(over.stdout)")
+        #expect(over.stdout.contains("the timer is over on arrival: the alternate content shows at once"), "\(over.stdout)")
+    }
+
     /// Source: the thirty-sixth audit, F12 (a body's later lines printed at the margin) and F10
     /// (the notes counted skipped icons from 1, the warnings beside them from 0).
     @Test("the text form keeps a text's later lines under its first, and counts items as the JSON paths do")

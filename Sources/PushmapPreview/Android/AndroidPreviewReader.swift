@@ -31,10 +31,12 @@ package struct AndroidPreviewReader {
         // nothing shows, and a carousel's own keys unread when basic shows instead (the
         // thirty-eighth audit, F2).
         if preview.views.isEmpty {
-            for index in preview.keys.indices where preview.keys[index].verdict == .shows {
-                preview.keys[index].verdict = .ignores
-                preview.keys[index].reason = "not drawn: the notification is not shown"
-            }
+            preview.markUndrawn("not drawn: the notification is not shown")
+        } else if !preview.views.contains(where: { !$0.id.hasPrefix("expired") }) {
+            // A timer over on arrival: only its expired content shows, if anything (the fortieth audit, F2).
+            preview.markUndrawn("not drawn: the timer is over on arrival; only the expired content shows", only: [
+                AdobeKey.title.name, AdobeKey.body.name, AdobeKey.bodyEx.name, AdobeKey.image.name, AdobeKey.timerEnd.name, AdobeKey.timerDuration.name,
+            ])
         } else if type == "car", preview.layout == "basic" {
             for index in preview.keys.indices where [AdobeKey.carouselMode.name, AdobeKey.carouselLayout.name].contains(preview.keys[index].key) {
                 preview.keys[index].verdict = .ignores
@@ -85,6 +87,10 @@ package struct AndroidPreviewReader {
         }
         if type == "car", !data.has(AdobeKey.carouselLayout.name) { refusals.append("adb_car_layout is missing") }
         if type == "timer", !data.has(AdobeKey.titleAlt.name) { refusals.append("adb_title_alt is missing") }
+        // Campaign Classic's extension reads an empty body as absent (android-campaign-classic).
+        if layout?.needsText != false, data.has("_mId") || data.has("_dId"), data.text(AdobeKey.body.name)?.isEmpty == true, (data.text("_msg") ?? "").isEmpty {
+            refusals.append("adb_body is empty, which Campaign Classic's extension reads as absent")
+        }
         refusals += layout?.refusals(data) ?? []
         if !refusals.isEmpty {
             preview.layout = "none"

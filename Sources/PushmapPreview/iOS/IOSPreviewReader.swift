@@ -290,7 +290,10 @@ package struct IOSPreviewReader {
             guard template == "timer" else { return (.ignores, "a timer key; the \(template ?? "") template does not read it") }
             switch key {
             case AdobeKey.timerEnd.name where PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
-            case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name: return (.shows, "the countdown")
+            case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name:
+                // Over on arrival, no countdown runs (the fortieth audit, F2).
+                let remaining = PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) ?? PayloadValues.integer(reading.text(AdobeKey.timerEnd.name)).map { $0 - now }
+                return (remaining ?? 1) > 0 ? (.shows, "the countdown") : (.ignores, "the timer is over on arrival: the alternate content shows at once")
             case AdobeKey.timerColour.name: return colorVerdict(text, what: "countdown colour")
             case AdobeKey.mediaAlt.name where Self.https(text) == nil: return (.ignores, "not https: iOS loads only https images, so none shows")
             default: return (.shows, "after the timer runs out")
