@@ -51,6 +51,18 @@ struct FCMCommandTests {
         #expect(result.stdout.contains("valid fcm payload: 0 errors"), "\(result.stdout)")
     }
 
+    /// Source: the fortieth audit, F9: a data key holding a line feed took two lines of the
+    /// report, and `adb_clr_bg\n`, a key Android does not read, was judged as a colour too.
+    @Test("a key with a line feed is one line of the report, and an adb_clr_ key Android does not read is one finding")
+    func oddKeys() throws {
+        let payload = #"{"message": {"token": "t", "data": {"adb_title": "A", "adb_body": "B", "google.\nx": "2", "adb_clr_bg\n": "x"}}}"#
+        let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(payload.utf8))
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3, "\(result.stdout)")
+        #expect(lines.filter { $0.contains("adb_clr_bg") }.count == 1 && result.stdout.contains("[android-unknown-key, fcm]"), "\(result.stdout)")
+        #expect(result.stdout.contains(#"FCM refuses the data key google.\nx"#), "\(result.stdout)")
+    }
+
     @Test("a /topics/ prefix is refused, with the advice to strip it as the Admin SDKs do")
     func topicPrefix() throws {
         let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(#"{"message": {"topic": "/topics/news"}}"#.utf8))

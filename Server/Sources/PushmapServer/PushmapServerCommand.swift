@@ -84,7 +84,9 @@ struct PushmapServerCommand: AsyncParsableCommand {
         // The `help` that swift-argument-parser's man page and completions name for every command
         // answers as --help does (the thirty-ninth audit, F4: it was a usage error).
         let arguments = Array(CommandLine.arguments.dropFirst())
-        await main(arguments.first == "help" ? ["--help"] : arguments)
+        // `help` alone: with more after it, the usage error any other stray word is (the
+        // forty-first audit, F4).
+        await main(arguments == ["help"] ? ["--help"] : arguments)
     }
 
     func validate() throws {

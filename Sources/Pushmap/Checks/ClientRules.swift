@@ -70,7 +70,10 @@ enum ClientRules {
     /// `adb_clr_*`: 6 or 8 hex digits (after a `#` where the platform allows one). A warning:
     /// the phone ignores a colour it cannot read and shows the notification without it.
     static func colours(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {
-        for index in keys.prints.indices where keys.prints[index].isColour {
+        // The colour keys this platform reads: another adb_clr_ key is the unknown-key rule's
+        // (the fortieth audit, F9: `adb_clr_bg\n` was judged twice).
+        let bit = platform.readerBit
+        for index in keys.prints.indices where keys.prints[index].isColour && keys.entries[index].readers & bit != 0 {
             guard let colour = keys.entries[index].value.utf8, !isColour(colour, allowingHash: platform.colourAllowsHash) else { continue }
             report.warning(
                 keys.location(at: index),

@@ -42,7 +42,9 @@ struct ValidateCommand: ParsableCommand {
         var text: String
         switch format {
         case .human:
-            text = report.lines(findings).map { $0 + "\n" }.joined()
+            // One line each, whatever a key holds: its control characters written escaped, as on
+            // standard error (the fortieth audit, F9: a key with a line feed took two lines).
+            text = report.lines(findings).map { ShownText.escaped($0) + "\n" }.joined()
             let errors = findings.filter { $0.severity == .error }.count
             text += "\(input.name): \(errors == 0 ? "valid" : "invalid") \(platform) payload: \(errors) error\(errors == 1 ? "" : "s"), \(findings.count - errors) warning\(findings.count - errors == 1 ? "" : "s")\n"
         case .json:
