@@ -160,6 +160,17 @@ struct ImportCommandTests {
         #expect(colour.stderr.contains(##"$.message.data.adb_cta_clr: as given, adb_cta_clr "#FF0000" is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour; the intent writes "FF0000" [android-color, fcm]"##), "\(colour.stderr)")
     }
 
+    /// Source: the forty-first audit, F1: validate measures an APNS payload's size on its text,
+    /// escapes as written, and import measured the value: a payload APNs refuses was said fine.
+    @Test("a payload over APNs' limit as written, by its escapes, is said so as validate says it")
+    func sizeAsWritten() throws {
+        let body = String(repeating: #"\u0026"#, count: 700)
+        let payload = #"{"aps": {"alert": {"title": "T", "body": "\#(body)"}}}"#
+        let result = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(payload.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("warning: $: as given, the payload is ") && result.stderr.contains("[apns-size, apns]"), "\(result.stderr)")
+    }
+
     @Test("warns at its payload path about a number that loses digits on the way into the intent")
     func inexactNumber() throws {
         let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}}, "order": 12345678901234567890}"#

@@ -118,7 +118,7 @@ struct PushmapAPI: APIProtocol {
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do throws(TranslationError) {
             let translator = store.translator
-            imported = try await store.running { () throws(TranslationError) in try translator.importIntent(payload, platform: platform, read: read) }
+            imported = try await store.running { () throws(TranslationError) in try translator.importIntent(payload, platform: platform, read: read, text: body) }
         } catch {
             throw failure(error)
         }

@@ -45,10 +45,13 @@ extension Translator {
 
     /// As ``importIntent(_:platform:)``, with what reading the payload found first: the intent
     /// carries a number as it was read, and the comparison cannot see what was lost before.
+    /// `text`, the payload's JSON text when there is one, is what the payload as given is
+    /// checked on, as `validate` checks it: its size is the text's (escapes, a repeated key's
+    /// first value), not the value's (the forty-first audit, F1).
     @_spi(Tools) public func importIntent(
-        _ payload: JSONValue, platform: Platform, read: [Diagnostic]
+        _ payload: JSONValue, platform: Platform, read: [Diagnostic], text: [UInt8]? = nil
     ) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
-        let imported = try importIntent(payload, platform: platform)
+        let imported = try PayloadImport(translator: self).run(payload, platform: platform, text: text)
         // Said of the payload, as the import's own findings are.
         let read = read.map { diagnostic in
             var diagnostic = diagnostic

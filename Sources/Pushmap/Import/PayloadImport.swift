@@ -18,14 +18,17 @@ struct PayloadImport {
         var diagnostics: [Diagnostic] = []
     }
 
-    func run(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+    func run(_ payload: JSONValue, platform: Platform, text: [UInt8]? = nil) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         // Header names as HTTP reads them, whatever their case, found where written (APNSHeaderNames).
         let names = APNSHeaderNames(payload, platform: platform)
-        let (intent, diagnostics) = try read(names.value, platform: platform)
+        // What the payload as given does on the phone, checked as validate checks it: on the text
+        // when there is one (its size is the text's), with the header names as written.
+        let asGiven = text.map { translator.validate($0, platform: platform) } ?? translator.validate(payload, platform: platform)
+        let (intent, diagnostics) = try read(names.value, platform: platform, asGiven: asGiven)
         return (intent, names.restored(diagnostics))
     }
 
-    private func read(_ payload: JSONValue, platform: Platform) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
+    private func read(_ payload: JSONValue, platform: Platform, asGiven findings: [Diagnostic]) throws(TranslationError) -> (intent: JSONValue?, diagnostics: [Diagnostic]) {
         var reading: Reading
         var requestForm = false
         switch platform {
@@ -54,7 +57,7 @@ struct PayloadImport {
 
         // What the payload as given does on the phone: a fault there is said as validate says
         // it, not as a neutral change the import makes (the thirty-sixth audit, F1, F2, F9).
-        let asGiven = Faults(translator.validate(payload, platform: platform))
+        let asGiven = Faults(findings)
         let refusals = asGiven.errors
 
         // Translate back; a field the translation refuses is taken out, reported by its key.
@@ -122,7 +125,8 @@ struct PayloadImport {
         // the intent does with that key; else one the intent keeps (a timer over at --now).
         for refusal in refusals where reported.insert(refusal.path).inserted {
             let key = differences.first { refusal.path.hasPrefix($0.path + "[") || refusal.path.hasPrefix($0.path + ".") }
-            let outcome = key.map { $0.kind == .notKept ? "the intent leaves \(ImportDifference.name($0.path)) out" : $0.outcome } ?? "the intent keeps it"
+            let kept = refusal.path == "$" ? "the intent's own payload is checked when it is translated" : "the intent keeps it"
+            let outcome = key.map { $0.kind == .notKept ? "the intent leaves \(ImportDifference.name($0.path)) out" : $0.outcome } ?? kept
             reading.diagnostics.append(.warning(refusal.path, refusal.rule, "as given, \(refusal.message); \(outcome)", platform: platform))
         }
         return (intent, reading.diagnostics)

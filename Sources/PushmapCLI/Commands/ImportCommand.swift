@@ -30,11 +30,11 @@ struct ImportCommand: ParsableCommand {
     func run() throws {
         let input = InputFile(file)
         let report = DiagnosticReport(format: format, file: input.name)
-        let (payload, read) = try report.readPayload(input, platform: platform.platform)
+        let (payload, read, text) = try report.readPayload(input, platform: platform.platform)
         let translator = try scriptOptions.translator(format: format, now: clock.now)
         let imported: (intent: JSONValue?, diagnostics: [Diagnostic])
         do {
-            imported = try translator.importIntent(payload, platform: platform.platform, read: read)
+            imported = try translator.importIntent(payload, platform: platform.platform, read: read, text: text)
         } catch {
             report.emit(error.diagnostics, scriptError: error.scriptError)
             throw ExitCode(error.exitCode)

@@ -42,8 +42,11 @@ struct DiagnosticReport {
     }
 
     /// A payload as `readJSON(_:limit:)` reads it, and a warning for each number that loses digits.
-    func readPayload(_ input: InputFile, platform: Platform, limit: Int = 1 << 20) throws -> (payload: JSONValue, read: [Diagnostic]) {
-        try read(input, limit: limit) { bytes throws(JSONParseError) in try Translator.readPayload(bytes, platform: platform) }
+    func readPayload(_ input: InputFile, platform: Platform, limit: Int = 1 << 20) throws -> (payload: JSONValue, read: [Diagnostic], text: [UInt8]) {
+        try read(input, limit: limit) { bytes throws(JSONParseError) in
+            let (payload, read) = try Translator.readPayload(bytes, platform: platform)
+            return (payload, read, bytes)
+        }
     }
 
     private func read<Value>(_ input: InputFile, limit: Int, _ parse: ([UInt8]) throws(JSONParseError) -> Value) throws -> Value {
