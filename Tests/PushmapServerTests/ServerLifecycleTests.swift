@@ -172,7 +172,7 @@ struct ServerLifecycleTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-negative-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for (option, reason) in [("--port", "--port must be between 0 and 65535"), ("--request-timeout-ms", "timeouts and the watch interval must be over 0")] {
+        for (option, reason) in [("--port", "--port must be between 0 and 65535"), ("--request-timeout-ms", "--request-timeout-ms must be over 0")] {
             let process = try RunningProcess(ServerPaths.server, [option, "-1"], scratch: scratch, label: "negative")
             defer { process.stop() }
             #expect(process.wait(seconds: 20) == 64)

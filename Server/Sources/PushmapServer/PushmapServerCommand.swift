@@ -93,8 +93,12 @@ struct PushmapServerCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard maxBodyBytes > 0 else { throw ValidationError("--max-body-bytes must be over 0") }
         guard maxConcurrentRequests > 0 else { throw ValidationError("--max-concurrent-requests must be over 0") }
-        guard requestTimeoutMilliseconds > 0, batchTimeoutMilliseconds > 0, idleTimeoutMilliseconds > 0, watchIntervalMilliseconds > 0 else {
-            throw ValidationError("timeouts and the watch interval must be over 0")
+        // Each named, as the other range errors are (the forty-first audit, F7).
+        for (value, option) in [
+            (requestTimeoutMilliseconds, "--request-timeout-ms"), (batchTimeoutMilliseconds, "--batch-timeout-ms"),
+            (idleTimeoutMilliseconds, "--idle-timeout-ms"), (watchIntervalMilliseconds, "--watch-interval-ms"),
+        ] where value <= 0 {
+            throw ValidationError("\(option) must be over 0")
         }
         guard drainDelayMilliseconds >= 0 else { throw ValidationError("--drain-delay-ms must be 0 or more") }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
