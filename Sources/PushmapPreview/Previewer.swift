@@ -16,27 +16,28 @@ public struct Previewer: Sendable {
     /// gives no payload throws (the thirty-sixth audit, F6).
     public func preview(_ intent: [UInt8], name: String, platforms: [Platform], failedChecks: Bool = false) throws(TranslationError) -> NotificationPreview {
         let now = translator.options.clock()
-        let translation: Translation
-        do {
-            translation = try translator.translate(intent, platforms: platforms)
-        } catch {
-            guard failedChecks, let unchecked = error.unchecked else { throw error }
-            translation = unchecked
-        }
+        let translation = try Self.drawable(failedChecks) { () throws(TranslationError) in try translator.translate(intent, platforms: platforms) }
         return preview(translation, name: name, platforms: platforms, now: now)
     }
 
     /// The preview of an intent given as a value, at `now` (a fixture's time); `failedChecks`
     /// as above.
     package func preview(_ intent: JSONValue, name: String, platforms: [Platform], now: Int64, failedChecks: Bool = false) throws(TranslationError) -> NotificationPreview {
-        let translation: Translation
+        let translation = try Self.drawable(failedChecks) { () throws(TranslationError) in try translator.translate(intent, platforms: platforms, now: now) }
+        return preview(translation, name: name, platforms: platforms, now: now)
+    }
+
+    /// What `translate` gives, or with `failedChecks` the payloads of a translation whose checks
+    /// failed, its findings with them.
+    private static func drawable(
+        _ failedChecks: Bool, _ translate: () throws(TranslationError) -> Translation
+    ) throws(TranslationError) -> Translation {
         do {
-            translation = try translator.translate(intent, platforms: platforms, now: now)
+            return try translate()
         } catch {
             guard failedChecks, let unchecked = error.unchecked else { throw error }
-            translation = unchecked
+            return unchecked
         }
-        return preview(translation, name: name, platforms: platforms, now: now)
     }
 
     /// Reads a translation's payloads.

@@ -50,20 +50,28 @@ package struct PayloadChecker: Sendable {
         var repeated: [JSONParseError] = []
         let payload = try JSONParser.parse(text, repeatedKeys: &repeated)
         let request = payload.objectValue.map { $0["aps"] == nil && ($0["payload"] != nil || $0["headers"] != nil) } ?? false
-        var findings: [Diagnostic] = []
-        var said: Set<JSONPath> = [] // a key given three times is one fault
+        let findings = try Self.repeatedAPNSKeys(repeated, request: request).map { key, isHeader in
+            isHeader
+                ? .error(key.path.description, "apns-header-key", """
+                    \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); keep one
+                    """, platform: .apns)
+                : Diagnostic.repeatedAPNSKey(key)
+        }
+        return findings + check(payload, platform: platform, text: text)
+    }
+
+    /// The keys an APNS text repeats, each once however often given, in order, and whether each
+    /// is a request's header; a request's own member given twice leaves no one request, and is
+    /// thrown. Validate and import say them each their way.
+    package static func repeatedAPNSKeys(_ repeated: [JSONParseError], request: Bool) throws(JSONParseError) -> [(key: JSONParseError, isHeader: Bool)] {
+        var keys: [(key: JSONParseError, isHeader: Bool)] = []
+        var said: Set<JSONPath> = []
         for key in repeated where said.insert(key.path).inserted {
             let steps = key.path.components
             if request, steps.count == 1 { throw key }
-            if request, steps.count == 2, steps.first == .key("headers") {
-                findings.append(.error(key.path.description, "apns-header-key", """
-                    \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); keep one
-                    """, platform: .apns))
-            } else {
-                findings.append(.repeatedAPNSKey(key))
-            }
+            keys.append((key, request && steps.count == 2 && steps.first == .key("headers")))
         }
-        return findings + check(payload, platform: platform, text: text)
+        return keys
     }
 
     /// As ``check(_:platform:)``, for a payload given as JSON `text`: a bare APNS payload's size

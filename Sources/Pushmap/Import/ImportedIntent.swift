@@ -27,20 +27,12 @@ extension Translator {
         }
         var repeated: [JSONParseError] = []
         let payload = try JSONParser.parse(text, inexact: &inexact, repeatedKeys: &repeated)
-        let request = PayloadImport.request(payload) != nil
-        var read = inexact.map(Diagnostic.inexactNumber)
-        var said: Set<JSONPath> = [] // a key given three times is one fault
-        for key in repeated where said.insert(key.path).inserted {
-            let steps = key.path.components
-            if request, steps.count == 1 { throw key }
-            if request, steps.count == 2, steps.first == .key("headers") {
-                let message = "as given, \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); give it once"
-                read.append(.warning(key.path.description, "apns-header-key", message))
-            } else {
-                read.append(.repeatedAPNSKey(key))
-            }
+        let keys = try PayloadChecker.repeatedAPNSKeys(repeated, request: PayloadImport.request(payload) != nil).map { key, isHeader in
+            isHeader
+                ? .warning(key.path.description, "apns-header-key", "as given, \(key.line):\(key.column): \(key.reason): APNs refuses a repeated header (DuplicateHeaders); give it once")
+                : Diagnostic.repeatedAPNSKey(key)
         }
-        return (payload, read)
+        return (payload, inexact.map(Diagnostic.inexactNumber) + keys)
     }
 
     /// As ``importIntent(_:platform:)``, with what reading the payload found first: the intent

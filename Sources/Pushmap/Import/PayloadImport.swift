@@ -91,9 +91,7 @@ struct PayloadImport {
                     // The payload's own faults are why it does not come back: said once each, with
                     // no word at their paths of what the tries took out (the thirty-eighth audit, F6).
                     let faulted = refusals.map(\.path)
-                    let aside = reading.diagnostics.filter { finding in
-                        !faulted.contains { $0 == finding.path || $0.hasPrefix(finding.path + "[") || $0.hasPrefix(finding.path + ".") }
-                    }
+                    let aside = reading.diagnostics.filter { finding in !faulted.contains { $0 == finding.path || Self.isInside($0, finding.path) } }
                     return (intent, aside + refusals)
                 }
             }
@@ -124,7 +122,7 @@ struct PayloadImport {
         // A fault of the payload as given not said above: inside a key said already, with what
         // the intent does with that key; else one the intent keeps (a timer over at --now).
         for refusal in refusals where reported.insert(refusal.path).inserted {
-            let key = differences.first { refusal.path.hasPrefix($0.path + "[") || refusal.path.hasPrefix($0.path + ".") }
+            let key = differences.first { Self.isInside(refusal.path, $0.path) }
             let kept = refusal.path == "$" ? "the intent's own payload is checked when it is translated" : "the intent keeps it"
             let outcome = key.map { $0.kind == .notKept ? "the intent leaves \(ImportDifference.name($0.path)) out" : $0.outcome } ?? kept
             reading.diagnostics.append(.warning(refusal.path, refusal.rule, "as given, \(refusal.message); \(outcome)", platform: platform))
@@ -148,6 +146,11 @@ struct PayloadImport {
         return difference.diagnostic(platform)
     }
 
+    /// Whether the JSON path `path` is below `parent` (`$.a[0]` and `$.a.b` are below `$.a`).
+    static func isInside(_ path: String, _ parent: String) -> Bool {
+        path.hasPrefix(parent + "[") || path.hasPrefix(parent + ".")
+    }
+
     /// What validate finds in the payload as given, by path.
     struct Faults {
         let all: [Diagnostic]
@@ -165,7 +168,7 @@ struct PayloadImport {
 
         /// The first error inside the value at `path` (`adb_rate_act[0]` in `adb_rate_act`).
         func errorInside(_ path: String) -> Diagnostic? {
-            errors.first { $0.path.hasPrefix(path + "[") || $0.path.hasPrefix(path + ".") }
+            errors.first { PayloadImport.isInside($0.path, path) }
         }
     }
 

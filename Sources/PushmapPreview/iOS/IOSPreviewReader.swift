@@ -96,6 +96,11 @@ package struct IOSPreviewReader {
         return preview
     }
 
+    /// The timer's seconds left at arrival: adb_tmr_dur, else adb_tmr_end less now; nil with neither.
+    private func remainingSeconds(_ reading: Reading) -> Int64? {
+        PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) ?? PayloadValues.integer(reading.text(AdobeKey.timerEnd.name)).map { $0 - now }
+    }
+
     /// An image URL iOS loads: https only, as the ios-media-https warning says (the thirty-sixth
     /// audit, F11: an http image was drawn in the expanded view the warning said showed none).
     private static func https(_ url: String?) -> String? {
@@ -155,10 +160,7 @@ package struct IOSPreviewReader {
             }
         case "timer":
             expanded.colors.timer = reading.text(AdobeKey.timerColour.name).flatMap(PreviewColor.iOS)
-            let remaining: Int64? =
-                if let duration = PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) { duration }
-                else if let end = PayloadValues.integer(reading.text(AdobeKey.timerEnd.name)) { end - now }
-                else { nil }
+            let remaining = remainingSeconds(reading)
             guard let remaining, let alternate = reading.text(AdobeKey.titleAlt.name) else {
                 let reason = remaining == nil ? "neither adb_tmr_dur nor adb_tmr_end is a number in a string" : "adb_title_alt is missing"
                 preview.layout = "ios-default"
@@ -292,8 +294,7 @@ package struct IOSPreviewReader {
             case AdobeKey.timerEnd.name where PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
             case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name:
                 // Over on arrival, no countdown runs (the fortieth audit, F2).
-                let remaining = PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) ?? PayloadValues.integer(reading.text(AdobeKey.timerEnd.name)).map { $0 - now }
-                return (remaining ?? 1) > 0 ? (.shows, "the countdown") : (.ignores, "the timer is over on arrival: the alternate content shows at once")
+                return (remainingSeconds(reading) ?? 1) > 0 ? (.shows, "the countdown") : (.ignores, "the timer is over on arrival: the alternate content shows at once")
             case AdobeKey.timerColour.name: return colorVerdict(text, what: "countdown colour")
             case AdobeKey.mediaAlt.name where Self.https(text) == nil: return (.ignores, "not https: iOS loads only https images, so none shows")
             default: return (.shows, "after the timer runs out")
