@@ -130,6 +130,10 @@ struct PackagingTests {
             // The exit codes the tools use, not generate-manual's generic sentence (the thirty-ninth audit, F6).
             let words = rendered.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
             #expect(words.contains("64 a usage error") && !words.contains(">0 if an error occurs"), "\(page):\n\(rendered.stdout.suffix(400))")
+            // The values and defaults --help gives (the thirty-ninth audit, F6).
+            let defaults = ["pushmap.translate.1": "(values: fcm, apns, both; default: both)", "pushmap.batch.1": "(values: fcm, apns, both; default: both)",
+                            "pushmap-server.1": "(default: 127.0.0.1)"]
+            if let expected = defaults[page] { #expect(words.contains(expected), "\(page):\n\(words)") }
         }
         let index = try runProgram("/usr/bin/env", ["man", "-l", "-P", "cat", man1.appendingPathComponent("pushmap.1").path])
         #expect(index.stdout.contains("translate"))
@@ -163,13 +167,15 @@ struct PackagingTests {
         #expect(again.status == 1)
         #expect(again.stderr.contains("nothing to uninstall"))
 
-        // A prefix that did not exist, installed into twice, is gone again after the uninstall.
+        // A prefix that did not exist, installed into twice, is gone again after the uninstall,
+        // with the folder above it that the install made (the thirty-ninth audit, F9).
         let fresh = scratch.appendingPathComponent("fresh/prefix")
         #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
         #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--prefix", fresh.path]).status == 0)
         #expect(FileManager.default.isExecutableFile(atPath: fresh.appendingPathComponent("bin/pushmap").path))
         #expect(try runProgram(Self.root.appendingPathComponent("scripts/install").path, ["--uninstall", "--prefix", fresh.path]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: fresh.path))
+        #expect(!FileManager.default.fileExists(atPath: fresh.deletingLastPathComponent().path))
+        #expect(FileManager.default.fileExists(atPath: scratch.path))
     }
 
     @Test("scripts/release writes a tarball and its checksum; unpacked elsewhere, its binaries run")
