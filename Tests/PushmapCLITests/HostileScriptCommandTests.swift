@@ -202,7 +202,7 @@ struct HostileScriptCommandTests {
         #expect(outputs[0] == outputs[1])
     }
 
-    /// Source: docs/script-contract.md, pushmap.rules: "read-only (every translation shares it)";
+    /// Source: docs/lua-api.md, pushmap.rules: "read-only (every translation shares it)";
     /// the sandbox audit emptied the carousel's rules from one line and changed what the built-in
     /// carousel wrote on a later line.
     @Test("pushmap.rules cannot be changed: reading it works as documented, and a later line's built-in translation is as before")

@@ -4,7 +4,7 @@
 -- file, with the intent's fields after it, as types/pushmap.lua; an editor with the Lua Language
 -- Server (VS Code's "Lua" extension, Neovim's lua_ls) then completes and checks them. It is never
 -- run. Start a script's returned table with `---@type pushmap.Template` to have its mappings'
--- `intent` and `ctx` typed. The reference is docs/script-contract.md.
+-- `intent` and `ctx` typed. The reference: docs/script-contract.md and docs/lua-api.md.
 
 ---Lua 5.5's table.create, which the sandbox adds to Lua 5.4: an empty table with room for `nseq`
 ---list items and `nrec` other keys, so that filling it never rebuilds it.

@@ -9,7 +9,7 @@
 -- pushmap.path; intent.lua the intent's admission and strict access; apns.lua the APNS request
 -- headers (and pushmap.pushtype); absent.lua names what the sandbox leaves out; trace.lua adds trace.
 -- Its state (the registered templates, the diagnostics of the current run) lives in locals here, not in globals: the globals are read-only once this chunk returns.
--- The contract and the API are described in docs/script-contract.md.
+-- The contract is described in docs/script-contract.md, the API in docs/lua-api.md.
 
 local pushmap = pushmap
 
