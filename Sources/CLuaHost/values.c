@@ -62,8 +62,13 @@ static int lib_date(lua_State *L) {
     int is_integer = 0;
     lua_Integer epoch = lua_tointegerx(L, 1, &is_integer);
     if (!is_integer || lua_type(L, 1) != LUA_TNUMBER) {
-        return luaL_error(L, "pushmap.date: the time must be whole epoch seconds, got %s",
-                          lua_type(L, 1) == LUA_TNUMBER ? "a fraction" : luaL_typename(L, 1));
+        const char *got = luaL_typename(L, 1);
+        if (lua_type(L, 1) == LUA_TNUMBER) {
+            // A float that is no integer: NaN, beyond 64 bits, or a true fraction.
+            lua_Number n = lua_tonumber(L, 1);
+            got = n != n ? "not a number (nan)" : (n >= 0x1p63 || n < -0x1p63) ? "a number beyond 64 bits" : "a fraction";
+        }
+        return luaL_error(L, "pushmap.date: the time must be whole epoch seconds, got %s", got);
     }
     if (!lua_isnoneornil(L, 2) && lua_type(L, 2) != LUA_TSTRING) {
         return luaL_error(L, "pushmap.date: the format must be a string such as \"%%Y-%%m-%%d\", got %s", luaL_typename(L, 2));
