@@ -9,6 +9,12 @@ package struct FixtureRunner: Sendable {
         package var passed: Bool
         /// What differs, one line each (empty when passed).
         package var differences: [String]
+
+        package init(path: String, passed: Bool, differences: [String]) {
+            self.path = path
+            self.passed = passed
+            self.differences = differences
+        }
     }
 
     package let translator: Translator

@@ -376,6 +376,9 @@ struct ScriptAuthoringTests {
             (#"pushmap.date(ctx.now, "%Y %")"#, "pushmap.date: the format ends in a lone '%' (write %% for a percent sign)"),
             (#"pushmap.date("soon")"#, "pushmap.date: the time must be whole epoch seconds, got string"),
             ("pushmap.date(1.5)", "pushmap.date: the time must be whole epoch seconds, got a fraction"),
+            // The forty-second audit, F6: these two were "a fraction" too.
+            ("pushmap.date(1e300)", "pushmap.date: the time must be whole epoch seconds, got a number beyond 64 bits"),
+            ("pushmap.date(0/0)", "pushmap.date: the time must be whole epoch seconds, got not a number (nan)"),
         ] {
             let folder = try Self.folder(["m/bad.lua": """
                 return { name = "bad", api = 1, platforms = { "fcm" },
@@ -482,6 +485,38 @@ struct ScriptAuthoringTests {
         #expect(json.stderr.isEmpty, "\(json.stderr)")
         let human = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
         #expect(human.status == 2)
-        #expect(human.stderr.contains("m/broken.lua: script error: m/broken.lua:2:"), "\(human.stderr)")
+        #expect(human.stdout.contains("FAIL m/broken.lua\n     m/broken.lua:2:"), "\(human.stdout)")
+    }
+
+    /// Source: the forty-second audit, F5, against issue 5 ("compiles every script, checks its
+    /// contract, and runs the fixtures beside it"): the first script that did not load hid every
+    /// other script's error and every fixture.
+    @Test("scripts check says every script that does not load, and checks the others and their fixtures; exit 2")
+    func checkGoesOnPastBrokenScripts() throws {
+        let folder = try Self.folder([
+            // A syntax error in an override of a built-in: its fixture must not run against the built-in.
+            "m/basic.lua": "return { name = \"basic\", api = 1, platforms = { \"fcm\" }, fcm = function(i, c) return {} end\n",
+            "m/basic.test/a.json": #"{"intent": {"template": "basic", "title": "a", "body": "b"}, "fcm": {"message": {"data": {}}}}"#,
+            "m/mid.lua": "return { name = \"mid\", api = 1, platforms = { \"fcm\" }, fcm = function(i, c) return {} end, bogus = 1 }\n",
+            // Built on a broken template: it fails in turn, at its own base.
+            "m/child.lua": "return { name = \"child\", api = 1, base = \"mid\", platforms = { \"fcm\" }, fcm = function(i, c) return {} end }\n",
+            "m/ok.lua": "return { name = \"ok\", api = 1, platforms = { \"fcm\" }, fcm = function(i, c) return { message = { data = { t = i.title } } } end }\n",
+            "m/ok.test/a.json": #"{"intent": {"template": "ok", "title": "x"}, "fcm": {"message": {"data": {"t": "x"}}}}"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let human = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
+        #expect(human.status == 2)
+        for expected in ["FAIL m/basic.lua\n     m/basic.lua:2: '}' expected", "FAIL m/mid.lua\n     m/mid.lua:1: template contract: unknown key \"bogus\"",
+                         "FAIL m/child.lua\n     m/child.lua:1: template contract: 'base': no template is named \"mid\"",
+                         "ok   m/ok.lua: template ok (fcm)", "PASS m/ok.test/a.json", "FAIL m/basic.test/a.json\n     not run: m/basic.lua does not load",
+                         "1 passed, 4 failed"] {
+            #expect(human.stdout.contains(expected), "\(expected)\n\(human.stdout)")
+        }
+        let json = try CommandRunner.run(["scripts", "check", "--format", "json", "m"], directory: folder)
+        #expect(json.status == 2)
+        let report = try #require(CommandRunner.json(json.stdout) as? [String: Any])
+        let errors = try #require(report["scriptErrors"] as? [[String: Any]])
+        #expect(errors.compactMap { $0["script"] as? String } == ["m/basic.lua", "m/mid.lua", "m/child.lua"])
+        #expect(report["passed"] as? Int == 1 && report["failed"] as? Int == 4, "\(report)")
     }
 }

@@ -43,6 +43,15 @@ public struct TemplateScripts: Sendable, Hashable {
         scripts.append(TemplateScript(name: name, path: path ?? "\(layer)/\(name).lua", layer: layer, source: source))
     }
 
+    /// These scripts without the template script at `path`, or nil when none is there: what
+    /// `scripts check` goes on with once a script does not load.
+    package func removing(path: String) -> TemplateScripts? {
+        guard scripts.contains(where: { $0.path == path }) else { return nil }
+        var rest = self
+        rest.scripts.removeAll { $0.path == path }
+        return rest
+    }
+
     /// The winning script of each template, by name.
     package var winners: [String: TemplateScript] {
         var result: [String: TemplateScript] = [:]

@@ -85,8 +85,9 @@ struct ScriptsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Compile every script in a folder, check its contract, and run the fixtures beside it (NAME.test/*.json).",
             discussion: """
-            One PASS or FAIL line per fixture, with the differences; a file that is not a fixture and a template \
-            with no fixture fail too. Exit 1 when anything fails, 2 when a script does not load.
+            One PASS or FAIL line per fixture, with the differences; a file that is not a fixture, a template \
+            with no fixture and a script that does not load fail too (the others are still checked). Exit 1 when \
+            anything fails, 2 when a script does not load.
             """
         )
 
@@ -106,11 +107,36 @@ struct ScriptsCommand: ParsableCommand {
             options.directories = [directory]
             options.usesEnvironment = false
             options.verbose = verbose
-            // With --format json, a script that does not load is said in the object the check
-            // writes, as its scriptError, so a tool reading standard output sees it there.
-            var loadFailure: ((ScriptError) -> Void)?
-            if format == .json { loadFailure = Self.writeLoadFailure }
-            let translator = try options.translator(format: format, blameWarnings: true, loadFailure: loadFailure)
+            var scripts: TemplateScripts
+            do {
+                scripts = try options.scripts()
+            } catch {
+                StandardStream.note("pushmap: \(error)")
+                throw ExitStatus.invalid
+            }
+            // A script that does not load is said, and the rest checked without it, so one run
+            // shows every broken script and the others' fixtures (the forty-second audit, F5: the
+            // first broken script hid the rest). A template built on a broken one fails in turn.
+            var broken: [ScriptError] = []
+            var loaded: Translator?
+            while loaded == nil {
+                do {
+                    loaded = try options.translator(scripts, blameWarnings: true)
+                } catch {
+                    broken.append(error)
+                    guard let path = error.script, let rest = scripts.removing(path: path) else { break }
+                    scripts = rest
+                }
+            }
+            // Nothing loads without the error (shared.lua, say): nothing can be checked.
+            guard let translator = loaded else {
+                if format == .json, let first = broken.first {
+                    Self.writeLoadFailure(first, all: broken)
+                } else {
+                    for error in broken { DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error) }
+                }
+                throw ExitStatus.scriptFailed
+            }
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
             let fixtures: [Result<Fixture, FixtureProblem>]
             do {
@@ -121,17 +147,27 @@ struct ScriptsCommand: ParsableCommand {
             }
             // A folder with nothing to check is most likely a wrong path: green in CI, it would
             // hide that nothing ran.
-            if local.isEmpty && fixtures.isEmpty {
+            if local.isEmpty && fixtures.isEmpty && broken.isEmpty {
                 StandardStream.note("pushmap: \(directory): no scripts (NAME.lua) or fixtures (NAME.test/CASE.json) to check")
                 throw ExitStatus.invalid
             }
+            // The fixtures of a broken script are not run: another layer's template of that name
+            // (a built-in) would answer them instead.
+            let brokenPaths = Set(broken.compactMap(\.script))
             let runner = FixtureRunner(translator: translator)
-            let outcomes = fixtures.map(runner.run)
+            let outcomes = fixtures.map { fixture in
+                let path = switch fixture { case .success(let found): found.path; case .failure(let problem): problem.path }
+                guard let script = Self.script(ofFixture: path), brokenPaths.contains(script) else { return runner.run(fixture) }
+                return FixtureRunner.Outcome(path: path, passed: false, differences: ["not run: \(script) does not load"])
+            }
             let untested = FixtureRunner.untested(local, fixtures: fixtures)
-            let failed = outcomes.filter { !$0.passed }.count + untested.count
+            let failed = outcomes.filter { !$0.passed }.count + untested.count + broken.count
             switch format {
             case .human:
                 var text = ""
+                // Said here with the fixtures, as one list: the error under its script, as a
+                // fixture's differences are under it.
+                for error in broken { text += "FAIL \(error.script ?? "scripts")\n     \(error) [\(error.kind)]\n" }
                 for template in local {
                     text += "ok   \(template.path): template \(template.name) (\(template.platforms.map(\.name).joined(separator: ", ")))\n"
                 }
@@ -142,10 +178,10 @@ struct ScriptsCommand: ParsableCommand {
                 for template in untested {
                     text += "FAIL \(template.path): no fixtures (write them as \(Self.testFolder(template))/CASE.json)\n"
                 }
-                text += "\(outcomes.count - (failed - untested.count)) passed, \(failed) failed\n"
+                text += "\(outcomes.count - (failed - untested.count - broken.count)) passed, \(failed) failed\n"
                 try? StandardStream.output.write(text)
             case .json:
-                let object: JSONObject = [
+                var object: JSONObject = [
                     "templates": .array(local.map { template in
                         .object(["name": .string(template.name), "path": .string(template.path),
                                  "platforms": .array(template.platforms.map { .string($0.name) })])
@@ -155,25 +191,38 @@ struct ScriptsCommand: ParsableCommand {
                                  "differences": .array(outcome.differences.map(JSONValue.string))])
                     }),
                     "untested": .array(untested.map { .object(["template": .string($0.name), "path": .string($0.path)]) }),
-                    "passed": .integer(Int64(outcomes.count - (failed - untested.count))),
+                    "passed": .integer(Int64(outcomes.count - (failed - untested.count - broken.count))),
                     "failed": .integer(Int64(failed)),
                 ]
+                if let first = broken.first {
+                    object["scriptError"] = DiagnosticReport.json(first)
+                    object["scriptErrors"] = .array(broken.map(DiagnosticReport.json))
+                }
                 var output = JSONWriter(style: .compact).write(.object(object))
                 output.append(0x0A)
                 try? StandardStream.output.write(output)
             }
+            if !broken.isEmpty { throw ExitStatus.scriptFailed }
             if failed > 0 { throw ExitStatus.invalid }
         }
 
-        /// The check's JSON object when a script does not load: nothing checked, one failure.
-        private static func writeLoadFailure(_ error: ScriptError) {
+        /// The check's JSON object when no script set loads: nothing checked. `scriptError` is the
+        /// first failure, `scriptErrors` every one.
+        private static func writeLoadFailure(_ error: ScriptError, all: [ScriptError]) {
             let object: JSONObject = [
-                "templates": .array([]), "fixtures": .array([]), "untested": .array([]), "passed": .integer(0), "failed": .integer(1),
-                "scriptError": DiagnosticReport.json(error),
+                "templates": .array([]), "fixtures": .array([]), "untested": .array([]), "passed": .integer(0),
+                "failed": .integer(Int64(all.count)), "scriptError": DiagnosticReport.json(error),
+                "scriptErrors": .array(all.map(DiagnosticReport.json)),
             ]
             var output = JSONWriter(style: .compact).write(.object(object))
             output.append(0x0A)
             try? StandardStream.output.write(output)
+        }
+
+        /// The script a fixture belongs to: `DIR/NAME.lua` for `DIR/NAME.test/CASE.json`.
+        static func script(ofFixture path: String) -> String? {
+            guard let slash = path.lastIndex(of: "/"), path[..<slash].hasSuffix(".test") else { return nil }
+            return String(path[..<slash].dropLast(".test".count)) + ".lua"
         }
 
         /// Where a template's fixtures go: `NAME.test` beside its script.

@@ -48,10 +48,7 @@ struct ScriptOptions: ParsableArguments {
             throw ExitStatus.invalid
         }
         do {
-            var options = Translator.Options()
-            if let now { options.clock = { now } }
-            options.blameWarnings = blameWarnings
-            return try Translator(scripts: scripts, options: options, logger: logger)
+            return try translator(scripts, now: now, blameWarnings: blameWarnings)
         } catch {
             if let loadFailure {
                 loadFailure(error)
@@ -60,5 +57,13 @@ struct ScriptOptions: ParsableArguments {
             }
             throw ExitStatus.scriptFailed
         }
+    }
+
+    /// A translator over `scripts`, with these options' logger.
+    func translator(_ scripts: TemplateScripts, now: Int64? = nil, blameWarnings: Bool = false) throws(ScriptError) -> Translator {
+        var options = Translator.Options()
+        if let now { options.clock = { now } }
+        options.blameWarnings = blameWarnings
+        return try Translator(scripts: scripts, options: options, logger: logger)
     }
 }
