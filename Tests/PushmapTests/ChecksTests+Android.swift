@@ -452,10 +452,13 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(F.timerData), .fcm), "android-timer-value")
     }
 
-    @Test("an Android timer ending at or before now is an error (Android drops it on arrival), unless a duration wins")
+    /// Source: issue 3 ("Warnings where it degrades: a timer end already past") and Adobe's own
+    /// timer example (examples/seeds/timer-fcm.json ends on 2023-12-25); a duration over on
+    /// arrival stays an error, as Adobe's tests mark it (timer-03, timer-07: dropped).
+    @Test("an Android timer ending at or before now is a warning that Android drops it on arrival, unless a duration wins")
     func androidTimerExpired() {
         let past = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"], removing: ["adb_tmr_dur"]))
-        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .error, at: "$.timer.endsAt")
+        F.expectOne(F.check(past, .fcm, intentPaths: true), "android-timer-expired", .warning, at: "$.timer.endsAt")
         let ending = F.fcm(F.merged(F.timerData, ["adb_tmr_end": .string(String(F.now + 1))], removing: ["adb_tmr_dur"]))
         F.expectNone(F.check(ending, .fcm), "android-timer-expired")
         let withDuration = F.fcm(F.merged(F.timerData, ["adb_tmr_end": "1703462400"]))

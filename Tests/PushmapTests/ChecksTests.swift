@@ -178,13 +178,14 @@ struct ChecksTests {
         let platform: Platform = name.hasSuffix("-fcm.json") ? .fcm : .apns
         let diagnostics = F.check(payload, platform, intentPaths: true)
         // basic-fcm's remind-later time and timer-fcm's end are 2023-12-25, before `now`: a
-        // remind later then cancels (a warning), the timer is dropped on arrival (an error).
+        // remind later then cancels, and the timer is over on arrival, both warnings (issue 3: "a
+        // timer end already past" is a warning; the seed must still translate).
         let expected: [String: [String]] = [
             "basic-fcm.json": ["android-remind-later-past"],
             "timer-fcm.json": ["android-timer-expired"],
         ]
         #expect(diagnostics.map(\.rule) == expected[name, default: []], "\(diagnostics)")
-        #expect(diagnostics.filter { $0.severity == .error }.map(\.rule) == (name == "timer-fcm.json" ? ["android-timer-expired"] : []))
+        #expect(diagnostics.filter { $0.severity == .error }.isEmpty, "\(diagnostics)")
         // Sent while Adobe's example still ran (2023-12-01), it is clean.
         let then = PayloadChecker(now: 1_701_388_800, intentPaths: true).check(payload, platform: platform)
         #expect(then.isEmpty, "\(then)")

@@ -121,7 +121,7 @@ struct PayloadImport {
         }
         // A fault of the payload as given not said above: inside a key said already, with what
         // the intent does with that key; else one the intent keeps (a timer over at --now).
-        for refusal in refusals where reported.insert(refusal.path).inserted {
+        for refusal in refusals + asGiven.dropped where reported.insert(refusal.path).inserted {
             let key = differences.first { Self.isInside(refusal.path, $0.path) }
             let kept = refusal.path == "$" ? "the intent's own payload is checked when it is translated" : "the intent keeps it"
             let outcome = key.map { $0.kind == .notKept ? "the intent leaves \(ImportDifference.name($0.path)) out" : $0.outcome } ?? kept
@@ -156,9 +156,14 @@ struct PayloadImport {
         let all: [Diagnostic]
         let errors: [Diagnostic]
 
+        /// Warnings that Android drops the payload as given, which the intent keeps: an end
+        /// already past is a fault of when a timer is sent (a warning), but one import says.
+        let dropped: [Diagnostic]
+
         init(_ findings: [Diagnostic]) {
             all = findings
             errors = findings.filter { $0.severity == .error }
+            dropped = findings.filter { $0.severity == .warning && $0.rule == "\(AndroidClientChecks.TimerExpired.name)" }
         }
 
         /// The finding at `path`, an error before a warning.
@@ -173,8 +178,8 @@ struct PayloadImport {
     }
 
     /// The time to translate back at: now, or just before the timer's end when that has passed.
-    /// A timer already over is a fault of sending the payload now (an error on Android when
-    /// translating), not of the intent it reads as, which keeps its endsAt.
+    /// A timer already over is a fault of sending the payload now (said once, as given), not of
+    /// the intent it reads as, which keeps its endsAt.
     private func translationTime(_ intent: JSONValue) -> Int64 {
         let now = translator.options.clock()
         guard let end = intent["timer"]?["endsAt"]?.integerValue, end <= now, end > .min else { return now }
