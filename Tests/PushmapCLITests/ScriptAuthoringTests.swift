@@ -197,8 +197,9 @@ struct ScriptAuthoringTests {
 
     /// Source: the twenty-sixth audit, F14: with `scripts export`'s unchanged copy of the
     /// built-ins, a timer already over (the sender's endsAt, written as its text) was a script
-    /// failure at a payload path, exit 2; the built-in says it at $.timer.endsAt, exit 1.
-    @Test("an exported copy of the built-ins reports the sender's bad number where the built-in does, exit 1")
+    /// failure at a payload path, exit 2; the built-in says it at $.timer.endsAt. (Then an error;
+    /// a warning since an end already past is one, as issue 3 sets.)
+    @Test("an exported copy of the built-ins reports the sender's past timer end where the built-in does, not at a script line")
     func exportedCopyBlamesTheIntent() throws {
         let folder = try Self.folder(["intent.json": #"{"template": "timer", "title": "Hi", "body": "B", "timer": {"endsAt": 1703462400}, "expired": {"title": "Over"}}"#])
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -206,10 +207,11 @@ struct ScriptAuthoringTests {
         let arguments = ["translate", "--platform", "fcm", "--now", "1704067200", "intent.json"]
         let builtin = try CommandRunner.run(arguments, directory: folder)
         let copy = try CommandRunner.run(arguments + ["--scripts", "mine"], directory: folder)
-        #expect(builtin.status == 1, "\(builtin.stderr)")
-        #expect(copy.status == 1, "\(copy.stderr)")
-        #expect(copy.stderr.hasPrefix("intent.json: error: $.timer.endsAt: adb_tmr_end 1703462400 is at or before now"), "\(copy.stderr)")
-        #expect(!copy.stderr.contains("script error"), "\(copy.stderr)")
+        #expect(builtin.status == 0, "\(builtin.stderr)")
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(copy.stderr.hasPrefix("intent.json: warning: $.timer.endsAt: adb_tmr_end 1703462400 is at or before now"), "\(copy.stderr)")
+        #expect(copy.stderr == builtin.stderr, "\(copy.stderr)")
+        #expect(!copy.stderr.contains("script error") && !copy.stderr.contains("written by"), "\(copy.stderr)")
     }
 
     @Test("a bad value a team's script wrote names the script's file and line and the payload path, exit 2")

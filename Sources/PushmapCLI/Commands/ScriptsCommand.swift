@@ -107,13 +107,7 @@ struct ScriptsCommand: ParsableCommand {
             options.directories = [directory]
             options.usesEnvironment = false
             options.verbose = verbose
-            var scripts: TemplateScripts
-            do {
-                scripts = try options.scripts()
-            } catch {
-                StandardStream.note("pushmap: \(error)")
-                throw ExitStatus.invalid
-            }
+            var scripts = try options.readScripts()
             // A script that does not load is said, and the rest checked without it, so one run
             // shows every broken script and the others' fixtures (the forty-second audit, F5: the
             // first broken script hid the rest). A template built on a broken one fails in turn.

@@ -30,31 +30,27 @@ struct ScriptOptions: ParsableArguments {
         return scripts
     }
 
+    /// ``scripts()``, or the reason they cannot be read said and the exit status set.
+    func readScripts() throws -> TemplateScripts {
+        do {
+            return try scripts()
+        } catch {
+            StandardStream.note("pushmap: \(error)")
+            throw ExitStatus.invalid
+        }
+    }
+
     /// A translator over those scripts; on failure the reason is printed and the exit status set.
     /// - Parameters:
     ///   - now: a fixed time for the scripts and checks (`--now`), else the system clock.
     ///   - blameWarnings: whether warnings alone name the script line (for commands that translate
     ///     one intent a person reads).
-    ///   - loadFailure: says a script that does not load in the command's own output, instead of
-    ///     as diagnostics on standard error.
-    func translator(
-        format: OutputFormat, now: Int64? = nil, blameWarnings: Bool = false, loadFailure: ((ScriptError) -> Void)? = nil
-    ) throws -> Translator {
-        let scripts: TemplateScripts
-        do {
-            scripts = try self.scripts()
-        } catch {
-            StandardStream.note("pushmap: \(error)")
-            throw ExitStatus.invalid
-        }
+    func translator(format: OutputFormat, now: Int64? = nil, blameWarnings: Bool = false) throws -> Translator {
+        let scripts = try readScripts()
         do {
             return try translator(scripts, now: now, blameWarnings: blameWarnings)
         } catch {
-            if let loadFailure {
-                loadFailure(error)
-            } else {
-                DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
-            }
+            DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error)
             throw ExitStatus.scriptFailed
         }
     }
