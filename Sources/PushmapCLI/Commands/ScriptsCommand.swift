@@ -122,13 +122,14 @@ struct ScriptsCommand: ParsableCommand {
                     scripts = rest
                 }
             }
+            // Each error on standard error, as every command says a script that does not load;
+            // the list below names the script again, with its place among the fixtures.
+            if format == .human {
+                for error in broken { DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error) }
+            }
             // Nothing loads without the error (shared.lua, say): nothing can be checked.
             guard let translator = loaded else {
-                if format == .json, let first = broken.first {
-                    Self.writeLoadFailure(first, all: broken)
-                } else {
-                    for error in broken { DiagnosticReport(format: format, file: error.script ?? "scripts").emit([], scriptError: error) }
-                }
+                if format == .json, let first = broken.first { Self.writeLoadFailure(first, all: broken) }
                 throw ExitStatus.scriptFailed
             }
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
@@ -159,9 +160,7 @@ struct ScriptsCommand: ParsableCommand {
             switch format {
             case .human:
                 var text = ""
-                // Said here with the fixtures, as one list: the error under its script, as a
-                // fixture's differences are under it.
-                for error in broken { text += "FAIL \(error.script ?? "scripts")\n     \(error) [\(error.kind)]\n" }
+                for error in broken { text += "FAIL \(error.script ?? "scripts"): does not load (its error is above)\n" }
                 for template in local {
                     text += "ok   \(template.path): template \(template.name) (\(template.platforms.map(\.name).joined(separator: ", ")))\n"
                 }
