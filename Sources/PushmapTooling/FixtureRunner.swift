@@ -96,11 +96,25 @@ package struct FixtureRunner: Sendable {
     /// `NAME.test/` holding a fixture.
     package static func untested(_ templates: [TemplateInfo], fixtures: [Result<Fixture, FixtureProblem>]) -> [TemplateInfo] {
         let tested = Set(fixtures.map { loaded -> String in
-            let path = switch loaded { case .success(let fixture): fixture.path; case .failure(let problem): problem.path }
-            let folder = path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+            let folder = path(of: loaded).split(separator: "/").dropLast().last.map(String.init) ?? ""
             return String(folder.dropLast(".test".count))
         })
         return templates.filter { !tested.contains($0.name) }
+    }
+
+    /// The file of a fixture, read or not.
+    package static func path(of loaded: Result<Fixture, FixtureProblem>) -> String {
+        switch loaded {
+        case .success(let fixture): fixture.path
+        case .failure(let problem): problem.path
+        }
+    }
+
+    /// The script a fixture belongs to: `DIR/NAME.lua` for `DIR/NAME.test/CASE.json`; nil for a
+    /// file in no `.test` folder.
+    package static func script(ofFixture path: String) -> String? {
+        guard let slash = path.lastIndex(of: "/"), path[..<slash].hasSuffix(".test") else { return nil }
+        return String(path[..<slash].dropLast(".test".count)) + ".lua"
     }
 
     /// The built-in scripts and fixtures as files, for `pushmap scripts export`.

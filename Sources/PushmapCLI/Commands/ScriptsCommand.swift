@@ -129,7 +129,7 @@ struct ScriptsCommand: ParsableCommand {
             }
             // Nothing loads without the error (shared.lua, say): nothing can be checked.
             guard let translator = loaded else {
-                if format == .json, let first = broken.first { Self.writeLoadFailure(first, all: broken) }
+                if format == .json { Self.writeJSON(local: [], outcomes: [], untested: [], broken: broken) }
                 throw ExitStatus.scriptFailed
             }
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
@@ -151,12 +151,13 @@ struct ScriptsCommand: ParsableCommand {
             let brokenPaths = Set(broken.compactMap(\.script))
             let runner = FixtureRunner(translator: translator)
             let outcomes = fixtures.map { fixture in
-                let path = switch fixture { case .success(let found): found.path; case .failure(let problem): problem.path }
-                guard let script = Self.script(ofFixture: path), brokenPaths.contains(script) else { return runner.run(fixture) }
+                let path = FixtureRunner.path(of: fixture)
+                guard let script = FixtureRunner.script(ofFixture: path), brokenPaths.contains(script) else { return runner.run(fixture) }
                 return FixtureRunner.Outcome(path: path, passed: false, differences: ["not run: \(script) does not load"])
             }
             let untested = FixtureRunner.untested(local, fixtures: fixtures)
-            let failed = outcomes.filter { !$0.passed }.count + untested.count + broken.count
+            let passed = outcomes.filter(\.passed).count
+            let failed = outcomes.count - passed + untested.count + broken.count
             switch format {
             case .human:
                 var text = ""
@@ -171,51 +172,39 @@ struct ScriptsCommand: ParsableCommand {
                 for template in untested {
                     text += "FAIL \(template.path): no fixtures (write them as \(Self.testFolder(template))/CASE.json)\n"
                 }
-                text += "\(outcomes.count - (failed - untested.count - broken.count)) passed, \(failed) failed\n"
+                text += "\(passed) passed, \(failed) failed\n"
                 try? StandardStream.output.write(text)
             case .json:
-                var object: JSONObject = [
-                    "templates": .array(local.map { template in
-                        .object(["name": .string(template.name), "path": .string(template.path),
-                                 "platforms": .array(template.platforms.map { .string($0.name) })])
-                    }),
-                    "fixtures": .array(outcomes.map { outcome in
-                        .object(["path": .string(outcome.path), "passed": .bool(outcome.passed),
-                                 "differences": .array(outcome.differences.map(JSONValue.string))])
-                    }),
-                    "untested": .array(untested.map { .object(["template": .string($0.name), "path": .string($0.path)]) }),
-                    "passed": .integer(Int64(outcomes.count - (failed - untested.count - broken.count))),
-                    "failed": .integer(Int64(failed)),
-                ]
-                if let first = broken.first {
-                    object["scriptError"] = DiagnosticReport.json(first)
-                    object["scriptErrors"] = .array(broken.map(DiagnosticReport.json))
-                }
-                var output = JSONWriter(style: .compact).write(.object(object))
-                output.append(0x0A)
-                try? StandardStream.output.write(output)
+                Self.writeJSON(local: local, outcomes: outcomes, untested: untested, broken: broken)
             }
             if !broken.isEmpty { throw ExitStatus.scriptFailed }
             if failed > 0 { throw ExitStatus.invalid }
         }
 
-        /// The check's JSON object when no script set loads: nothing checked. `scriptError` is the
-        /// first failure, `scriptErrors` every one.
-        private static func writeLoadFailure(_ error: ScriptError, all: [ScriptError]) {
-            let object: JSONObject = [
-                "templates": .array([]), "fixtures": .array([]), "untested": .array([]), "passed": .integer(0),
-                "failed": .integer(Int64(all.count)), "scriptError": DiagnosticReport.json(error),
-                "scriptErrors": .array(all.map(DiagnosticReport.json)),
+        /// The check as one JSON object: `templates`, `fixtures`, `untested`, `passed`, `failed`, and
+        /// when scripts do not load `scriptError` (the first) and `scriptErrors` (every one).
+        private static func writeJSON(local: [TemplateInfo], outcomes: [FixtureRunner.Outcome], untested: [TemplateInfo], broken: [ScriptError]) {
+            let passed = outcomes.filter(\.passed).count
+            var object: JSONObject = [
+                "templates": .array(local.map { template in
+                    .object(["name": .string(template.name), "path": .string(template.path),
+                             "platforms": .array(template.platforms.map { .string($0.name) })])
+                }),
+                "fixtures": .array(outcomes.map { outcome in
+                    .object(["path": .string(outcome.path), "passed": .bool(outcome.passed),
+                             "differences": .array(outcome.differences.map(JSONValue.string))])
+                }),
+                "untested": .array(untested.map { .object(["template": .string($0.name), "path": .string($0.path)]) }),
+                "passed": .integer(Int64(passed)),
+                "failed": .integer(Int64(outcomes.count - passed + untested.count + broken.count)),
             ]
+            if let first = broken.first {
+                object["scriptError"] = DiagnosticReport.json(first)
+                object["scriptErrors"] = .array(broken.map(DiagnosticReport.json))
+            }
             var output = JSONWriter(style: .compact).write(.object(object))
             output.append(0x0A)
             try? StandardStream.output.write(output)
-        }
-
-        /// The script a fixture belongs to: `DIR/NAME.lua` for `DIR/NAME.test/CASE.json`.
-        static func script(ofFixture path: String) -> String? {
-            guard let slash = path.lastIndex(of: "/"), path[..<slash].hasSuffix(".test") else { return nil }
-            return String(path[..<slash].dropLast(".test".count)) + ".lua"
         }
 
         /// Where a template's fixtures go: `NAME.test` beside its script.
