@@ -389,6 +389,32 @@ struct ImportCommandTests {
         #expect(result.stderr.contains("basic.lua") && result.stderr.contains("this mapping always fails"), "\(result.stderr)")
     }
 
+    /// Sources: APNSwift's APNSTestServerValidationTests.testPayloadExactly4096Bytes (APNs takes a
+    /// payload of 4,096 bytes) with apns2's string alert (builder_test.go TestAlert), which the
+    /// intent writes back as {"body": ...}, 9 bytes more; apns2's TestCustom, `{"aps":{},"key":"val"}`,
+    /// which validate warns of (apns-aps-object) and whose intent has nothing to show.
+    @Test("a payload validate passes whose intent does not translate as it is: the intent, with a warning saying why, exit 0")
+    func intentRefusedWhole() throws {
+        let prefix = #"{"aps":{"alert":"Hi"},"data":""#
+        let filler = String(repeating: "x", count: 4096 - prefix.utf8.count - 2)
+        let full = Data((prefix + filler + #""}"#).utf8)
+        #expect(full.count == 4096)
+        let validated = try CommandRunner.run(["validate", "--platform", "apns", "-"], input: full)
+        #expect(validated.status == 0, "\(validated.stdout)")
+        let cases: [(Data, String)] = [
+            (full, "the intent made from the payload is refused when translated: the payload is 4105 bytes written compactly; APNs refuses payloads over 4096 bytes"),
+            (Data(#"{"aps":{},"key":"val"}"#.utf8), "the intent made from the payload is refused when translated: nothing to show"),
+        ]
+        for (payload, said) in cases {
+            let result = try CommandRunner.run(["import", "--platform", "apns", "-"] + RoundTrip.now, input: payload)
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(result.stderr.contains("<stdin>: warning: $: \(said)") || result.stderr.contains("warning: $: \(said)"), "\(result.stderr)")
+            #expect(!result.stderr.contains(": error:"), "\(result.stderr)")
+            let intent = try #require(CommandRunner.json(result.stdout) as? [String: Any])
+            #expect(intent["template"] as? String == "plain")
+        }
+    }
+
     @Test("needs a platform")
     func needsPlatform() throws {
         #expect(try CommandRunner.run(["import", "-"], input: Data("{}".utf8)).status == 64)

@@ -17,7 +17,7 @@ struct OtherCommandTests {
 
     @Test("validate rejects a broken payload with its path and rule, exit 1")
     func validateRejects() throws {
-        let payload = #"{"aps": {"alert": {"title": "t", "body": "b"}, "badge": "3", "custom": 1}}"#
+        let payload = #"{"aps": {"badge": "3", "custom": 1}}"#
         let result = try CommandRunner.run(["validate", "--platform", "apns", "-"], input: Data(payload.utf8))
         #expect(result.status == 1)
         #expect(result.stdout.contains("$.aps.badge"))

@@ -43,7 +43,7 @@ struct ScriptAuthoringTests {
           end,
           apns = function(intent, ctx)
             local payload = map("basic", "apns", intent, ctx)
-            payload.aps.badge = "soon"
+            payload.aps.alert = 5
             return payload
           end,
         }
@@ -241,7 +241,7 @@ struct ScriptAuthoringTests {
         #expect(apns.status == 2, "\(apns.stderr)")
         let report = try #require(CommandRunner.json(apns.stderr) as? [String: Any])
         let diagnostic = try #require((report["diagnostics"] as? [[String: Any]])?.first)
-        #expect(diagnostic["path"] as? String == "$.aps.badge")
+        #expect(diagnostic["path"] as? String == "$.aps.alert")
         #expect(diagnostic["script"] as? String == "m/eta.lua:16")
         let scriptError = try #require(report["scriptError"] as? [String: Any])
         #expect(scriptError["script"] as? String == "m/eta.lua")
@@ -278,7 +278,7 @@ struct ScriptAuthoringTests {
                 local function apns(intent, ctx)
                   local payload = map("basic", "apns", intent, ctx)
                   payload.adb_media = "http://cdn.example.com/promo.png"
-                  if intent.broken then payload.aps.badge = "soon" end
+                  if intent.broken then payload.aps.alert = 5 end
                   return payload
                 end
 
@@ -290,14 +290,14 @@ struct ScriptAuthoringTests {
         func translate(_ intent: String, _ flags: [String] = []) throws -> CommandRunner.Result {
             try CommandRunner.run(["translate", "--platform", "apns", "--scripts", "m"] + flags + ["-"], input: Data(intent.utf8), directory: folder)
         }
-        // The badge fails, so the run is traced: the https warning is on the script's value, not
+        // The alert fails, so the run is traced: the https warning is on the script's value, not
         // the intent's image, at the payload path and the line that wrote it.
         let broken = #"{"template": "promo", "title": "Hi", "body": "There", "image": "http://cdn.example.com/other.png", "broken": true}"#
         let result = try translate(broken)
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("warning: $.adb_media: "), "\(result.stderr)")
         #expect(result.stderr.contains("[ios-media-https, apns, written by m/promo.lua:5]"), "\(result.stderr)")
-        #expect(result.stderr.contains("[apns-badge, apns, written by m/promo.lua:6]"), "\(result.stderr)")
+        #expect(result.stderr.contains("[ios-template-alert, apns, written by m/promo.lua:6]"), "\(result.stderr)")
         let json = try translate(broken, ["--format", "json"])
         let report = try #require(CommandRunner.json(json.stderr) as? [String: Any])
         let warning = try #require((report["diagnostics"] as? [[String: Any]])?.first { $0["rule"] as? String == "ios-media-https" })

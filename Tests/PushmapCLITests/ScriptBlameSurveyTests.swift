@@ -4,7 +4,7 @@ import Testing
 /// Every kind of place a finding can land on, each wrong value written by one line of a team's
 /// script: the finding names that line, through the built binary, in every output form. A warning
 /// names its line when the translation also fails (warnings alone are not traced): the survey's
-/// intents for warnings have the script write a wrong badge too.
+/// intents for warnings have the script write a wrong alert too.
 @Suite("Findings name the script line that wrote the value, at every kind of path")
 struct ScriptBlameSurveyTests {
     /// A team's template that writes one wrong value per `case`, each on a line ending with
@@ -33,10 +33,10 @@ struct ScriptBlameSurveyTests {
     local function apns(intent, ctx)
       local payload = map("basic", "apns", intent, ctx)
       local case = intent.case
-      if case == "aps" then payload.aps.badge = "soon" end -- aps
+      if case == "aps" then payload.aps.alert = 5 end -- aps
       if case == "aps-key" then payload.aps.sond = "x" end -- aps-key
       if case == "custom" then payload.adb_media = "http://cdn.example.com/a.png" end -- custom
-      if intent.failing then payload.aps.badge = "many" end -- failing
+      if intent.failing then payload.aps.alert = 7 end -- failing
       return payload
     end
 
@@ -68,14 +68,14 @@ struct ScriptBlameSurveyTests {
         ("topic", ["--platform", "fcm"], "error", "fcm-topic", "$.message.topic"),
         ("condition", ["--platform", "fcm"], "error", "fcm-field-type", "$.message.condition"),
         ("own-apns", ["--platform", "fcm"], "error", "apns-priority", #"$.message.apns.headers["apns-priority"]"#),
-        ("aps", ["--platform", "apns"], "error", "apns-badge", "$.aps.badge"),
+        ("aps", ["--platform", "apns"], "error", "ios-template-alert", "$.aps.alert"),
         ("aps-key", ["--platform", "apns"], "warning", "apns-aps-key", "$.aps.sond"),
         ("custom", ["--platform", "apns"], "warning", "ios-media-https", "$.adb_media"),
-        ("aps", ["--platform", "apns", "--request"], "error", "apns-badge", "$.payload.aps.badge"),
+        ("aps", ["--platform", "apns", "--request"], "error", "ios-template-alert", "$.payload.aps.alert"),
         ("custom", ["--platform", "apns", "--request"], "warning", "ios-media-https", "$.payload.adb_media"),
         ("priority", ["--platform", "apns", "--request"], "error", "apns-priority", #"$.headers["apns-priority"]"#),
         ("topic-suffix", ["--platform", "apns", "--request"], "error", "apns-topic", #"$.headers["apns-topic"]"#),
-        ("aps", ["--platform", "fcm", "--fcm-apns"], "error", "apns-badge", "$.message.apns.payload.aps.badge"),
+        ("aps", ["--platform", "fcm", "--fcm-apns"], "error", "ios-template-alert", "$.message.apns.payload.aps.alert"),
         ("aps-key", ["--platform", "fcm", "--fcm-apns"], "warning", "apns-aps-key", "$.message.apns.payload.aps.sond"),
         ("priority", ["--platform", "fcm", "--fcm-apns"], "error", "apns-priority", #"$.message.apns.headers["apns-priority"]"#),
         ("push-type", ["--platform", "both", "--fcm-apns"], "error", "apns-push-type", #"$.message.apns.headers["apns-push-type"]"#),

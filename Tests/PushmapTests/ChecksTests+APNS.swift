@@ -149,10 +149,16 @@ extension ChecksTests {
         F.expectNone(F.check(try F.parse(#"{"aps": {"alert": {"title": "", "body": "b"}}}"#), .apns), "apns-alert")
     }
 
-    @Test("aps.badge is an integer of 0 or more", arguments: [JSONValue.double(1.5), "1", -1, true])
+    /// Source: firebase-admin-python TestApsEncoder.test_invalid_badge, which refuses these in the
+    /// SDK; no source says FCM or APNs refuses them. Beside an alert the alert still shows and only
+    /// the badge is lost (a warning, as Android's android-badge-count); alone, nothing shows.
+    @Test("aps.badge is an integer of 0 or more: a warning beside an alert or a sound, an error alone", arguments: [JSONValue.double(1.5), "1", -1, true, []])
     func apnsBadge(badge: JSONValue) {
         let payload = F.apns(F.merged(F.plainAps, ["badge": badge]))
-        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-badge", .error, at: "$.badge", payloadPath: "$.aps.badge")
+        F.expectOne(F.check(payload, .apns, intentPaths: true), "apns-badge", .warning, at: "$.badge", payloadPath: "$.aps.badge")
+        F.expectOne(F.check(F.apns(["sound": "default", "badge": badge]), .apns), "apns-badge", .warning, at: "$.aps.badge")
+        F.expectOne(F.check(F.apns(["badge": badge]), .apns), "apns-badge", .error, at: "$.aps.badge")
+        F.expectOne(F.check(F.apns(["alert": "", "badge": badge]), .apns), "apns-badge", .error, at: "$.aps.badge")
     }
 
     /// Source: the fifth audit: firebase-admin-python's encode_aps takes Aps(badge=42.0) and

@@ -309,7 +309,7 @@ extension CustomScriptTests {
                 return pushmap.builtin("basic", "fcm", setmetatable({ badge = "7" }, { __index = intent }), ctx)
               end,
               apns = function(intent, ctx)
-                local payload = pushmap.builtin("basic", "apns", setmetatable({ badge = "7" }, { __index = intent }), ctx)
+                local payload = pushmap.builtin("basic", "apns", setmetatable({ title = 7 }, { __index = intent }), ctx)
                 return payload
               end }
             """
@@ -318,8 +318,8 @@ extension CustomScriptTests {
             _ = try translator.translate(Array(#"{"template": "lend", "title": "Hi", "target": {"token": "t"}}"#.utf8), platforms: [.fcm, .apns])
         })
         #expect(error.scriptError?.script == "custom/lend.lua" && error.scriptError?.line == 6, "\(String(describing: error.scriptError))")
-        let badge = try #require(error.diagnostics.first { $0.rule == "apns-badge" })
-        #expect(badge.script == "custom/lend.lua:6", "\(badge)")
+        let title = try #require(error.diagnostics.first { $0.path.hasSuffix("title") })
+        #expect(title.script == "custom/lend.lua:6", "\(title)")
     }
 
     /// A finding the built-in itself records (pushmap.error) about a table the script made is the

@@ -87,7 +87,15 @@ struct PayloadImport {
                     }
                 }
                 if !removedAny {
-                    guard !refusals.isEmpty else { return (intent, reading.diagnostics + error.diagnostics) }
+                    guard !refusals.isEmpty else {
+                        // validate passes the payload, but the intent made from it is refused as a
+                        // whole: a string alert, written back as a dictionary, takes a payload of
+                        // 4,096 bytes past APNs' limit; an aps with nothing to show, which validate
+                        // warns of (a VoIP push reads the payload's own keys), gives no alert. The
+                        // intent is still the payload's: made, with why it does not translate as it
+                        // is (the forty-third audit, F1 and F2: import refused both).
+                        return (intent, reading.diagnostics + error.diagnostics.map(Self.untranslated))
+                    }
                     // The payload's own faults are why it does not come back: said once each, with
                     // no word at their paths of what the tries took out (the thirty-eighth audit, F6).
                     let faulted = refusals.map(\.path)
@@ -144,6 +152,16 @@ struct PayloadImport {
             return .warning(fault.path, fault.rule, "as given, \(fault.message); \(difference.outcome)", platform: platform)
         }
         return difference.diagnostic(platform)
+    }
+
+    /// A finding of translating the intent back, where the payload as given has none: a warning,
+    /// as the intent is made, saying that it is the intent's translation that is refused.
+    private static func untranslated(_ finding: Diagnostic) -> Diagnostic {
+        guard finding.severity == .error else { return finding }
+        var said = finding
+        said.severity = .warning
+        said.message = "the intent made from the payload is refused when translated: \(finding.message)"
+        return said
     }
 
     /// Whether the JSON path `path` is below `parent` (`$.a[0]` and `$.a.b` are below `$.a`).

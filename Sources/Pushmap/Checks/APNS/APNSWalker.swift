@@ -146,8 +146,19 @@ enum APNSWalker {
         }
         // An alert text of the wrong type leaves the alert's other texts to show: a warning then
         // (the Python Admin SDK refuses it, TestApsAlertEncoder; FCM and APNs pass it on).
-        let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) } ?? false
+        // So does a badge iOS cannot read beside an alert or a sound: the badge alone is lost, as
+        // on Android, where a count that is no number is a warning (android-badge-count). Alone,
+        // the push shows nothing: the key's error. The Python Admin SDK refuses it
+        // (TestApsEncoder.test_invalid_badge); no source says FCM or APNs does.
+        let shownBeside = table.requirement.map { showsOther(than: key.name, in: dictionary, $0) }
+            ?? (ValueFormat.equals(key.name, "badge") && showsBesideBadge(dictionary))
         wrong(value, key, description(key.shape, context: context), bytes, table, severity: shownBeside ? .warning : nil, &report)
+    }
+
+    /// Whether `aps` shows or plays something besides its badge: an alert with text, or a sound.
+    private static func showsBesideBadge(_ aps: JSONObjectNode) -> Bool {
+        if let alert = aps["alert"], alert.utf8 != nil || alert.objectValue != nil, !APNSModel.alertShowsNothing(alert) { return true }
+        return aps["sound"].map { !$0.isNull } ?? false
     }
 
     /// Whether `dictionary` has something its requirement asks for besides `name`, itself one of
