@@ -159,7 +159,7 @@ struct ServerRouteTests {
         let valid = try Curl.post("\(server.baseURL)/v1/validate?platform=apns", payload)
         #expect(valid.status == 200, "\(valid.text)")
         #expect(valid.object["valid"] as? Bool == true)
-        let broken = Data(#"{"aps":{"badge":"3","alert":{"title":"a"}}}"#.utf8)
+        let broken = Data(#"{"aps":{"badge":"3","alert":{"title":""}}}"#.utf8)
         let invalid = try Curl.post("\(server.baseURL)/v1/validate?platform=apns", broken)
         #expect(invalid.status == 422)
         #expect(invalid.object["valid"] as? Bool == false)

@@ -257,6 +257,12 @@ extension ChecksTests {
         F.expectOne(try Self.message(#"{"android": {}, "android_v2": {}}"#).checked, "fcm-android-v2", .error, at: "$.message.android_v2")
         F.expectOne(try Self.message(#"{"android": {}, "androidV2": {}}"#).checked, "fcm-android-v2", .error, at: "$.message.androidV2")
         F.expectClean(try Self.message(#"{"androidV2": {"collapse_key": "k"}}"#).checked)
+        // Source: the forty-third audit (fcm.v1.json, proto3 JSON reads null as left out): a null
+        // one is no second config, either way round; fcm-null-field is the one finding.
+        for json in [#"{"android": {"priority": "HIGH"}, "android_v2": null}"#, #"{"android": {"priority": "HIGH"}, "androidV2": null}"#, #"{"android": null, "android_v2": {}}"#] {
+            let diagnostics = try Self.message(json).checked
+            #expect(diagnostics.map(\.rule) == ["fcm-null-field"], "\(json): \(diagnostics)")
+        }
     }
 
     @Test("the notification's colour is #rrggbb", arguments: [
@@ -287,6 +293,12 @@ extension ChecksTests {
         F.expectOne(
             try Self.message(#"{"android": {"notification": {"light_settings": {}}}}"#).checked, "fcm-light-settings", .error,
             at: "$.message.android.notification.light_settings")
+        // Source: the forty-third audit (fcm.v1.json marks the three "Required."; proto3 JSON reads
+        // null as left out): a null one is missing, the rule's one finding, with no fcm-null-field.
+        let null = #"{"android": {"notification": {"light_settings": {"color": null, "light_on_duration": "1s", "light_off_duration": "1s"}}}}"#
+        let diagnostics = try Self.message(null).checked
+        #expect(diagnostics.map(\.rule) == ["fcm-light-settings"], "\(diagnostics)")
+        #expect(diagnostics.first?.message.contains("lacks color (null is read as left out)") == true, "\(diagnostics)")
     }
 
     @Test("a light colour's channels are fractions from 0 to 1: a warning for each one past them")

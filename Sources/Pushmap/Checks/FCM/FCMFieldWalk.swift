@@ -39,7 +39,9 @@ enum FCMFieldWalk {
             }
             seen |= bit
             if value.isNull {
-                nullField(path: memberPath, at: { location(of: key, in: path(), schema: schema, model) }, &report)
+                if !FCMPayloadChecks.LightSettingsFields.requires(field, in: model.schemas[schema].name) {
+                    nullField(path: memberPath, at: { location(of: key, in: path(), schema: schema, model) }, &report)
+                }
                 continue
             }
             if field.ownRule {

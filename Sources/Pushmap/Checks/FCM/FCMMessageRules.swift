@@ -45,12 +45,13 @@ extension FCMPayloadChecks {
         }
     }
 
-    /// `android` and `android_v2` are one or the other: FCM refuses a request with both.
+    /// `android` and `android_v2` are one or the other: FCM refuses a request with both. A null
+    /// one is left out as FCM reads it (fcm-null-field says so), so it is no second config.
     struct AndroidVersions: CheckRule {
         static var name: StaticString { "fcm-android-v2" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let v2 = payload.members.androidV2, given(payload.members.android) != nil else { return }
+            guard let v2 = payload.members.androidV2, given(v2.value) != nil, given(payload.members.android) != nil else { return }
             report.error(
                 CheckLocation(payload: JSONPath.member("$.message", ValueFormat.text(v2.name))),
                 "the message has both android and \(v2.name): FCM refuses a request with both (android_v2 is the newer form of android); keep one")
@@ -101,20 +102,28 @@ extension FCMPayloadChecks {
     }
 
     /// The LED: FCM's reference marks `color`, `light_on_duration` and `light_off_duration` as
-    /// required, so light settings without one are refused.
+    /// required, so light settings without one are refused; a null one is read as left out, and
+    /// is this rule's one finding (the walk's fcm-null-field leaves these three to it).
     struct LightSettingsFields: CheckRule {
         static var name: StaticString { "fcm-light-settings" }
+        static let required: [(camel: StaticString, snake: StaticString)] = [
+            ("color", "color"), ("lightOnDuration", "light_on_duration"), ("lightOffDuration", "light_off_duration"),
+        ]
+
+        /// Whether `field` of schema `schema` is one of the three.
+        static func requires(_ field: FCMModel.CompiledField, in schema: StaticString) -> Bool {
+            ValueFormat.equals(schema, "LightSettings") && required.contains { ValueFormat.equals(field.camelName, $0.camel) }
+        }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             forEachLightSettings(payload) { light, path in
-                var missing: [String] = []
-                if member(light, "color", "color") == nil { missing.append("color") }
-                if member(light, "lightOnDuration", "light_on_duration") == nil { missing.append("light_on_duration") }
-                if member(light, "lightOffDuration", "light_off_duration") == nil { missing.append("light_off_duration") }
-                guard !missing.isEmpty else { return }
+                let lacking = required.filter { given(member(light, $0.camel, $0.snake)?.value) == nil }
+                guard !lacking.isEmpty else { return }
+                let missing = lacking.map { ValueFormat.text($0.snake) }.joined(separator: " and ")
+                let null = lacking.contains { member(light, $0.camel, $0.snake) != nil } ? " (null is read as left out)" : ""
                 report.error(
                     CheckLocation(payload: path),
-                    "\(shortPath(path)) lacks \(missing.joined(separator: " and ")): FCM requires color, light_on_duration and light_off_duration together")
+                    "\(shortPath(path)) lacks \(missing)\(null): FCM requires color, light_on_duration and light_off_duration together")
             }
         }
     }
