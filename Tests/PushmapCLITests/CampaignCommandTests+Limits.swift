@@ -159,6 +159,22 @@ extension CampaignCommandTests {
         #expect((lines.last?["missingVariables"] as? [String: Int]) == ["n": 2], "\(lines.last ?? [:])")
     }
 
+    /// Source: the forty-third audit, F8: a name of 20,000 indexes made a 60 KB finding, and the
+    /// summary said the name again in full.
+    @Test("a missing variable's long name is cut to 200 characters in the finding and the summary")
+    func longMissingName() throws {
+        let name = "a" + String(repeating: "[0]", count: 2_000)
+        let result = try Self.campaign(#"{"title": "Hi {{ \#(name) }}", "body": "b"}"#, [#"{"id": "a", "vars": {"a": [1]}}"#], ["--format", "json"])
+        #expect(result.status == 1)
+        let lines = Self.lines(result.stdout)
+        let diagnostics = ((lines.first?["error"] as? [String: Any])?["diagnostics"] as? [[String: Any]]) ?? []
+        let message = try #require(diagnostics.first?["message"] as? String, "\(result.stdout.prefix(500))")
+        let shown = String(name.prefix(200)) + "…"
+        #expect(message.hasPrefix(shown + " is not in this recipient's vars"), "\(message.prefix(300))")
+        #expect(result.stdout.utf8.count < 2_000, "\(result.stdout.utf8.count) bytes")
+        #expect(result.stderr.utf8.count < 2_000, "\(result.stderr.utf8.count) bytes")
+    }
+
     /// Source: the twenty-eighth audit, F6: a data value of 5,000 bytes, which no cut shortens,
     /// failed the recipient with a size finding at `$` that did not say what to make smaller.
     @Test("a recipient whose payload no cut makes fit names the largest value a campaign never cuts")

@@ -170,14 +170,22 @@ struct LiquidMarkupParser {
             }
             advance()
             guard take(.colon) else { throw text.error(at: current.offset, "Expected ':' after '\(attribute)', found \(describe(current)).") }
+            // Given twice, the last one counts, as in Liquid's attributes (the forty-third audit,
+            // F1: a later `offset: 0` after `offset: continue` was ignored).
             if attribute == "offset", current.kind == .word("continue") {
                 // Where the last loop of this name stopped.
                 advance()
                 header.continues = true
+                header.offset = nil
                 continue
             }
             let value = try expression()
-            if attribute == "limit" { header.limit = value } else { header.offset = value }
+            if attribute == "limit" {
+                header.limit = value
+            } else {
+                header.offset = value
+                header.continues = false
+            }
         }
         return header
     }
@@ -200,7 +208,8 @@ struct LiquidMarkupParser {
             group = LiquidText.text(of: name)
             values = [try expression()]
         }
-        while take(.comma) { values.append(try expression()) }
+        // A comma may end the list, as Liquid reads it (cycle_tag_test, optional trailing comma).
+        while take(.comma), !isAtEnd { values.append(try expression()) }
         try expectEnd("',' and another value")
         // Liquid drops a nil among the values (`cycle nil, "a"` is `cycle "a"`), as it reads them.
         values.removeAll { if case .literal(.null) = $0 { true } else { false } }
