@@ -19,6 +19,12 @@ indirect enum LiquidExpression: Sendable {
         }
     }
 
+    /// Whether this is a value written in the template.
+    var isLiteral: Bool {
+        if case .literal = self { return true }
+        return false
+    }
+
     /// The path as written of a variable the context lacks; nil for a literal or a variable found.
     func missingPath(_ context: LiquidContext) -> String? {
         if case .range(let first, let last) = self { return first.missingPath(context) ?? last.missingPath(context) }
@@ -40,7 +46,7 @@ indirect enum LiquidExpression: Sendable {
     /// no whole number. Past the loops' limit the rest is left out: no loop could reach it.
     private static func numbers(_ first: LiquidExpression, _ last: LiquidExpression, _ context: LiquidContext) -> JSONValue? {
         guard let from = first.evaluate(context), let to = last.evaluate(context) else { return nil }
-        guard let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to) else { return .array([]) }
+        guard let start = try? LiquidLoopItems.end(from, of: first), let end = try? LiquidLoopItems.end(to, of: last) else { return .array([]) }
         let items = LiquidLoopItems.range(from: start, to: end)
         return .array((0..<min(items.count, LiquidTemplate.maxLoopPasses + 1)).map { items[$0] })
     }

@@ -150,7 +150,7 @@ struct LiquidRenderer {
                 return
             }
             do throws(LiquidFailure) {
-                items = .range(from: try LiquidLoopItems.end(first.evaluate(context)), to: try LiquidLoopItems.end(last.evaluate(context)))
+                items = .range(from: try LiquidLoopItems.end(first.evaluate(context), of: first), to: try LiquidLoopItems.end(last.evaluate(context), of: last))
             } catch {
                 problems.append(.renderFailed(message: error.message))
                 return
@@ -205,7 +205,7 @@ struct LiquidRenderer {
     /// end that is missing or no number (the range's own evaluation says why).
     private func rangeEnds(_ expression: LiquidExpression) -> (start: Int, end: Int)? {
         guard case .range(let first, let last) = expression, let from = first.evaluate(context), let to = last.evaluate(context),
-              let start = try? LiquidLoopItems.end(from), let end = try? LiquidLoopItems.end(to) else { return nil }
+              let start = try? LiquidLoopItems.end(from, of: first), let end = try? LiquidLoopItems.end(to, of: last) else { return nil }
         return (start, end)
     }
 
@@ -343,11 +343,15 @@ enum LiquidLoopItems {
 
     /// A range's end as Liquid reads one: an integer, nil as 0, a text's leading integer, a
     /// fraction cut to its whole part.
-    static func end(_ value: JSONValue?) throws(LiquidFailure) -> Int {
+    static func end(_ value: JSONValue?, of expression: LiquidExpression) throws(LiquidFailure) -> Int {
         switch value {
         case nil, .null?: return 0
         case .integer(let integer)?: return Int(integer)
-        case .double(let double)? where double.isFinite && Swift.abs(double) < 9e18: return Int(double.rounded(.towardZero))
+        // A fraction written in the template is cut to its whole part (Ruby's to_i, at parse);
+        // one from the vars goes through Liquid's Integer(), which refuses it (the forty-third
+        // audit, F2: `(a..3)` with a 1.5 rendered 123).
+        case .double(let double)? where double.isFinite && Swift.abs(double) < 9e18 && expression.isLiteral:
+            return Int(double.rounded(.towardZero))
         case .string(let text)?:
             if case .integer(let integer) = try LiquidNumber.leadingInteger(text) { return Int(integer) }
             return 0
