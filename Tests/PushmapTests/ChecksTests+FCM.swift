@@ -295,10 +295,14 @@ extension ChecksTests {
             at: "$.message.android.notification.light_settings")
         // Source: the forty-third audit (fcm.v1.json marks the three "Required."; proto3 JSON reads
         // null as left out): a null one is missing, the rule's one finding, with no fcm-null-field.
-        let null = #"{"android": {"notification": {"light_settings": {"color": null, "light_on_duration": "1s", "light_off_duration": "1s"}}}}"#
-        let diagnostics = try Self.message(null).checked
-        #expect(diagnostics.map(\.rule) == ["fcm-light-settings"], "\(diagnostics)")
-        #expect(diagnostics.first?.message.contains("lacks color (null is read as left out)") == true, "\(diagnostics)")
+        for null in [
+            #"{"android": {"notification": {"light_settings": {"color": null, "light_on_duration": "1s", "light_off_duration": "1s"}}}}"#,
+            #"{"androidV2": {"remoteNotification": {"notification": {"lightSettings": {"color": null, "lightOnDuration": "1s", "lightOffDuration": "2s"}}}}}"#,
+        ] {
+            let diagnostics = try Self.message(null).checked
+            #expect(diagnostics.map(\.rule) == ["fcm-light-settings"], "\(diagnostics)")
+            #expect(diagnostics.first?.message.contains("lacks color (null is read as left out)") == true, "\(diagnostics)")
+        }
     }
 
     @Test("a light colour's channels are fractions from 0 to 1: a warning for each one past them")

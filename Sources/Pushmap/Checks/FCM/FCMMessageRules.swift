@@ -110,9 +110,12 @@ extension FCMPayloadChecks {
             ("color", "color"), ("lightOnDuration", "light_on_duration"), ("lightOffDuration", "light_off_duration"),
         ]
 
+        /// The model's two schemas of light settings: android's and android_v2's.
+        static let schemas: [StaticString] = ["LightSettings", "GoogleFirebaseFcmV1AndroidNotificationV2LightSettings"]
+
         /// Whether `field` of schema `schema` is one of the three.
         static func requires(_ field: FCMModel.CompiledField, in schema: StaticString) -> Bool {
-            ValueFormat.equals(schema, "LightSettings") && required.contains { ValueFormat.equals(field.camelName, $0.camel) }
+            schemas.contains { ValueFormat.equals(schema, $0) } && required.contains { ValueFormat.equals(field.camelName, $0.camel) }
         }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
