@@ -221,6 +221,10 @@ struct BatchCommandTests {
         let result = try CommandRunner.run(["batch", "no-such.ndjson"])
         #expect(result.status == 1)
         #expect(result.stderr == "pushmap: no-such.ndjson: no such file or directory\n")
+        // An empty name is shown quoted, not as nothing (the forty-third audit, F5).
+        let empty = try CommandRunner.run(["batch", ""])
+        #expect(empty.status == 1)
+        #expect(empty.stderr == "pushmap: '': no such file or directory\n", "\(empty.stderr)")
     }
 
     @Test("answers truncated, binary and NUL-laden lines each with one error line, in order")

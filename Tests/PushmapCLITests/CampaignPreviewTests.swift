@@ -136,6 +136,12 @@ struct CampaignPreviewTests {
             let result = try CommandRunner.run(arguments, directory: files.folder)
             #expect(result.status == 64, "\(arguments): \(result.stderr)")
         }
+        // A negative count is read as the count and refused with the range (the forty-third
+        // audit, F4: "Missing value").
+        for flag in [["--longest", "-5"], ["--longest=-5"]] {
+            let result = try CommandRunner.run(["preview", "intent.json", "--recipients", "recipients.ndjson"] + flag, directory: files.folder)
+            #expect(result.status == 64 && result.stderr.hasPrefix("Error: --longest must be between 1 and 100"), "\(flag): \(result.stderr)")
+        }
         let page = files.folder.appendingPathComponent("page.html")
         let missing = try CommandRunner.run(["preview", "intent.json", "--recipients", "absent.ndjson", "--output", page.path], directory: files.folder)
         #expect(missing.status == 1)

@@ -40,13 +40,25 @@ struct OtherCommandTests {
         #expect(result.status == 64)
     }
 
-    @Test("--now takes a negative time as written, and names what it cannot read")
+    /// Source: the forty-third audit, F1 and F2: `--now` at the top of 64 bits wrapped
+    /// apns-expiration round (exit 0), and import with `--now -1` and an apns-expiration at the
+    /// top crashed (exit 132, nothing said).
+    @Test("--now reads a negative time as written, takes 1970 to the end of 9999, and names what it cannot read")
     func nowOption() throws {
         let payload = Data(#"{"message": {"token": "t", "notification": {"title": "Hi"}}}"#.utf8)
-        for arguments in [["--now", "-5"], ["--now=-5"]] {
+        for arguments in [["--now", "-5"], ["--now=-5"], ["--now", "9223372036854775807"], ["--now", "253402300800"]] {
             let result = try CommandRunner.run(["validate", "--platform", "fcm"] + arguments + ["-"], input: payload)
-            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(result.status == 64, "\(arguments): \(result.stderr)")
+            #expect(result.stderr.hasPrefix("Error: --now must be an epoch time from 0 to 253402300799 (the end of 9999), not "), "\(arguments): \(result.stderr)")
         }
+        for now in ["0", "253402300799"] {
+            let result = try CommandRunner.run(["validate", "--platform", "fcm", "--now", now, "-"], input: payload)
+            #expect(result.status == 0, "\(now): \(result.stderr)")
+        }
+        let request = Data(#"{"headers": {"apns-push-type": "alert", "apns-expiration": "9223372036854775807"}, "payload": {"aps": {"alert": "Hi"}}}"#.utf8)
+        let imported = try CommandRunner.run(["import", "--platform", "apns", "--now", "0", "-"], input: request)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stderr.contains("apns-expiration is not kept"), "\(imported.stderr)")
         let missing = try CommandRunner.run(["validate", "--platform", "fcm", "--now", "--format", "json", "-"], input: payload)
         #expect(missing.status == 64)
         #expect(missing.stderr.contains("Error: The value '--format' is invalid for '--now <epoch>'"), "\(missing.stderr)")

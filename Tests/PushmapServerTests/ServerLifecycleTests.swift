@@ -172,7 +172,11 @@ struct ServerLifecycleTests {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-negative-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        for (option, reason) in [("--port", "--port must be between 0 and 65535"), ("--request-timeout-ms", "--request-timeout-ms must be over 0")] {
+        for (option, reason) in [
+            ("--port", "--port must be between 0 and 65535"), ("--request-timeout-ms", "--request-timeout-ms must be over 0"),
+            // The forty-third audit: --now is 1970 to the end of 9999, as the command line's.
+            ("--now", "--now must be an epoch time from 0 to 253402300799 (the end of 9999), not -1"),
+        ] {
             let process = try RunningProcess(ServerPaths.server, [option, "-1"], scratch: scratch, label: "negative")
             defer { process.stop() }
             #expect(process.wait(seconds: 20) == 64)

@@ -14,6 +14,17 @@ struct PushTypeTranslationTests {
         translationError { _ = try translate(intent) }?.diagnostics.filter { $0.severity == .error } ?? []
     }
 
+    /// Source: the forty-third audit, F1: a library clock far before 1970 and an expiration at
+    /// the top of 64 bits took the ttl past them, and import trapped.
+    @Test("import of an apns-expiration whose ttl is past 64 bits from the clock gives no ttl, and no trap")
+    func expirationPastSixtyFourBits() throws {
+        let translator = try Translator(options: Translator.Options(clock: { -1 }), logger: quietLogger)
+        let request = try JSONParser.parse(Array(#"{"headers": {"apns-push-type": "alert", "apns-expiration": "9223372036854775807"}, "payload": {"aps": {"alert": "Hi"}}}"#.utf8))
+        let (intent, _) = try translator.importIntent(request, platform: .apns)
+        #expect(intent?["body"]?.stringValue == "Hi")
+        #expect(intent?["ttl"] == nil)
+    }
+
     @Test("a template draws an alert: another push type is an error at ios.pushType")
     func templateNeedsAlert() {
         for type in ["voip", "mdm", "widgets", "liveactivity"] {

@@ -69,7 +69,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
         "On SIGTERM or SIGINT, time to go on taking requests with /readyz answering 503, in milliseconds, before the listener closes and the requests in flight finish: for a load balancer that polls /readyz. 0 closes at once."))
     var drainDelayMilliseconds = 0
 
-    @Option(name: .long, help: ArgumentHelp(
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp(
         "A fixed time to serve at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past, so answers repeat exactly.",
         valueName: "epoch"))
     var now: Int64?
@@ -101,6 +101,9 @@ struct PushmapServerCommand: AsyncParsableCommand {
             throw ValidationError("\(option) must be over 0")
         }
         guard drainDelayMilliseconds >= 0 else { throw ValidationError("--drain-delay-ms must be 0 or more") }
+        if let now, !Translator.Options.fixedClocks.contains(now) {
+            throw ValidationError("--now must be an epoch time from 0 to \(Translator.Options.fixedClocks.upperBound) (the end of 9999), not \(now)")
+        }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
     }
 

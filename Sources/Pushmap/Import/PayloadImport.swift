@@ -309,8 +309,10 @@ struct PayloadImport {
         if let collapse = headers["apns-collapse-id"]?.stringValue {
             reading.fields.set("collapseKey", .string(collapse), from: #"$.headers["apns-collapse-id"]"#)
         }
+        // A time past 64 bits from now (a clock of the library's far from 1970) gives no ttl.
         if let expiration = headers["apns-expiration"]?.stringValue, let at = Int64(expiration), at == 0 || at > now {
-            reading.fields.set("ttl", .integer(at == 0 ? 0 : at - now), from: #"$.headers["apns-expiration"]"#)
+            let (ttl, overflow) = at == 0 ? (0, false) : at.subtractingReportingOverflow(now)
+            if !overflow { reading.fields.set("ttl", .integer(ttl), from: #"$.headers["apns-expiration"]"#) }
         }
     }
 

@@ -14,7 +14,7 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, such as "No such file or directory".
     public let reason: String
     /// `path: reason`.
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(FileSystem.shown(path)): \(reason)" }
     /// The system's error number, when a call failed (0 otherwise): a closed pipe (EPIPE) is no
     /// failure to report.
     package var number: Int32 = 0
@@ -98,6 +98,10 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
         }
         return names.sorted()
     }
+
+    /// A path as a message shows it: an empty one as `''`, not as nothing before the colon (the
+    /// forty-third audit, F5).
+    package static func shown(_ path: String) -> String { path.isEmpty ? "''" : path }
 
     /// `code` (an `errno`) in words for a one-line message.
     package static func reason(_ code: Int32) -> String {

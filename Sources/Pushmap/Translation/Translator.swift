@@ -27,6 +27,11 @@ public final class Translator: Sendable {
         public var idleStates: Int
         /// The time scripts see as `ctx.now` and checks compare against, in epoch seconds.
         public var clock: @Sendable () -> Int64
+
+        /// The times a fixed clock (`--now`) may give: 1970 to the end of 9999, where a ttl or a
+        /// timer added to it stays far inside 64 bits (the forty-third audit: `--now` at the
+        /// top of Int64 wrapped apns-expiration round, and import crashed at the bottom).
+        @_spi(Tools) public static let fixedClocks: ClosedRange<Int64> = 0...253_402_300_799
         /// Largest intent accepted, in bytes.
         public var maxIntentBytes: Int
         /// Deepest nesting accepted in an intent.

@@ -47,7 +47,9 @@ struct PreviewCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Draw, on one gallery page, the recipients of this campaign file (NDJSON, - for standard input) whose texts render longest.", valueName: "file"), completion: .file(extensions: ["ndjson", "jsonl"]))
     var recipients: String?
 
-    @Option(name: .long, help: ArgumentHelp("With --recipients: how many to draw. Longest counts the characters of title, subtitle, body, expandedTitle and expandedBody as rendered, before any cut to fit (default 6).", valueName: "n"))
+    // Unconditional: `--longest -5` is refused with the range, as `--longest=-5` is (the
+    // forty-third audit, F4: "Missing value").
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("With --recipients: how many to draw. Longest counts the characters of title, subtitle, body, expandedTitle and expandedBody as rendered, before any cut to fit (default 6).", valueName: "n"))
     var longest: Int?
 
     @Flag(name: .long, help: "With --recipient or --recipients: a variable a recipient lacks renders empty, with a warning, as campaign --lenient does.")

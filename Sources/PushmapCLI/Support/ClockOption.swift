@@ -1,4 +1,5 @@
 internal import ArgumentParser
+@_spi(Tools) internal import Pushmap
 
 /// `--now EPOCH`, on every command that translates or checks against the clock: the time scripts
 /// see as `ctx.now` and the checks measure "already past" against, so a run can be repeated
@@ -10,4 +11,10 @@ struct ClockOption: ParsableArguments {
         "The time to run at, in epoch seconds (the system clock by default): ctx.now in scripts, and what checks call past; the output is then the same on every run.",
         valueName: "epoch"))
     var now: Int64?
+
+    func validate() throws {
+        if let now, !Translator.Options.fixedClocks.contains(now) {
+            throw ValidationError("--now must be an epoch time from 0 to \(Translator.Options.fixedClocks.upperBound) (the end of 9999), not \(now)")
+        }
+    }
 }
