@@ -432,6 +432,10 @@ extension ChecksTests {
             let payload = F.fcm(F.merged(F.timerData, ["adb_tmr_dur": duration]))
             F.expectOne(F.check(payload, .fcm, intentPaths: true), "android-timer-value", .error, at: "$.timer.duration")
         }
+        // A whole number past Android's int says so (the forty-third audit, F3).
+        let past = F.expectOne(
+            F.check(F.fcm(F.merged(F.timerData, ["adb_tmr_dur": "2147483648"])), .fcm), "android-timer-value", .error, at: "$.message.data.adb_tmr_dur")
+        #expect(past?.message.contains("is not a whole number of seconds Android's 32-bit integer holds (at most 2147483647)") == true, "\(String(describing: past))")
         // 0 or less is read, and is a timer over on arrival (Adobe's timer-03 and timer-07).
         for duration: JSONValue in ["0", "-5"] {
             let payload = F.fcm(F.merged(F.timerData, ["adb_tmr_dur": duration]))

@@ -160,9 +160,13 @@ enum ClientRules {
         let time = endText.flatMap { Self.end($0, platform) }
         if let text = durationText, seconds == nil {
             let ignored = time != nil
+            // A whole number Android cannot hold says so, not that it is no whole number (the
+            // forty-third audit, F3).
+            let form = platform == .android && ValueFormat.integer(text) != nil
+                ? "a whole number of seconds Android's 32-bit integer holds (at most 2147483647)" : "\(platform.durationForm)"
             report.add(
                 ignored ? .warning : .error, keys.location(.timerDuration),
-                "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(platform.durationForm): \(platform.name) \(ignored ? "ignores it and counts down to adb_tmr_end" : "cannot count down from it")")
+                "adb_tmr_dur \(ValueFormat.quoted(text)) is not \(form): \(platform.name) \(ignored ? "ignores it and counts down to adb_tmr_end" : "cannot count down from it")")
         }
         if let text = endText, time == nil {
             let ignored = seconds != nil
