@@ -266,14 +266,19 @@ struct PreviewCommandTests {
     }
 
     /// Source: the thirty-sixth audit, F8: the lowest --now trapped (exit 132, nothing said) in the
-    /// date written on the page, where translate took it.
-    @Test("--now at either end of the 64-bit range draws the page with its date")
+    /// date written on the page, where translate took it; the forty-third: --now is 1970 to the
+    /// end of 9999, and the ends of 64 bits are a usage error.
+    @Test("--now at either end of its range draws the page with its date; the ends of 64 bits are a usage error")
     func nowAtTheEnds() throws {
         let intent = #"{"title": "T", "body": "B"}"#
-        for (now, year) in [("-9223372036854775808", "-292277022657-01-27"), ("9223372036854775807", "292277026596-12-04")] {
+        for (now, date) in [("0", "1970-01-01"), ("253402300799", "9999-12-31")] {
             let result = try CommandRunner.run(["preview", "--platform", "fcm", "--now=\(now)", "-"], input: Data(intent.utf8))
             #expect(result.status == 0, "\(result.stderr)")
-            #expect(result.stdout.contains("arriving at \(year)"), "\(result.stdout)")
+            #expect(result.stdout.contains("arriving at \(date)"), "\(result.stdout)")
+        }
+        for now in ["-9223372036854775808", "9223372036854775807"] {
+            let result = try CommandRunner.run(["preview", "--platform", "fcm", "--now=\(now)", "-"], input: Data(intent.utf8))
+            #expect(result.status == 64 && result.stderr.hasPrefix("Error: --now must be an epoch time from 0 to 253402300799"), "\(result.stderr)")
         }
     }
 
