@@ -101,9 +101,7 @@ struct PushmapServerCommand: AsyncParsableCommand {
             throw ValidationError("\(option) must be over 0")
         }
         guard drainDelayMilliseconds >= 0 else { throw ValidationError("--drain-delay-ms must be 0 or more") }
-        if let now, !Translator.Options.fixedClocks.contains(now) {
-            throw ValidationError("--now must be an epoch time from 0 to \(Translator.Options.fixedClocks.upperBound) (the end of 9999), not \(now)")
-        }
+        if let problem = now.flatMap(Translator.Options.fixedClockProblem) { throw ValidationError(problem) }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("--log-level: unknown level '\(logLevel)'") }
     }
 

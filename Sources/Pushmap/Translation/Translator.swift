@@ -32,6 +32,11 @@ public final class Translator: Sendable {
         /// timer added to it stays far inside 64 bits (the forty-third audit: `--now` at the
         /// top of Int64 wrapped apns-expiration round, and import crashed at the bottom).
         @_spi(Tools) public static let fixedClocks: ClosedRange<Int64> = 0...253_402_300_799
+
+        /// Why `now` cannot be a fixed clock, in the words `--now` refuses it with; nil when it can.
+        @_spi(Tools) public static func fixedClockProblem(_ now: Int64) -> String? {
+            fixedClocks.contains(now) ? nil : "--now must be an epoch time from 0 to \(fixedClocks.upperBound) (the end of 9999), not \(now)"
+        }
         /// Largest intent accepted, in bytes.
         public var maxIntentBytes: Int
         /// Deepest nesting accepted in an intent.

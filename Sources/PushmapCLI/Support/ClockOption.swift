@@ -13,8 +13,6 @@ struct ClockOption: ParsableArguments {
     var now: Int64?
 
     func validate() throws {
-        if let now, !Translator.Options.fixedClocks.contains(now) {
-            throw ValidationError("--now must be an epoch time from 0 to \(Translator.Options.fixedClocks.upperBound) (the end of 9999), not \(now)")
-        }
+        if let problem = now.flatMap(Translator.Options.fixedClockProblem) { throw ValidationError(problem) }
     }
 }
