@@ -101,7 +101,7 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
 
     /// A path as a message shows it: an empty one as `''`, not as nothing before the colon (the
     /// forty-third audit, F5).
-    package static func shown(_ path: String) -> String { path.isEmpty ? "''" : path }
+    static func shown(_ path: String) -> String { path.isEmpty ? "''" : path }
 
     /// `code` (an `errno`) in words for a one-line message.
     package static func reason(_ code: Int32) -> String {

@@ -31,7 +31,7 @@ public final class Translator: Sendable {
         /// The times a fixed clock (`--now`) may give: 1970 to the end of 9999, where a ttl or a
         /// timer added to it stays far inside 64 bits (the forty-third audit: `--now` at the
         /// top of Int64 wrapped apns-expiration round, and import crashed at the bottom).
-        @_spi(Tools) public static let fixedClocks: ClosedRange<Int64> = 0...253_402_300_799
+        static let fixedClocks: ClosedRange<Int64> = 0...253_402_300_799
 
         /// Why `now` cannot be a fixed clock, in the words `--now` refuses it with; nil when it can.
         @_spi(Tools) public static func fixedClockProblem(_ now: Int64) -> String? {

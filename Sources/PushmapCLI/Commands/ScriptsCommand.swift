@@ -129,7 +129,7 @@ struct ScriptsCommand: ParsableCommand {
             }
             // Nothing loads without the error (shared.lua, say): nothing can be checked.
             guard let translator = loaded else {
-                if format == .json { Self.writeJSON(local: [], outcomes: [], untested: [], broken: broken) }
+                if format == .json { Self.writeJSON(local: [], outcomes: [], untested: [], broken: broken, passed: 0, failed: broken.count) }
                 throw ExitStatus.scriptFailed
             }
             let local = translator.templates.values.filter { $0.layer != TemplateScript.builtinLayer }.sorted { $0.name < $1.name }
@@ -175,7 +175,7 @@ struct ScriptsCommand: ParsableCommand {
                 text += "\(passed) passed, \(failed) failed\n"
                 try? StandardStream.output.write(text)
             case .json:
-                Self.writeJSON(local: local, outcomes: outcomes, untested: untested, broken: broken)
+                Self.writeJSON(local: local, outcomes: outcomes, untested: untested, broken: broken, passed: passed, failed: failed)
             }
             if !broken.isEmpty { throw ExitStatus.scriptFailed }
             if failed > 0 { throw ExitStatus.invalid }
@@ -183,8 +183,9 @@ struct ScriptsCommand: ParsableCommand {
 
         /// The check as one JSON object: `templates`, `fixtures`, `untested`, `passed`, `failed`, and
         /// when scripts do not load `scriptError` (the first) and `scriptErrors` (every one).
-        private static func writeJSON(local: [TemplateInfo], outcomes: [FixtureRunner.Outcome], untested: [TemplateInfo], broken: [ScriptError]) {
-            let passed = outcomes.filter(\.passed).count
+        private static func writeJSON(
+            local: [TemplateInfo], outcomes: [FixtureRunner.Outcome], untested: [TemplateInfo], broken: [ScriptError], passed: Int, failed: Int
+        ) {
             var object: JSONObject = [
                 "templates": .array(local.map { template in
                     .object(["name": .string(template.name), "path": .string(template.path),
@@ -196,7 +197,7 @@ struct ScriptsCommand: ParsableCommand {
                 }),
                 "untested": .array(untested.map { .object(["template": .string($0.name), "path": .string($0.path)]) }),
                 "passed": .integer(Int64(passed)),
-                "failed": .integer(Int64(outcomes.count - passed + untested.count + broken.count)),
+                "failed": .integer(Int64(failed)),
             ]
             if let first = broken.first {
                 object["scriptError"] = DiagnosticReport.json(first)

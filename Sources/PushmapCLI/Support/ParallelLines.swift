@@ -58,7 +58,7 @@ struct ParallelLines {
                 }
             } catch {
                 writer.finish() // the lines before the failure are still written
-                StandardStream.note("pushmap: \(FileSystem.shown(input.name)): \(error.reason)")
+                StandardStream.note("pushmap: \(FileError(path: input.name, reason: error.reason))")
                 throw ExitStatus.invalid
             }
             if lines.isEmpty { break }
@@ -81,12 +81,12 @@ struct ParallelLines {
     static func open(_ input: InputFile) throws -> Int32 {
         guard let path = input.path else { return 0 }
         if FileSystem.isDirectory(path) {
-            StandardStream.note("pushmap: \(FileSystem.shown(path)): is a directory, not a file")
+            StandardStream.note("pushmap: \(FileError(path: path, reason: "is a directory, not a file"))")
             throw ExitStatus.invalid
         }
         let descriptor = openForReading(path)
         if descriptor < 0 {
-            StandardStream.note("pushmap: \(FileSystem.shown(path)): \(FileSystem.reason(errno))")
+            StandardStream.note("pushmap: \(FileError(path: path, reason: FileSystem.reason(errno)))")
             throw ExitStatus.invalid
         }
         return descriptor
