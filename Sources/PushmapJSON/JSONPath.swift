@@ -53,7 +53,7 @@ package struct JSONPath: Sendable, Hashable, CustomStringConvertible {
     /// the key JSON-quoted. The one renderer of a member step, for this type and for the payload
     /// checks, which build their paths as text.
     package static func member(_ base: String, _ key: String) -> String {
-        var key = key
+        var key = ShownText.clipped(key)
         let dotted: String? = key.withUTF8 { key in
             guard isIdentifier(key) else { return nil }
             // Written once into a string of the final length: appending to a copy of `base`

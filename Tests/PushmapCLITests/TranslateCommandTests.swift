@@ -105,6 +105,23 @@ struct TranslateCommandTests {
         #expect(value.stdout.split(separator: "\n").count == 2)
     }
 
+    /// Source: the forty-fourth audit, after the forty-third's CLI F6: one unknown key of 900 KB
+    /// made a line of 1.8 MB, the key in full in the path and again in the message.
+    @Test("a key of 900 KB is quoted by its first 200 characters and an ellipsis, in every check that names it", arguments: [
+        (["translate", "-"], #"{"title": "a", "body": "b", "KEY": 1}"#, "unknown field 'KEY' at $"),
+        (["translate", "-"], #"{"title": "a", "body": "b", "data": {"adb_KEY": "1"}}"#, "data key 'adb_KEY' collides"),
+        (["validate", "--platform", "fcm", "-"], #"{"message": {"token": "t", "android": {"KEY": 1}}}"#, "KEY is not a field of AndroidConfig"),
+        (["validate", "--platform", "apns", "-"], #"{"aps": {"alert": {"title": "a", "KEY": 1}}}"#, "aps.alert.KEY is not one of"),
+    ])
+    func longKeyClipped(arguments: [String], template: String, expected: String) throws {
+        let key = String(repeating: "k", count: 900_000)
+        let shown = String(repeating: "k", count: 200) + "…"
+        let result = try CommandRunner.run(arguments, input: Data(template.replacingOccurrences(of: "KEY", with: key).utf8))
+        let output = result.stdout + result.stderr
+        #expect(output.contains(expected.replacingOccurrences(of: "KEY", with: String(shown.dropFirst(expected.hasPrefix("data key") ? 4 : 0)))), "\(output.prefix(600))")
+        #expect(output.utf8.count < 6_000, "\(output.utf8.count) bytes")
+    }
+
     /// Source: the twenty-fifth audit, F3: an FCM data map may hold aps (validate passed the
     /// payload), only the APNS payload's aps is the mapping's.
     @Test("a data key aps is refused on APNS only")

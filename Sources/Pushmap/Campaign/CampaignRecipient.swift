@@ -92,7 +92,7 @@ public struct CampaignRecipient: Sendable {
                 }
             default:
                 let hint = Suggestion.nearest(to: key, among: keys).map { "; did you mean '\($0)'?" } ?? ""
-                errors.append(.error(path, "unknown-field", "unknown field '\(key)' (a recipient has \(keys.joined(separator: ", ")))" + hint))
+                errors.append(.error(path, "unknown-field", "unknown field '\(ShownText.clipped(key))' (a recipient has \(keys.joined(separator: ", ")))" + hint))
             }
         }
         return (recipient, errors)

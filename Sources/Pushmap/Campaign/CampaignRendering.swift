@@ -1,3 +1,5 @@
+internal import PushmapJSON
+
 /// One recipient's intent, rendered, and what the rendering found.
 public struct CampaignRendering: Sendable {
     /// The intent as JSON text, ready to translate; meaningless when ``errors`` is not empty.
@@ -16,13 +18,6 @@ public struct CampaignRendering: Sendable {
     /// gives none.
     var target: JSONValue?
 
-    /// Longest variable name said in full: past it, its first characters and an ellipsis.
-    static let shownNameLimit = 200
-
-    static func shown(_ name: String) -> String {
-        name.count <= shownNameLimit ? name : String(name.prefix(shownNameLimit)) + "…"
-    }
-
     /// Notes `problem` of the text at `path`; `assigners` gives, for a name some text assigns,
     /// the path of the first that does.
     mutating func note(_ problem: LiquidProblem, at path: String, lenient: Bool, assigners: [String: String] = [:]) {
@@ -31,7 +26,7 @@ public struct CampaignRendering: Sendable {
             // One fault, the recipient's lack, however often the templates use the name: one
             // finding, at the first template met, and one count in the summary. A name of
             // thousands of indexes is cut in both (the forty-third audit, F8: 60 KB a line).
-            let name = Self.shown(written)
+            let name = ShownText.clipped(written)
             guard !missingVariables.contains(name) else { return }
             missingVariables.append(name)
             // Each text renders on its own: an assign in the title is not seen by the body (the

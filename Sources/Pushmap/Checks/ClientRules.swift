@@ -102,7 +102,7 @@ enum ClientRules {
                 report.warning(keys.location(at: index), "\(name) is read by Adobe's \(platform.otherName) code only: \(platform.name) ignores it")
             } else {
                 let hint = Suggestion.nearest(to: name, among: platform.readKeys).map { " (did you mean \($0)?)" } ?? ""
-                report.warning(keys.location(at: index), "\(name) is not a key Adobe's code reads\(hint): \(platform.name) ignores it")
+                report.warning(keys.location(at: index), "\(ShownText.clipped(name)) is not a key Adobe's code reads\(hint): \(platform.name) ignores it")
             }
         }
     }

@@ -301,7 +301,7 @@ package struct IntentCheck: Sendable {
                 guard Reporter.explains else { return false }
                 let name = String(decoding: key, as: UTF8.self)
                 let near = Suggestion.nearest(to: name, among: object.suggestible)
-                let message = "unknown field '\(name)' at \(reporter.path)" + Self.hint(name, among: object.suggestible, near: near)
+                let message = "unknown field '\(ShownText.clipped(name))' at \(reporter.path)" + Self.hint(name, among: object.suggestible, near: near)
                 if let near, let field = object.names.names.firstIndex(of: near) { meant.insert(field) }
                 reporter.enter(key)
                 reporter.add(.error(reporter.path, "unknown-field", message))

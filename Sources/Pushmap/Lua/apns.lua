@@ -114,7 +114,7 @@ function pushmap.pushtype(intent, ctx)
       fail("$.data.mdm", "an MDM push is {\"mdm\": the device's PushMagic string}: give it as data.mdm")
     end
     for key in next, data do
-      if key ~= "mdm" then warn(path("$.data", key), format("data key '%s' is not sent: %s", key, why)) end
+      if key ~= "mdm" then warn(path("$.data", key), format("data key '%s' is not sent: %s", host.clipped(key), why)) end
     end
     payload.mdm = data.mdm
     return payload

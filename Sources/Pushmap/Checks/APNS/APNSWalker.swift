@@ -196,7 +196,8 @@ enum APNSWalker {
     private static func unknown(
         _ bytes: UnsafeRawBufferPointer, _ value: JSONNode, in table: APNSModel.Table, _ object: JSONObjectNode, _ report: inout CheckReport
     ) {
-        let name = String(decoding: bytes, as: UTF8.self)
+        // Clipped, as every message quotes it: no header or key Apple defines is that long.
+        let name = ShownText.clipped(String(decoding: bytes, as: UTF8.self))
         if table.stringValues, APNSModel.isHTTPHeader(APNSHeaderNames.lowercased(name)) {
             if let text = value.utf8, let fault = APNSHeaderValue.pseudoHeader(name, text) {
                 report.add(.error, rule: "apns-request", location(bytes, table), "\(table.prefix)\(name) \(fault)")

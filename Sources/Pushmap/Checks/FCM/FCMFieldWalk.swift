@@ -208,7 +208,7 @@ enum FCMFieldWalk {
             hint = " (it is a field of \(owner.name))"
         }
         report.error(
-            location, "\(name) is not a field of \(model.schemas[schema].name) in FCM's v1 API\(hint): FCM refuses the message",
+            location, "\(ShownText.clipped(name)) is not a field of \(model.schemas[schema].name) in FCM's v1 API\(hint): FCM refuses the message",
             rule: "fcm-unknown-field")
     }
 
