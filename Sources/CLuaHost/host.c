@@ -83,6 +83,7 @@ static void check_memory(lua_State *L, pmh_host *h) {
     h->cap_lifted = 0;
     if (h->used <= h->limits.memory_bytes - h->limits.memory_bytes / 16) return;
     h->memory_refused = 1;
+    h->memory_raised = 1;
     luaL_where(L, 0);
     lua_pushfstring(L, "memory limit of %I bytes exceeded", (lua_Integer)h->limits.memory_bytes);
     // Lua's own stack overflow comes at 200,000 calls, far past the memory they take: a deep
@@ -349,6 +350,7 @@ int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
     lua_pushcfunction(L, pmh_msgh);
     lua_insert(L, base);
     host->memory_refused = 0;
+    host->memory_raised = 0;
     host->memory_near = 0;
     host->instructions_exceeded = 0;
     host->time_exceeded = 0;
@@ -363,6 +365,9 @@ int pmh_call(pmh_host *host, int nargs, int nresults, int metered) {
     }
     int status = lua_pcall(L, nargs, nresults, base);
     lua_sethook(L, NULL, 0, 0);
+    // The deadline once more: one C call (a pattern that backtracks, under the pattern bound)
+    // can run past it with no instruction after to see it (the forty-fourth audit, scripts F1).
+    if (host->metered && status == LUA_OK && host->deadline != 0 && !host->instructions_exceeded) past_deadline(host);
     host->metered = 0;
     host->cap_lifted = 0;
     lua_remove(L, base);

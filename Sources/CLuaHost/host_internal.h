@@ -65,6 +65,8 @@ struct pmh_host {
     size_t peak;
     int cap_lifted;
     int memory_refused;
+    // The host raised a memory limit in this call (not Lua): pcall and xpcall raise it again.
+    int memory_raised;
     // A metered call's memory passed 15/16 of the cap: the next instruction's hook collects,
     // and raises the limit at the script's line if that did not bring it back under.
     int memory_near;

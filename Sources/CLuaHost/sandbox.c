@@ -353,6 +353,7 @@ static int pmh_table_create(lua_State *L) {
     size_t bytes = (size_t)sequence * 16 + (rest > 0 ? nodes * 24 : 0);
     if (h->limits.memory_bytes > 0 && !h->cap_lifted && bytes > h->limits.memory_bytes - (h->used < h->limits.memory_bytes ? h->used : h->limits.memory_bytes)) {
         h->memory_refused = 1;
+        h->memory_raised = 1;
         return luaL_error(L, "memory limit of %I bytes exceeded", (lua_Integer)h->limits.memory_bytes);
     }
     lua_createtable(L, (int)sequence, (int)rest);
@@ -545,6 +546,47 @@ int pmh_seal(pmh_host *host) {
     return PMH_OK;
 }
 
+// MARK: pcall
+
+// Raises again a memory limit that `status` caught: Lua's own (LUA_ERRMEM) or the host's (the
+// hook's collect that did not help, table.create past the cap). A script that caught it ran on
+// at its cap, and its translation passed (the forty-fourth audit, scripts F2), where the
+// instruction and time limits cannot be caught: their hook raises again at every instruction.
+static void raise_memory_again(lua_State *L, int status) {
+    pmh_host *h = pmh_host_of(L);
+    if (status != LUA_ERRMEM && !h->memory_raised) return;
+    h->memory_refused = 1;  // the call ends with the memory limit's code, whatever the object
+    lua_error(L);           // the error object is on top
+}
+
+// Lua's pcall and xpcall, each a protected call, with a memory limit raised again. Without
+// continuations: the sandbox has no coroutines, so nothing yields across them.
+static int pmh_pcall(lua_State *L) {
+    luaL_checkany(L, 1);
+    lua_pushboolean(L, 1);  // the first result, when no error
+    lua_insert(L, 1);
+    int status = lua_pcall(L, lua_gettop(L) - 2, LUA_MULTRET, 0);
+    if (status == LUA_OK) return lua_gettop(L);
+    raise_memory_again(L, status);
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
+}
+
+static int pmh_xpcall(lua_State *L) {
+    int n = lua_gettop(L);
+    luaL_checktype(L, 2, LUA_TFUNCTION);
+    lua_pushboolean(L, 1);  // the first result, when no error
+    lua_pushvalue(L, 1);    // the function
+    lua_rotate(L, 3, 2);    // both under the arguments: f, handler, true, f, args...
+    int status = lua_pcall(L, n - 2, LUA_MULTRET, 2);
+    if (status == LUA_OK) return lua_gettop(L) - 2;
+    raise_memory_again(L, status);
+    lua_pushboolean(L, 0);
+    lua_pushvalue(L, -2);
+    return 2;
+}
+
 // MARK: set-up
 
 static void replace_with_closure(lua_State *L, int table, const char *name, lua_CFunction f) {
@@ -576,6 +618,10 @@ void pmh_open_sandbox(lua_State *L, pmh_host *h) {
     lua_setfield(L, g, "warn");
     lua_pushcfunction(L, pmh_pairs);
     lua_setfield(L, g, "pairs");
+    lua_pushcfunction(L, pmh_pcall);
+    lua_setfield(L, g, "pcall");
+    lua_pushcfunction(L, pmh_xpcall);
+    lua_setfield(L, g, "xpcall");
     for (int t = 0; t < LUA_NUMTYPES; t++) lua_pushstring(L, lua_typename(L, t));
     lua_pushcclosure(L, pmh_type, LUA_NUMTYPES);
     lua_setfield(L, g, "type");

@@ -63,6 +63,37 @@ struct LimitTests {
         #expect(try stillWorks(state))
     }
 
+    /// Source: the forty-fourth audit, scripts F2: a mapping caught the memory limit with
+    /// pcall, returned a payload holding its message, and its translation passed (exit 0).
+    @Test("a memory limit caught with pcall or xpcall fails the call all the same; other errors are still caught", arguments: [
+        "local ok = pcall(function() local t = {} for i = 1, 1e9 do t[i] = ('y'):rep(1000) .. i end end) return 'survived'",
+        "local ok = xpcall(function() local t = {} for i = 1, 1e9 do t[i] = {i} end end, function(e) return e end) return 'survived'",
+        "local ok = pcall(table.create, 1 << 30) return 'survived'",
+    ])
+    func memoryLimitNotCaught(source: String) throws {
+        let state = try makeState(LuaLimits(instructions: 50_000_000, memoryBytes: 4 << 20))
+        let error = luaError { _ = try evaluate(state, source) }
+        #expect(error?.kind == .memoryLimit, "\(String(describing: error))")
+        #expect(try stillWorks(state))
+        // pcall and xpcall are still Lua's: results, false and the error object, the handler's answer.
+        #expect(try evaluate(state, "return select('#', pcall(function() return 1, 2 end))") == .integer(3))
+        #expect(try evaluate(state, "local ok, e = pcall(error, {code = 7}) return e.code") == .integer(7))
+        #expect(try evaluate(state, "local ok, e = xpcall(error, function(m) return 'handled ' .. m end, 'x', 0) return e") == .string("handled x"))
+        #expect(try evaluate(state, "return xpcall(function(a, b) return a + b end, print, 2, 3)") == .bool(true))
+        #expect(luaError { _ = try evaluate(state, "return pcall()") }?.message.contains("bad argument #1 to 'pcall'") == true)
+    }
+
+    /// Source: the forty-fourth audit, scripts F1: one string.find that backtracks, within the
+    /// pattern bound, ran past the time limit and the translation passed; the deadline was read
+    /// only at the next instruction, and there was none.
+    @Test("one C call that runs past the time limit fails the call when it returns")
+    func deadlineAfterLastCall() throws {
+        let state = try makeState(LuaLimits(instructions: 2_000_000, memoryBytes: 8 << 20, timeMilliseconds: 20))
+        let error = luaError { _ = try evaluate(state, "local s = ('a'):rep(600) .. 'c' return s:find('a*a*b')") }
+        #expect(error?.kind == .timeLimit, "\(String(describing: error))")
+        #expect(try stillWorks(state))
+    }
+
     @Test("refuse a 1 GiB string.rep before building it")
     func capsStringRep() throws {
         let state = try makeState()
