@@ -346,6 +346,27 @@ struct CampaignCommandTests {
         #expect(result.stderr.contains(#"error: $.locales["fr-CA"].android.chanel: unknown field 'chanel' at $.locales["fr-CA"].android"#), "\(result.stderr)")
     }
 
+    /// Source: the forty-fourth audit, campaign F1: a carousel item with no image, and a layer
+    /// giving `endsAt` over the base's `duration`, were one error line per recipient (100,000
+    /// identical lines for an audience of 100,000), where campaign.md promises them once.
+    @Test("a required field missing, or exclusive fields met, in the base or a layer merged over it, is said once, at the layer's path")
+    func wholeIntentProblems() throws {
+        let carousel = #"{"template": "carousel", "title": "t", "body": "b", "carousel": {"mode": "manual", "items": [{"text": "one"}, {"image": "https://e.com/2.png"}, {"image": "https://e.com/3.png"}]}}"#
+        let base = try Self.campaign(carousel, [#"{"id": "u-1"}"#, #"{"id": "u-2"}"#], ["--platform", "fcm"])
+        #expect(base.status == 1)
+        #expect(base.stdout.isEmpty)
+        #expect(base.stderr.components(separatedBy: "missing required field 'image'").count == 2, "\(base.stderr)")
+        #expect(base.stderr.contains("intent.json: error: $.carousel.items[0]: missing required field 'image' [missing-field]"), "\(base.stderr)")
+        let timer = #"{"template": "timer", "title": "t", "body": "b", "timer": {"duration": 60}, "expired": {"title": "x"}, "locales": {"fr": {"timer": {"endsAt": 1767225700}}}}"#
+        let layer = try Self.campaign(timer, [#"{"id": "u-1", "locale": "fr"}"#, #"{"id": "u-2", "locale": "fr"}"#], ["--platform", "fcm"])
+        #expect(layer.status == 1)
+        #expect(layer.stdout.isEmpty)
+        #expect(layer.stderr.contains("intent.json: error: $.locales.fr.timer: give only one of 'duration' and 'endsAt', not 'duration' and 'endsAt' (in the fr layer, merged over the base) [exclusive-fields]"), "\(layer.stderr)")
+        // The same intent without the layer runs.
+        let fine = try Self.campaign(timer.replacingOccurrences(of: #""endsAt": 1767225700"#, with: #""duration": 90"#), [#"{"id": "u-1", "locale": "fr"}"#], ["--platform", "fcm"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
     // MARK: - Recipients
 
     @Test("malformed recipient lines are error lines and the run goes on")

@@ -111,13 +111,55 @@ public struct Campaign: Sendable {
     }
 
     /// What is wrong with the intent whoever receives it: the base and each layer checked as
-    /// `translator` checks intents, each error at its path in the file.
+    /// `translator` checks intents, each error at its path in the file; then each layer merged
+    /// over what lies under it, for what only the whole intent shows (a required field no layer
+    /// gives, two exclusive fields from two layers). Each found once, where a recipient's line
+    /// would repeat it for every recipient of that language (the forty-fourth audit, campaign F1).
     private func problems(_ translator: Translator) -> [Diagnostic] {
-        var found = translator.intentFindings(written.base).filter { $0.severity == .error && IntentCheck.writtenRules.contains($0.rule) }
+        let baseFindings = translator.intentFindings(written.base).filter { $0.severity == .error }
+        var found = baseFindings.filter { IntentCheck.writtenRules.contains($0.rule) || IntentCheck.wholeRules.contains($0.rule) }
         for (key, layer) in written.layers {
             found += translator.layerErrors(key: key, layer: layer)
         }
+        guard found.isEmpty else { return found }
+        let seen = Set(baseFindings.map { [$0.path, $0.rule, $0.message] })
+        for (tag, key, intent) in mergedLayers() {
+            for finding in translator.intentFindings(intent)
+            where finding.severity == .error && IntentCheck.wholeRules.contains(finding.rule) && !seen.contains([finding.path, finding.rule, finding.message]) {
+                var moved = finding
+                // Where the layer wrote the value, or the same path under the layer: `$.timer`
+                // given `endsAt` by fr over the base's `duration` is `$.locales.fr.timer`.
+                moved.path = writtenPath(finding.path, layer: tag)
+                    ?? JSONPath.member(JSONPath.member("$", "locales"), key) + finding.path.dropFirst()
+                moved.message += " (in the \(tag) layer, merged over the base)"
+                found.append(moved)
+            }
+        }
         return found
+    }
+
+    /// Each layer of the intent as written, merged over its truncations and the base, as a
+    /// recipient of its language gets it (templates unrendered).
+    private func mergedLayers() -> [(tag: LocaleTag, key: String, intent: JSONValue)] {
+        var merged: [LocaleTag: JSONValue] = [:]
+        var result: [(tag: LocaleTag, key: String, intent: JSONValue)] = []
+        let layers = written.layers.compactMap { layer in LocaleTag(layer.key).map { (tag: $0, key: layer.key, value: layer.value) } }
+        for layer in layers.sorted(by: { $0.tag.subtags.count < $1.tag.subtags.count }) {
+            let lower = layer.tag.chain.dropFirst().first { merged[$0] != nil }
+            let intent = Self.merge(lower.flatMap { merged[$0] } ?? written.base, layer.value)
+            merged[layer.tag] = intent
+            result.append((layer.tag, layer.key, intent))
+        }
+        return result
+    }
+
+    /// `layer` laid over `base` as ``merge(_:_:)-(Node,Node)`` lays nodes: objects by key.
+    static func merge(_ base: JSONValue, _ layer: JSONValue) -> JSONValue {
+        guard case .object(var members) = base, case .object(let over) = layer else { return layer }
+        for (key, value) in over {
+            members[key] = merge(members[key] ?? .null, value)
+        }
+        return .object(members)
     }
 
     /// The values `layer` writes, by their intent path, with their path in the file; an object's

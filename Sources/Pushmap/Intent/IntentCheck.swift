@@ -119,6 +119,10 @@ package struct IntentCheck: Sendable {
     /// written (a campaign's template renders a string where a string is, whatever its text).
     package static let writtenRules: Set<String> = ["unknown-field", "wrong-type", "out-of-range", "too-many-items", "unknown-template"]
 
+    /// The rules only a whole intent answers, whatever its values render to: a campaign checks
+    /// them once in its base and in each layer merged over it, not once per recipient.
+    package static let wholeRules: Set<String> = ["missing-field", "exclusive-fields"]
+
     /// What `pushmap campaign` refuses in the locale layer `key` (a partial intent): its errors
     /// under ``writtenRules``, each at its path in the file (`$.locales.fr.bogus`).
     package func layerErrors(key: String, layer: JSONValue) -> [Diagnostic] {
