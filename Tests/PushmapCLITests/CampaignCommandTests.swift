@@ -221,6 +221,14 @@ struct CampaignCommandTests {
         // A layer with nothing campaign refuses adds nothing to the campaign-only warning.
         let clean = try CommandRunner.run(["translate", "--platform", "apns"], input: Data(#"{"title": "Hi", "body": "b", "locales": {"fr": {"title": "Salut"}}}"#.utf8))
         #expect(clean.stderr.split(separator: "\n").count == 1, "\(clean.stderr)")
+        // A layer whose key is no language tag, which campaign refuses (the forty-fourth audit, campaign F6).
+        let badTag = #"{"title": "Hi", "body": "b", "locales": {"fr-12": {"title": "Salut"}}}"#
+        let warned = try CommandRunner.run(["translate", "--platform", "apns"], input: Data(badTag.utf8))
+        #expect(warned.status == 0, "\(warned.stderr)")
+        #expect(warned.stderr.contains(#"warning: $.locales["fr-12"]: 'fr-12' is not a language tag such as fr or fr-CA; pushmap campaign refuses this layer [locale-tag]"#), "\(warned.stderr)")
+        let refused = try Self.campaign(badTag, [#"{"id": "a"}"#], ["--platform", "apns"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains(#"error: $.locales["fr-12"]: 'fr-12' is not a language tag such as fr or fr-CA [locale-tag]"#), "\(refused.stderr)")
     }
 
     /// Source: the twenty-eighth audit, F3: a link built from recipient data went out with a

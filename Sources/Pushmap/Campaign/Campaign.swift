@@ -331,7 +331,7 @@ private struct Compiler {
         for (key, layer) in object {
             let at = path.appending(key)
             guard let tag = LocaleTag(key) else {
-                diagnostics.append(.error(at.description, "locale-tag", "'\(key)' is not a language tag such as fr or fr-CA"))
+                diagnostics.append(.error(at.description, "locale-tag", LocaleTag.notATag(key)))
                 continue
             }
             if let twin = layers.first(where: { $0.tag == tag }) {

@@ -88,7 +88,7 @@ public struct CampaignRecipient: Sendable {
                     continue
                 }
                 if let tag = LocaleTag(text) { recipient.locale = tag } else {
-                    errors.append(.error(path, "locale-tag", "'\(text)' is not a language tag such as fr or fr-CA"))
+                    errors.append(.error(path, "locale-tag", LocaleTag.notATag(text)))
                 }
             default:
                 let hint = Suggestion.nearest(to: key, among: keys).map { "; did you mean '\($0)'?" } ?? ""

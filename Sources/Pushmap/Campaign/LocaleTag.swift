@@ -1,8 +1,16 @@
+internal import PushmapJSON
+
 /// A BCP 47 language tag as campaigns match it: `fr-CA`, `zh-Hant-TW`. Case and `_` are
 /// forgiven (`fr_ca` is `fr-CA`), since recipient data writes tags every way.
 public struct LocaleTag: Hashable, Sendable, CustomStringConvertible {
     /// The subtags in their usual case: language lower, script title, region upper.
     public let subtags: [String]
+
+    /// What a finding says of `text`, which is no tag: the campaign's recipients and layers,
+    /// and the layers `translate` warns of.
+    static func notATag(_ text: String) -> String {
+        "'\(ShownText.clipped(text))' is not a language tag such as fr or fr-CA"
+    }
 
     /// The tag, or nil when `text` is no well-formed language tag (RFC 5646 2.1: language and
     /// extended language, script, region, variants, extensions, private use, in that order; no

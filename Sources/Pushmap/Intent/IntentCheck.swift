@@ -150,6 +150,11 @@ package struct IntentCheck: Sendable {
             var warnings: [Diagnostic] = []
             for _ in 0..<reader.count() {
                 let key = String(decoding: reader.string(), as: UTF8.self)
+                if LocaleTag(key) == nil {
+                    // No recipient's language is ever this layer's (the forty-fourth audit, campaign F6).
+                    let at = JSONPath.member(JSONPath.member("$", "locales"), key)
+                    warnings.append(.warning(at, "locale-tag", LocaleTag.notATag(key) + "; pushmap campaign refuses this layer"))
+                }
                 guard reader.op == JSONTape.Op.object else {
                     reader.skip()
                     continue
