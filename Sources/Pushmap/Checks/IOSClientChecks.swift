@@ -114,7 +114,7 @@ enum IOSClientChecks {
             guard !ValueFormat.isFlagSet(payload.aps["mutable-content"]) else { return }
             report.error(
                 APNSPayloadChecks.location("mutable-content"),
-                "aps.mutable-content is not 1: iOS does not run the template's service extension and shows the fallback")
+                "aps.mutable-content is not 1: Adobe's template extension (AEPNotificationContent) draws only a push with mutable-content 1, so iOS shows the fallback")
         }
     }
 
