@@ -72,6 +72,32 @@ extension ChecksTests {
         F.expectNone(F.check(F.fcm(basic), .fcm), "android-template-ignored-key")
     }
 
+    /// Source: client-rules.md (each template's builder reads its own keys; plain reads only the
+    /// generic ones), adobe-templates.md 3.2 (adb_col_style is zb's); Adobe's test payloads
+    /// basic-05 (adb_col_style on a basic map) and car-31 (timer keys on an iOS carousel),
+    /// shown without them; the forty-fourth audit, Adobe F2.
+    @Test("a key of another template is a warning naming the templates that read it; plain and the unknown types are left alone")
+    func otherTemplateKeys() {
+        let basic = F.merged(F.basicData, ["adb_col_style": "img", "adb_input_receiver": "r"])
+        let android = F.check(F.fcm(basic), .fcm).filter { $0.rule == "android-other-template-key" }
+        #expect(android.map(\.path) == ["$.message.data.adb_col_style", "$.message.data.adb_input_receiver"], "\(android)")
+        #expect(android.allSatisfy { $0.severity == .warning })
+        #expect(android.first?.message == "adb_col_style is read by the zb template only: Android's basic template code ignores it")
+        // adb_items belongs to three templates; the timer reads none of them.
+        let timer = F.check(F.fcm(F.merged(F.timerData, ["adb_items": .string(F.threeItems)])), .fcm)
+        F.expectOne(timer, "android-other-template-key", .warning, at: "$.message.data.adb_items")
+        #expect(timer.first { $0.rule == "android-other-template-key" }?.message.contains("read by the car, cat, icon templates only") == true)
+        // zb reads its own key; plain and an unknown type are not judged by it.
+        F.expectNone(F.check(F.fcm(F.merged(basic, ["adb_template_type": "zb", "adb_image": "https://e.com/i.png"], removing: ["adb_input_receiver"])), .fcm), "android-other-template-key")
+        F.expectNone(F.check(F.fcm(F.merged(basic, [:], removing: ["adb_template_type"])), .fcm), "android-other-template-key")
+        F.expectNone(F.check(F.fcm(F.merged(basic, ["adb_template_type": "bogus"])), .fcm), "android-other-template-key")
+        // iOS: the timer's keys on a carousel.
+        let carousel = F.check(F.apns(F.templateAps, F.merged(F.carouselKeys, ["adb_tmr_end": "1767225600", "adb_body_alt": "x"])), .apns)
+        let ios = carousel.filter { $0.rule == "ios-other-template-key" }
+        #expect(ios.map(\.path) == ["$.adb_tmr_end", "$.adb_body_alt"] || ios.map(\.path) == ["$.adb_body_alt", "$.adb_tmr_end"], "\(ios)")
+        F.expectNone(F.check(F.apns(F.templateAps, F.timerKeys), .apns), "ios-other-template-key")
+    }
+
     /// Source: adobe-templates.md 4.4 ("Image for unselected rating icon is invalid" when it
     /// neither downloads nor names a drawable; the selected one is read on a tap); the
     /// thirty-fourth audit, F6.

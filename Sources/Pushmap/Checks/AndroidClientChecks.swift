@@ -22,6 +22,8 @@ enum AndroidClientChecks {
     struct Payload {
         let keys: CustomKeys
         let template: UnsafeRawBufferPointer?
+        /// The template it is read as.
+        let scope: RuleScope
         let now: Int64
         /// adb_act.
         let actions: EncodedJSON.Value
@@ -30,9 +32,10 @@ enum AndroidClientChecks {
         /// adb_items as Android reads them, when it is an array.
         let carousel: CarouselItems?
 
-        init(keys: CustomKeys, template: UnsafeRawBufferPointer?, now: Int64, actions: EncodedJSON.Value, items: EncodedJSON.Value) {
+        init(keys: CustomKeys, template: UnsafeRawBufferPointer?, scope: RuleScope, now: Int64, actions: EncodedJSON.Value, items: EncodedJSON.Value) {
             self.keys = keys
             self.template = template
+            self.scope = scope
             self.now = now
             self.actions = actions
             self.items = items
@@ -105,7 +108,7 @@ enum AndroidClientChecks {
         let scope = RuleScope.template(template)
         EncodedJSON.withValue(keys.text(.actions)) { actions in
             EncodedJSON.withValue(scope == .carousel ? keys.text(.items) : nil) { items in
-                let payload = Payload(keys: keys, template: template, now: now, actions: actions, items: items)
+                let payload = Payload(keys: keys, template: template, scope: scope, now: now, actions: actions, items: items)
                 report.run(rules, on: payload, scope: scope)
             }
         }
@@ -130,6 +133,7 @@ enum AndroidClientChecks {
         Visibility.self
         TextLength.self
         UnknownKey.self
+        OtherTemplateKey.self
 
         // MARK: carousel
         CarouselLayout.self
@@ -315,6 +319,17 @@ enum AndroidClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.colours(payload.keys, .android, &report)
+        }
+    }
+
+    struct OtherTemplateKey: CheckRule {
+        static var name: StaticString { "android-other-template-key" }
+        // Not plain: with no type, the messaging SDK or the notification builder's legacy
+        // template may read the payload, and they read different keys.
+        static var scope: RuleScope { [.basic, .carousel, .timer, .androidOnlyTemplate] }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.otherTemplateKeys(payload.keys, .android, scope: payload.scope, &report)
         }
     }
 

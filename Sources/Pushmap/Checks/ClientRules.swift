@@ -87,6 +87,22 @@ enum ClientRules {
         return allowingHash && bytes.first == UInt8(ascii: "#") && ValueFormat.isHexColour(UnsafeRawBufferPointer(rebasing: bytes.dropFirst()))
     }
 
+    /// A key of another template than the payload's (`adb_col_style`, zb's, on a basic
+    /// payload): the template's code never reads it, and the notification shows without it
+    /// (client-rules.md: each builder reads its own keys). A warning, at the key.
+    static func otherTemplateKeys(_ keys: CustomKeys, _ platform: ClientPlatform, scope: RuleScope, _ report: inout CheckReport) {
+        guard keys.templateKeyCount > 0 else { return }
+        let bit = platform.readerBit
+        for index in keys.entries.indices where keys.entries[index].readers & bit != 0 && keys.entries[index].templates.isDisjoint(with: scope) {
+            let entry = keys.entries[index]
+            let readers = BuiltinTemplates.all.filter { entry.templates.contains($0.scope) && (platform == .android || $0.onIOS) }.compactMap(\.type)
+            let own = BuiltinTemplates.all.first { $0.scope == scope }?.type ?? ""
+            report.warning(
+                keys.location(at: index),
+                "\(entry.name) is read by the \(readers.joined(separator: ", ")) template\(readers.count == 1 ? "" : "s") only: \(platform.name)'s \(own) template code ignores it")
+        }
+    }
+
     /// An `adb_` key this platform's SDK does not read: a typo (`adb_titel`) or the other
     /// platform's key. A warning: the phone ignores the key and shows the rest.
     static func unknownKeys(_ keys: CustomKeys, _ platform: ClientPlatform, _ report: inout CheckReport) {

@@ -17,6 +17,9 @@ struct CustomKeys {
         var base: StaticString
         /// Whose code reads the key (``ClientPlatform/readerBit``): 0 for a key no phone reads.
         var readers: UInt8 = 0
+        /// The templates whose code reads the key (``BuiltinTemplates/readingTemplates(_:)``):
+        /// every one for a key no template owns.
+        var templates: RuleScope = .always
 
         /// The key as a string, for messages.
         var name: String { String(decoding: key, as: UTF8.self) }
@@ -26,6 +29,9 @@ struct CustomKeys {
     let base: StaticString
     /// The keys in payload order, each once.
     private(set) var entries: [Entry] = []
+    /// How many of them some templates read and others do not (`adb_items`): the other-template
+    /// rules look no further when there is none, as in most payloads.
+    private(set) var templateKeyCount = 0
     /// Each entry's key print, at the same index: scans read these plain words and copy no entry.
     private(set) var prints: [KeyPrint] = []
     /// For each ``Known`` key, its index in `entries`, or -1 when absent; held inline, so that a
@@ -59,7 +65,7 @@ struct CustomKeys {
     @discardableResult
     mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: StaticString, new: Bool = false) -> KeyPrint {
         let print = KeyPrint(bytes: key)
-        let (known, readers) = known.matching(key, print)
+        let (known, readers, templates) = known.matching(key, print)
         let existing = new ? -1 : known.map { Int(slots[$0.rawValue]) } ?? unknownIndex(key, print)
         if existing >= 0 {
             entries[existing].value = value
@@ -69,7 +75,8 @@ struct CustomKeys {
         // A payload of more keys than 32 bits count is refused long before it gets here.
         if let known { slots[known.rawValue] = Int32(truncatingIfNeeded: entries.count) }
         if indexByBytes != nil { index(key, at: entries.count) }
-        entries.append(Entry(key: key, value: value, base: base, readers: readers))
+        if templates != .always { templateKeyCount += 1 }
+        entries.append(Entry(key: key, value: value, base: base, readers: readers, templates: templates))
         prints.append(print)
         return print
     }
@@ -196,6 +203,8 @@ extension CustomKeys {
             private let words: WordTable
             /// For each word, whose code reads it (``ClientPlatform/readerBit``).
             private let readers: [UInt8]
+            /// For each word, the templates whose code reads it.
+            private let templates: [RuleScope]
 
             init() {
                 var names = Known.allCases.map(\.name)
@@ -207,13 +216,14 @@ extension CustomKeys {
                 readers = names.map { name in
                     (android.contains(name) ? ClientPlatform.android.readerBit : 0) | (iOS.contains(name) ? ClientPlatform.iOS.readerBit : 0)
                 }
+                templates = names.map(BuiltinTemplates.readingTemplates)
             }
 
             /// The known key whose bytes `key` has, and whose code reads it.
-            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> (known: Known?, readers: UInt8) {
+            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> (known: Known?, readers: UInt8, templates: RuleScope) {
                 // Every Adobe key starts with adb_: most other keys are settled by that alone.
-                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4), let index = words.index(of: key, print: print) else { return (nil, 0) }
-                return (Known(rawValue: index), readers[index])
+                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4), let index = words.index(of: key, print: print) else { return (nil, 0, .always) }
+                return (Known(rawValue: index), readers[index], templates[index])
             }
         }
     }

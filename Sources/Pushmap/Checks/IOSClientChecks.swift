@@ -21,9 +21,11 @@ enum IOSClientChecks {
         let aps: JSONObjectNode
         let keys: CustomKeys
         let template: UnsafeRawBufferPointer?
+        /// The template it is read as.
+        let scope: RuleScope
         let now: Int64
         /// The template guidelines: a timer leaves less room for text.
-        let isTimer: Bool
+        var isTimer: Bool { scope == .timer }
 
         /// adb_items when it is a real array.
         var items: JSONArrayNode? { keys.value(.items)?.arrayValue }
@@ -32,7 +34,7 @@ enum IOSClientChecks {
     static func run(_ aps: JSONObjectNode, _ keys: CustomKeys, now: Int64, into report: inout CheckReport) {
         let template = keys.text(.templateType)
         let scope = RuleScope.template(template)
-        report.run(rules, on: Payload(aps: aps, keys: keys, template: template, now: now, isTimer: scope == .timer), scope: scope)
+        report.run(rules, on: Payload(aps: aps, keys: keys, template: template, scope: scope, now: now), scope: scope)
     }
 
     @RuleListBuilder static var rules: some RuleList<Payload> {
@@ -69,6 +71,7 @@ enum IOSClientChecks {
         Color.self
         TextLength.self
         UnknownKey.self
+        OtherTemplateKey.self
     }
 
     struct StringValue: CheckRule {
@@ -367,6 +370,15 @@ enum IOSClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.unknownKeys(payload.keys, .iOS, &report)
+        }
+    }
+
+    struct OtherTemplateKey: CheckRule {
+        static var name: StaticString { "ios-other-template-key" }
+        static var scope: RuleScope { .iOSTemplate }
+
+        static func check(_ payload: Payload, _ report: inout CheckReport) {
+            ClientRules.otherTemplateKeys(payload.keys, .iOS, scope: payload.scope, &report)
         }
     }
 

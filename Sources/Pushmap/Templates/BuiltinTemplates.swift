@@ -44,6 +44,15 @@ package enum BuiltinTemplates {
         return keys
     }()
 
+    /// The templates whose code reads the Adobe key `name`: every one (``RuleScope/always``) for
+    /// a key plain or basic declares, on which the others are built, and for a key no template
+    /// writes; otherwise those that declare it (`adb_col_style`: zb's alone).
+    static func readingTemplates(_ name: String) -> RuleScope {
+        let declaring = all.filter { template in template.keys.contains { $0.key.name == name } }
+        if declaring.isEmpty || declaring.contains(where: { $0.scope == .plain || $0.scope == .basic }) { return .always }
+        return RuleScope(declaring.map(\.scope))
+    }
+
     /// The keys the messaging SDK reads for a plain Android notification: plain's FCM keys.
     package static let plainFCMKeys = Set(TemplateDescription.plain.keys.filter { $0.platforms != .apns }.map(\.key.name))
 
