@@ -33,6 +33,18 @@ struct PushmapCommand: ParsableCommand {
            let near = Suggestion.nearest(to: first, among: names + ["help"]) {
             exit(withError: ValidationError("unknown command '\(first)'; did you mean '\(near)'?"))
         }
+        // The same one level down: `scripts chek` (the forty-fourth audit, scripts F10).
+        if let first = arguments.first, let command = configuration.subcommands.first(where: { $0._commandName == first }),
+           case let children = command.configuration.subcommands.map({ $0._commandName }), !children.isEmpty,
+           arguments.count > 1, case let word = arguments[1], !word.hasPrefix("-"), !children.contains(word), word != "help",
+           let near = Suggestion.nearest(to: word, among: children) {
+            // Said here, as ArgumentParser says a usage error, with the usage of `pushmap scripts`:
+            // its own exit would name the subcommand alone ("Usage: scripts <subcommand>").
+            StandardStream.note("Error: unknown command '\(first) \(word)'; did you mean '\(first) \(near)'?")
+            StandardStream.note("Usage: pushmap \(first) <subcommand>")
+            StandardStream.note("  See 'pushmap \(first) --help' for more information.")
+            exit(withError: ExitCode.validationFailure)
+        }
         // `help NAME` for a NAME that is no command is the same usage error, not the top help and
         // exit 0 (the thirty-ninth audit, F11).
         if arguments.first == "help", arguments.count > 1, let name = arguments.dropFirst().first, !name.hasPrefix("-"), !names.contains(name) {

@@ -220,6 +220,15 @@ extension ScriptAuthoringTests {
         let helpTypo = try CommandRunner.run(["help", "translat"])
         #expect(helpTypo.status == 64 && helpTypo.stderr.hasPrefix("Error: unknown command 'translat'; did you mean 'translate'?\n"), "\(helpTypo.stderr)")
         #expect(try CommandRunner.run(["help", "translate"]).stdout.hasPrefix("OVERVIEW: Translate one intent"))
+        // One level down too: it was "2 unexpected arguments" (the forty-fourth audit, scripts F10).
+        let nested = try CommandRunner.run(["scripts", "chek", "mappings"])
+        #expect(nested.status == 64)
+        #expect(nested.stderr == """
+            Error: unknown command 'scripts chek'; did you mean 'scripts check'?
+            Usage: pushmap scripts <subcommand>
+              See 'pushmap scripts --help' for more information.
+
+            """, "\(nested.stderr)")
 
         let notJSON = try CommandRunner.run(["translate"], input: Data("not json\n".utf8))
         #expect(notJSON.status == 1)

@@ -360,6 +360,19 @@ struct ScriptAuthoringTests {
         #expect(batches[0].status == 0 && batches[0].stdoutBytes == batches[1].stdoutBytes)
         #expect(batches[0].stdout.contains("2024-01-01T00:00:00Z"), "\(batches[0].stdout)")
 
+        // ISO 8601's four year digits before the year 1000, which glibc wrote as "999" (the
+        // forty-fourth audit, scripts F9).
+        let early = try Self.folder(["m/early.lua": """
+            return { name = "early", api = 1, platforms = { "fcm" },
+              fcm = function(intent, ctx) return { message = { data = {
+                a = pushmap.date(-30641760000), b = pushmap.date(-62167219200, "%F %Y %%Y") } } } end }
+
+            """])
+        defer { try? FileManager.default.removeItem(at: early) }
+        let padded = try CommandRunner.run(["translate", "--platform", "fcm", "--compact", "--scripts", "m"], input: Data(#"{"template": "early"}"#.utf8), directory: early)
+        #expect(padded.status == 0, "\(padded.stderr)")
+        #expect(padded.stdout.contains(#""a":"0999-01-01T00:00:00Z","b":"0000-01-01 0000 %Y""#), "\(padded.stdout)")
+
         // A conversion that depends on the machine is refused with the line that asked for it.
         let local = try Self.folder(["m/local.lua": """
             return { name = "local", api = 1, platforms = { "fcm" },
