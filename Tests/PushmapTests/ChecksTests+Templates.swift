@@ -98,6 +98,28 @@ extension ChecksTests {
         F.expectNone(F.check(F.apns(F.templateAps, F.timerKeys), .apns), "ios-other-template-key")
     }
 
+    /// Source: client-rules.md (remind later is adb_rem_txt plus adb_rem_ts, or adb_rem_sec when
+    /// over 0; adb_uri opens on a tap except under DISMISS; iOS templates take their buttons from
+    /// the app's categories) and the "why" of Adobe's test payload basic-05; the forty-fourth
+    /// audit, Adobe F3, F4 and F5.
+    @Test("a remind-later label with no time, a uri under DISMISS and adb_act on an iOS template are warnings")
+    func ignoredByTheClients() {
+        let label = F.check(F.fcm(F.merged(F.basicData, ["adb_rem_txt": "Later"])), .fcm)
+        F.expectOne(label, "android-remind-later-time", .warning, at: "$.message.data.adb_rem_txt")
+        F.expectOne(F.check(F.fcm(F.merged(F.basicData, ["adb_rem_txt": "Later", "adb_rem_sec": "0"])), .fcm), "android-remind-later-time", .warning, at: "$.message.data.adb_rem_txt")
+        for time: JSONObject in [["adb_rem_sec": "60"], ["adb_rem_ts": "1900000000"], ["adb_rem_sec": "0", "adb_rem_ts": "1900000000"]] {
+            F.expectNone(F.check(F.fcm(F.merged(F.merged(F.basicData, ["adb_rem_txt": "Later"]), time)), .fcm), "android-remind-later-time")
+        }
+        let dismiss = F.check(F.fcm(F.merged(F.basicData, ["adb_a_type": "DISMISS", "adb_uri": "https://e.com"])), .fcm)
+        F.expectOne(dismiss, "android-dismiss-uri", .warning, at: "$.message.data.adb_uri")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_a_type": "WEBURL", "adb_uri": "https://e.com"])), .fcm), "android-dismiss-uri")
+        F.expectNone(F.check(F.fcm(F.merged(F.basicData, ["adb_a_type": "DISMISS"])), .fcm), "android-dismiss-uri")
+        let actions: JSONObject = ["adb_act": [["label": "Open", "type": "OPENAPP"]]]
+        F.expectOne(F.check(F.apns(F.templateAps, F.merged(F.basicKeys, actions)), .apns), "ios-template-actions", .warning, at: "$.adb_act")
+        // The plain iOS payload may carry buttons.
+        F.expectNone(F.check(F.apns(F.plainAps, actions), .apns), "ios-template-actions")
+    }
+
     /// Source: adobe-templates.md 4.4 ("Image for unselected rating icon is invalid" when it
     /// neither downloads nor names a drawable; the selected one is read on a tap); the
     /// thirty-fourth audit, F6.

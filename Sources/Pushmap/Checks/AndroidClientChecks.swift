@@ -133,7 +133,6 @@ enum AndroidClientChecks {
         Visibility.self
         TextLength.self
         UnknownKey.self
-        OtherTemplateKey.self
 
         // MARK: carousel
         CarouselLayout.self
@@ -233,15 +232,24 @@ enum AndroidClientChecks {
     /// with a uri opens the uri, not the app. A uri with no type is opened too, so it draws no
     /// finding (the thirty-fourth audit, F1: a warning that it might only open the app fired on
     /// Adobe's own carousel and timer test maps, which render and open it).
+    /// A uri the link type does not open as written. OPENAPP: the uri opens, not the app (an
+    /// error: the wrong thing). DISMISS: a tap dismisses and opens nothing, uri or not
+    /// (client-rules.md; a warning under `android-dismiss-uri`, found by the same look-ups: the
+    /// forty-fourth audit, Adobe F4).
     struct OpenAppURI: CheckRule {
         static var name: StaticString { "android-open-app-uri" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let type = payload.keys.text(.linkType), ValueFormat.equals(type, "OPENAPP"),
-                  let uri = payload.keys.text(.uri), !uri.isEmpty else { return }
-            report.error(
-                payload.keys.location(.uri),
-                "adb_a_type is OPENAPP but adb_uri is \(ValueFormat.quoted(uri)): Android opens the uri on a tap, not the app (send no adb_uri to open the app)")
+            guard let type = payload.keys.text(.linkType), let uri = payload.keys.text(.uri), !uri.isEmpty else { return }
+            if ValueFormat.equals(type, "OPENAPP") {
+                report.error(
+                    payload.keys.location(.uri),
+                    "adb_a_type is OPENAPP but adb_uri is \(ValueFormat.quoted(uri)): Android opens the uri on a tap, not the app (send no adb_uri to open the app)")
+            } else if ValueFormat.equals(type, "DISMISS") {
+                report.add(
+                    .warning, rule: "android-dismiss-uri", payload.keys.location(.uri),
+                    "adb_a_type is DISMISS, so Android does not open adb_uri \(ValueFormat.quoted(uri)) on a tap: it dismisses the notification (leave the uri out, or give another type)")
+            }
         }
     }
 
@@ -300,6 +308,8 @@ enum AndroidClientChecks {
         }
     }
 
+    /// Remind later's time: past, or none. The second is a finding of its own
+    /// (`android-remind-later-time`), found by the same look-ups.
     struct RemindLaterPast: CheckRule {
         static var name: StaticString { "android-remind-later-past" }
 
@@ -307,10 +317,39 @@ enum AndroidClientChecks {
             let keys = payload.keys
             // adb_rem_sec wins when it is positive; then adb_rem_ts is not used.
             if let seconds = keys.text(.remindAfter).flatMap(ValueFormat.integer), seconds > 0 { return }
-            guard let at = keys.text(.remindAt).flatMap(ValueFormat.integer), at <= payload.now else { return }
+            guard let at = keys.text(.remindAt).flatMap(ValueFormat.integer) else {
+                noTime(payload, &report)
+                return
+            }
+            guard at <= payload.now else { return }
             report.warning(
                 keys.location(.remindAt),
                 "adb_rem_ts \(at) is at or before now (\(payload.now)): tapping remind later cancels the notification instead of scheduling it again")
+        }
+
+        /// Remind later needs `adb_rem_txt` and a time: `adb_rem_sec` over 0, or `adb_rem_ts`
+        /// (client-rules.md; the "why" of Adobe's test payload basic-05). With the label alone
+        /// the notification shows without the button (the forty-fourth audit, Adobe F3). Only
+        /// basic's builder and the legacy one (which a payload with no type, or an unknown type,
+        /// may reach) add the button (adobe-templates.md 3.4).
+        private static func noTime(_ payload: Payload, _ report: inout CheckReport) {
+            let keys = payload.keys
+            guard keys.contains(.remindText), payload.scope.isSubset(of: [.plain, .basic, .otherTemplate]) else { return }
+            // A time that is no string is the data-string rule's one finding (FCM refuses it).
+            if keys.contains(.remindAt) && keys.text(.remindAt) == nil || keys.contains(.remindAfter) && keys.text(.remindAfter) == nil { return }
+            let effect = "Android shows the notification without the remind-later button"
+            // A time given but unreadable is where the fix goes.
+            for (key, meaning) in [(CustomKeys.Known.remindAt, "whole epoch seconds"), (.remindAfter, "a whole number of seconds")] {
+                if let text = keys.text(key), ValueFormat.integer(text) == nil {
+                    report.add(
+                        .warning, rule: "android-remind-later-time", keys.location(key),
+                        "\(key.name) \(ValueFormat.quoted(text)) is not \(meaning), and adb_rem_txt has no other time: \(effect)")
+                    return
+                }
+            }
+            report.add(
+                .warning, rule: "android-remind-later-time", keys.location(.remindText),
+                "adb_rem_txt has no time to remind at (adb_rem_sec over 0, or adb_rem_ts): \(effect)")
         }
     }
 
@@ -322,22 +361,12 @@ enum AndroidClientChecks {
         }
     }
 
-    struct OtherTemplateKey: CheckRule {
-        static var name: StaticString { "android-other-template-key" }
-        // Not plain: with no type, the messaging SDK or the notification builder's legacy
-        // template may read the payload, and they read different keys.
-        static var scope: RuleScope { [.basic, .carousel, .timer, .androidOnlyTemplate] }
-
-        static func check(_ payload: Payload, _ report: inout CheckReport) {
-            ClientRules.otherTemplateKeys(payload.keys, .android, scope: payload.scope, &report)
-        }
-    }
-
     struct UnknownKey: CheckRule {
         static var name: StaticString { "android-unknown-key" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.unknownKeys(payload.keys, .android, &report)
+            ClientRules.otherTemplateKeys(payload.keys, .android, scope: payload.scope, &report)
         }
     }
 

@@ -8,6 +8,9 @@ enum ClientPlatform {
 
     /// Whose code the messages speak of.
     var name: StaticString { self == .android ? "Android" : "iOS" }
+    /// The templates this platform's code draws, each reading keys of its own.
+    var templateScope: RuleScope { self == .android ? [.basic, .carousel, .timer, .androidOnlyTemplate] : .iOSTemplate }
+    var otherTemplateRule: StaticString { self == .android ? "android-other-template-key" : "ios-other-template-key" }
 
     /// The key this platform reads the image from, and the other platform's, with its name.
     var imageKey: CustomKeys.Known { self == .android ? .image : .media }
@@ -90,15 +93,21 @@ enum ClientRules {
     /// A key of another template than the payload's (`adb_col_style`, zb's, on a basic
     /// payload): the template's code never reads it, and the notification shows without it
     /// (client-rules.md: each builder reads its own keys). A warning, at the key.
+    /// Run by the unknown-key rules, under a name of its own: a rule more cost every payload its
+    /// call, and most payloads have no such key to look for.
     static func otherTemplateKeys(_ keys: CustomKeys, _ platform: ClientPlatform, scope: RuleScope, _ report: inout CheckReport) {
-        guard keys.templateKeyCount > 0 else { return }
-        let bit = platform.readerBit
-        for index in keys.entries.indices where keys.entries[index].readers & bit != 0 && keys.entries[index].templates.isDisjoint(with: scope) {
+        // Not plain: with no type, the messaging SDK or the notification builder's legacy
+        // template may read the payload, and they read different keys; nor a type no SDK draws.
+        guard keys.templateKeyCount > 0, platform.templateScope.contains(scope) else { return }
+        let bits = platform.readerBit | CustomKeys.Known.Table.ownedBit
+        for index in keys.entries.indices where keys.entries[index].readers & bits == bits {
             let entry = keys.entries[index]
-            let readers = BuiltinTemplates.all.filter { entry.templates.contains($0.scope) && (platform == .android || $0.onIOS) }.compactMap(\.type)
+            let templates = CustomKeys.Known.table.templates(of: entry.key)
+            guard templates.isDisjoint(with: scope) else { continue }
+            let readers = BuiltinTemplates.all.filter { templates.contains($0.scope) && (platform == .android || $0.onIOS) }.compactMap(\.type)
             let own = BuiltinTemplates.all.first { $0.scope == scope }?.type ?? ""
-            report.warning(
-                keys.location(at: index),
+            report.add(
+                .warning, rule: platform.otherTemplateRule, keys.location(at: index),
                 "\(entry.name) is read by the \(readers.joined(separator: ", ")) template\(readers.count == 1 ? "" : "s") only: \(platform.name)'s \(own) template code ignores it")
         }
     }

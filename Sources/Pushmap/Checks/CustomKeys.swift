@@ -15,11 +15,9 @@ struct CustomKeys {
         var value: JSONNode
         /// The payload path of the object it sits in (a literal: the entry holds no reference).
         var base: StaticString
-        /// Whose code reads the key (``ClientPlatform/readerBit``): 0 for a key no phone reads.
+        /// Whose code reads the key (``ClientPlatform/readerBit``): 0 for a key no phone reads;
+        /// and ``Known/Table/ownedBit`` for a key some templates read and others do not.
         var readers: UInt8 = 0
-        /// The templates whose code reads the key (``BuiltinTemplates/readingTemplates(_:)``):
-        /// every one for a key no template owns.
-        var templates: RuleScope = .always
 
         /// The key as a string, for messages.
         var name: String { String(decoding: key, as: UTF8.self) }
@@ -65,7 +63,7 @@ struct CustomKeys {
     @discardableResult
     mutating func add(_ key: UnsafeRawBufferPointer, _ value: JSONNode, in base: StaticString, new: Bool = false) -> KeyPrint {
         let print = KeyPrint(bytes: key)
-        let (known, readers, templates) = known.matching(key, print)
+        let (known, readers) = known.matching(key, print)
         let existing = new ? -1 : known.map { Int(slots[$0.rawValue]) } ?? unknownIndex(key, print)
         if existing >= 0 {
             entries[existing].value = value
@@ -75,8 +73,8 @@ struct CustomKeys {
         // A payload of more keys than 32 bits count is refused long before it gets here.
         if let known { slots[known.rawValue] = Int32(truncatingIfNeeded: entries.count) }
         if indexByBytes != nil { index(key, at: entries.count) }
-        if templates != .always { templateKeyCount += 1 }
-        entries.append(Entry(key: key, value: value, base: base, readers: readers, templates: templates))
+        if readers & Known.Table.ownedBit != 0 { templateKeyCount += 1 }
+        entries.append(Entry(key: key, value: value, base: base, readers: readers))
         prints.append(print)
         return print
     }
@@ -205,6 +203,10 @@ extension CustomKeys {
             private let readers: [UInt8]
             /// For each word, the templates whose code reads it.
             private let templates: [RuleScope]
+            /// In a word's readers: some templates read it and others do not. A bit rather than
+            /// the templates, so that adding a key costs no second load (the templates are
+            /// looked up again for the few keys that have it).
+            static let ownedBit: UInt8 = 4
 
             init() {
                 var names = Known.allCases.map(\.name)
@@ -213,17 +215,24 @@ extension CustomKeys {
                 }
                 words = WordTable(names)
                 let android = Set(BuiltinTemplates.androidReadKeys), iOS = Set(BuiltinTemplates.iOSReadKeys)
-                readers = names.map { name in
-                    (android.contains(name) ? ClientPlatform.android.readerBit : 0) | (iOS.contains(name) ? ClientPlatform.iOS.readerBit : 0)
+                let templates = names.map(BuiltinTemplates.readingTemplates)
+                self.templates = templates
+                readers = names.indices.map { index in
+                    (android.contains(names[index]) ? ClientPlatform.android.readerBit : 0) | (iOS.contains(names[index]) ? ClientPlatform.iOS.readerBit : 0)
+                        | (templates[index] == .always ? 0 : Self.ownedBit)
                 }
-                templates = names.map(BuiltinTemplates.readingTemplates)
             }
 
             /// The known key whose bytes `key` has, and whose code reads it.
-            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> (known: Known?, readers: UInt8, templates: RuleScope) {
+            func matching(_ key: UnsafeRawBufferPointer, _ print: KeyPrint) -> (known: Known?, readers: UInt8) {
                 // Every Adobe key starts with adb_: most other keys are settled by that alone.
-                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4), let index = words.index(of: key, print: print) else { return (nil, 0, .always) }
-                return (Known(rawValue: index), readers[index], templates[index])
+                guard print.hasPrefix(AdobeKeyPrefix.adobe, length: 4), let index = words.index(of: key, print: print) else { return (nil, 0) }
+                return (Known(rawValue: index), readers[index])
+            }
+
+            /// The templates whose code reads `key` (every one for a key that is no word).
+            func templates(of key: UnsafeRawBufferPointer) -> RuleScope {
+                words.index(of: key).map { templates[$0] } ?? .always
             }
         }
     }

@@ -71,7 +71,6 @@ enum IOSClientChecks {
         Color.self
         TextLength.self
         UnknownKey.self
-        OtherTemplateKey.self
     }
 
     struct StringValue: CheckRule {
@@ -370,15 +369,15 @@ enum IOSClientChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.unknownKeys(payload.keys, .iOS, &report)
-        }
-    }
-
-    struct OtherTemplateKey: CheckRule {
-        static var name: StaticString { "ios-other-template-key" }
-        static var scope: RuleScope { .iOSTemplate }
-
-        static func check(_ payload: Payload, _ report: inout CheckReport) {
             ClientRules.otherTemplateKeys(payload.keys, .iOS, scope: payload.scope, &report)
+            // Adobe's iOS templates draw no buttons from adb_act: their actions are those of the
+            // app's registered category (client-rules.md). `translate` warns of an intent's
+            // buttons there; `validate` was silent on the key (the forty-fourth audit, Adobe F5).
+            if payload.keys.contains(.actions), RuleScope.iOSTemplate.contains(payload.scope) {
+                report.add(
+                    .warning, rule: "ios-template-actions", payload.keys.location(.actions),
+                    "adb_act is not read by Adobe's iOS templates: their buttons are the actions of the app's registered category, so iOS ignores it")
+            }
         }
     }
 
