@@ -165,6 +165,31 @@ struct ServerCampaignTests {
         }
     }
 
+    /// Source: the forty-fourth audit, campaign F1: a required field missing, or exclusive fields
+    /// met in a layer merged over the base, were an error line per recipient, and the server
+    /// answered 200 with them.
+    @Test("a required field missing, or exclusive fields in a merged layer, is a 400 with the command line's one finding")
+    func wholeIntentErrors() throws {
+        let server = try ServerUnderTest(Self.now)
+        let intents = [
+            #"{"template": "carousel", "title": "t", "body": "b", "carousel": {"mode": "manual", "items": [{"text": "one"}, {"image": "https://e.com/2.png"}, {"image": "https://e.com/3.png"}]}}"#,
+            #"{"template": "timer", "title": "t", "body": "b", "timer": {"duration": 60}, "locales": {"fr": {"timer": {"endsAt": 1767225700}}}}"#,
+        ]
+        for intent in intents {
+            let campaign = Case(name: intent, intent: intent, recipients: [#"{"id": "u-1", "locale": "fr"}"#, #"{"id": "u-2", "locale": "fr"}"#])
+            let expected = try Self.cli(campaign)
+            #expect(expected.status == 1 && expected.stdout.isEmpty, "\(expected.stdout)")
+            let answer = try Self.serve(campaign, on: server)
+            #expect(answer.status == 400, "\(answer.text)")
+            let diagnostics = (answer.object["error"] as? [String: Any])?["diagnostics"] as? [[String: Any]] ?? []
+            #expect(diagnostics.count == 1, "\(answer.text)")
+            for diagnostic in diagnostics {
+                let said = "error: \(diagnostic["path"] as? String ?? "?"): \(diagnostic["message"] as? String ?? "?") [\(diagnostic["rule"] as? String ?? "?")]"
+                #expect(expected.stderr.contains(said), "\(said)\n\(expected.stderr)")
+            }
+        }
+    }
+
     /// Source: the twenty-eighth audit, F2: the repository's own examples/campaign/welcome.json,
     /// written over several lines, sent with its recipients, got "1:2: unexpected end of input".
     @Test("an intent written over several lines is a 400 that says the intent is the body's first line, whole")
