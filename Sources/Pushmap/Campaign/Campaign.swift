@@ -92,15 +92,13 @@ public struct Campaign: Sendable {
         }
         self.assigners = assigners
         base = Self.pieces(baseNode)
-        // Shorter tags first, so a layer's truncations are merged before it.
         var merged: [LocaleTag: Node] = [:]
         var origins: [LocaleTag: [String: String]] = [:]
-        for (tag, key, layer) in layers.sorted(by: { $0.tag.subtags.count < $1.tag.subtags.count }) {
-            let lower = tag.chain.dropFirst().first { merged[$0] != nil }
-            merged[tag] = Self.merge(lower.flatMap { merged[$0] } ?? baseNode, layer)
-            var own = lower.flatMap { origins[$0] } ?? [:]
-            Self.leaves(layer, at: JSONPath.root, in: JSONPath.root.appending("locales").appending(key), into: &own)
-            origins[tag] = own
+        for layer in Self.layered(layers.map { ($0.tag, $0.key, $0.node) }, over: baseNode, merge: Self.merge) {
+            merged[layer.tag] = layer.merged
+            var own = layer.lower.flatMap { origins[$0] } ?? [:]
+            Self.leaves(layer.value, at: JSONPath.root, in: JSONPath.root.appending("locales").appending(layer.key), into: &own)
+            origins[layer.tag] = own
         }
         localized = merged.mapValues(Self.pieces)
         layerOrigins = origins
@@ -116,41 +114,42 @@ public struct Campaign: Sendable {
     /// gives, two exclusive fields from two layers). Each found once, where a recipient's line
     /// would repeat it for every recipient of that language (the forty-fourth audit, campaign F1).
     private func problems(_ translator: Translator) -> [Diagnostic] {
-        let baseFindings = translator.intentFindings(written.base).filter { $0.severity == .error }
-        var found = baseFindings.filter { IntentCheck.writtenRules.contains($0.rule) || IntentCheck.wholeRules.contains($0.rule) }
+        var found = translator.intentFindings(written.base).filter {
+            $0.severity == .error && (IntentCheck.writtenRules.contains($0.rule) || IntentCheck.wholeRules.contains($0.rule))
+        }
         for (key, layer) in written.layers {
             found += translator.layerErrors(key: key, layer: layer)
         }
+        // A merged layer is checked only on a base without these faults, so what it finds is
+        // the layer's own.
         guard found.isEmpty else { return found }
-        let seen = Set(baseFindings.map { [$0.path, $0.rule, $0.message] })
-        for (tag, key, intent) in mergedLayers() {
-            for finding in translator.intentFindings(intent)
-            where finding.severity == .error && IntentCheck.wholeRules.contains(finding.rule) && !seen.contains([finding.path, finding.rule, finding.message]) {
+        let layers = written.layers.compactMap { layer in LocaleTag(layer.key).map { ($0, layer.key, layer.value) } }
+        for layer in Self.layered(layers, over: written.base, merge: Self.merge) {
+            for finding in translator.intentFindings(layer.merged) where finding.severity == .error && IntentCheck.wholeRules.contains(finding.rule) {
                 var moved = finding
                 // Where the layer wrote the value, or the same path under the layer: `$.timer`
                 // given `endsAt` by fr over the base's `duration` is `$.locales.fr.timer`.
-                moved.path = writtenPath(finding.path, layer: tag)
-                    ?? JSONPath.member(JSONPath.member("$", "locales"), key) + finding.path.dropFirst()
-                moved.message += " (in the \(tag) layer, merged over the base)"
+                moved.path = writtenPath(finding.path, layer: layer.tag) ?? IntentCheck.layerPath(layer.key) + finding.path.dropFirst()
+                moved.message += " (in the \(layer.tag) layer, merged over the base)"
                 found.append(moved)
             }
         }
         return found
     }
 
-    /// Each layer of the intent as written, merged over its truncations and the base, as a
-    /// recipient of its language gets it (templates unrendered).
-    private func mergedLayers() -> [(tag: LocaleTag, key: String, intent: JSONValue)] {
-        var merged: [LocaleTag: JSONValue] = [:]
-        var result: [(tag: LocaleTag, key: String, intent: JSONValue)] = []
-        let layers = written.layers.compactMap { layer in LocaleTag(layer.key).map { (tag: $0, key: layer.key, value: layer.value) } }
-        for layer in layers.sorted(by: { $0.tag.subtags.count < $1.tag.subtags.count }) {
+    /// Each layer merged over the nearest of its truncations that has a layer (`fr` under
+    /// `fr-CA`), else over `base`: shorter tags first, so that a truncation is merged before the
+    /// layers over it. The one order of the compiled layers and of the checked ones.
+    static func layered<Value>(
+        _ layers: [(tag: LocaleTag, key: String, value: Value)], over base: Value, merge: (Value, Value) -> Value
+    ) -> [(tag: LocaleTag, key: String, value: Value, lower: LocaleTag?, merged: Value)] {
+        var merged: [LocaleTag: Value] = [:]
+        return layers.sorted { $0.tag.subtags.count < $1.tag.subtags.count }.map { layer in
             let lower = layer.tag.chain.dropFirst().first { merged[$0] != nil }
-            let intent = Self.merge(lower.flatMap { merged[$0] } ?? written.base, layer.value)
-            merged[layer.tag] = intent
-            result.append((layer.tag, layer.key, intent))
+            let value = merge(lower.flatMap { merged[$0] } ?? base, layer.value)
+            merged[layer.tag] = value
+            return (layer.tag, layer.key, layer.value, lower, value)
         }
-        return result
     }
 
     /// `layer` laid over `base` as ``merge(_:_:)-(Node,Node)`` lays nodes: objects by key.

@@ -123,10 +123,15 @@ package struct IntentCheck: Sendable {
     /// them once in its base and in each layer merged over it, not once per recipient.
     package static let wholeRules: Set<String> = ["missing-field", "exclusive-fields"]
 
+    /// The path in the file of the locale layer `key`: `$.locales.fr`, `$.locales["fr-CA"]`.
+    package static func layerPath(_ key: String) -> String {
+        JSONPath.member(JSONPath.member("$", "locales"), key)
+    }
+
     /// What `pushmap campaign` refuses in the locale layer `key` (a partial intent): its errors
     /// under ``writtenRules``, each at its path in the file (`$.locales.fr.bogus`).
     package func layerErrors(key: String, layer: JSONValue) -> [Diagnostic] {
-        let at = JSONPath.member(JSONPath.member("$", "locales"), key)
+        let at = Self.layerPath(key)
         return findings(JSONTape(layer)).compactMap { finding in
             guard finding.severity == .error, Self.writtenRules.contains(finding.rule) else { return nil }
             var moved = finding
@@ -152,7 +157,7 @@ package struct IntentCheck: Sendable {
                 let key = String(decoding: reader.string(), as: UTF8.self)
                 if LocaleTag(key) == nil {
                     // No recipient's language is ever this layer's (the forty-fourth audit, campaign F6).
-                    let at = JSONPath.member(JSONPath.member("$", "locales"), key)
+                    let at = Self.layerPath(key)
                     warnings.append(.warning(at, "locale-tag", LocaleTag.notATag(key) + "; pushmap campaign refuses this layer"))
                 }
                 guard reader.op == JSONTape.Op.object else {
