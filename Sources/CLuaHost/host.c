@@ -150,20 +150,34 @@ static int script_frame(lua_State *L, int level, lua_Debug *ar) {
     return level;
 }
 
-// An error raised in the host's own Lua (an API function given what it cannot take) is put on
-// the script line that called it, the host's place after: `c/promo.lua:7: attempt to index a
-// nil value (local 'into') (in customdata, pushmap/prelude.lua:176)`. Pushes that message, or
-// nothing when the error is not the host's or no script called into it.
+// An error raised in the host's own Lua (an API function given what it cannot take), or in a
+// chunk the script made with `load`, is put on the script line that called it, the other place
+// after: `c/promo.lua:7: attempt to index a nil value (local 'into') (in customdata,
+// pushmap/prelude.lua:176)`, `c/promo.lua:9: boom (in [string "chunk"]:1)`. Pushes that
+// message, or nothing when the error is a script file's own or no script called into it.
 static int push_blamed_on_script(lua_State *L, const char *message) {
-    lua_Debug raised, script, called;
-    int level = lua_frame(L, 1, &raised);
-    if (level == 0 || !own_chunk(raised.source)) return 0;
-    // Lua put the place of the error before the message: a host chunk's, unless the host
-    // raised at a level that already names the script.
-    size_t place = strlen(raised.short_src);
-    if (strncmp(message, raised.short_src, place) != 0 || message[place] != ':') return 0;
+    lua_Debug raised, script, called, first;
+    // The frame whose place Lua put before the message; none when a script's own, as most are.
+    // A script frame passed on the way raised it at a level beyond itself (`error(m, 2)` in a
+    // mapping names the host's call of it): its line, and no place of the host's after.
+    int level = 1, first_script = 0;
+    size_t place = 0;
+    for (;; level++) {
+        if ((level = lua_frame(L, level, &raised)) == 0) return 0;
+        place = strlen(raised.short_src);
+        int placed_here = strncmp(message, raised.short_src, place) == 0 && message[place] == ':';
+        if (raised.source[0] != '@' && placed_here) break;
+        if (raised.source[0] == '@') {
+            if (placed_here) return 0;
+            if (first_script == 0) first_script = level, first = raised;
+        }
+    }
     const char *text = strstr(message + place, ": ");
     if (text == NULL) return 0;
+    if (first_script != 0) {
+        lua_pushfstring(L, "%s:%d: %s", first.short_src, first.currentline, text + 2);
+        return 1;
+    }
     if ((level = script_frame(L, level + 1, &script)) == 0) return 0;
     // The function the script called, by the name the call gave it, when Lua knows it.
     const char *name = lua_getstack(L, level - 1, &called) && lua_getinfo(L, "n", &called) ? called.name : NULL;
@@ -194,10 +208,15 @@ static int push_placed_on_script(lua_State *L, const char *message) {
     lua_Debug frames[3], script;
     int n = 0;
     while (n < 3 && lua_getstack(L, n + 1, &frames[n]) && lua_getinfo(L, "Sn", &frames[n])) n++;
-    // error(message, 0) says it has no place on purpose.
-    if (n == 0 || (frames[0].what[0] == 'C' && frames[0].name != NULL && strcmp(frames[0].name, "error") == 0 && n >= 2 &&
-                   !own_chunk(frames[1].source))) {
-        return 0;
+    if (n == 0) return 0;
+    // error(message, 0) in a script leaves Lua's place out; the contract still names the line
+    // that raised it (the forty-fourth audit, scripts F5), or in a chunk it loaded, its line
+    // that called the chunk.
+    if (frames[0].what[0] == 'C' && frames[0].name != NULL && strcmp(frames[0].name, "error") == 0 && n >= 2 &&
+        !own_chunk(frames[1].source)) {
+        if (script_frame(L, 2, &script) == 0) return 0;
+        lua_pushfstring(L, "%s:%d: %s", script.short_src, script.currentline, message);
+        return 1;
     }
     // The host's Lua raised it (through `error`): said as it chose, unless it raised at the level
     // of a C function the script called (the intent's __newindex under table.insert).

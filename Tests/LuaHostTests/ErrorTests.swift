@@ -60,12 +60,15 @@ struct ErrorTests {
         #expect(none?.description == #"s.lua:1: the error raised is a nil, not a message: raise a string, error("...")"#)
     }
 
-    @Test("an error with level 0 carries no location")
-    func noLocation() throws {
+    /// Lua leaves the place out at level 0; the host puts the line of the `error` call, as the
+    /// script contract promises for every error of a script (the forty-fourth audit, scripts F5).
+    @Test("an error with level 0 is placed on the line of the error call")
+    func levelZeroPlaced() throws {
         let state = try makeState()
-        let error = luaError { _ = try evaluate(state, "error('plain message', 0)") }
-        #expect(error?.script == nil)
-        #expect(error?.description == "plain message")
+        let error = luaError { _ = try evaluate(state, "local a = 1\nerror('plain message', 0)", name: "s.lua") }
+        #expect(error?.script == "s.lua")
+        #expect(error?.line == 2)
+        #expect(error?.description == "s.lua:2: plain message")
     }
 
     @Test("an instruction-limit error names the line where the script was stopped")

@@ -106,6 +106,29 @@ struct ScriptAuthoringTests {
         }
     }
 
+    /// Source: the forty-fourth audit (scripts F5 and F6) with lua-api.md ("the line of your script
+    /// that called it") and the Lua manual's `error` levels and `load`: `error(m, 0)` and an error
+    /// at level 2 in the mapping named the file alone (the second with pushmap's prelude after),
+    /// and an error in a chunk the script loaded named only `[string "chunk"]`.
+    @Test("error(m, 0), error(m, 2) and an error in a loaded chunk name the script's line")
+    func errorLevelsAndLoadedChunksNameTheLine() throws {
+        let cases: [(call: String, says: String)] = [
+            (#"error("plain words", 0)"#, "t.lua:3: plain words [runtime]"),
+            (#"error("one up", 2)"#, "t.lua:3: one up [runtime]"),
+            (#"local function check() error("from a helper", 2) end check()"#, "t.lua:3: from a helper [runtime]"),
+            (#"load("return os.time()", "chunk", "t")()"#, #"t.lua:3: os is not available in pushmap's sandbox"#),
+            (#"load("error('boom')", "chunk", "t")()"#, #"t.lua:3: boom (in [string "chunk"]:1) [runtime]"#),
+            (#"load("error('quiet', 0)", "chunk", "t")()"#, "t.lua:3: quiet [runtime]"),
+            (#"local f = load("local x = nil; return x.y", "=mine") f()"#, "t.lua:3: attempt to index a nil value (local 'x') (in f, mine:1) [runtime]"),
+        ]
+        for (call, says) in cases {
+            let (folder, result) = try Self.translateFCM(
+                "  local payload = { message = { data = { a = \"b\" } } }\n  \(call)\n  return payload", intent: #"{"template": "t", "data": {"k": "v"}}"#)
+            #expect(result.status == 2, "\(call): \(result.stderr)")
+            #expect(result.stderr.contains("script error: \(folder)/\(says)"), "\(call): \(result.stderr)")
+        }
+    }
+
     /// Source: the eighth audit (its finding 5) and script-contract.md: "puts a value in the payload
     /// that JSON cannot hold (a function, a cycle, a table mixing list and named keys) fails the
     /// translation with the script's file and line"; the file alone was named. NaN was written
