@@ -160,6 +160,34 @@ struct ImportCommandTests {
         #expect(colour.stderr.contains(##"$.message.data.adb_cta_clr: as given, adb_cta_clr "#FF0000" is not 6 or 8 hex digits (RRGGBB or AARRGGBB, no #): the phone ignores the colour; the intent writes "FF0000" [android-color, fcm]"##), "\(colour.stderr)")
     }
 
+    /// Source: the forty-fifth audit, import F1 to F3, with the FCM v1 reference (one target of
+    /// token, topic, condition; data a map of strings) and intent.md's readers table (Campaign
+    /// Classic's extension draws a payload without adb_template_type as basic): a data array
+    /// said "the intent keeps it" and was dropped; two targets made three findings that disagreed;
+    /// a Campaign Classic payload with no type read as plain, its basic keys "not kept".
+    @Test("a fault the import mends says what the intent does, once; Campaign Classic's payload without a type reads as basic")
+    func faultOutcomesTrue() throws {
+        func imported(_ message: String) throws -> CommandRunner.Result {
+            try CommandRunner.run(["import", "--platform", "fcm", "--now", "1700000000", "-"], input: Data(#"{"message": {\#(message)}}"#.utf8))
+        }
+        let array = try imported(#""data": [1, 2]"#)
+        #expect(array.status == 0)
+        #expect(array.stderr == "<stdin>: warning: $.message.data: as given, FCM data must be an object of string values, not an array: FCM refuses the message; the intent leaves it out [fcm-data-map, fcm]\n")
+
+        let targets = try imported(#""token": "t", "topic": "x", "data": {"adb_title": "a", "adb_body": "b"}"#)
+        #expect(targets.status == 0)
+        #expect(targets.stderr.split(separator: "\n").count == 1, "\(targets.stderr)")
+        #expect(targets.stderr.contains("warning: $.message: as given, a message has at most one of token, topic, condition and fid"), "\(targets.stderr)")
+        #expect(targets.stderr.hasSuffix("FCM refuses it; the intent leaves token and topic out [fcm-one-target, fcm]\n"), "\(targets.stderr)")
+
+        let classic = try imported(#""token": "t", "data": {"adb_version": "1", "adb_title": "T", "adb_body": "B", "_mId": "m1", "_dId": "d1", "adb_sticky": "true", "adb_tag": "t1", "adb_small_icon": "ic"}"#)
+        #expect(classic.status == 0)
+        let intent = CommandRunner.json(classic.stdout) as? [String: Any]
+        #expect(intent?["template"] as? String == "basic", "\(classic.stdout)")
+        #expect(intent?["android"] as? [String: AnyHashable] == ["smallIcon": "ic", "sticky": true, "tag": "t1"], "\(classic.stdout)")
+        #expect(classic.stderr == #"<stdin>: warning: $.message.data.adb_template_type: adb_template_type is added: translating the intent writes "basic" [import-added, fcm]"# + "\n")
+    }
+
     /// Source: the forty-first audit, F1: validate measures an APNS payload's size on its text,
     /// escapes as written, and import measured the value: a payload APNs refuses was said fine.
     @Test("a payload over APNs' limit as written, by its escapes, is said so as validate says it")

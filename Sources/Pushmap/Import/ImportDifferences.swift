@@ -110,6 +110,11 @@ extension PayloadImport {
         }
         var differences = ImportDifference.members(
             data, now["data"]?.objectValue ?? JSONObject(), base: "$.message.data", encoded: encodedKeys, sources: sources)
+        // A data that is no object is read as none: it is left out whole (the forty-fifth audit,
+        // import F1: its fault said "the intent keeps it").
+        if let given = was["data"], given.objectValue == nil {
+            differences.append(ImportDifference(path: "$.message.data", kind: .notKept, was: given, now: nil))
+        }
         // android.data is Android's alone, and overrides data there; an intent's data is every
         // platform's. Each of its keys moves, and a data key it overrides is lost.
         if let inner = wasAndroid["data"]?.objectValue {

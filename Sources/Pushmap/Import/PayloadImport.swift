@@ -62,6 +62,7 @@ struct PayloadImport {
 
         // Translate back; a field the translation refuses is taken out, reported by its key.
         var translated: JSONValue?
+        var leftOutUnderFault: Set<String> = []
         for _ in 0..<8 {
             let intent = reading.fields.intent(template: reading.template)
             do {
@@ -72,6 +73,10 @@ struct PayloadImport {
                 // A script that fails says nothing of the payload: taking fields out would hide it.
                 if error.kind == .scriptFailed { throw error }
                 var removedAny = false
+                // Keys left out for a fault of the object holding them (a message with a token
+                // and a topic): one finding at the fault, naming them all (the forty-fifth
+                // audit, import F2: a warning for each key, and the fault's "the intent keeps it").
+                var underFault: [(fault: Diagnostic, names: [String])] = []
                 for finding in error.diagnostics where finding.severity == .error {
                     for source in reading.fields.remove(under: finding.path) {
                         removedAny = true
@@ -79,12 +84,23 @@ struct PayloadImport {
                             // Refused as given too, there or inside it: said as validate says it
                             // (the thirty-eighth audit, F5; the fortieth, F5).
                             reading.diagnostics.append(.warning(fault.path, fault.rule, "as given, \(fault.message); the intent leaves \(ImportDifference.name(source)) out", platform: platform))
+                        } else if let fault = asGiven.errorAbove(source) {
+                            if let index = underFault.firstIndex(where: { $0.fault.path == fault.path }) {
+                                underFault[index].names.append(ImportDifference.name(source))
+                            } else {
+                                underFault.append((fault, [ImportDifference.name(source)]))
+                            }
+                            leftOutUnderFault.insert(source)
                         } else {
                             reading.diagnostics.append(.warning(
                                 source, Self.notKept, "\(ImportDifference.name(source)) is not kept: the intent made from it is refused (\(finding.message))",
                                 platform: platform))
                         }
                     }
+                }
+                for (fault, names) in underFault {
+                    let listed = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+                    reading.diagnostics.append(.warning(fault.path, fault.rule, "as given, \(fault.message); the intent leaves \(listed) out", platform: platform))
                 }
                 if !removedAny {
                     guard !refusals.isEmpty else {
@@ -108,7 +124,7 @@ struct PayloadImport {
         guard let translated else {
             return (intent, reading.diagnostics)
         }
-        var reported = Set(reading.diagnostics.map(\.path))
+        var reported = Set(reading.diagnostics.map(\.path)).union(leftOutUnderFault)
         let differences = platform == .fcm
             ? Self.fcmDifferences(payload, translated)
             : requestForm ? Self.requestDifferences(payload, translated) : Self.apnsDifferences(payload, translated)
@@ -193,6 +209,12 @@ struct PayloadImport {
         func errorInside(_ path: String) -> Diagnostic? {
             errors.first { PayloadImport.isInside($0.path, path) }
         }
+
+        /// The error of an object holding `path`, below the payload's root (whose errors, its
+        /// size, are of the whole payload, not of one member).
+        func errorAbove(_ path: String) -> Diagnostic? {
+            errors.first { $0.path != "$" && PayloadImport.isInside(path, $0.path) }
+        }
     }
 
     /// The time to translate back at: now, or just before the timer's end when that has passed.
@@ -233,7 +255,11 @@ struct PayloadImport {
             }
         }
         let type = data[AdobeKey.templateType.name]?.stringValue
-        var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? "plain")
+        // Without a type, Campaign Classic's extension (its ids say it is the reader) draws a
+        // basic notification, and the messaging SDK a plain one (intent.md; the forty-fifth
+        // audit, import F3: read as plain, its basic keys were all "not kept").
+        let campaignClassic = data[TemplateKey.messageID.name] != nil || data[TemplateKey.deliveryID.name] != nil
+        var reading = Reading(template: type.map { BuiltinTemplates.namesByType[$0] ?? "basic" } ?? (campaignClassic ? "basic" : "plain"))
         let template = reading.template
         var used: Set<String> = [AdobeKey.templateType.name]
 
