@@ -20,6 +20,16 @@ enum PayloadValues {
         return Int64(text)
     }
 
+    /// Seconds written as text as iOS reads them, with `TimeInterval(_:)`: a fraction too
+    /// ("1712417524.5", sent by Adobe's own iOS test), counted from the second it falls in; nil
+    /// when no finite number (the forty-fifth audit, preview F1: a fraction drew the fallback).
+    static func seconds(_ text: String?) -> Int64? {
+        guard let text else { return nil }
+        if let whole = Int64(text) { return whole }
+        guard let value = Double(text), value.isFinite, value > -9.2e18, value < 9.2e18 else { return nil }
+        return Int64(value.rounded(.down))
+    }
+
     /// A countdown as phones show it: `M:SS`, or `H:MM:SS` from an hour up.
     static func countdown(_ seconds: Int64) -> String {
         let total = max(0, seconds)

@@ -161,6 +161,60 @@ struct PreviewCommandTests {
         #expect(try HeadlessChromium.colourCount(png) > 8)
     }
 
+    /// Source: the forty-fifth audit, preview F3, with `pushmap --help` (1: output that could not
+    /// be written; 3: no headless browser): a PNG path that is a folder was exit 3.
+    @Test("a PNG that cannot be written where asked is exit 1, as a page is; the browser is not at fault")
+    func pictureUnwritable() throws {
+        let folder = try temporaryFolder().appendingPathComponent("taken.png")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let result = try CommandRunner.run(["preview", "--output", folder.path, "examples/seeds/basic-fcm.json"])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("\npushmap: preview: \(folder.path): is a directory, not a file\n"), "\(result.stderr)")
+    }
+
+    /// Source: the forty-fifth audit, preview F1, F2, F4, F5 and F7, each against its rule:
+    /// adobe-templates.md (iOS reads adb_tmr_end with TimeInterval(String), a fraction too),
+    /// client-rules.md (Campaign Classic's extension shows _msg for an empty adb_body; a badge is
+    /// a number; a timer without a readable time shows the fallback; the Android timer needs API
+    /// 24 and the exact-alarm permission). A payload as written, through a script that returns it.
+    @Test("draws a payload as each phone reads it: an iOS end with a fraction, Campaign Classic's _msg, a string badge, a timer that falls back")
+    func payloadsAsThePhonesReadThem() throws {
+        let scripts = try temporaryFolder()
+        try Data("""
+            return {
+              name = "raw", api = 1, platforms = { "fcm", "apns" },
+              fields = { fcmdata = "object", apnspayload = "object" },
+              fcm = function(intent, ctx) return { message = { token = "t", data = intent.fcmdata or {} } } end,
+              apns = function(intent, ctx) return intent.apnspayload or { aps = { alert = { title = "x" } } } end,
+            }
+            """.utf8).write(to: scripts.appendingPathComponent("raw.lua"))
+        // Drawn whatever the checks say: exit 1 where they find an error (a timer with no time).
+        func preview(_ platform: String, _ intent: String, status: Int32 = 0) throws -> String {
+            let result = try CommandRunner.run(
+                ["preview", "--scripts", scripts.path, "--platform", platform, "--now", "1767225600", "-"], input: Data(intent.utf8))
+            #expect(result.status == status, "\(result.stderr)")
+            return result.stdout
+        }
+        let ios = #""aps": {"category": "AEPNotification", "mutable-content": 1, "alert": {"title": "T", "body": "B"}}, "adb_template_type": "timer", "adb_title_alt": "Alt""#
+        let fraction = try preview("apns", #"{"template": "raw", "apnspayload": {\#(ios), "adb_tmr_end": "1767225700.5"}}"#)
+        #expect(fraction.contains("timer:    01:40") && !fraction.contains("fallback"), "\(fraction)")
+        #expect(fraction.contains("shows   adb_tmr_end"), "\(fraction)")
+
+        let fallback = try preview("apns", #"{"template": "raw", "apnspayload": {\#(ios), "adb_tmr_dur": 60}}"#, status: 1)
+        #expect(fallback.contains("fallback (ios-default)"), "\(fallback)")
+        #expect(fallback.contains("ignores adb_title_alt        the timer falls back: iOS shows the title and body only"), "\(fallback)")
+
+        let badge = try preview("apns", #"{"template": "raw", "apnspayload": {"aps": {"alert": {"title": "T", "body": "B"}, "badge": "5"}}}"#)
+        #expect(badge.contains("ignores aps.badge        not a whole number of 0 or more: iOS does not set the badge"), "\(badge)")
+
+        let classic = try preview("fcm", #"{"template": "raw", "fcmdata": {"adb_version": "1", "adb_template_type": "basic", "adb_title": "T", "adb_body": "", "_msg": "From _msg", "_mId": "m", "_dId": "d"}}"#)
+        #expect(classic.contains("body:     From _msg"), "\(classic)")
+        #expect(classic.contains("shows   _msg               the body"), "\(classic)")
+
+        let timer = try preview("fcm", #"{"template": "raw", "fcmdata": {"adb_version": "1", "adb_template_type": "timer", "adb_title": "T", "adb_body": "B", "adb_title_alt": "Over", "adb_tmr_dur": "60"}}"#)
+        #expect(timer.contains("note: The timer needs Android 7 (API 24) and the app's exact-alarm permission."), "\(timer)")
+    }
+
     @Test("no browser: a one-line error and exit 3, and no file")
     func noBrowser() throws {
         let png = try temporaryFolder().appendingPathComponent("preview.png")

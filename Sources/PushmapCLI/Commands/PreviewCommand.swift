@@ -237,7 +237,7 @@ struct PreviewCommand: ParsableCommand {
                 try browser?.screenshot(html: page.html(previews, gallery: drawsGallery), width: PreviewPage.width, height: height, output: path)
             } catch {
                 StandardStream.note("pushmap: preview: \(error)")
-                throw ExitStatus.noBrowser
+                throw error.unwritable ? ExitStatus.invalid : ExitStatus.noBrowser
             }
         }
         if failedEntries > 0, recipients != nil {

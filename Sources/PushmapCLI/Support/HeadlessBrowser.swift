@@ -14,6 +14,9 @@ struct HeadlessBrowser {
     /// Why no picture was made, in one line.
     struct Failure: Error, CustomStringConvertible {
         let description: String
+        /// The picture was drawn but could not be written where asked: the output's fault
+        /// (exit 1), not the browser's (exit 3; the forty-fifth audit, preview F3).
+        var unwritable = false
     }
 
     /// The names tried on PATH, in order.
@@ -79,7 +82,7 @@ struct HeadlessBrowser {
             do {
                 try FileSystem.writeFile(try FileSystem.readFile(shot), to: target)
             } catch {
-                throw Failure(description: "\(error)")
+                throw Failure(description: "\(error)", unwritable: true)
             }
         }
     }

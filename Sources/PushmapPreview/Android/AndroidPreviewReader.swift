@@ -72,6 +72,15 @@ package struct AndroidPreviewReader {
             notes: ["No adb_template_type: the messaging SDK draws it, reading only the generic keys."])
     }
 
+    /// `_msg` when Campaign Classic's extension shows it as the body: its ids there and adb_body
+    /// empty, which it reads as absent (client-rules.md; the forty-fifth audit, preview F2: the
+    /// body was drawn blank).
+    static func campaignClassicMessage(_ data: AndroidData) -> String? {
+        guard data.has("_mId") || data.has("_dId"), data.text(AdobeKey.body.name)?.isEmpty == true,
+              let message = data.text("_msg"), !message.isEmpty else { return nil }
+        return message
+    }
+
     private func template(_ type: String, _ data: AndroidData) -> PlatformPreview {
         var preview = PlatformPreview(platform: .fcm, drawnBy: "Adobe's notificationbuilder, \(type) template", layout: type)
         preview.notes.append(
@@ -98,15 +107,16 @@ package struct AndroidPreviewReader {
             return preview
         }
         let colors = colorSet(data, timer: type == "timer")
+        let body = Self.campaignClassicMessage(data) ?? data.text(AdobeKey.body.name)
         var collapsed = NotificationView(id: "collapsed", label: "Collapsed")
         collapsed.title = guideline.title(data.text(AdobeKey.title.name))
-        collapsed.body = guideline.body(data.text(AdobeKey.body.name))
+        collapsed.body = guideline.body(body)
         collapsed.thumbnail = data.text(AdobeKey.largeIcon.name)
         collapsed.colors = colors
         var expanded = collapsed
         expanded.id = "expanded"
         expanded.label = "Expanded"
-        expanded.body = guideline.body(data.text(AdobeKey.bodyEx.name) ?? data.text(AdobeKey.body.name))
+        expanded.body = guideline.body(data.text(AdobeKey.bodyEx.name) ?? body)
 
         switch type {
         case "car":
@@ -134,6 +144,8 @@ package struct AndroidPreviewReader {
                 preview.views.append(view)
             }
         case "timer":
+            // As the input template says its own (the forty-fifth audit, preview F7).
+            preview.notes.append("The timer needs Android 7 (API 24) and the app's exact-alarm permission.")
             timerViews(data, collapsed: collapsed, expanded: expanded, into: &preview)
         default:
             if let layout {
@@ -265,6 +277,9 @@ package struct AndroidPreviewReader {
         // The SDK's own keys, read back from push data too: an item or star chosen before any tap.
         if key == "catalogItemIndex" || key == "ratingSelected", let type, let own = AndroidTemplateLayouts.layout(type)?.verdict(key, text, data: data) {
             return own
+        }
+        if type != nil, key == "_msg" || key == AdobeKey.body.name, Self.campaignClassicMessage(data) != nil {
+            return key == "_msg" ? (.shows, "the body: Campaign Classic's extension reads the empty adb_body as absent") : (.ignores, "empty: Campaign Classic's extension shows _msg instead")
         }
         guard key.hasPrefix(AdobeKey.prefix) else { return (.uses, "handed to the app with the message; not drawn") }
         guard let type else {

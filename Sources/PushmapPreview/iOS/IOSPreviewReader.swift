@@ -98,7 +98,7 @@ package struct IOSPreviewReader {
 
     /// The timer's seconds left at arrival: adb_tmr_dur, else adb_tmr_end less now; nil with neither.
     private func remainingSeconds(_ reading: Reading) -> Int64? {
-        PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) ?? PayloadValues.integer(reading.text(AdobeKey.timerEnd.name)).map { $0 - now }
+        PayloadValues.seconds(reading.text(AdobeKey.timerDuration.name)) ?? PayloadValues.seconds(reading.text(AdobeKey.timerEnd.name)).map { $0 - now }
     }
 
     /// An image URL iOS loads: https only, as the ios-media-https warning says (the thirty-sixth
@@ -238,7 +238,11 @@ package struct IOSPreviewReader {
             return (.uses, reading.runsExtension ? "runs Adobe's content extension" : "asks for Adobe's content extension, which shows the fallback")
         case "mutable-content": return (.uses, "lets the service extension attach media and prepare the template")
         case "sound": return (.uses, "sound on arrival")
-        case "badge": return (.shows, "badge on the app icon")
+        case "badge":
+            // A whole number of 0 or more, as apns-badge says; else iOS sets none (the
+            // forty-fifth audit, preview F4: "shows" beside that warning).
+            let count = value.integerValue ?? value.doubleValue.flatMap { $0 == $0.rounded() && abs($0) < 9.2e18 ? Int64($0) : nil }
+            return (count ?? -1) >= 0 ? (.shows, "badge on the app icon") : (.ignores, "not a whole number of 0 or more: iOS does not set the badge")
         case "thread-id": return (.uses, "groups notifications of one thread")
         case "content-available": return (.uses, "wakes the app in the background")
         case "interruption-level": return (.uses, "how much it interrupts (Focus)")
@@ -290,8 +294,12 @@ package struct IOSPreviewReader {
             return (.shows, "\(kept) carousel item\(kept == 1 ? "" : "s")" + (kept < items.count ? " (\(items.count - kept) without img skipped)" : ""))
         case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name, AdobeKey.titleAlt.name, AdobeKey.bodyAlt.name, AdobeKey.mediaAlt.name, AdobeKey.timerColour.name:
             guard template == "timer" else { return (.ignores, "a timer key; the \(template ?? "") template does not read it") }
+            // A timer that falls back shows none of them (the forty-fifth audit, preview F5).
+            guard remainingSeconds(reading) != nil, reading.text(AdobeKey.titleAlt.name) != nil else {
+                return (.ignores, "the timer falls back: iOS shows the title and body only")
+            }
             switch key {
-            case AdobeKey.timerEnd.name where PayloadValues.integer(reading.text(AdobeKey.timerDuration.name)) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
+            case AdobeKey.timerEnd.name where PayloadValues.seconds(reading.text(AdobeKey.timerDuration.name)) != nil: return (.ignores, "adb_tmr_dur wins over adb_tmr_end")
             case AdobeKey.timerDuration.name, AdobeKey.timerEnd.name:
                 // Over on arrival, no countdown runs (the fortieth audit, F2).
                 return (remainingSeconds(reading) ?? 1) > 0 ? (.shows, "the countdown") : (.ignores, "the timer is over on arrival: the alternate content shows at once")
