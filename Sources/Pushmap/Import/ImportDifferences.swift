@@ -16,11 +16,15 @@ struct ImportDifference {
     let was: JSONValue?
     let now: JSONValue?
 
-    func diagnostic(_ platform: Platform) -> Diagnostic {
+    /// The finding for the key, in a payload of `template` (the intent's, as read).
+    func diagnostic(_ platform: Platform, template: String) -> Diagnostic {
         let key = ImportDifference.name(path)
         switch kind {
         case .notKept:
-            return .warning(path, PayloadImport.notKept, "\(key) \(Self.shown(was)) is not kept: the intent has no field that writes it here", platform: platform)
+            // Which payload: an intent field may write the key in another template's (adb_media
+            // in an iOS basic payload, not a carousel's; the forty-fifth audit, import F5).
+            let payload = "a \(template) payload for \(platform == .fcm ? "FCM" : platform == .apns ? "APNS" : platform.name)"
+            return .warning(path, PayloadImport.notKept, "\(key) \(Self.shown(was)) is not kept: no intent field writes it in \(payload)", platform: platform)
         case .added:
             return .warning(path, PayloadImport.added, "\(key) is added: translating the intent writes \(Self.shown(now))", platform: platform)
         case .changed:

@@ -131,16 +131,16 @@ struct PayloadImport {
         for difference in differences where reported.insert(difference.path).inserted {
             if let fault = asGiven.at(difference.path) {
                 reported.insert(fault.path)
-                reading.diagnostics.append(Self.said(difference, fault, platform))
+                reading.diagnostics.append(Self.said(difference, fault, platform, template: reading.template))
             } else if let inside = asGiven.errorInside(difference.path), difference.kind != .notKept {
                 // A fault inside a key the intent rewrites (a rating action): said once, at the
                 // fault, with what the intent writes there.
                 reported.insert(inside.path)
-                reading.diagnostics.append(Self.said(difference, inside, platform))
+                reading.diagnostics.append(Self.said(difference, inside, platform, template: reading.template))
             } else {
                 // A key left out whole says so at its path, and a fault inside it below (the
                 // fortieth audit, F1: the drop of message.apns went unsaid).
-                reading.diagnostics.append(difference.diagnostic(platform))
+                reading.diagnostics.append(difference.diagnostic(platform, template: reading.template))
             }
         }
         // A fault of the payload as given not said above: inside a key said already, with what
@@ -159,15 +159,15 @@ struct PayloadImport {
     /// fault's path; a key left out for a reason validate gives (a colour the phone ignores)
     /// with that reason; a colour the phone ignores that the intent applies (a catalog's button
     /// colour, which the template needs) as what it is (the thirty-eighth audit, F4, F7).
-    private static func said(_ difference: ImportDifference, _ fault: Diagnostic?, _ platform: Platform) -> Diagnostic {
-        guard let fault else { return difference.diagnostic(platform) }
+    private static func said(_ difference: ImportDifference, _ fault: Diagnostic?, _ platform: Platform, template: String) -> Diagnostic {
+        guard let fault else { return difference.diagnostic(platform, template: template) }
         if fault.severity == .warning, difference.kind == .notKept {
             return .warning(difference.path, notKept, "\(ImportDifference.name(difference.path)) is not kept: \(fault.message)", platform: platform)
         }
         if fault.severity == .error || fault.rule == "android-color" {
             return .warning(fault.path, fault.rule, "as given, \(fault.message); \(difference.outcome)", platform: platform)
         }
-        return difference.diagnostic(platform)
+        return difference.diagnostic(platform, template: template)
     }
 
     /// A finding of translating the intent back, where the payload as given has none: a warning,
