@@ -186,6 +186,12 @@ struct ImportCommandTests {
         #expect(intent?["template"] as? String == "basic", "\(classic.stdout)")
         #expect(intent?["android"] as? [String: AnyHashable] == ["smallIcon": "ic", "sticky": true, "tag": "t1"], "\(classic.stdout)")
         #expect(classic.stderr == #"<stdin>: warning: $.message.data.adb_template_type: adb_template_type is added: translating the intent writes "basic" [import-added, fcm]"# + "\n")
+
+        // F5 and F6: a key of the alert not kept is said at its own path, naming the payload.
+        let alert = try CommandRunner.run(
+            ["import", "--platform", "apns", "-"], input: Data(#"{"aps": {"alert": {"title": "T", "body": "B", "launch-image": "li.png"}}}"#.utf8))
+        #expect(alert.status == 0)
+        #expect(alert.stderr == #"<stdin>: warning: $.aps.alert["launch-image"]: launch-image "li.png" is not kept: no intent field writes it in a plain payload for APNS [import-not-kept, apns]"# + "\n")
     }
 
     /// Source: the forty-first audit, F1: validate measures an APNS payload's size on its text,

@@ -142,8 +142,16 @@ extension PayloadImport {
     static func apnsDifferences(_ payload: JSONValue, _ translated: JSONValue, base: String = "$") -> [ImportDifference] {
         let was = payload.objectValue ?? JSONObject()
         let now = translated.objectValue ?? JSONObject()
+        let apsWas = was["aps"]?.objectValue ?? JSONObject(), apsNow = now["aps"]?.objectValue ?? JSONObject()
+        // An alert dictionary both ways is compared key by key, each at its own path (the
+        // forty-fifth audit, import F6: a lost launch-image was the whole alert "changing").
+        if let alertWas = apsWas["alert"]?.objectValue, let alertNow = apsNow["alert"]?.objectValue {
+            return ImportDifference.members(was, now, base: base, skipping: ["aps"])
+                + ImportDifference.members(apsWas, apsNow, base: base + ".aps", skipping: ["alert"])
+                + ImportDifference.members(alertWas, alertNow, base: base + ".aps.alert")
+        }
         return ImportDifference.members(was, now, base: base, skipping: ["aps"])
-            + ImportDifference.members(was["aps"]?.objectValue ?? JSONObject(), now["aps"]?.objectValue ?? JSONObject(), base: base + ".aps")
+            + ImportDifference.members(apsWas, apsNow, base: base + ".aps")
     }
 
     /// A request's differences: its headers, then its payload's.
