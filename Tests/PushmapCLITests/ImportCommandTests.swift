@@ -187,6 +187,12 @@ struct ImportCommandTests {
         #expect(intent?["android"] as? [String: AnyHashable] == ["smallIcon": "ic", "sticky": true, "tag": "t1"], "\(classic.stdout)")
         #expect(classic.stderr == #"<stdin>: warning: $.message.data.adb_template_type: adb_template_type is added: translating the intent writes "basic" [import-added, fcm]"# + "\n")
 
+        // F7: a member of the request beside the message is said, not left out unsaid.
+        let validateOnly = try CommandRunner.run(
+            ["import", "--platform", "fcm", "-"], input: Data(#"{"validate_only": true, "message": {"token": "t", "data": {"adb_title": "a", "adb_body": "b"}}}"#.utf8))
+        #expect(validateOnly.status == 0)
+        #expect(validateOnly.stderr == "<stdin>: warning: $.validate_only: validate_only true is not kept: no intent field writes it in a plain payload for FCM [import-not-kept, fcm]\n")
+
         // F5 and F6: a key of the alert not kept is said at its own path, naming the payload.
         let alert = try CommandRunner.run(
             ["import", "--platform", "apns", "-"], input: Data(#"{"aps": {"alert": {"title": "T", "body": "B", "launch-image": "li.png"}}}"#.utf8))

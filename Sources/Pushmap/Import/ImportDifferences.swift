@@ -133,6 +133,9 @@ extension PayloadImport {
             }
         }
         differences += ImportDifference.members(was, now, base: "$.message", skipping: ["data", "android"])
+        // The request's members beside the message (validate_only): no intent field writes them
+        // (the forty-fifth audit, import F7: left out unsaid).
+        differences += ImportDifference.members(payload.objectValue ?? JSONObject(), translated.objectValue ?? JSONObject(), base: "$", skipping: ["message"])
         var androidWas = wasAndroid
         androidWas["data"] = nil
         differences += ImportDifference.members(androidWas, now["android"]?.objectValue ?? JSONObject(), base: "$.message.android")
