@@ -48,6 +48,9 @@ local function apns(intent, ctx)
   if payload.adb_a_type == "OPENAPP" and payload.adb_uri ~= nil then
     payload.adb_uri = nil
     warn("$.link.uri", "an OPENAPP link's uri is not sent: iOS templates open adb_uri on a tap, instead of the app")
+  elseif payload.adb_a_type == "DISMISS" and payload.adb_uri ~= nil then
+    payload.adb_uri = nil
+    warn("$.link.uri", "a DISMISS link's uri is not sent: iOS templates open adb_uri on a tap; without it a tap opens the app, as iOS has no tap that only dismisses")
   end
   payload.adb_a_type = nil
   if payload.adb_act ~= nil then

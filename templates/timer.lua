@@ -22,8 +22,8 @@ local function timerKeys(into, intent, ctx, paint)
   if timer.duration ~= nil then into.adb_tmr_dur = format("%d", timer.duration) end
   local endsAt = timer.endsAt
   if endsAt ~= nil then
-    -- An end already past is the payload checks' to report (an error on Android, which drops it;
-    -- a warning on iOS, which shows the expired content), for every script alike.
+    -- An end already past is the payload checks' to report, for every script alike: a warning
+    -- (Android drops it unless one with its tag is showing; iOS shows the expired content).
     into.adb_tmr_end = format("%d", endsAt)
   end
 

@@ -261,6 +261,38 @@ struct TranslateCommandTests {
         #expect(said.last?.contains("and 2980 more findings of this rule") == true, "\(said.last ?? "")")
     }
 
+    /// Source: the forty-fifth audit, translate H1, M1, M3 and L2, against intent.md ("a data key
+    /// that collides with a key the mapping writes ... is an error"; Campaign Classic's ids come
+    /// from campaignClassic), commands.md (a finding names the intent's path), basic.lua (iOS
+    /// templates open adb_uri on a tap) and client-rules.md (the catalog's four button keys):
+    /// data._mId replaced campaignClassic's id in silence; an iOS catalog item's image was said at
+    /// $.carousel; a DISMISS link's uri opened on an iOS tap; a catalog with no button was four
+    /// errors.
+    @Test("data never replaces a key the mapping writes; findings at the intent's own fields; an iOS template sends no DISMISS uri")
+    func translatedAsTheIntentSays() throws {
+        func translate(_ intent: String, _ platform: String = "both") throws -> CommandRunner.Result {
+            try CommandRunner.run(["translate", "--platform", platform, "--now", "1800000000", "-"], input: Data(intent.utf8))
+        }
+        let collision = try translate(#"{"template": "basic", "title": "t", "body": "b", "campaignClassic": {"messageId": "m", "deliveryId": "d"}, "data": {"_mId": "x"}}"#)
+        #expect(collision.status == 1)
+        #expect(collision.stderr == "<stdin>: error: $.data._mId: data key '_mId' is a key the mapping writes from another field: data may not replace it [script]\n")
+
+        let item = #"{"title": "R", "body": "C", "image": "drw", "price": "1", "uri": "s://r"}"#
+        let others = (1...2).map { #"{"title": "T", "body": "B", "image": "https://e.com/\#($0).png", "price": "1", "uri": "s://\#($0)"}"# }.joined(separator: ", ")
+        let button = #""button": {"label": "Buy", "uri": "https://s/c", "color": "2d5a4b", "textColor": "ffffff"}"#
+        let catalog = try translate(#"{"template": "cat", "title": "t", "body": "b", "catalog": {"layout": "vertical", \#(button), "items": [\#(item), \#(others)]}}"#, "apns")
+        #expect(catalog.stderr.contains("warning: $.catalog.items[0].image: carousel item 0's img \"drw\" is not https"), "\(catalog.stderr)")
+        #expect(!catalog.stderr.contains("$.carousel"), "\(catalog.stderr)")
+        let noButton = try translate(#"{"template": "cat", "title": "t", "body": "b", "catalog": {"layout": "vertical", "items": [\#(item), \#(others)]}}"#, "fcm")
+        #expect(noButton.status == 1)
+        #expect(noButton.stderr == "<stdin>: error: $.catalog: missing required field 'button' [missing-field]\n")
+
+        let dismiss = try translate(#"{"template": "basic", "title": "t", "body": "b", "link": {"uri": "https://e.com", "type": "DISMISS"}}"#, "apns")
+        #expect(dismiss.status == 0)
+        #expect((CommandRunner.json(dismiss.stdout) as? [String: Any])?["adb_uri"] == nil, "\(dismiss.stdout)")
+        #expect(dismiss.stderr.contains("warning: $.link.uri: a DISMISS link's uri is not sent: iOS templates open adb_uri on a tap"), "\(dismiss.stderr)")
+    }
+
     @Test("answers a usage error with ArgumentParser's status 64")
     func usageError() throws {
         let result = try CommandRunner.run(["translate", "--platform", "web"])

@@ -195,15 +195,17 @@ function pushmap.reserved(key, platform)
 end
 
 -- Copies the intent's custom data (`data`, a map) into `into`, with an error at $.data.KEY for
--- each key pushmap.reserved refuses. FCM data values are strings, so other JSON values go
--- JSON-encoded. Walked with `next`: the result does not depend on the order, and the refused
--- keys are reported sorted.
+-- each key pushmap.reserved refuses, or that the mapping wrote in `into` already (Campaign
+-- Classic's _mId, from campaignClassic: the forty-fifth audit, translate H1, found data's
+-- replacing it). FCM data values are strings, so other JSON values go JSON-encoded. Walked with
+-- `next`: the result does not depend on the order, and the refused keys are reported sorted.
+local WRITTEN = "is a key the mapping writes from another field: data may not replace it"
 function pushmap.customdata(data, into, platform)
   if data == nil then return end
   local reserved, fcm = pushmap.reserved, platform == "fcm"
   local bad
   for key, value in next, data do
-    if reserved(key, platform) then
+    if reserved(key, platform) or into[key] ~= nil then
       bad = bad or {}
       bad[#bad + 1] = key
     elseif fcm and type(value) ~= "string" then
@@ -216,7 +218,7 @@ function pushmap.customdata(data, into, platform)
     sort(bad)
     for i = 1, #bad do
       local key = bad[i]
-      pushmap.error(pushmap.path("$.data", key), format("data key '%s' %s", clipped(key), reserved(key, platform)))
+      pushmap.error(pushmap.path("$.data", key), format("data key '%s' %s", clipped(key), reserved(key, platform) or WRITTEN))
     end
   end
 end

@@ -94,6 +94,30 @@ package enum BuiltinTemplates {
         return paths
     }()
 
+    /// For each template, the fields its own keys come from where ``intentPaths`` names another
+    /// template's (a catalog's adb_items is `$.catalog.items`, a carousel's `$.carousel.items`):
+    /// a finding about the key in that template's payload belongs at its own field (the
+    /// forty-fifth audit, translate M1: an iOS catalog's item image was put in `$.carousel`).
+    static let ownPaths: [String: [(shared: String, own: String)]] = {
+        var renames: [String: [(shared: String, own: String)]] = [:]
+        for template in all {
+            for key in template.keys {
+                guard let shared = intentPaths[key.key.name], shared != key.intentPath else { continue }
+                renames[template.name, default: []].append((shared, key.intentPath))
+            }
+        }
+        return renames
+    }()
+
+    /// `path` moved to `template`'s own field when it is under a field ``ownPaths`` renames.
+    static func ownPath(_ path: String, template: String) -> String {
+        for rename in ownPaths[template] ?? [] where path.hasPrefix(rename.shared) {
+            let rest = path.dropFirst(rename.shared.count)
+            if rest.isEmpty || rest.first == "." || rest.first == "[" { return rename.own + rest }
+        }
+        return path
+    }
+
     /// The keys import reads through their format, on FCM and on APNS: the keys both platforms
     /// carry first, then the platform's own, each in ``AdobeKey``'s order.
     static let readableFCM = readable([.both, .fcm])

@@ -10,7 +10,7 @@ extension TemplateDescription {
                     IntentField("uri", IntentSchema.uri, required: true, "What the button opens."),
                     IntentField("color", IntentSchema.colour, required: true, "The button's colour, RRGGBB or RRGGBBAA."),
                     IntentField("textColor", IntentSchema.colour, required: true, "The button text's colour."),
-                ])), "The call-to-action button; all four required."),
+                ])), required: true, "The call-to-action button; all four required."),
                 IntentField("items", .array(.object(IntentObject([
                     IntentField("title", IntentSchema.text, required: true, "Product name."),
                     IntentField("body", IntentSchema.text, required: true, "Product description (vertical layout)."),

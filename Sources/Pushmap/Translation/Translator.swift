@@ -400,6 +400,9 @@ public final class Translator: Sendable {
                 if let untraced, all[index].severity == .error { all[index].message += untraced }
             }
         }
+        if !template.metered, BuiltinTemplates.ownPaths[name] != nil {
+            for index in all.indices { all[index].path = BuiltinTemplates.ownPath(all[index].path, template: name) }
+        }
         all.collapseRepeats()
         if all.hasErrors {
             var error = TranslationError(kind: .failedCheck, diagnostics: all)
