@@ -287,6 +287,10 @@ struct TranslateCommandTests {
         #expect(noButton.status == 1)
         #expect(noButton.stderr == "<stdin>: error: $.catalog: missing required field 'button' [missing-field]\n")
 
+        // L6: plain with Campaign Classic's ids, whose extension draws it as basic.
+        let plainClassic = try translate(#"{"title": "t", "body": "b", "expandedBody": "more", "campaignClassic": {"messageId": "m", "deliveryId": "d"}}"#, "fcm")
+        #expect(plainClassic.stderr.contains(#"warning: $.expandedBody: 'expandedBody' is not written by plain, which writes only the generic keys: for Campaign Classic, which draws it as basic, give template "basic" [script, fcm]"#), "\(plainClassic.stderr)")
+
         let dismiss = try translate(#"{"template": "basic", "title": "t", "body": "b", "link": {"uri": "https://e.com", "type": "DISMISS"}}"#, "apns")
         #expect(dismiss.status == 0)
         #expect((CommandRunner.json(dismiss.stdout) as? [String: Any])?["adb_uri"] == nil, "\(dismiss.stdout)")

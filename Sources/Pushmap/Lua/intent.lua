@@ -68,6 +68,11 @@ function host.admit(intent, name, strict)
   if name == "plain" then
     for platform, fields in next, TEMPLATE_ONLY do
       local onlyOn = "' is ignored by plain notifications on " .. PHONE[platform] .. " (only push templates read it)"
+      -- Campaign Classic's extension draws a payload with no template type as basic, but plain
+      -- writes only the generic keys (the forty-fifth audit, translate L6).
+      if platform == "fcm" and intent.campaignClassic ~= nil then
+        onlyOn = "' is not written by plain, which writes only the generic keys: for Campaign Classic, which draws it as basic, give template \"basic\""
+      end
       for i = 1, #fields do
         -- Campaign Classic reads a plain payload's adb_version, which plain writes for it.
         if intent[fields[i]] ~= nil and not (fields[i] == "version" and platform == "fcm" and intent.campaignClassic ~= nil) then
