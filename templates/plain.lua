@@ -91,6 +91,10 @@ local function apns(intent, ctx)
     if subtitle ~= nil then
       warn("$.subtitle", "a silent push (ios.contentAvailable without title or body) shows no alert: the subtitle is not sent")
     end
+    if image ~= nil then
+      warn("$.image", "a silent push (ios.contentAvailable without title or body) shows no alert: the image is not sent")
+      image = nil
+    end
   elseif title ~= nil or body ~= nil or subtitle ~= nil or localized ~= nil then
     alert = { title = title, subtitle = subtitle, body = body }
     if localized ~= nil then

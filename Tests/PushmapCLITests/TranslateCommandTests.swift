@@ -291,6 +291,12 @@ struct TranslateCommandTests {
         let plainClassic = try translate(#"{"title": "t", "body": "b", "expandedBody": "more", "campaignClassic": {"messageId": "m", "deliveryId": "d"}}"#, "fcm")
         #expect(plainClassic.stderr.contains(#"warning: $.expandedBody: 'expandedBody' is not written by plain, which writes only the generic keys: for Campaign Classic, which draws it as basic, give template "basic" [script, fcm]"#), "\(plainClassic.stderr)")
 
+        // L4: an image in a silent push, as its subtitle is.
+        let silent = try translate(#"{"image": "https://e.com/a.png", "ios": {"contentAvailable": true}}"#, "apns")
+        #expect(silent.status == 0)
+        #expect(silent.stdout.contains("\"content-available\": 1") && !silent.stdout.contains("adb_media") && !silent.stdout.contains("mutable-content"), "\(silent.stdout)")
+        #expect(silent.stderr == "<stdin>: warning: $.image: a silent push (ios.contentAvailable without title or body) shows no alert: the image is not sent [script, apns]\n")
+
         let dismiss = try translate(#"{"template": "basic", "title": "t", "body": "b", "link": {"uri": "https://e.com", "type": "DISMISS"}}"#, "apns")
         #expect(dismiss.status == 0)
         #expect((CommandRunner.json(dismiss.stdout) as? [String: Any])?["adb_uri"] == nil, "\(dismiss.stdout)")
