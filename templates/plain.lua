@@ -87,14 +87,10 @@ local function apns(intent, ctx)
 
   local alert
   if ios.contentAvailable and title == nil and body == nil and (localized == nil or localized.titleKey == nil and localized.bodyKey == nil) then
-    -- A silent (background) push: no alert at all.
-    if subtitle ~= nil then
-      warn("$.subtitle", "a silent push (ios.contentAvailable without title or body) shows no alert: the subtitle is not sent")
-    end
-    if image ~= nil then
-      warn("$.image", "a silent push (ios.contentAvailable without title or body) shows no alert: the image is not sent")
-      image = nil
-    end
+    -- A silent (background) push: no alert at all, so no subtitle or image.
+    local silent = "a silent push (ios.contentAvailable without title or body) shows no alert: the "
+    if subtitle ~= nil then warn("$.subtitle", silent .. "subtitle is not sent") end
+    if image ~= nil then warn("$.image", silent .. "image is not sent"); image = nil end
   elseif title ~= nil or body ~= nil or subtitle ~= nil or localized ~= nil then
     alert = { title = title, subtitle = subtitle, body = body }
     if localized ~= nil then

@@ -8,7 +8,9 @@ public import PushmapJSON
     package static func make(templates: [String]) -> JSONValue {
         var root = object(IntentSchema.root, templates: templates)
         root["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-        root["$id"] = "https://github.com/pushmap/pushmap/schema/intent.schema.json"
+        // A name, not an address: pushmap has no public repository to host the file at (the
+        // forty-fifth audit, embedding F8: it named one that does not exist).
+        root["$id"] = "urn:pushmap:intent-schema"
         root["title"] = "pushmap intent"
         root["description"] = "One platform-neutral notification, translated by pushmap into FCM and APNS payloads."
         return .object(root)

@@ -106,6 +106,7 @@ struct CampaignLibraryTests {
             #expect(error.diagnostics.count == 1)
             #expect(error.diagnostics.first?.path == "$.title")
             #expect(error.diagnostics.first?.message.contains("upcase") == true)
+            #expect(!"\(error)".contains("CampaignError("), "\(error)")
         }
     }
 
@@ -118,6 +119,8 @@ struct CampaignLibraryTests {
         } catch {
             #expect(error.diagnostics.map(\.path) == ["$.titel", "$.locales.fr.badge"])
             #expect(error.diagnostics.map(\.rule) == ["unknown-field", "wrong-type"])
+            // One line, as TranslationError's (the forty-fifth audit, embedding F3: a struct dump).
+            #expect("\(error)".hasPrefix("invalid campaign: error: $.titel: ") && "\(error)".hasSuffix(" (and 1 more)"), "\(error)")
         }
     }
 }

@@ -89,6 +89,7 @@ extension LiquidTemplateTests {
     func syntaxError(_ example: (template: String, column: Int, message: String)) {
         let error = Self.syntaxError(example.template)
         #expect(error == LiquidSyntaxError(column: example.column, message: example.message))
+        #expect(error.map { "\($0)" } == "column \(example.column): \(example.message)")
     }
 
     @Test("hostile templates are refused or cut at their limits, never hang or explode")

@@ -25,7 +25,9 @@ struct PublicAPITests {
     /// 0.2.0: 146 (Pushmap 95, PushmapJSON 51), protocol witnesses (`==`, `hash(into:)`,
     /// `description`, the literal initialisers) included. Campaigns added 50 (196): the compiled
     /// campaign, its recipient, outcome, rendering, error and language tag, and the Liquid templates.
-    static let limit = 200
+    /// One-line descriptions of CampaignError and LiquidSyntaxError, which printed as struct dumps
+    /// (the forty-fifth audit, embedding F3), made it 201.
+    static let limit = 205
 
     @Test("every public declaration has a doc comment, and there are fewer than the limit")
     func documentedAndShort() throws {

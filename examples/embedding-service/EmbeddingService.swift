@@ -1,7 +1,7 @@
 // An example of embedding pushmap in a Swift service: one translator, built once and shared by
 // many concurrent tasks, with the service's own logger and a reload of custom scripts.
 //
-// Run: swift run pushmap-embedding-example [SCRIPTS_DIR] < intents.ndjson
+// Run: swift run pushmap-embedding-example [SCRIPTS_DIR] < templates.ndjson (the README's intents)
 // Each stdin line is an intent; each output line is its FCM message, or its error.
 import Logging
 import Pushmap

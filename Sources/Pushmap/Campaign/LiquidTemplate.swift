@@ -94,6 +94,7 @@ public struct LiquidTemplate: Sendable {
 
     /// Renders the template with `variables` (a JSON object: the recipient's `vars`).
     /// - Parameters:
+    ///   - variables: the values the template's names read, a JSON object.
     ///   - lenient: kept for callers' symmetry; every problem is reported the same way, and the
     ///     caller decides whether a missing variable is an error (strict) or a warning (lenient).
     ///   - now: the time, in epoch seconds, that `"now"` and `"today"` mean to the `date` filter;

@@ -121,7 +121,10 @@ public final class Translator: Sendable {
     }
 
     /// Translates an intent given as JSON text.
-    /// - Parameter forms: what to write beyond the bare payloads (``RequestForm``); none by default.
+    /// - Parameters:
+    ///   - intent: the intent's JSON text, one object.
+    ///   - platforms: the payloads to make, each platform once.
+    ///   - forms: what to write beyond the bare payloads (``RequestForm``); none by default.
     public func translate(_ intent: [UInt8], platforms: [Platform], forms: Set<RequestForm> = []) throws(TranslationError) -> Translation {
         try translateText(intent, platforms: platforms, forms: forms, lent: nil, rendered: false)
     }
@@ -205,6 +208,8 @@ public final class Translator: Sendable {
 
     /// Translates an intent given as a JSON value.
     /// - Parameters:
+    ///   - intent: the intent, a JSON object.
+    ///   - platforms: the payloads to make, each platform once.
     ///   - now: the time the scripts and checks see, in epoch seconds; the clock's by default.
     ///   - forms: what to write beyond the bare payloads (``RequestForm``); none by default.
     public func translate(
@@ -533,7 +538,7 @@ public final class Translator: Sendable {
 
     /// As ``validate(_:platform:)-(JSONValue,_)``, for a payload given as JSON text; text that is
     /// not JSON is one `json-syntax` error saying where. A key an object repeats is such an error
-    /// for FCM; for APNS, a warning (``PayloadChecker/check(text:platform:)``).
+    /// for FCM; for APNS, a warning (`apns-duplicate-key`: Apple does not say which value counts).
     public func validate(_ payload: [UInt8], platform: Platform) -> [Diagnostic] {
         do {
             return try PayloadChecker(now: options.clock(), intentPaths: false).check(text: payload, platform: platform)
