@@ -3,7 +3,7 @@
 /// It rejects comments, trailing commas, leading zeros, NaN and Infinity, single quotes,
 /// raw control characters in strings, lone surrogates, invalid UTF-8, a byte order mark,
 /// duplicate keys and anything after the value. Nesting is handled with an explicit stack,
-/// so hostile input meets ``Limits/maxDepth`` rather than the end of the thread's stack.
+/// so hostile input meets the depth limit (``Limits``) rather than the end of the thread's stack.
 public enum JSONParser: Sendable {
     /// Bounds on what the parser accepts, so untrusted input costs bounded time and memory.
     public struct Limits: Sendable, Hashable {

@@ -262,9 +262,17 @@ extension ChecksTests {
         let translator = try builtinTranslator()
         let escaped = #"{"aps": {"alert": "\#(String(repeating: #"\u0026"#, count: 700))"}}"#
         F.expectOne(translator.validate(Array(escaped.utf8), platform: .apns), "apns-size", .error, at: "$")
-        // In a request, the payload member's text is what APNs gets as the body.
+        // In a request, the payload is written anew by its sender: & as Go's encoder writes it
+        // (sideshow/apns2), six bytes, is past the limit still; é's escapes, which every peer
+        // writes as UTF-8, only as written here, a warning (the forty-fifth audit, validate F1).
         let request = #"{"payload": \#(escaped), "headers": {"apns-push-type": "alert", "apns-topic": "com.example.app"}}"#
         F.expectOne(translator.validate(Array(request.utf8), platform: .apns), "apns-size", .error, at: "$.payload")
+        let accented = #"{"aps": {"alert": "\#(String(repeating: #"\u00e9"#, count: 700))"}}"#
+        let accentedRequest = #"{"payload": \#(accented), "headers": {"apns-push-type": "alert", "apns-topic": "com.example.app"}}"#
+        F.expectOne(translator.validate(Array(accentedRequest.utf8), platform: .apns), "apns-size", .warning, at: "$.payload")
+        let long = #"{"aps": {"alert": "\#(String(repeating: "é", count: 2100))"}}"#
+        let longRequest = #"{"payload": \#(long), "headers": {"apns-push-type": "alert", "apns-topic": "com.example.app"}}"#
+        F.expectOne(translator.validate(Array(longRequest.utf8), platform: .apns), "apns-size", .error, at: "$.payload")
         let spaced = "{\n  \"aps\": {\n    \"alert\": \"\(String(repeating: "&", count: 700))\"\n  },\n" + String(repeating: " ", count: 4000) + "}"
         F.expectNone(translator.validate(Array(spaced.utf8), platform: .apns), "apns-size")
     }

@@ -121,6 +121,13 @@ extension ChecksTests {
         let vibrate = try Self.message(#"{"android": {"notification": {"vibrate_timings": ["0.1s", "-0.1s"]}}}"#)
         let finding = F.check(vibrate, .fcm).first { $0.rule == "fcm-duration" }
         #expect(finding?.message.contains("\"-0.1s\" is negative") == true, "\(finding?.message ?? "")")
+        // The forty-fifth audit, validate F3 and F4: a ttl past protobuf's range and a time with
+        // ten decimals were said to be badly written, not what is wrong with them.
+        let far = F.expectOne(F.check(F.fcm(F.basicData, message: ["android": ["ttl": "315576000001s"]]), .fcm), "fcm-ttl", .error, at: "$.message.android.ttl")
+        #expect(far?.message.contains("past protobuf's duration range") == true, "\(far?.message ?? "")")
+        let time = try Self.message(#"{"android": {"notification": {"event_time": "2026-01-01T12:00:00.1234567891Z"}}}"#)
+        let timeFinding = F.check(time, .fcm).first { $0.rule == "fcm-timestamp" }
+        #expect(timeFinding?.message.contains("at most 9 decimals of a second") == true, "\(timeFinding?.message ?? "")")
     }
 
     @Test("a number of seconds is not a ttl")

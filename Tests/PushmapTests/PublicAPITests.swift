@@ -52,6 +52,24 @@ struct PublicAPITests {
         }
     }
 
+    /// Source: the forty-fifth audit, embedding F4: the catalog linked a type that is not public
+    /// and left five parameters undocumented, which `docc convert --analyze` warns of.
+    @Test("the DocC catalog builds with no warning: no broken link, no undocumented parameter")
+    func catalogBuildsClean() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-docc-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let graphs = work.appendingPathComponent("graphs")
+        _ = try Self.extract(["Pushmap", "PushmapJSON"], keeping: graphs)
+        let result = try runProgram("/usr/bin/env", [
+            "docc", "convert", repositoryRoot.appendingPathComponent("Sources/Pushmap/Pushmap.docc").path,
+            "--additional-symbol-graph-dir", graphs.path, "--fallback-display-name", "Pushmap",
+            "--fallback-bundle-identifier", "pushmap", "--output-path", work.appendingPathComponent("out").path, "--analyze",
+        ])
+        #expect(result.status == 0, "\(result.stderr.suffix(2000))")
+        let warnings = (result.stdout + result.stderr).split(separator: "\n").filter { $0.contains("warning:") || $0.contains("error:") }
+        #expect(warnings.isEmpty, "\(warnings.joined(separator: "\n"))")
+    }
+
     // MARK: - The symbol graph
 
     struct SymbolGraphError: Error, CustomStringConvertible {
@@ -59,7 +77,8 @@ struct PublicAPITests {
     }
 
     /// Runs swift-symbolgraph-extract on the built modules beside the running test binary.
-    static func extract(_ modules: [String]) throws(SymbolGraphError) -> [Symbol] {
+    /// - Parameter keeping: a folder to leave the graphs in, for DocC; none by default.
+    static func extract(_ modules: [String], keeping: URL? = nil) throws(SymbolGraphError) -> [Symbol] {
         let build = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         let moduleFolder = build.appendingPathComponent("Modules")
         guard FileManager.default.fileExists(atPath: moduleFolder.appendingPathComponent("Pushmap.swiftmodule").path) else {
@@ -110,7 +129,12 @@ struct PublicAPITests {
                             documented: entry["docComment"] != nil
                         ))
                     }
-                    try FileManager.default.removeItem(at: output.appendingPathComponent(file))
+                    if let keeping {
+                        try FileManager.default.createDirectory(at: keeping, withIntermediateDirectories: true)
+                        try FileManager.default.moveItem(at: output.appendingPathComponent(file), to: keeping.appendingPathComponent(file))
+                    } else {
+                        try FileManager.default.removeItem(at: output.appendingPathComponent(file))
+                    }
                 }
             } catch let error as SymbolGraphError {
                 throw error

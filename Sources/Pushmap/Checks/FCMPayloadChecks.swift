@@ -258,6 +258,13 @@ enum FCMPayloadChecks {
                     return report.error(
                         location, "\(field) \(ValueFormat.shown(ttl, literals: false)) is negative: a time to live is 0s or more: FCM refuses the message")
                 }
+                // Well formed but past protobuf's range: said as what it is (the forty-fifth
+                // audit, validate F3, as the field walk says it of other durations).
+                if let text = ttl.utf8, ValueFormat.isDurationPastRange(text) {
+                    return report.error(
+                        location,
+                        "\(field) \(ValueFormat.shown(ttl, literals: false)) is past protobuf's duration range (315576000000s, 10,000 years), and FCM takes at most 4 weeks (2419200s): FCM refuses the message")
+                }
                 report.error(
                     location,
                     "\(field) must be a duration in seconds such as \"3600s\" (digits, up to 9 decimals, then s), not \(ValueFormat.shown(ttl, literals: false)): FCM refuses the message")

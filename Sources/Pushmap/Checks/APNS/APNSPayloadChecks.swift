@@ -235,10 +235,33 @@ enum APNSPayloadChecks {
             let voip = payload.pushType.map { ValueFormat.equals($0, "voip") } ?? (payload.headers == nil && payload.intent?.pushType == "voip")
             let limit = voip ? voipMaxBytes : maxBytes
             guard size > limit else { return }
+            // A request's payload is sent as its sender writes it anew, not as written here (a
+            // bare payload is). Past the limit only by escapes as written (\u00e9, six bytes),
+            // and within it as every peer writes it (PyAPNs2 and node-apn in plain UTF-8, Go's
+            // encoding/json with & < > escaped again, as sideshow/apns2 sends them), a warning
+            // (the forty-fifth audit, validate F1; the thirtieth, F2, for Go's).
+            if payload.headers != nil, payload.compactSize != nil, case let plain = JSONWriter.compactByteCount(payload.root),
+               plain + 5 * htmlCharacters(payload.root) <= limit {
+                report.warning(
+                    CheckLocation.root,
+                    "the payload is \(size) bytes as written here, its \\u escapes six bytes each, and \(plain) in plain UTF-8: APNs refuses payloads over \(limit) bytes, so it is refused if sent with those escapes; send it written in UTF-8")
+                return
+            }
             report.oversize(
                 CheckLocation.root, "the payload is \(size) bytes written compactly; APNs refuses payloads over \(limit) bytes (413 PayloadTooLarge)",
                 bytesOver: size - limit)
         }
+    }
+
+    /// How many `&`, `<` and `>` the strings and keys under `node` hold: Go's encoding/json
+    /// writes each as six bytes (`\u0026`), five more than plain UTF-8.
+    static func htmlCharacters(_ node: JSONNode) -> Int {
+        if let text = node.utf8 {
+            return text.reduce(0) { $0 + ($1 == UInt8(ascii: "&") || $1 == UInt8(ascii: "<") || $1 == UInt8(ascii: ">") ? 1 : 0) }
+        }
+        if let object = node.objectValue { return object.reduce(0) { $0 + htmlCharacters($1.key) + htmlCharacters($1.value) } }
+        if let array = node.arrayValue { return array.reduce(0) { $0 + htmlCharacters($1) } }
+        return 0
     }
 
     /// Apple's rules, then Adobe's iOS client rules on top.

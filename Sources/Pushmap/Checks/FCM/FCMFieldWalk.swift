@@ -105,7 +105,7 @@ enum FCMFieldWalk {
             if !ValueFormat.isTimestamp(text) {
                 report.error(
                     location(),
-                    "\(shortPath(path())) \(ValueFormat.quoted(text)) is not an RFC 3339 time such as \"2026-01-31T12:00:00Z\": FCM refuses the message",
+                    "\(shortPath(path())) \(ValueFormat.quoted(text)) is not an RFC 3339 time as protobuf reads it, such as \"2026-01-31T12:00:00Z\" (at most 9 decimals of a second): FCM refuses the message",
                     rule: "fcm-timestamp")
             }
         case .enumeration:
