@@ -188,6 +188,9 @@ struct LiquidTemplateTests {
             // A variable present with the value null is not missing.
             ("[{{ n }}]", "[]", []),
             ("{% if name %}{{ name }}{% endif %}.", ".", []),
+            // The forty-fifth audit, campaign L1: a loop's header names every variable it lacks.
+            ("{% for i in x limit: k %}{{ i }}{% endfor %}", "", ["k", "x"]),
+            ("{% for i in (a..b) %}{{ i }}{% endfor %}", "", ["a", "b"]),
         ]
         for (template, text, paths) in cases {
             let rendering = try Self.render(template, vars)

@@ -123,8 +123,17 @@ struct LiquidRenderer {
     /// rendered with the loop's variable and `forloop` in a scope of their own.
     private mutating func render(_ loop: LiquidLoop) {
         let header = loop.header
-        if let path = header.limit?.missingPath(context) ?? header.offset?.missingPath(context) {
-            if let problem = missing(path) { problems.append(problem) }
+        // Every name the header lacks is said, not the first alone (the forty-fifth audit,
+        // campaign L1: `for i in x limit: n` named n, and x only on the next run).
+        let sliceLacking = [header.limit?.missingPath(context), header.offset?.missingPath(context)].compactMap { $0 }
+        if !sliceLacking.isEmpty {
+            for path in sliceLacking { if let problem = missing(path) { problems.append(problem) } }
+            switch header.source {
+            case .collection(let expression):
+                if let path = expression.missingPath(context), let problem = missing(path) { problems.append(problem) }
+            case .range(let first, let last):
+                for path in [first.missingPath(context), last.missingPath(context)].compactMap({ $0 }) { problems.append(.missingVariable(path)) }
+            }
             return
         }
         let items: LiquidLoopItems
@@ -145,8 +154,9 @@ struct LiquidRenderer {
             // As Liquid: a text is one item, whatever the offset and limit say.
             if case .string = value { sliced = false }
         case .range(let first, let last):
-            if let path = first.missingPath(context) ?? last.missingPath(context) {
-                problems.append(.missingVariable(path))
+            let lacking = [first.missingPath(context), last.missingPath(context)].compactMap { $0 }
+            if !lacking.isEmpty {
+                for path in lacking { problems.append(.missingVariable(path)) }
                 return
             }
             do throws(LiquidFailure) {
