@@ -162,6 +162,11 @@ extension ChecksTests {
         F.expectOne(F.check(Self.request(Self.alertHeaders, live), .apns), "apns-push-type", .error, at: #"$.headers["apns-push-type"]"#)
         let liveHeaders: JSONObject = ["apns-push-type": "liveactivity", "apns-priority": "10", "apns-topic": "com.example.app.push-type.liveactivity"]
         #expect(F.check(Self.request(liveHeaders, live), .apns).isEmpty)
+        // The forty-fifth audit, validate F2: ActivityKit's guide gives 5 or 10; 1 is unclear.
+        F.expectOne(
+            F.check(Self.request(F.merged(liveHeaders, ["apns-priority": "1"]), live), .apns), "apns-push-type", .warning,
+            at: #"$.headers["apns-priority"]"#)
+        #expect(F.check(Self.request(F.merged(liveHeaders, ["apns-priority": "5"]), live), .apns).isEmpty)
         // Live Activity and location pushes go with token authentication only: no topic, MissingTopic.
         F.expectOne(F.check(Self.request(F.merged(liveHeaders, [:], removing: ["apns-topic"]), live), .apns), "apns-topic-required", .error, at: #"$.headers["apns-topic"]"#)
         F.expectOne(F.check(["headers": ["apns-push-type": "location"], "payload": [:]], .apns), "apns-topic-required", .error, at: #"$.headers["apns-topic"]"#)

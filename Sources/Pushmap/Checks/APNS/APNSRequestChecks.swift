@@ -79,6 +79,13 @@ enum APNSRequestChecks {
             if !liveActivity, ValueFormat.equals(type, "liveactivity") {
                 report.error(location, "a liveactivity push needs aps.event (start, update or end): iOS ignores it")
             }
+            // ActivityKit's guide gives a Live Activity priority 5 or 10 and says nothing of 1,
+            // which alerts take: unclear, a warning (the forty-fifth audit, validate F2).
+            if ValueFormat.equals(type, "liveactivity"), let priority = headers["apns-priority"]?.utf8, ValueFormat.equals(priority, "1") {
+                report.warning(
+                    header("apns-priority"),
+                    "a liveactivity push goes with apns-priority 5 or 10 (Apple's ActivityKit guide); what 1 does to it Apple does not say: use 5, or 10 for an update the person must see at once")
+            }
         }
     }
 
