@@ -45,10 +45,11 @@ local function apns(intent, ctx)
   local payload = builtin("plain", "apns", intent, ctx)
   -- Templates carry the link's uri only, and no actions: a tap opens adb_uri, so an OPENAPP
   -- link sends none, as on Android.
-  if payload.adb_a_type == "OPENAPP" and payload.adb_uri ~= nil then
+  local kind = payload.adb_a_type
+  if kind == "OPENAPP" and payload.adb_uri ~= nil then
     payload.adb_uri = nil
     warn("$.link.uri", "an OPENAPP link's uri is not sent: iOS templates open adb_uri on a tap, instead of the app")
-  elseif payload.adb_a_type == "DISMISS" and payload.adb_uri ~= nil then
+  elseif kind == "DISMISS" and payload.adb_uri ~= nil then
     payload.adb_uri = nil
     warn("$.link.uri", "a DISMISS link's uri is not sent: iOS templates open adb_uri on a tap; without it a tap opens the app, as iOS has no tap that only dismisses")
   end

@@ -18,8 +18,9 @@ final class ScriptRuntime {
     private(set) var intentCheck = IntentCheck(templates: [:])
     private(set) var ownTemplates: Set<String> = []
     /// What a run needs of each template, in the order of the intent check's names: the
-    /// platforms it maps and whether its calls are metered.
-    private(set) var runs: [(name: String, platforms: [Platform], metered: Bool)] = []
+    /// platforms it maps, whether its calls are metered, and whether pushmap's own template
+    /// moves findings to fields of its own (``BuiltinTemplates/ownPaths``), found here once.
+    private(set) var runs: [(name: String, platforms: [Platform], metered: Bool, ownPaths: Bool)] = []
     /// ``runHead(_:_:)``'s references, by template name and platform list.
     private var runHeads: [(template: String, platforms: [Platform], name: LuaReference, list: LuaReference)] = []
     private static let maxRunHeads = 64
@@ -134,7 +135,8 @@ final class ScriptRuntime {
             // A fresh set, not a copy sharing the translator's storage.
             self.ownTemplates = Set(ownTemplates.map { String(decoding: Array($0.utf8), as: UTF8.self) })
             runs = intentCheck.templateNames.map { name in
-                (name, templates[name]?.platforms ?? [], !self.ownTemplates.contains(name))
+                let own = self.ownTemplates.contains(name)
+                return (name, templates[name]?.platforms ?? [], !own, own && BuiltinTemplates.ownPaths[name] != nil)
             }
         } catch let failure as ScriptError {
             throw failure

@@ -256,7 +256,7 @@ public final class Translator: Sendable {
                 let template = lent.runtime.runs[index]
                 guard plan.runs.allSatisfy({ template.platforms.contains($0) }) else { return nil }
                 return try run(
-                    .tape(tape), TemplateRun(name: template.name, known: true, metered: template.metered), plan: plan, now: now,
+                    .tape(tape), TemplateRun(name: template.name, known: true, metered: template.metered, ownPaths: template.ownPaths), plan: plan, now: now,
                     admitted: [], on: lent)
             }
             if let translated { return translated }
@@ -284,7 +284,10 @@ public final class Translator: Sendable {
         }
         return try borrowing(generation, lent: lent) { lent throws(TranslationError) in
             try run(
-                .value(intent), TemplateRun(name: name, known: template != nil, metered: !lent.runtime.ownTemplates.contains(name)),
+                .value(intent),
+                TemplateRun(
+                    name: name, known: template != nil, metered: !lent.runtime.ownTemplates.contains(name),
+                    ownPaths: lent.runtime.ownTemplates.contains(name) && BuiltinTemplates.ownPaths[name] != nil),
                 plan: plan, now: now, admitted: diagnostics, on: lent)
         }
     }
@@ -314,6 +317,8 @@ public final class Translator: Sendable {
         let name: String
         let known: Bool
         let metered: Bool
+        /// Whether its findings move to fields of its own (``BuiltinTemplates/ownPaths``).
+        var ownPaths = false
     }
 
     /// The stages after the intent is admitted: map (the template's script on `runtime`), check
@@ -405,7 +410,7 @@ public final class Translator: Sendable {
                 if let untraced, all[index].severity == .error { all[index].message += untraced }
             }
         }
-        if !template.metered, BuiltinTemplates.ownPaths[name] != nil {
+        if template.ownPaths {
             for index in all.indices { all[index].path = BuiltinTemplates.ownPath(all[index].path, template: name) }
         }
         all.collapseRepeats()
