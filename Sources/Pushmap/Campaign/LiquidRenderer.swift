@@ -119,6 +119,11 @@ struct LiquidRenderer {
         }
     }
 
+    /// The paths of a range's ends the recipient lacks, first then last.
+    private func lacking(_ first: LiquidExpression, _ last: LiquidExpression) -> [String] {
+        [first.missingPath(context), last.missingPath(context)].compactMap { $0 }
+    }
+
     /// A `for` loop: its items sliced by `offset` and `limit`, then reversed if asked, each
     /// rendered with the loop's variable and `forloop` in a scope of their own.
     private mutating func render(_ loop: LiquidLoop) {
@@ -132,7 +137,7 @@ struct LiquidRenderer {
             case .collection(let expression):
                 if let path = expression.missingPath(context), let problem = missing(path) { problems.append(problem) }
             case .range(let first, let last):
-                for path in [first.missingPath(context), last.missingPath(context)].compactMap({ $0 }) { problems.append(.missingVariable(path)) }
+                for path in lacking(first, last) { problems.append(.missingVariable(path)) }
             }
             return
         }
@@ -154,9 +159,9 @@ struct LiquidRenderer {
             // As Liquid: a text is one item, whatever the offset and limit say.
             if case .string = value { sliced = false }
         case .range(let first, let last):
-            let lacking = [first.missingPath(context), last.missingPath(context)].compactMap { $0 }
-            if !lacking.isEmpty {
-                for path in lacking { problems.append(.missingVariable(path)) }
+            let ends = lacking(first, last)
+            if !ends.isEmpty {
+                for path in ends { problems.append(.missingVariable(path)) }
                 return
             }
             do throws(LiquidFailure) {

@@ -21,6 +21,12 @@ final class ScriptRuntime {
     /// platforms it maps, whether its calls are metered, and whether pushmap's own template
     /// moves findings to fields of its own (``BuiltinTemplates/ownPaths``), found here once.
     private(set) var runs: [(name: String, platforms: [Platform], metered: Bool, ownPaths: Bool)] = []
+    /// Whether template `name` is pushmap's own and moves its findings to fields of its own
+    /// (``BuiltinTemplates/ownPaths``); a team's template of that name does not.
+    func movesFindings(_ name: String) -> Bool {
+        ownTemplates.contains(name) && BuiltinTemplates.ownPaths[name] != nil
+    }
+
     /// ``runHead(_:_:)``'s references, by template name and platform list.
     private var runHeads: [(template: String, platforms: [Platform], name: LuaReference, list: LuaReference)] = []
     private static let maxRunHeads = 64
@@ -135,8 +141,7 @@ final class ScriptRuntime {
             // A fresh set, not a copy sharing the translator's storage.
             self.ownTemplates = Set(ownTemplates.map { String(decoding: Array($0.utf8), as: UTF8.self) })
             runs = intentCheck.templateNames.map { name in
-                let own = self.ownTemplates.contains(name)
-                return (name, templates[name]?.platforms ?? [], !own, own && BuiltinTemplates.ownPaths[name] != nil)
+                (name, templates[name]?.platforms ?? [], !self.ownTemplates.contains(name), movesFindings(name))
             }
         } catch let failure as ScriptError {
             throw failure

@@ -287,7 +287,7 @@ public final class Translator: Sendable {
                 .value(intent),
                 TemplateRun(
                     name: name, known: template != nil, metered: !lent.runtime.ownTemplates.contains(name),
-                    ownPaths: lent.runtime.ownTemplates.contains(name) && BuiltinTemplates.ownPaths[name] != nil),
+                    ownPaths: lent.runtime.movesFindings(name)),
                 plan: plan, now: now, admitted: diagnostics, on: lent)
         }
     }

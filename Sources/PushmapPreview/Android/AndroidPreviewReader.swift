@@ -72,11 +72,14 @@ package struct AndroidPreviewReader {
             notes: ["No adb_template_type: the messaging SDK draws it, reading only the generic keys."])
     }
 
+    /// Whether Campaign Classic's extension is the reader: its tracking ids are there.
+    static func forCampaignClassic(_ data: AndroidData) -> Bool { data.has("_mId") || data.has("_dId") }
+
     /// `_msg` when Campaign Classic's extension shows it as the body: its ids there and adb_body
     /// empty, which it reads as absent (client-rules.md; the forty-fifth audit, preview F2: the
     /// body was drawn blank).
     static func campaignClassicMessage(_ data: AndroidData) -> String? {
-        guard data.has("_mId") || data.has("_dId"), data.text(AdobeKey.body.name)?.isEmpty == true,
+        guard forCampaignClassic(data), data.text(AdobeKey.body.name)?.isEmpty == true,
               let message = data.text("_msg"), !message.isEmpty else { return nil }
         return message
     }
@@ -97,7 +100,7 @@ package struct AndroidPreviewReader {
         if type == "car", !data.has(AdobeKey.carouselLayout.name) { refusals.append("adb_car_layout is missing") }
         if type == "timer", !data.has(AdobeKey.titleAlt.name) { refusals.append("adb_title_alt is missing") }
         // Campaign Classic's extension reads an empty body as absent (android-campaign-classic).
-        if layout?.needsText != false, data.has("_mId") || data.has("_dId"), data.text(AdobeKey.body.name)?.isEmpty == true, (data.text("_msg") ?? "").isEmpty {
+        if layout?.needsText != false, Self.forCampaignClassic(data), data.text(AdobeKey.body.name)?.isEmpty == true, (data.text("_msg") ?? "").isEmpty {
             refusals.append("adb_body is empty, which Campaign Classic's extension reads as absent")
         }
         refusals += layout?.refusals(data) ?? []
