@@ -18,9 +18,10 @@ local VISIBILITY = { private = "PRIVATE", public = "PUBLIC", secret = "SECRET" }
 local DELIVERY = { normal = "NORMAL", high = "HIGH" }
 local NO_URI = " action needs a uri: without one the tap opens nothing"
 
--- The link's action type (pushmap.action), with a warning when the type opens a uri it lacks.
+-- The link's action type (pushmap.action): OPENAPP for a link with neither type nor uri, as
+-- intent.md says; a warning when the type opens a uri it lacks.
 local function linkType(link)
-  local kind, lacksUri = action(link, nil)
+  local kind, lacksUri = action(link, "OPENAPP")
   if lacksUri then warn("$.link.uri", "a " .. kind .. NO_URI) end
   return kind
 end

@@ -301,6 +301,11 @@ struct TranslateCommandTests {
         #expect(dismiss.status == 0)
         #expect((CommandRunner.json(dismiss.stdout) as? [String: Any])?["adb_uri"] == nil, "\(dismiss.stdout)")
         #expect(dismiss.stderr.contains("warning: $.link.uri: a DISMISS link's uri is not sent: iOS templates open adb_uri on a tap"), "\(dismiss.stderr)")
+
+        // Forty-fifth audit, translate L3: intent.md gives a link with neither type nor uri OPENAPP.
+        let emptyLink = try translate(#"{"template": "basic", "title": "t", "body": "b", "link": {}}"#, "fcm")
+        #expect(emptyLink.status == 0 && emptyLink.stderr.isEmpty, "\(emptyLink.stderr)")
+        #expect(emptyLink.stdout.contains(#""adb_a_type": "OPENAPP""#), "\(emptyLink.stdout)")
     }
 
     @Test("answers a usage error with ArgumentParser's status 64")
