@@ -71,6 +71,49 @@ struct FCMCommandTests {
         #expect(result.stdout.contains(#"strip it ("news")"#), "\(result.stdout)")
     }
 
+    /// Source: the forty-sixth audit (FCM), against Google's FCM v1 error reference (ErrorCode,
+    /// INVALID_ARGUMENT: 2048 bytes for messages to topics; gcm and keys prefixed by google used
+    /// internally; collapse_key's value replaced), fcm.v1.json (android_v2's data and
+    /// remote_notification described as android's), RFC 8030 (4096 bytes a push service must
+    /// take; Topic at most 32 URL-safe base64 characters; Urgency in ABNF, any case) and the
+    /// Go and Python Admin SDKs' link checks, which send "https://".
+    @Test("validate says what Google's error reference, RFC 8030 and the Admin SDKs say, once a fault")
+    func googleReferences() throws {
+        func validate(_ message: String) throws -> (status: Int32, lines: [String]) {
+            let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(#"{"message": \#(message)}"#.utf8))
+            return (result.status, result.stdout.split(separator: "\n").map(String.init).filter { !$0.contains("fcm payload:") })
+        }
+        func expectOne(_ message: String, _ severity: String, _ path: String, _ rule: String, _ sourceLocation: SourceLocation = #_sourceLocation) throws {
+            let (status, lines) = try validate(message)
+            #expect(status == (severity == "error" ? 1 : 0), sourceLocation: sourceLocation)
+            #expect(lines.count == 1 && lines[0].hasPrefix("<stdin>: \(severity): \(path):") && lines[0].contains("[\(rule), fcm]"), "\(lines)", sourceLocation: sourceLocation)
+        }
+        let text = String(repeating: "x", count: 3000)
+        try expectOne(#"{"topic": "news", "data": {"k": "\#(text)"}}"#, "warning", "$.message", "fcm-size")
+        try expectOne(#"{"condition": "'a' in topics", "data": {"k": "\#(text)"}}"#, "warning", "$.message", "fcm-size")
+        #expect(try validate(#"{"token": "t", "data": {"k": "\#(text)"}}"#).lines.isEmpty)
+        // android_v2 counted as android: its data overrides, its notification counts.
+        let half = String(repeating: "y", count: 1500)
+        try expectOne(#"{"token": "t", "data": {"k": "\#(text)"}, "android_v2": {"data": {"k": "\#(half)"}}}"#, "warning", "$.message", "fcm-size")
+        let long = String(repeating: "z", count: 5000)
+        try expectOne(#"{"token": "t", "android_v2": {"remote_notification": {"notification": {"body": "\#(long)"}}}}"#, "error", "$.message", "fcm-size")
+        try expectOne(#"{"token": "t", "webpush": {"data": {"k": "\#(long)"}}}"#, "warning", "$.message.webpush", "fcm-size")
+        try expectOne(#"{"token": "t", "webpush": {"fcm_options": {"link": "https://"}}}"#, "warning", "$.message.webpush.fcm_options.link", "fcm-webpush-link")
+        for key in ["gcm", "google_sent_time", "collapse_key"] {
+            try expectOne(#"{"token": "t", "data": {"\#(key)": "v"}}"#, "warning", "$.message.data.\(key)", "fcm-reserved-key")
+        }
+        try expectOne(#"{"token": "t", "data": {"google.x": "v"}}"#, "error", #"$.message.data["google.x"]"#, "fcm-reserved-key")
+        #expect(try validate(#"{"token": "t", "data": {"gcm.foo": "v", "googly": "v"}}"#).lines.isEmpty)
+        try expectOne(#"{"token": "t", "webpush": {"headers": {"Topic": "not a topic, and longer than 32 characters"}}}"#, "warning", "$.message.webpush.headers.Topic", "fcm-webpush-headers")
+        #expect(try validate(#"{"token": "t", "webpush": {"headers": {"Urgency": "HIGH", "Topic": "orders-552_a"}}}"#).lines.isEmpty)
+        // One fault, one finding.
+        try expectOne(#"{"topic": "/topics/"}"#, "error", "$.message.topic", "fcm-topic")
+        try expectOne(#"{"token": "a", "topic": ""}"#, "error", "$.message", "fcm-one-target")
+        try expectOne(#"{"token": "a", "topic": 5}"#, "error", "$.message.topic", "fcm-field-type")
+        try expectOne(#"{"token": "a", "apns": {"payload": []}}"#, "error", "$.message.apns.payload", "fcm-field-type")
+        try expectOne(#"{"token": "a", "apns": {"headers": "x"}}"#, "error", "$.message.apns.headers", "fcm-field-type")
+    }
+
     @Test("a message with no target is valid, with a warning that says so")
     func noTarget() throws {
         let result = try CommandRunner.run(["validate", "--platform", "fcm", "-"], input: Data(#"{"message": {"data": {"k": "v"}}}"#.utf8))

@@ -230,6 +230,9 @@ struct ChecksTests {
         #expect(FCMPayloadChecks.fromPrint == KeyPrint("from"))
         #expect(FCMPayloadChecks.messageTypePrint == KeyPrint("message_type"))
         #expect(FCMPayloadChecks.googlePrefix == KeyPrint("google.").head)
+        #expect(FCMPayloadChecks.googleWord == KeyPrint("google").head)
+        #expect(FCMPayloadChecks.gcmWord == KeyPrint("gcm").head)
+        #expect(FCMPayloadChecks.collapseKeyPrint == KeyPrint("collapse_key"))
         #expect(FCMPayloadChecks.gcmNotificationPrefix == KeyPrint("gcm.notification.").head)
     }
 

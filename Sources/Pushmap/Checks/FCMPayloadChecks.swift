@@ -63,7 +63,7 @@ enum FCMPayloadChecks {
                 guard let key = key.utf8 else { continue }
                 let print = keys.add(key, member, in: base, new: new)
                 var scope: RuleScope = member.isString ? [] : .dataNonString
-                if FCMPayloadChecks.isReserved(print, key) { scope.insert(.dataReserved) }
+                if FCMPayloadChecks.mayBeFCMs(print) { scope.insert(.dataReserved) }
                 if !scope.isEmpty { flagged.append(DataMember(key: key, value: member, base: base, scope: scope)) }
             }
         }
@@ -146,14 +146,22 @@ enum FCMPayloadChecks {
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             let members = payload.members
             // In the order of `targets`; counted without a list, which is made only for a finding.
-            let token = given(members.token) != nil, topic = given(members.topic) != nil
-            let condition = given(members.condition) != nil, fid = given(members.fid) != nil
-            guard (token ? 1 : 0) + (topic ? 1 : 0) + (condition ? 1 : 0) + (fid ? 1 : 0) > 1 else { return }
-            let present = zip(targets, [token, topic, condition, fid]).filter(\.1).map { ValueFormat.text($0.0) }
+            guard let present = setTargets(members) else { return }
             report.error(
                 CheckLocation(payload: "$.message", intent: "$.target"),
                 "a message has at most one of token, topic, condition and fid; this one has \(present.joined(separator: " and ")): FCM refuses it")
         }
+    }
+
+    /// The targets a message sets, when it sets more than one. A target that is no string is
+    /// the model's error (fcm-field-type), not counted here: one finding for one fault (the
+    /// forty-sixth audit, F8).
+    static func setTargets(_ members: MessageMembers) -> [String]? {
+        // In the order of `targets`; counted without a list, which is made only for a finding.
+        let token = members.token?.utf8 != nil, topic = members.topic?.utf8 != nil
+        let condition = members.condition?.utf8 != nil, fid = members.fid?.utf8 != nil
+        guard (token ? 1 : 0) + (topic ? 1 : 0) + (condition ? 1 : 0) + (fid ? 1 : 0) > 1 else { return nil }
+        return zip(targets, [token, topic, condition, fid]).filter(\.1).map { ValueFormat.text($0.0) }
     }
 
     /// An empty token addresses no device. (A message with no target at all is fcm-no-target's:
@@ -196,12 +204,17 @@ enum FCMPayloadChecks {
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let topic = payload.members.topic?.utf8 else { return }
+            // An empty topic beside another target: fcm-one-target's error says to keep one.
+            if topic.isEmpty, setTargets(payload.members) != nil { return }
             var name = topic
             if topic.count >= topicsPrefix.utf8CodeUnitCount, JSONItems.same(UnsafeRawBufferPointer(rebasing: topic.prefix(topicsPrefix.utf8CodeUnitCount)), topicsPrefix) {
                 name = UnsafeRawBufferPointer(rebasing: topic.dropFirst(topicsPrefix.utf8CodeUnitCount))
-                report.error(
-                    messageLocation("topic"),
-                    "message.topic \(ValueFormat.quoted(topic)) starts with /topics/, which FCM's v1 API refuses: strip it (\(ValueFormat.quoted(name))), as the Firebase Admin SDKs do before sending")
+                // Stripped, a name still to mend is said once, below.
+                if !name.isEmpty, name.allSatisfy(isTopicByte) {
+                    report.error(
+                        messageLocation("topic"),
+                        "message.topic \(ValueFormat.quoted(topic)) starts with /topics/, which FCM's v1 API refuses: strip it (\(ValueFormat.quoted(name))), as the Firebase Admin SDKs do before sending")
+                }
             }
             if !name.isEmpty, name.allSatisfy(isTopicByte) {
                 guard name.count > maxTopicLength else { return }
@@ -313,8 +326,10 @@ enum FCMPayloadChecks {
     /// key and 45 a message, with the target and whitespace not counted. So the count of keys and
     /// values past the limit is a sure refusal, an error; the message written compactly past it
     /// (the delivered part's JSON, with the target and Android options) only a likely one, a
-    /// warning. `apns` and `webpush` go to other services under their own limits: the APNS
-    /// checks hold `apns` to Apple's.
+    /// warning. Google's error reference gives messages to topics 2048 bytes, its other pages
+    /// 4096 for every message: past 2048, a warning. `apns` and `webpush` go to other services
+    /// under their own limits: the APNS checks hold `apns` to Apple's, and RFC 8030's 4096 bytes
+    /// hold `webpush` (a warning: the browser's push service may take more).
     struct Size: CheckRule {
         static var name: StaticString { "fcm-size" }
 
@@ -323,17 +338,26 @@ enum FCMPayloadChecks {
             // The message's length: from the payload's written text when `message` is all it
             // holds (`{"message":` and `}` around it), else counted. Most messages end here.
             let size = (root.count == 1 ? payload.compactSize.map { $0 - 12 } : nil) ?? root["message"].map(JSONWriter.compactByteCount) ?? 0
-            guard size > maxBytes else { return }
+            let toTopics = payload.members.topic?.utf8 != nil || payload.members.condition?.utf8 != nil
+            guard size > (toTopics ? topicMaxBytes : maxBytes) else { return }
             var written = size
             for (key, value) in message {
                 guard let name = key.utf8, ValueFormat.equals(name, "apns") || ValueFormat.equals(name, "webpush") else { continue }
                 // `"name":` and the value, and the comma between members.
                 written -= name.count + 3 + JSONWriter.compactByteCount(value) + (message.count > 1 ? 1 : 0)
+                if ValueFormat.equals(name, "webpush"), let webpush = value.objectValue { webpushSize(webpush, &report) }
             }
-            guard written > maxBytes else { return }
             let delivered = deliveredBytes(payload)
             let location = CheckLocation(payload: "$.message", intent: "$")
-            // The bytes to save to be sure, for a campaign's cut: the compact count.
+            guard written > maxBytes else {
+                // The bytes to save to be sure, for a campaign's cut: the compact count.
+                guard toTopics, delivered > topicMaxBytes else { return }
+                report.oversizeWarning(
+                    location,
+                    "the message's data and notification keys and values are \(delivered) bytes: Google's error reference gives a message to a topic or condition \(topicMaxBytes) bytes of them (its other pages \(maxBytes) for every message), so FCM may refuse it: keep it within \(topicMaxBytes) bytes to be sure",
+                    bytesOver: written - topicMaxBytes)
+                return
+            }
             // android.data "overrides" message.data, and android.notification's fields the
             // notification's, says FCM's reference, without saying how the limit counts them:
             // counted as overridden, the Android part may be within the limit, and then what FCM
@@ -351,21 +375,44 @@ enum FCMPayloadChecks {
             }
         }
 
+        /// Google's error reference (ErrorCode, INVALID_ARGUMENT): 2048 bytes for messages to
+        /// topics.
+        static let topicMaxBytes = 2048
+
+        /// webpush's data and notification go to the browser's push service, which RFC 8030
+        /// holds to take 4096 bytes of a message (encrypted, so larger than its JSON).
+        private static func webpushSize(_ webpush: JSONObjectNode, _ report: inout CheckReport) {
+            var bytes = 0
+            for name in ["data", "notification"] as [StaticString] {
+                guard let members = webpush[name]?.objectValue else { continue }
+                for (key, value) in members { bytes += (key.utf8?.count ?? 0) + valueBytes(value) }
+            }
+            guard bytes > maxBytes else { return }
+            report.warning(
+                CheckLocation(payload: "$.message.webpush"),
+                "webpush's data and notification keys and values are \(bytes) bytes: a browser's push service need take only \(maxBytes) bytes of a message (RFC 8030), and the encrypted message is larger, so it may refuse the push")
+        }
+
         /// The bytes of the keys and values FCM delivers: the data map (android.data's value for a
         /// key in both) and the notification's members, strings as their UTF-8 bytes.
-        /// With `androidOverrides`, android.data, when given, stands for the whole data map, and a
-        /// field of android.notification for the notification's field of the same name.
+        /// With `androidOverrides`, android.data (or android_v2's), when given, stands for the
+        /// whole data map, and a field of the Android notification for the notification's field
+        /// of the same name. android_v2 is counted as android is (Google's model describes its
+        /// data and notification in the same words: the forty-sixth audit, F2).
         static func deliveredBytes(_ payload: Payload, androidOverrides: Bool = false) -> Int {
             var bytes = 0
-            let replaced = androidOverrides && payload.android?["data"]?.objectValue != nil
+            let replaced = androidOverrides && (payload.android?["data"]?.objectValue != nil || payload.androidV2?.config["data"]?.objectValue != nil)
             for entry in payload.keys.entries where !replaced || ValueFormat.text(entry.base) != "$.message.data" {
                 bytes += entry.key.count + valueBytes(entry.value)
             }
-            let android = payload.members.androidNotification?.objectValue
+            var android = payload.members.androidNotification?.objectValue
+            if android == nil, let v2 = payload.androidV2?.config, let remote = FCMPayloadChecks.member(v2, "remoteNotification", "remote_notification") {
+                android = remote.value.objectValue?["notification"]?.objectValue
+            }
             if let members = payload.members.notification?.objectValue {
                 for (key, value) in members {
                     guard let name = key.utf8 else { continue }
-                    // Overridden: a field android.notification gives again is counted there only.
+                    // Overridden: a field the Android notification gives again is counted there only.
                     if androidOverrides, let android, android.contains(where: { $0.key.utf8?.elementsEqual(name) ?? false }) { continue }
                     bytes += name.count + valueBytes(value)
                 }
@@ -403,7 +450,19 @@ enum FCMPayloadChecks {
         static var scope: RuleScope { .dataReserved }
 
         static func check(_ member: DataMember, _ report: inout CheckReport) {
-            report.error(member.location, "FCM refuses the data key \(member.name): from, message_type and keys starting google. or gcm.notification. are reserved")
+            if isReserved(KeyPrint(bytes: member.key), member.key) {
+                return report.error(member.location, "FCM refuses the data key \(member.name): from, message_type and keys starting google. or gcm.notification. are reserved")
+            }
+            // Google's error reference (ErrorCode, INVALID_ARGUMENT) names more than its model's
+            // list: gcm and any key prefixed by google are "used internally", and collapse_key's
+            // value FCM replaces with its own. The model's list is what FCM is known to refuse:
+            // for the rest, warnings (the forty-sixth audit, F5 and F6).
+            if KeyPrint(bytes: member.key) == collapseKeyPrint {
+                return report.warning(member.location, "the data key collapse_key is FCM's own: FCM replaces its value with its own, so the app never reads this one (rename the key)")
+            }
+            report.warning(
+                member.location,
+                "the data key \(member.name) may be refused: Google's error reference says keys such as gcm and any prefixed by google are used by FCM internally (its model reserves only google. and gcm.notification.); rename the key to be sure")
         }
     }
 
@@ -430,11 +489,22 @@ enum FCMPayloadChecks {
                 && JSONItems.same(UnsafeRawBufferPointer(rebasing: bytes.prefix(17)), "gcm.notification."))
     }
 
+    /// Whether the key may be one FCM keeps for itself: those ``isReserved`` names, and those
+    /// Google's error reference adds (gcm, any key prefixed by google, collapse_key); `gcm.foo`
+    /// is none of them.
+    fileprivate static func mayBeFCMs(_ key: KeyPrint) -> Bool {
+        key == fromPrint || key == messageTypePrint || key.hasPrefix(googleWord, length: 6) || key == collapseKeyPrint
+            || (key.hasPrefix(gcmWord, length: 3) && (key.length == 3 || key.hasPrefix(gcmNotificationPrefix, length: 8)))
+    }
+
     // Written out, so that reading them costs no lazy initialisation; a test holds them to
     // the words.
     static let fromPrint = KeyPrint(length: 4, head: 0x6d6f_7266, tail: 0x6d6f_7266)  // "from"
     static let messageTypePrint = KeyPrint(length: 12, head: 0x5f65_6761_7373_656d, tail: 0x6570_7974_5f65_6761)  // "message_type"
     static let googlePrefix: UInt64 = 0x2e_656c_676f_6f67  // "google."
+    static let googleWord: UInt64 = 0x656c_676f_6f67  // "google"
+    static let gcmWord: UInt64 = 0x6d_6367  // "gcm"
+    static let collapseKeyPrint = KeyPrint(length: 12, head: 0x6573_7061_6c6c_6f63, tail: 0x7965_6b5f_6573_7061)  // "collapse_key"
     static let gcmNotificationPrefix: UInt64 = 0x6974_6f6e_2e6d_6367  // "gcm.noti", the head of "gcm.notification."
 
     static func messageLocation(_ key: String) -> CheckLocation {

@@ -11,12 +11,20 @@ struct FCMAPNSRequest: CheckRule {
     static func check(_ payload: FCMPayloadChecks.Payload, _ report: inout CheckReport) {
         // A non-object apns is the FCM message model's to report.
         guard let apns = payload.message?["apns"]?.objectValue else { return }
+        // A payload or headers that is no object is the model's error (fcm-field-type), which
+        // the APNS rules would say again (the forty-sixth audit, F8): read as left out.
+        let request = objectOrNil(apns["payload"]), headers = objectOrNil(apns["headers"])
         report.within("$.message.apns") { report in
             APNSRequestChecks.run(
-                payload: FCMPayloadChecks.given(apns["payload"]), headers: FCMPayloadChecks.given(apns["headers"]), compactSize: nil, payloadRequired: false,
+                payload: request, headers: headers, compactSize: nil, payloadRequired: false,
                 notification: FCMPayloadChecks.given(payload.message?["notification"])?.objectValue != nil, now: report.now, into: &report)
         }
         dataOnlyPriority(payload, apns, &report)
+    }
+
+    private static func objectOrNil(_ member: JSONNode?) -> JSONNode? {
+        guard let member = FCMPayloadChecks.given(member), member.objectValue != nil else { return nil }
+        return member
     }
 
     /// FCM's reference (Message.data): a message of data only goes to iOS devices at normal

@@ -172,28 +172,42 @@ extension FCMPayloadChecks {
             guard let webpush = payload.members.webpush?.objectValue, let options = member(webpush, "fcmOptions", "fcm_options"),
                   let link = options.value["link"]?.utf8, !link.isEmpty else { return }  // "": no link, to proto3
             let prefix = "https://".utf8.count
-            guard !ValueFormat.isHTTPS(link) || link.count == prefix else { return }
             let at = JSONPath.member(JSONPath.member("$.message.webpush", ValueFormat.text(options.name)), "link")
-            report.error(
+            guard ValueFormat.isHTTPS(link) else {
+                return report.error(
+                    CheckLocation(payload: at),
+                    "\(shortPath(at)) \(ValueFormat.quoted(link)) is not an HTTPS URL (FCM's reference requires https:// for every URL here): FCM refuses the message")
+            }
+            guard link.count == prefix else { return }
+            // "https://" alone passes the Go and Python Admin SDKs' checks (and Node makes none),
+            // so they send it, and nothing says FCM refuses it (the forty-sixth audit, F4).
+            report.warning(
                 CheckLocation(payload: at),
-                "\(shortPath(at)) \(ValueFormat.quoted(link)) is not an HTTPS URL (FCM's reference requires https:// for every URL here): FCM refuses the message")
+                "\(shortPath(at)) \(ValueFormat.quoted(link)) has no host after https://: a click on the notification opens nothing")
         }
     }
 
     /// `webpush.headers` go to the browser's push service as the Web Push protocol's headers
-    /// (RFC 8030 5.2 and 5.3): TTL is a whole number of seconds, Urgency one of very-low, low,
-    /// normal and high. FCM does not say what it does with another value and no Admin SDK checks
+    /// (RFC 8030 5.2 to 5.4): TTL is a whole number of seconds, Urgency one of very-low, low,
+    /// normal and high, Topic at most 32 URL-safe base64 characters. FCM does not say what it does with another value and no Admin SDK checks
     /// them: a warning, for a push that may be kept no time or sent at another urgency.
     struct WebpushHeaders: CheckRule {
         static var name: StaticString { "fcm-webpush-headers" }
         static let urgencies: [StaticString] = ["very-low", "low", "normal", "high"]
+        /// RFC 8030 5.4: a Topic is at most 32 characters of the URL-safe base64 alphabet.
+        static let maxTopicLength = 32
+
+        private static func isBase64URL(_ byte: UInt8) -> Bool {
+            ValueFormat.isDigit(byte) || (byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "z")) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
             guard let headers = given(payload.members.webpush?.objectValue?["headers"])?.objectValue else { return }
             for (key, value) in headers {
                 guard let name = key.utf8, let text = value.utf8 else { continue }
                 let at = JSONPath.member("$.message.webpush.headers", String(decoding: name, as: UTF8.self))
-                if ValueFormat.equalsIgnoringCase(name, "Urgency"), !ValueFormat.isOne(of: urgencies, text) {
+                // RFC 8030 gives the words in ABNF, whose quoted strings match in any case.
+                if ValueFormat.equalsIgnoringCase(name, "Urgency"), !urgencies.contains(where: { ValueFormat.equalsIgnoringCase(text, $0) }) {
                     report.warning(
                         CheckLocation(payload: at),
                         "\(shortPath(at)) is \(ValueFormat.quoted(text)), not very-low, low, normal or high (RFC 8030): the browser's push service may refuse the push or send it at normal urgency")
@@ -201,6 +215,10 @@ extension FCMPayloadChecks {
                     report.warning(
                         CheckLocation(payload: at),
                         "\(shortPath(at)) is \(ValueFormat.quoted(text)), not a whole number of seconds (RFC 8030): the browser's push service may refuse the push or keep it no time")
+                } else if ValueFormat.equalsIgnoringCase(name, "Topic"), text.isEmpty || text.count > maxTopicLength || !text.allSatisfy(isBase64URL) {
+                    report.warning(
+                        CheckLocation(payload: at),
+                        "\(shortPath(at)) is \(ValueFormat.quoted(text)), not 1 to \(maxTopicLength) characters of A-Z, a-z, 0-9, - and _ (RFC 8030): the browser's push service may refuse the push or not replace the one pending with this topic")
                 }
             }
         }
