@@ -61,7 +61,7 @@ struct CampaignCommand: ParsableCommand {
             errorsOnly: check, maxLineBytes: translator.options.maxIntentBytes, now: translator.options.clock())
         var summary = CampaignSummary()
         let lines = ParallelLines(translator: translator, workers: jobs.workers)
-        let finished = try lines.run(InputFile(recipients), maxLineBytes: translator.options.maxIntentBytes) { (outputs: [CampaignLine.Output]) in
+        let finished = try lines.run(InputFile(recipients), maxLineBytes: translator.options.maxIntentBytes, counting: "recipients") { (outputs: [CampaignLine.Output]) in
             for output in outputs { summary.add(output) }
         } _: { line, session in
             CampaignLine.translate(line.bytes, number: line.number, overlongLength: line.overlongLength, settings: settings, session: session)

@@ -30,11 +30,30 @@ struct LineReader {
         buffer = [UInt8](repeating: 0, count: max(blockSize, 4096))
     }
 
+    /// A newline found by ``hasLineReady`` and not yet taken, so `next` need not search again.
+    private var readyNewline: Int?
+
+    /// Whether `next` answers without waiting for the writer: a whole line is buffered, the input
+    /// has ended, or a read would not block (a file always; a pipe when its writer has sent more).
+    /// A batch fed a line at a time by a process that waits for the answer (a coprocess, `tail
+    /// -f`) translates what it has rather than wait for a whole window (the forty-sixth audit,
+    /// cli F1).
+    mutating func hasLineReady() -> Bool {
+        if finished { return true }
+        if let newline = firstNewline() {
+            readyNewline = newline
+            return true
+        }
+        var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&ready, 1, 0) != 0
+    }
+
     /// The next line, or nil at the end of the input. Throws the errno text of a failed read.
     mutating func next() throws(ReadFailure) -> Line? {
         var overlong = 0  // bytes of the current line already skipped
         while true {
-            if let newline = firstNewline() {
+            if let newline = readyNewline ?? firstNewline() {
+                readyNewline = nil
                 lineNumber += 1
                 defer { start = newline + 1 }
                 return line(upTo: newline, skipped: overlong)

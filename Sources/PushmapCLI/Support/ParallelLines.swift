@@ -33,17 +33,18 @@ struct ParallelLines {
     }
 
     /// Runs `each` over every line of `input`, handing each window's outputs to `tally` before
-    /// they are written. False when standard output closed (the reader went away).
+    /// they are written; the progress on a terminal counts the lines as `counting`. False when standard output closed (the reader went away).
     /// - Throws: ``ExitStatus/invalid`` when the input cannot be opened or read (said on
     ///   standard error).
     func run<Output: LineOutput>(
-        _ input: InputFile, maxLineBytes: Int, tally: ([Output]) -> Void,
+        _ input: InputFile, maxLineBytes: Int, counting: StaticString = "lines", tally: ([Output]) -> Void,
         _ each: @Sendable (LineReader.Line, borrowing Translator.Session) -> Output
     ) throws -> Bool {
         let descriptor = try Self.open(input)
         defer { if descriptor > 0 { close(descriptor) } }
         var reader = LineReader(descriptor: descriptor, maxLineBytes: maxLineBytes)
-        let progress = LineProgress(enabled: StandardStream.error.isTerminal)
+        // Not on the terminal the output lines go to: they would run on from the count.
+        let progress = LineProgress(enabled: StandardStream.error.isTerminal && !StandardStream.output.isTerminal, counting: counting)
         var total = 0
         var failed = 0
         let writer = BlockWriter()
@@ -52,7 +53,8 @@ struct ParallelLines {
             lines.reserveCapacity(Self.window)
             do {
                 var bytes = 0
-                while lines.count < Self.window, bytes < Self.windowBytes, let line = try reader.next() {
+                // A window is what has come: past its first line, it ends where a read would wait.
+                while lines.count < Self.window, bytes < Self.windowBytes, lines.isEmpty || reader.hasLineReady(), let line = try reader.next() {
                     bytes += line.bytes.count
                     lines.append(line)
                 }
