@@ -192,6 +192,63 @@ struct BatchCommandTests {
         #expect(errors.isEmpty, "\(errors)")
     }
 
+    /// Source: the forty-sixth audit (cli F1) against commands.md ("It streams") and the service's
+    /// /v1/batch, which answers each line as it comes: a batch fed one line at a time by a
+    /// process that waits for each answer (a coprocess) held the answers until 4,096 lines had
+    /// come, and both waited for ever. The deadline only stops a hung run; no time is measured.
+    @Test("answers each line as it comes from a pipe, without waiting for more")
+    func answersLineByLine() throws {
+        let process = Process()
+        process.executableURL = CommandRunner.binary
+        process.arguments = ["batch", "--platform", "apns", "--now", "1800000000"]
+        let input = Pipe(), output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        let reader = output.fileHandleForReading
+        /// The next output line, or nil when none comes within a minute.
+        func nextLine() -> String? {
+            let done = DispatchSemaphore(value: 0)
+            nonisolated(unsafe) var line = Data()
+            DispatchQueue.global().async {
+                while !line.contains(0x0A) {
+                    let data = reader.availableData
+                    if data.isEmpty { break }
+                    line.append(data)
+                }
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 60) == .success else { return nil }
+            return String(decoding: line, as: UTF8.self)
+        }
+        for (number, title) in ["first", "second"].enumerated() {
+            input.fileHandleForWriting.write(Data(#"{"title": "\#(title)", "body": "b"}"#.utf8 + [0x0A]))
+            let line = nextLine()
+            #expect(line == #"{"line":\#(number + 1),"apns":{"aps":{"alert":{"body":"b","title":"\#(title)"}}}}"# + "\n", "\(line ?? "no answer")")
+            if line == nil { return }
+        }
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+
+    /// Source: the forty-sixth audit (cli F8): on a terminal the count ("pushmap: 4096 lines, 0
+    /// failed") was written before the output lines, which ran on from it. Under script(1)
+    /// both streams are one terminal.
+    @Test("shows no count on the terminal the output lines go to")
+    func noCountAmidOutput() throws {
+        let folder = try temporaryFolder()
+        let inputFile = folder.appendingPathComponent("in.ndjson")
+        try Data(String(repeating: Self.mixed[0] + "\n", count: 3).utf8).write(to: inputFile)
+        let command = "'\(CommandRunner.binary.path)' batch --platform apns '\(inputFile.path)'"
+        let result = try CommandRunner.run(["-qec", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"))
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(#"{"line":3,"#), "\(result.stdout)")
+        #expect(!result.stdout.contains("lines, 0 failed"), "\(result.stdout)")
+    }
+
     /// Source: the eighth audit: with standard output on a full disk, translate, templates,
     /// batch, scripts check and schema exited 0 with nothing said, their output lost.
     @Test("output that cannot be written (a full disk) is one line on standard error and exit 1, for every command", arguments: [

@@ -26,9 +26,11 @@ struct CommandRunner {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.modificationDate] as? Date) ?? .distantPast
     }
 
-    /// Runs `pushmap arguments` in the repository root with `input` on stdin; `environment`
-    /// replaces the variables it names.
-    static func run(_ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:]) throws -> Result {
+    /// Runs `pushmap arguments` (or another `executable`) in the repository root with `input` on
+    /// stdin; `environment` replaces the variables it names.
+    static func run(
+        _ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:], executable: URL = binary
+    ) throws -> Result {
         // Files rather than pipes for stdin and stderr: no deadlock, no threads to share.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
@@ -39,7 +41,7 @@ struct CommandRunner {
         _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
 
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
