@@ -369,10 +369,16 @@ static int put_table(pmh_json_encoder *e, int t, int depth) {
         if (e->open[i] == identity) return 0;  // a cycle
     }
     e->open[depth] = identity;
-    // Most tables have no metatable: only those can carry a mark.
+    // Most tables have no metatable: only those can carry a mark, or be a read-only view
+    // (pushmap.rules), written as the table it shows.
     int mark = 0;
     if (lua_getmetatable(L, t)) {
         lua_settop(L, -2);
+        if (pmh_push_viewed(e->host, t)) {
+            int ok = put_table(e, lua_gettop(L), depth);
+            lua_settop(L, -2);
+            return ok;
+        }
         mark = pmh_mark(e->host, t);
     }
     int top = lua_gettop(L);

@@ -507,6 +507,24 @@ static void push_proxy(lua_State *L, int index) {
     lua_setmetatable(L, -2);
 }
 
+int pmh_push_viewed(pmh_host *host, int index) {
+    lua_State *L = host->L;
+    if (lua_type(L, index) != LUA_TTABLE || !lua_getmetatable(L, index)) return 0;
+    // A view's seal is `true`; the intent's guards give a reason, and are their own table.
+    if (lua_rawgetp(L, -1, &pmh_sealed_key) != LUA_TBOOLEAN) {
+        lua_pop(L, 2);
+        return 0;
+    }
+    lua_pushliteral(L, "__index");
+    if (lua_rawget(L, -3) != LUA_TTABLE) {
+        lua_pop(L, 3);
+        return 0;
+    }
+    lua_replace(L, -3);  // the table shown, where the metatable was
+    lua_pop(L, 1);
+    return 1;
+}
+
 int pmh_lib_readonly(lua_State *L) {
     luaL_checktype(L, 1, LUA_TTABLE);
     push_proxy(L, 1);

@@ -82,6 +82,11 @@ struct LuaValueReader: ~Copyable {
         case LUA_TSTRING:
             return .string(try string(at: index))
         case LUA_TTABLE:
+            // A read-only view (pushmap.rules) is written as the table it shows.
+            if pmh_push_viewed(host, index) != 0 {
+                defer { pmh_pop(state, 1) }
+                return try table(at: lua_gettop(state))
+            }
             return try table(at: index)
         case LUA_TLIGHTUSERDATA where pmh_is_null(host, index) != 0:
             return .null

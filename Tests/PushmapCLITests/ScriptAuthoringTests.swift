@@ -133,6 +133,22 @@ struct ScriptAuthoringTests {
     /// that JSON cannot hold (a function, a cycle, a table mixing list and named keys) fails the
     /// translation with the script's file and line"; the file alone was named. NaN was written
     /// "-nan", and blamed on the line after the one that wrote it.
+    /// Source: the forty-sixth audit (scripts F1) against lua-api.md's pushmap.rules (its
+    /// `refuses` a list, `owners` and `ignores` maps): written into a payload or by pushmap.json,
+    /// its read-only views came out `{}`, lists as empty objects, with exit 0.
+    @Test("pushmap.rules' read-only tables are written as the lists and maps they show")
+    func rulesWrittenAsShown() throws {
+        let (_, result) = try Self.translateFCM("""
+            local r = pushmap.rules["carousel"]
+            return { message = { data = { refuses = pushmap.json(r.refuses), ignores = pushmap.json(r.ignores) }, fcm_options = { analytics_label = r.owners.timer } } }
+            """)
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = (CommandRunner.json(result.stdout) as? [String: Any]).flatMap { ($0["message"] as? [String: Any])?["data"] as? [String: String] }
+        #expect(data?["refuses"] == #"["catalog","icons","reply","rating","timer","expired","colors.timer","zeroBezel"]"#, "\(result.stdout)")
+        #expect(data?["ignores"] == #"{"buttons":true,"remindLater":true}"#, "\(result.stdout)")
+        #expect(result.stdout.contains(#""analytics_label": "timer""#), "\(result.stdout)")
+    }
+
     @Test("a value JSON cannot hold is an error at the line of the team's script that wrote it")
     func badValueNamesTheLine() throws {
         let cases: [(write: String, says: String)] = [

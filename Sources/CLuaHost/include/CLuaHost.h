@@ -94,6 +94,10 @@ void pmh_rawgetfield(pmh_host *host, int index, const char *key);
 int pmh_is_null(pmh_host *host, int index);
 /// 1 when the table at index carries the array mark, 2 for the object mark, 0 otherwise.
 int pmh_mark(pmh_host *host, int index);
+/// When the table at index is a read-only view (`pushmap.rules` and its lists), pushes the
+/// table it shows and returns 1: a view is empty itself, and is written as what it shows.
+/// Returns 0, pushing nothing, for any other value.
+int pmh_push_viewed(pmh_host *host, int index);
 
 /// One member of an object being read: its key's bytes (valid while the table lives) and the
 /// stack slot holding its value.
