@@ -306,6 +306,11 @@ struct TranslateCommandTests {
         let emptyLink = try translate(#"{"template": "basic", "title": "t", "body": "b", "link": {}}"#, "fcm")
         #expect(emptyLink.status == 0 && emptyLink.stderr.isEmpty, "\(emptyLink.stderr)")
         #expect(emptyLink.stdout.contains(#""adb_a_type": "OPENAPP""#), "\(emptyLink.stdout)")
+
+        // Forty-sixth audit, cli F4: Adobe's Android SDK reads adb_n_count with Integer.parseInt.
+        let bigBadge = try translate(#"{"title": "t", "body": "b", "badge": 2147483648}"#, "fcm")
+        #expect(bigBadge.stderr == "<stdin>: warning: $.badge: adb_n_count 2147483648 is past Android's 32-bit integer (2147483647 at most): Android uses 0 [android-badge-count, fcm at $.message.data.adb_n_count]\n")
+        #expect(try translate(#"{"title": "t", "body": "b", "badge": 2147483647}"#, "fcm").stderr.isEmpty)
     }
 
     @Test("answers a usage error with ArgumentParser's status 64")

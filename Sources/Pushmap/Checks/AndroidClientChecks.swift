@@ -374,8 +374,15 @@ enum AndroidClientChecks {
         static var name: StaticString { "android-badge-count" }
 
         static func check(_ payload: Payload, _ report: inout CheckReport) {
-            guard let count = payload.keys.text(.badgeCount), ValueFormat.integer(count) == nil else { return }
-            report.warning(payload.keys.location(.badgeCount), "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
+            guard let count = payload.keys.text(.badgeCount) else { return }
+            guard let number = ValueFormat.integer(count) else {
+                return report.warning(payload.keys.location(.badgeCount), "adb_n_count \(ValueFormat.quoted(count)) is not an integer: Android uses 0")
+            }
+            // Adobe's messaging SDK reads it with Integer.parseInt, which refuses what int32 cannot
+            // hold (the forty-sixth audit, cli F4).
+            guard number > Int64(Int32.max) || number < Int64(Int32.min) else { return }
+            report.warning(
+                payload.keys.location(.badgeCount), "adb_n_count \(number) is past Android's 32-bit integer (2147483647 at most): Android uses 0")
         }
     }
 
