@@ -118,6 +118,28 @@ struct OtherCommandTests {
         #expect(!check.stdout.contains("FAIL "))
     }
 
+    /// Source: the forty-sixth audit (cli F2), against README's "a reader that closes the pipe
+    /// ends the run quietly": `scripts export DIR | head -1` died of SIGPIPE after a file or two,
+    /// and the half-written folder made the next run refuse.
+    @Test("scripts export writes every file when the reader of its report goes away")
+    func exportPastAClosedReader() throws {
+        let whole = try temporaryFolder().appendingPathComponent("whole")
+        let written = try CommandRunner.run(["scripts", "export", whole.path]).stdout.split(separator: "\n").count
+        let folder = try temporaryFolder().appendingPathComponent("mappings")
+        let process = Process()
+        process.executableURL = CommandRunner.binary
+        process.arguments = ["scripts", "export", folder.path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try output.fileHandleForReading.close()  // the reader is gone before the first line
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit && process.terminationStatus == 0)
+        let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String }.filter { !$0.hasSuffix(".test") && $0.contains(".") } ?? []
+        #expect(files.count == written, "\(files.count) of \(written) files")
+    }
+
     @Test("scripts check runs the repository's own fixtures")
     func checksBuiltins() throws {
         let result = try CommandRunner.run(["scripts", "check", "templates"])
