@@ -45,7 +45,7 @@ package struct PreviewGallery: Sendable {
         do {
             bytes = try FileSystem.readFile(path, limit: 1 << 20)
         } catch {
-            return failed(path, kind: "unreadable", lines: [error.description])
+            return failed(path, kind: "unreadable", lines: [error.reason])
         }
         let input: PreviewInput
         do {

@@ -27,9 +27,13 @@ struct CommandRunner {
     }
 
     /// Runs `pushmap arguments` (or another `executable`) in the repository root with `input` on
-    /// stdin; `environment` replaces the variables it names.
+    /// stdin; `environment` replaces the variables it names. With `deadline`, a run still going
+    /// after that many seconds is killed (status 9), so that a hang fails its test rather than
+    /// stopping the suite: timeout(1) cannot do it here, as the test process blocks the signals
+    /// its children inherit.
     static func run(
-        _ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:], executable: URL = binary
+        _ arguments: [String], input: Data? = nil, directory: URL? = nil, environment: [String: String] = [:], executable: URL = binary,
+        deadline: Double? = nil
     ) throws -> Result {
         // Files rather than pipes for stdin and stderr: no deadlock, no threads to share.
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pushmap-cli-\(UUID().uuidString)")
@@ -52,6 +56,10 @@ struct CommandRunner {
         process.standardError = try FileHandle(forWritingTo: errorFile)
         process.standardInput = try FileHandle(forReadingFrom: inputFile)
         try process.run()
+        if let deadline {
+            let pid = process.processIdentifier
+            DispatchQueue.global().asyncAfter(deadline: .now() + deadline) { if process.isRunning { kill(pid, SIGKILL) } }
+        }
         let outputData = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let errorData = (try? Data(contentsOf: errorFile)) ?? Data()

@@ -118,6 +118,40 @@ struct OtherCommandTests {
         #expect(!check.stdout.contains("FAIL "))
     }
 
+    /// Source: the forty-sixth audit (cli F3), against commands.md (a file pushmap cannot read
+    /// is one line, exit 1): a FIFO in a scripts folder or a gallery blocked for ever at its
+    /// opening. Each run has a deadline, so that a hang fails the test instead of stopping the run.
+    @Test("a FIFO where a file is read (a scripts folder, a gallery) is one line and exit 1, never a hang; a FIFO as the input is read")
+    func fifos() throws {
+        let folder = try temporaryFolder()
+        for name in ["scripts", "gallery"] {
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(name), withIntermediateDirectories: true)
+        }
+        #expect(mkfifo(folder.appendingPathComponent("scripts/basic.lua").path, 0o600) == 0)
+        #expect(mkfifo(folder.appendingPathComponent("gallery/x.json").path, 0o600) == 0)
+        try Data(#"{"title": "a", "body": "b"}"#.utf8).write(to: folder.appendingPathComponent("ok.json"))
+        let translate = try CommandRunner.run(["translate", "--scripts", "scripts", "ok.json"], directory: folder, deadline: 60)
+        #expect(translate.status == 1)
+        #expect(translate.stderr == "pushmap: scripts/basic.lua: is not a regular file (a pipe or a device)\n")
+        let check = try CommandRunner.run(["scripts", "check", "scripts"], directory: folder, deadline: 60)
+        #expect(check.status == 1 && check.stderr.contains("scripts/basic.lua: is not a regular file"), "\(check.stderr)")
+        let gallery = try CommandRunner.run(["preview", "--gallery", "gallery", "--output", "g.html"], directory: folder, deadline: 60)
+        #expect(gallery.status == 1)
+        #expect(gallery.stderr.hasPrefix("gallery/x.json: is not a regular file (a pipe or a device)\n"), "\(gallery.stderr)")
+        // A FIFO given as the input is a stream like standard input: read once a writer comes.
+        let input = folder.appendingPathComponent("in.fifo").path
+        #expect(mkfifo(input, 0o600) == 0)
+        let writer = Thread {
+            if let handle = FileHandle(forWritingAtPath: input) {
+                handle.write(Data(#"{"title": "x", "body": "y"}"#.utf8))
+                try? handle.close()
+            }
+        }
+        writer.start()
+        let piped = try CommandRunner.run(["translate", "--platform", "apns", "--compact", input], directory: folder, deadline: 60)
+        #expect(piped.status == 0 && piped.stdout == #"{"aps":{"alert":{"body":"y","title":"x"}}}"# + "\n", "\(piped.stdout)\(piped.stderr)")
+    }
+
     /// Source: the forty-sixth audit (cli F2), against README's "a reader that closes the pipe
     /// ends the run quietly": `scripts export DIR | head -1` died of SIGPIPE after a file or two,
     /// and the half-written folder made the next run refuse.

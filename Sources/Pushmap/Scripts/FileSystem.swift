@@ -32,13 +32,20 @@ public struct FileError: Error, Sendable, CustomStringConvertible {
 @_spi(Tools) public enum FileSystem {
 
     /// The whole content of the file at `path`, refusing folders and anything over `limit` bytes.
-    @_spi(Tools) public static func readFile(_ path: String, limit: Int = 1 << 30) throws(FileError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    /// Only a command's own input may be a pipe or a device (`streams`): a FIFO in a scripts
+    /// folder, a gallery or an image path blocked for ever at its opening, waiting for a writer
+    /// (the forty-sixth audit, cli F3), so those are opened without waiting and must be files.
+    @_spi(Tools) public static func readFile(_ path: String, limit: Int = 1 << 30, streams: Bool = false) throws(FileError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (streams ? 0 : O_NONBLOCK))
         guard descriptor >= 0 else { throw FileError(path: path, reason: reason(errno)) }
         defer { close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw FileError(path: path, reason: reason(errno)) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, not a file") }
+        if !streams {
+            guard (info.st_mode & S_IFMT) == S_IFREG else { throw FileError(path: path, reason: "is not a regular file (a pipe or a device)") }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+        }
         return try readAll(descriptor, path: path, limit: limit, sizeHint: Int(info.st_size))
     }
 

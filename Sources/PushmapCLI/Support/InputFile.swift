@@ -19,7 +19,7 @@ struct InputFile {
     /// The whole input; a one-line reason when it cannot be read. An empty input is read (as
     /// nothing): the JSON parser's `json-syntax` finding says so, in the format asked for.
     func read(limit: Int) throws(FileError) -> [UInt8] {
-        if let path { return try FileSystem.readFile(path, limit: limit) }
+        if let path { return try FileSystem.readFile(path, limit: limit, streams: true) }
         return try FileSystem.readAll(0, path: name, limit: limit)
     }
 }
