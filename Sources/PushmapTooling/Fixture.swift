@@ -8,6 +8,8 @@ package import PushmapJSON
 package struct Fixture: Sendable, Hashable {
     package var path: String
     package var intent: JSONValue
+    /// The template the intent names (plain when it names none).
+    package var template: String { intent["template"]?.stringValue ?? "plain" }
     /// The time the translation runs at; fixtures with timers need a fixed one.
     package var now: Int64
     package var expected: [Platform: JSONValue]
@@ -31,7 +33,9 @@ package struct Fixture: Sendable, Hashable {
         do {
             value = try JSONParser.parse(bytes)
         } catch {
-            throw problem("not JSON: \(error.line):\(error.column): \(error.reason)")
+            // The reason may say "not JSON" itself (the forty-sixth audit, cli F12: said twice).
+            let reason = error.reason.hasPrefix("not JSON: ") ? String(error.reason.dropFirst("not JSON: ".count)) : error.reason
+            throw problem("not JSON: \(error.line):\(error.column): \(reason)")
         }
         guard let object = value.objectValue else { throw problem("a fixture is a JSON object with \"intent\" and what it expects") }
         for (key, _) in object where !Self.keys.contains(key) {

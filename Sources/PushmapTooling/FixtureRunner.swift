@@ -34,7 +34,18 @@ package struct FixtureRunner: Sendable {
 
     /// Translates the fixture's intent and compares with what it expects.
     package func run(_ fixture: Fixture) -> Outcome {
-        let platforms = fixture.expectedError != nil && fixture.expected.isEmpty ? Platform.all : Platform.all.filter { fixture.expected[$0] != nil }
+        // NAME.test/ holds NAME's fixtures: a folder named for no template tests nothing it names
+        // (the forty-sixth audit, cli F6).
+        if let folder = Self.folderTemplate(of: fixture.path), translator.templates[folder] == nil {
+            return Outcome(
+                path: fixture.path, passed: false,
+                differences: ["no template \(folder) is loaded: \(folder).test/ holds the fixtures of the template \(folder) (a script \(folder).lua beside it)"])
+        }
+        // An error case runs on the platforms the template has: another platform's
+        // unsupported-platform error would stand in for the script's own (the forty-sixth
+        // audit, scripts F2).
+        let own = translator.templates[fixture.template]?.platforms ?? Platform.all
+        let platforms = fixture.expectedError != nil && fixture.expected.isEmpty ? Platform.all.filter(own.contains) : Platform.all.filter { fixture.expected[$0] != nil }
         do {
             let translation = try translator.translate(fixture.intent, platforms: platforms, now: fixture.now)
             if let expectedError = fixture.expectedError {
@@ -93,13 +104,22 @@ package struct FixtureRunner: Sendable {
     }
 
     /// The templates loaded from `folder` that no fixture there tests: those without a
-    /// `NAME.test/` holding a fixture.
+    /// `NAME.test/` holding a fixture of an intent for NAME (a fixture there may test how another
+    /// template treats NAME's fields, but it runs the other template: the forty-sixth audit,
+    /// cli F6). A file that is not a fixture fails on its own and counts for its folder.
     package static func untested(_ templates: [TemplateInfo], fixtures: [Result<Fixture, FixtureProblem>]) -> [TemplateInfo] {
-        let tested = Set(fixtures.map { loaded -> String in
-            let folder = path(of: loaded).split(separator: "/").dropLast().last.map(String.init) ?? ""
-            return String(folder.dropLast(".test".count))
+        let tested = Set(fixtures.compactMap { loaded -> String? in
+            let folder = folderTemplate(of: path(of: loaded))
+            if case .success(let fixture) = loaded, fixture.template != folder { return nil }
+            return folder
         })
         return templates.filter { !tested.contains($0.name) }
+    }
+
+    /// NAME for a fixture at `DIR/NAME.test/CASE.json`.
+    static func folderTemplate(of path: String) -> String? {
+        guard let folder = path.split(separator: "/").dropLast().last, folder.hasSuffix(".test") else { return nil }
+        return String(folder.dropLast(".test".count))
     }
 
     /// The file of a fixture, read or not.

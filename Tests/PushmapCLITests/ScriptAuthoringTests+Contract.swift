@@ -245,4 +245,29 @@ extension ScriptAuthoringTests {
         #expect(quickStart.stderr.isEmpty, "\(quickStart.stderr)")
         #expect(quickStart.stdout.contains("\"fcm\"") && quickStart.stdout.contains("\"apns\""))
     }
+
+    /// Source: the forty-sixth audit (cli F6, F12; scripts F2) against script-contract.md
+    /// ("a template with no fixture fails"; "a case that must fail"): a fixture of another
+    /// template's intent counted its folder's template as tested, which never ran; a folder named
+    /// for no template passed; an FCM-only template's error case saw the apns platform's
+    /// unsupported-platform error instead of its own; "not JSON" was said twice.
+    @Test("scripts check: only a fixture for NAME tests NAME; a folder for no template fails; an error case runs its template's platforms")
+    func fixturesBelongToTheirTemplate() throws {
+        let folder = try Self.folder([
+            "m/boom.lua": #"return { name = "boom", api = 1, platforms = { "fcm" }, fcm = function(intent, ctx) error("boom") end }"# + "\n",
+            "m/boom.test/other.json": #"{"intent": {"template": "basic", "title": "t", "body": "b"}, "error": "no such words"}"#,
+            "m/promo.lua": #"return { name = "promo", api = 1, platforms = { "fcm" }, fields = { coupon = "string" }, fcm = function(intent, ctx) if intent.coupon == nil then pushmap.error("$.coupon", "needs a coupon") end return pushmap.map("basic", "fcm", intent, ctx) end }"# + "\n",
+            "m/promo.test/error.json": #"{"intent": {"template": "promo", "title": "t", "body": "b"}, "error": "needs a coupon"}"#,
+            "m/nosuch.test/x.json": #"{"intent": {"title": "t", "body": "b"}, "error": "anything"}"#,
+            "m/promo.test/broken.json": "not json",
+        ])
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("PASS m/promo.test/error.json\n"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL m/promo.test/broken.json\n     not JSON: 1:1: it starts with"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL m/nosuch.test/x.json\n     no template nosuch is loaded"), "\(result.stdout)")
+        #expect(result.stdout.contains("FAIL m/boom.lua: no fixtures (write them as m/boom.test/CASE.json)\n"), "\(result.stdout)")
+    }
+
 }
