@@ -180,6 +180,13 @@ struct ImportCommandTests {
         #expect(targets.stderr.contains("warning: $.message: as given, a message has at most one of token, topic, condition and fid"), "\(targets.stderr)")
         #expect(targets.stderr.hasSuffix("FCM refuses it; the intent leaves token and topic out [fcm-one-target, fcm]\n"), "\(targets.stderr)")
 
+        // The forty-sixth audit, cli F5: custom data 31 levels deep made an intent past the
+        // intent's 32 levels, and the built-in plain.lua was blamed (exit 2, HTTP 500).
+        let nested = String(repeating: "[", count: 31) + String(repeating: "]", count: 31)
+        let deep = try CommandRunner.run(["import", "--platform", "apns", "-"], input: Data(#"{"aps": {"alert": {"body": "x"}}, "d": \#(nested)}"#.utf8))
+        #expect(deep.status == 0)
+        #expect(deep.stderr == "<stdin>: warning: $.d: d is not kept: the intent made from it is refused (nesting deeper than 32 levels) [import-not-kept, apns]\n")
+
         let classic = try imported(#""token": "t", "data": {"adb_version": "1", "adb_title": "T", "adb_body": "B", "_mId": "m1", "_dId": "d1", "adb_sticky": "true", "adb_tag": "t1", "adb_small_icon": "ic"}"#)
         #expect(classic.status == 0)
         let intent = CommandRunner.json(classic.stdout) as? [String: Any]

@@ -215,7 +215,40 @@ public final class Translator: Sendable {
     public func translate(
         _ intent: JSONValue, platforms: [Platform], now: Int64? = nil, forms: Set<RequestForm> = []
     ) throws(TranslationError) -> Translation {
-        try translateTape(JSONTape(intent), platforms: platforms, forms: forms, now: now, lent: nil)
+        // The depth an intent's text may have holds for a value too: deeper, a script's payload
+        // failed as the built-in script's fault (an imported payload's 31 levels of custom data:
+        // the forty-sixth audit, cli F5).
+        var path: [JSONPath.Component] = []
+        if Self.nestsTooDeep(intent, depth: 1, limit: options.maxIntentDepth, path: &path) {
+            throw TranslationError(
+                kind: .invalidIntent,
+                diagnostics: [.error(JSONPath(path).description, "json-syntax", "nesting deeper than \(options.maxIntentDepth) levels")])
+        }
+        return try translateTape(JSONTape(intent), platforms: platforms, forms: forms, now: now, lent: nil)
+    }
+
+    /// Whether a container in `value` (itself at `depth`) lies deeper than `limit`, with `path`
+    /// left at the first such one, as the parser names it in text.
+    private static func nestsTooDeep(_ value: JSONValue, depth: Int, limit: Int, path: inout [JSONPath.Component]) -> Bool {
+        switch value {
+        case .array(let items):
+            if depth > limit { return true }
+            for (index, item) in items.enumerated() {
+                path.append(.index(index))
+                if nestsTooDeep(item, depth: depth + 1, limit: limit, path: &path) { return true }
+                path.removeLast()
+            }
+        case .object(let members):
+            if depth > limit { return true }
+            for (key, member) in members {
+                path.append(.key(key))
+                if nestsTooDeep(member, depth: depth + 1, limit: limit, path: &path) { return true }
+                path.removeLast()
+            }
+        default:
+            break
+        }
+        return false
     }
 
     /// The translation or its error, with the intent's top-level `id` (batch lines carry it).
