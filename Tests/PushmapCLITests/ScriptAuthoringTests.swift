@@ -149,6 +149,18 @@ struct ScriptAuthoringTests {
         #expect(result.stdout.contains(#""analytics_label": "timer""#), "\(result.stdout)")
     }
 
+    /// Source: the forty-sixth audit (scripts F5) against lua-api.md (a pushmap function given
+    /// what it cannot take fails at the line that called it): a finding's text that is not UTF-8
+    /// failed later, as "the string at $result1[2]", with no line.
+    @Test("pushmap.warn and pushmap.error given text that is not UTF-8 fail at the line that called them")
+    func findingTextNotUTF8() throws {
+        for (call, said) in [(#"pushmap.warn("$.title", "\255bad")"#, "pushmap.warn: the message"), (#"pushmap.error("$.x\255", "m")"#, "pushmap.error: the path")] {
+            let (folder, result) = try Self.translateFCM(call + "\nreturn { message = { data = {} } }")
+            #expect(result.status == 2)
+            #expect(result.stderr == "<stdin>: script error: \(folder)/t.lua:2: \(said) is not valid UTF-8 [runtime]\n", "\(result.stderr)")
+        }
+    }
+
     @Test("a value JSON cannot hold is an error at the line of the team's script that wrote it")
     func badValueNamesTheLine() throws {
         let cases: [(write: String, says: String)] = [

@@ -237,6 +237,11 @@ local function record(severity, who, path, message)
     error(format("%s: the path must be a JSON path starting with '$' (like \"$.link.uri\"), got %s", who, describe(path)), 3)
   end
   checkString(who, "the message", message, 4)
+  -- Text no JSON can hold: said here, at the line that called, not as the host's reading of the
+  -- findings fails later (the forty-sixth audit, scripts F5).
+  if utf8.len(message) == nil or utf8.len(path) == nil then
+    error(format("%s: the %s is not valid UTF-8", who, utf8.len(path) == nil and "path" or "message"), 3)
+  end
   local platform = runPlatform or false
   if diagnostics == nil then
     diagnostics = { severity, path, message, platform }  -- a constructor sizes it at once
