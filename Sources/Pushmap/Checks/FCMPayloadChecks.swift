@@ -493,8 +493,16 @@ enum FCMPayloadChecks {
     /// Google's error reference adds (gcm, any key prefixed by google, collapse_key); `gcm.foo`
     /// is none of them.
     fileprivate static func mayBeFCMs(_ key: KeyPrint) -> Bool {
-        key == fromPrint || key == messageTypePrint || key.hasPrefix(googleWord, length: 6) || key == collapseKeyPrint
-            || (key.hasPrefix(gcmWord, length: 3) && (key.length == 3 || key.hasPrefix(gcmNotificationPrefix, length: 8)))
+        // By the first byte (the print's lowest): most keys (adb_...) are told apart by it alone.
+        switch UInt8(truncatingIfNeeded: key.head) {
+        case UInt8(ascii: "f"): key == fromPrint
+        case UInt8(ascii: "m"): key == messageTypePrint
+        case UInt8(ascii: "c"): key == collapseKeyPrint
+        case UInt8(ascii: "g"):
+            key.hasPrefix(googleWord, length: 6)
+                || (key.hasPrefix(gcmWord, length: 3) && (key.length == 3 || key.hasPrefix(gcmNotificationPrefix, length: 8)))
+        default: false
+        }
     }
 
     // Written out, so that reading them costs no lazy initialisation; a test holds them to
