@@ -236,6 +236,10 @@ extension ScriptAuthoringTests {
 
         let bash = try CommandRunner.run(["--generate-completion-script", "bash"])
         #expect(bash.stdout.contains("translate") && bash.stdout.contains("-o plusdirs"), "file names are completed")
+        // The forty-sixth audit, cli F9: import's payload file had no completion.
+        let zsh = try CommandRunner.run(["--generate-completion-script", "zsh"]).stdout
+        let importFunction = zsh.components(separatedBy: "_pushmap_import() {").dropFirst().first?.components(separatedBy: "\n}").first ?? ""
+        #expect(importFunction.contains("':file:_files -g "), "\(importFunction)")
 
         // The README's first command, as written there, prints both payloads and no warning.
         let readme = try String(contentsOf: CommandRunner.root.appendingPathComponent("README.md"), encoding: .utf8)

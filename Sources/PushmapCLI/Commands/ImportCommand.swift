@@ -24,7 +24,7 @@ struct ImportCommand: ParsableCommand {
     @Option(name: .long, help: "Diagnostics as human lines or as JSON.")
     var format: OutputFormat = .human
 
-    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"))
+    @Argument(help: ArgumentHelp("The payload file; - or nothing for standard input.", valueName: "file"), completion: .file(extensions: ["json"]))
     var file: String?
 
     func run() throws {

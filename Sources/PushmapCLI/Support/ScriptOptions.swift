@@ -12,7 +12,7 @@ struct ScriptOptions: ParsableArguments {
     /// Whether the folders of `PUSHMAP_SCRIPTS` come first; `scripts check DIR` checks DIR alone.
     var usesEnvironment = true
 
-    @Flag(name: .long, help: "Show what scripts print, and reloads.")
+    @Flag(name: .long, help: "Show what scripts print.")
     var verbose = false
 
     /// The logger scripts' print() and warn() go to: standard error.
