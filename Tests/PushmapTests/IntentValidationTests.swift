@@ -44,7 +44,9 @@ struct IntentValidationTests {
     func wrongTypes() throws {
         #expect(try findings(#"{"title": 5}"#) == [.error("$.title", "wrong-type", "expected a string, got integer")])
         #expect(try findings(#"{"badge": "3"}"#).first?.message == "expected an integer, got string")
-        #expect(try findings(#"{"badge": 3.0}"#).first?.message == "expected an integer, got 3.0: write it without a fraction")
+        #expect(try findings(#"{"badge": 3.0}"#).first?.message == "expected an integer, got 3.0: write it as 3, digits without a fraction or exponent")
+        // The forty-sixth audit, cli F15: 1e2 has no fraction to take out.
+        #expect(try findings(#"{"badge": 1e2}"#).first?.message == "expected an integer, got 100.0: write it as 100, digits without a fraction or exponent")
         #expect(try findings(#"{"android": {"sticky": "yes"}}"#).first?.path == "$.android.sticky")
         #expect(try findings(#"{"buttons": {}}"#).first?.message == "expected an array, got object")
         #expect(try findings(#"{"buttons": [{"label": 1}]}"#).first?.path == "$.buttons[0].label")

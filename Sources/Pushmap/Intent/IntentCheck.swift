@@ -227,7 +227,8 @@ package struct IntentCheck: Sendable {
                     let number = reader.double()
                     if number.rounded() == number {
                         // Past Int64 only a double holds it, however it was written.
-                        let advice = abs(number) >= 0x1p63 ? "beyond what a 64-bit integer holds" : "write it without a fraction"
+                        // 1e2 is as much a double as 3.0 (intent.md's number table): said as digits.
+                        let advice = abs(number) >= 0x1p63 ? "beyond what a 64-bit integer holds" : "write it as \(Int64(number)), digits without a fraction or exponent"
                         reporter.add(.error(reporter.path, "wrong-type", "expected an integer, got \(number): \(advice)"))
                         return true
                     }
