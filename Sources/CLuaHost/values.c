@@ -132,7 +132,7 @@ static int lib_json(lua_State *L) {
         return 1;
     }
     if (encoded == PMH_JSON_TOO_LARGE) {
-        return luaL_error(L, "%s.json: the value takes more than %I bytes as JSON, the memory limit (a table used in many places is written in each)",
+        return luaL_error(L, "%s.json: the value takes more than %I bytes, the memory limit, as JSON: its text, or the list of its values, a few dozen bytes a value (a table used in many places is written in each)",
                           h->library, (LUA_INTEGER)h->limits.memory_bytes);
     }
     if (h->encode == NULL) return luaL_error(L, "%s.json: no encoder installed", h->library);

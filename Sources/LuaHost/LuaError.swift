@@ -50,7 +50,7 @@ package struct LuaError: Error, Sendable, Hashable, CustomStringConvertible {
     static func tooLargeAsJSON(at root: String, limit: Int) -> LuaError {
         LuaError(
             kind: .memoryLimit,
-            message: "the value at \(root) takes more than \(limit) bytes as JSON, the memory limit, with its text or the list of its values (a table used in many places is written in each)")
+            message: "the value at \(root) takes more than \(limit) bytes, the memory limit, as JSON: its text, or the list of its values the checks read, a few dozen bytes a value (a table used in many places is written in each)")
     }
 
     /// `script:line: message`, or as much of it as is known.

@@ -31,8 +31,8 @@ struct HostileScriptCommandTests {
         // ("The sandbox": limits per translation and per state) and lua-host-notes.md (§Time: a
         // long C call is not interrupted, so cap it; §Memory: count what the host allocates).
         // A table met many times is written each time: 2^28 leaves from a few kilobytes of Lua.
-        ("shared-subtree", "local t = {'x'} for i = 1, 28 do t = {t, t} end return { message = { data = { x = t } } }", 2, "bytes as JSON, the memory limit"),
-        ("json-shared-subtree", "local t = {'x'} for i = 1, 28 do t = {t, t} end return { message = { data = { x = pushmap.json(t) } } }", 2, "bytes as JSON, the memory limit"),
+        ("shared-subtree", "local t = {'x'} for i = 1, 28 do t = {t, t} end return { message = { data = { x = t } } }", 2, "bytes, the memory limit, as JSON"),
+        ("json-shared-subtree", "local t = {'x'} for i = 1, 28 do t = {t, t} end return { message = { data = { x = pushmap.json(t) } } }", 2, "bytes, the memory limit, as JSON"),
         // Each call is under the pattern cap, and takes about 0.4 s in C, out of the count's sight.
         ("pattern-loop", "local s = ('a'):rep(9000) while true do s:find('.-b') end", 2, "time limit of 10000 ms exceeded"),
         ("rep-loop", "while true do local s = string.rep('x', 1 << 20) end", 2, "instruction limit"),
