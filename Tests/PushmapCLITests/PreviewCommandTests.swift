@@ -37,6 +37,16 @@ struct PreviewCommandTests {
         #expect(iOS.keys("ignores").contains("adb_version"))
     }
 
+    /// Source: the forty-sixth audit (cli F16): `--images` with the text form, where it has
+    /// nothing to embed into, passed unsaid, as `--request` without a request to write does not.
+    @Test("--images without a page to embed into says it does nothing, and the text form is still written")
+    func imagesWithoutPage() throws {
+        let result = try CommandRunner.run(["preview", "--images", "-"], input: Data(#"{"title": "a", "body": "b"}"#.utf8))
+        #expect(result.status == 0)
+        #expect(result.stderr == "pushmap: preview: --images embeds images into a page; it does nothing without --output FILE.html or FILE.png\n", "\(result.stderr)")
+        #expect(result.stdout.contains("a"))
+    }
+
     @Test("a template iOS lacks shows iOS's fallback, title and body only")
     func iOSFallback() throws {
         let folder = try temporaryFolder()

@@ -119,6 +119,11 @@ struct PreviewCommand: ParsableCommand {
                 throw ExitStatus.invalid
             }
         }
+        // --images embeds into a page or picture: with the text form it has nothing to do, and
+        // was passed over unsaid (the forty-sixth audit, cli F16).
+        if images, case .terminal = destination {
+            StandardStream.note("pushmap: preview: --images embeds images into a page; it does nothing without --output FILE.html or FILE.png")
+        }
         // A picture needs a browser: say so before any work.
         var browser: HeadlessBrowser?
         if case .picture = destination {
