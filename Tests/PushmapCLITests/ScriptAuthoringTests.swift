@@ -161,6 +161,20 @@ struct ScriptAuthoringTests {
         }
     }
 
+    /// Source: the forty-sixth audit (scripts F10) against lua-api.md's pushmap.path (an integer
+    /// index, 0-based; a key JSON-quoted): -1 gave "$[-1]", 2.0 was "not a string", and a key
+    /// that is not UTF-8 failed as pushmap.json's error.
+    @Test("pushmap.path takes an index of 0 or more, 2.0 as 2, and refuses a key that is not UTF-8 at the calling line")
+    func pathSteps() throws {
+        let (_, two) = try Self.translateFCM(#"return { message = { data = { a = pushmap.path("$.b", 2.0) .. pushmap.path("$", "2") } } }"#)
+        #expect(two.stdout.contains(#""a": "$.b[2]$[\"2\"]""#), "\(two.stdout)\(two.stderr)")
+        for (step, said) in [("-1", "an index is 0 or more (JSON paths count from 0), got -1"), ("1.5", "an index is a whole number, got 1.5"), (#""\255""#, "the key is not valid UTF-8")] {
+            let (folder, result) = try Self.translateFCM("local p = pushmap.path(\"$\", \(step))\nreturn { message = { data = {} } }")
+            #expect(result.status == 2)
+            #expect(result.stderr == "<stdin>: script error: \(folder)/t.lua:2: pushmap.path: \(said) [runtime]\n", "\(result.stderr)")
+        }
+    }
+
     @Test("a value JSON cannot hold is an error at the line of the team's script that wrote it")
     func badValueNamesTheLine() throws {
         let cases: [(write: String, says: String)] = [

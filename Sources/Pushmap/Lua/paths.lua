@@ -74,8 +74,16 @@ end
 -- quoting is the host's JSON encoder's, so a script's paths read as the checks' own.
 function pushmap.path(base, step)
   checkString("pushmap.path", "the base path", base)
-  if mathtype(step) == "integer" then return base .. "[" .. step .. "]" end
+  -- An index is 0 or more, written as an integer (2.0 is one, as Lua's math.tointeger says); a
+  -- key JSON can hold (the forty-sixth audit, scripts F10).
+  if type(step) == "number" then
+    local index = tointeger(step)
+    if index == nil then error(format("pushmap.path: an index is a whole number, got %s", tostring(step)), 2) end
+    if index < 0 then error(format("pushmap.path: an index is 0 or more (JSON paths count from 0), got %d", index), 2) end
+    return base .. "[" .. index .. "]"
+  end
   checkString("pushmap.path", "the step (a key, or an integer index)", step)
+  if utf8.len(step) == nil then error("pushmap.path: the key is not valid UTF-8", 2) end
   -- Two patterns without repetition, so a key of any length passes the pattern guard.
   if find(step, "^[%a_]") and not find(step, "[^%w_]") then return base .. "." .. step end
   return base .. "[" .. json(step) .. "]"
