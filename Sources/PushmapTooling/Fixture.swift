@@ -1,4 +1,4 @@
-package import Pushmap
+@_spi(Tools) package import Pushmap
 package import PushmapJSON
 
 /// A test case for a template script: an intent and the payloads (or the error) it must give.
@@ -47,6 +47,10 @@ package struct Fixture: Sendable, Hashable {
         self.intent = intent
         if let now = value["now"], now.integerValue == nil { throw problem("\"now\" must be an integer, epoch seconds") }
         now = value["now"]?.integerValue ?? defaultNow
+        // The times --now takes (the forty-sixth audit, scripts F15: a fixture took -5).
+        if Translator.Options.fixedClockProblem(now) != nil {
+            throw problem("\"now\" must be an epoch time from 0 to 253402300799 (the end of 9999), as --now, not \(now)")
+        }
         expected = [:]
         for platform in Platform.all {
             guard let payload = value[platform.name] else { continue }

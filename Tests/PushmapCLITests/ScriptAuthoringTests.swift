@@ -506,6 +506,8 @@ struct ScriptAuthoringTests {
             "m/promo.test/h-no-warnings.json": #"{"intent": \#(Self.remindIntent(1)), "fcm": \#(Self.remindPayload(1)), "warnings": []}"#,
             "m/promo.test/i-fine.json": #"{"intent": \#(Self.remindIntent(1900000000)), "fcm": \#(Self.remindPayload(1900000000)), "warnings": []}"#,
             "m/promo.test/j-error-and-warnings.json": #"{"intent": {"template": "promo"}, "error": "x", "warnings": []}"#,
+            // The forty-sixth audit, scripts F15: a time --now refuses.
+            "m/promo.test/k-now-before-1970.json": #"{"intent": \#(Self.remindIntent(1)), "now": -5, "fcm": {}}"#,
         ])
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CommandRunner.run(["scripts", "check", "m"], directory: folder)
@@ -521,8 +523,9 @@ struct ScriptAuthoringTests {
             "FAIL m/promo.test/h-no-warnings.json\n     unexpected warning: $.remindLater.at: adb_rem_ts 1 is at or before now (1704067200)",
             "PASS m/promo.test/i-fine.json",
             "FAIL m/promo.test/j-error-and-warnings.json\n     \"warnings\" goes with an expected payload",
+            "FAIL m/promo.test/k-now-before-1970.json\n     \"now\" must be an epoch time from 0 to 253402300799 (the end of 9999), as --now, not -5",
             "FAIL m/lonely.lua: no fixtures (write them as m/lonely.test/CASE.json)",
-            "2 passed, 9 failed",
+            "2 passed, 10 failed",
         ]
         for piece in expected {
             #expect(result.stdout.contains(piece), "missing: \(piece)\n\(result.stdout)")
@@ -533,9 +536,9 @@ struct ScriptAuthoringTests {
         #expect(json.status == 1)
         let report = try #require(CommandRunner.json(json.stdout) as? [String: Any], "\(json.stdout)")
         #expect(report["passed"] as? Int == 2)
-        #expect(report["failed"] as? Int == 9)
+        #expect(report["failed"] as? Int == 10)
         let fixtures = try #require(report["fixtures"] as? [[String: Any]])
-        #expect(fixtures.count == 10)
+        #expect(fixtures.count == 11)
         let typo = try #require(fixtures.first { $0["path"] as? String == "m/promo.test/a-typo.json" })
         #expect(typo["passed"] as? Bool == false)
         #expect((typo["differences"] as? [String])?.first?.contains("did you mean \"apns\"") == true)
