@@ -347,11 +347,12 @@ enum FCMPayloadChecks {
                 written -= name.count + 3 + JSONWriter.compactByteCount(value) + (message.count > 1 ? 1 : 0)
                 if ValueFormat.equals(name, "webpush"), let webpush = value.objectValue { webpushSize(webpush, &report) }
             }
-            let delivered = deliveredBytes(payload)
             let location = CheckLocation(payload: "$.message", intent: "$")
             guard written > maxBytes else {
                 // The bytes to save to be sure, for a campaign's cut: the compact count.
-                guard toTopics, delivered > topicMaxBytes else { return }
+                guard toTopics else { return }
+                let delivered = deliveredBytes(payload)
+                guard delivered > topicMaxBytes else { return }
                 report.oversizeWarning(
                     location,
                     "the message's data and notification keys and values are \(delivered) bytes: Google's error reference gives a message to a topic or condition \(topicMaxBytes) bytes of them (its other pages \(maxBytes) for every message), so FCM may refuse it: keep it within \(topicMaxBytes) bytes to be sure",
@@ -362,6 +363,7 @@ enum FCMPayloadChecks {
             // notification's, says FCM's reference, without saying how the limit counts them:
             // counted as overridden, the Android part may be within the limit, and then what FCM
             // does is unclear (the thirty-first audit, F8): a warning.
+            let delivered = deliveredBytes(payload)
             if delivered > maxBytes, deliveredBytes(payload, androidOverrides: true) > maxBytes {
                 report.oversize(
                     location,
@@ -405,10 +407,9 @@ enum FCMPayloadChecks {
             for entry in payload.keys.entries where !replaced || ValueFormat.text(entry.base) != "$.message.data" {
                 bytes += entry.key.count + valueBytes(entry.value)
             }
-            var android = payload.members.androidNotification?.objectValue
-            if android == nil, let v2 = payload.androidV2?.config, let remote = FCMPayloadChecks.member(v2, "remoteNotification", "remote_notification") {
-                android = remote.value.objectValue?["notification"]?.objectValue
-            }
+            // The first Android notification, android's or android_v2's (both is fcm-android-v2's error).
+            var android: JSONObjectNode?
+            forEachAndroidNotification(payload) { notification, _ in android = android ?? notification }
             if let members = payload.members.notification?.objectValue {
                 for (key, value) in members {
                     guard let name = key.utf8 else { continue }
@@ -450,14 +451,15 @@ enum FCMPayloadChecks {
         static var scope: RuleScope { .dataReserved }
 
         static func check(_ member: DataMember, _ report: inout CheckReport) {
-            if isReserved(KeyPrint(bytes: member.key), member.key) {
+            let print = KeyPrint(bytes: member.key)
+            if isReserved(print, member.key) {
                 return report.error(member.location, "FCM refuses the data key \(member.name): from, message_type and keys starting google. or gcm.notification. are reserved")
             }
             // Google's error reference (ErrorCode, INVALID_ARGUMENT) names more than its model's
             // list: gcm and any key prefixed by google are "used internally", and collapse_key's
             // value FCM replaces with its own. The model's list is what FCM is known to refuse:
             // for the rest, warnings (the forty-sixth audit, F5 and F6).
-            if KeyPrint(bytes: member.key) == collapseKeyPrint {
+            if print == collapseKeyPrint {
                 return report.warning(member.location, "the data key collapse_key is FCM's own: FCM replaces its value with its own, so the app never reads this one (rename the key)")
             }
             report.warning(
